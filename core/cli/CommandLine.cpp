@@ -1,0 +1,136 @@
+#include "cli/CommandLine.h"
+
+#include <cmath>
+#include <exception>
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include "cli/Subcommand.h"
+
+namespace swb::cli {
+
+QString Invocation::required(const QString& option) const {
+    if (!args.isSet(option))
+        failBadInput(QStringLiteral("missing required option --%1").arg(option));
+    return args.value(option);
+}
+
+long long Invocation::integer(const QString& option, long long fallback, long long min, long long max) const {
+    if (!args.isSet(option))
+        return fallback;
+    bool ok = false;
+    const long long value = args.value(option).toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        failBadInput(QStringLiteral("--%1 must be an integer from %2 to %3, not '%4'")
+                         .arg(option)
+                         .arg(min)
+                         .arg(max)
+                         .arg(args.value(option)));
+    return value;
+}
+
+double Invocation::real(const QString& option, double fallback) const {
+    if (!args.isSet(option))
+        return fallback;
+    bool ok = false;
+    const double value = args.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(value))
+        failBadInput(QStringLiteral("--%1 must be a finite number, not '%2'").arg(option, args.value(option)));
+    return value;
+}
+
+namespace {
+
+const Subcommand* findSubcommand(const std::vector<Subcommand>& all, const QString& name) {
+    for (const Subcommand& command : all)
+        if (command.name == name)
+            return &command;
+    return nullptr;
+}
+
+void printOverview(const std::vector<Subcommand>& all, QTextStream& out) {
+    out << "Usage: swb SUBCOMMAND [OPTIONS]\n"
+        << "Sampling Workbench command-line tool: inspect models, tokenize, sample and generate with traces,\n"
+        << "run batches into the run store, export evaluation reports.\n\n"
+        << "Subcommands:\n";
+    for (const Subcommand& command : all)
+        out << "  " << command.name.leftJustified(18) << command.summary << '\n';
+    out << "\nGeneral options:\n"
+        << "  --help, -h         show this help; 'swb help SUBCOMMAND' or 'swb SUBCOMMAND --help' for one\n"
+        << "  --version, -v      print the version\n\n"
+        << "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n";
+}
+
+void printSubcommandHelp(const Subcommand& command, QTextStream& out) {
+    QCommandLineParser parser;
+    command.declareOptions(parser);
+    out << "Usage: " << command.synopsis << "\n" << command.summary << "\n";
+    const QString help = parser.helpText();
+    // helpText() starts with its own "Usage:" line for the program; keep only the option table.
+    const qsizetype options = help.indexOf(QLatin1String("Options:"));
+    if (options >= 0)
+        out << '\n' << help.mid(options);
+}
+
+int runSubcommand(const Subcommand& command, const QStringList& arguments, QTextStream& out, QTextStream& err) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    command.declareOptions(parser);
+    if (!parser.parse(arguments))
+        failBadInput(QStringLiteral("%1 (see 'swb help %2')")
+                         .arg(parser.errorText().chopped(parser.errorText().endsWith('.') ? 1 : 0), command.name));
+    if (parser.isSet(help)) {
+        printSubcommandHelp(command, out);
+        return 0;
+    }
+    return command.run(Invocation{parser, out, err});
+}
+
+} // namespace
+
+int runSwb(const QStringList& arguments, QTextStream& out, QTextStream& err) {
+    const std::vector<Subcommand> all = allSubcommands();
+    const QString first = arguments.value(1);
+    int status = 0;
+    try {
+        if (first.isEmpty() || first == QLatin1String("--help") || first == QLatin1String("-h")) {
+            printOverview(all, out);
+        } else if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+            out << "swb " << QStringLiteral(SWB_VERSION) << '\n';
+        } else if (first == QLatin1String("help")) {
+            const QString name = arguments.value(2);
+            if (name.isEmpty()) {
+                printOverview(all, out);
+            } else if (const Subcommand* command = findSubcommand(all, name)) {
+                printSubcommandHelp(*command, out);
+            } else {
+                failBadInput(QStringLiteral("unknown subcommand '%1' (see 'swb --help')").arg(name));
+            }
+        } else if (first.startsWith('-')) {
+            failBadInput(QStringLiteral("unknown option '%1' (see 'swb --help')").arg(first));
+        } else if (const Subcommand* command = findSubcommand(all, first)) {
+            QStringList rest = arguments.mid(2);
+            rest.prepend(QStringLiteral("swb %1").arg(first));
+            status = runSubcommand(*command, rest, out, err);
+        } else {
+            failBadInput(QStringLiteral("unknown subcommand '%1' (see 'swb --help')").arg(first));
+        }
+    } catch (const Failure& failure) {
+        out.flush();
+        err << "swb: " << failure.message << '\n';
+        status = failure.status;
+    } catch (const std::exception& e) {
+        out.flush();
+        // An exception escaping a subcommand is our bug, never the user's; keep it to one line.
+        err << "swb: internal error: " << QString::fromLocal8Bit(e.what()).section('\n', 0, 0) << '\n';
+        status = 1;
+    }
+    out.flush();
+    err.flush();
+    return status;
+}
+
+} // namespace swb::cli

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QTextStream>
+
+namespace swb::cli {
+
+// Thrown inside the CLI layer only, caught by runSwb(): exit status and one sentence for stderr.
+struct Failure {
+    int status;
+    QString message;
+};
+
+[[noreturn]] inline void failBadInput(const QString& message) {
+    throw Failure{2, message};
+}
+[[noreturn]] inline void failInternal(const QString& message) {
+    throw Failure{1, message};
+}
+
+// What a running subcommand sees: its parsed arguments and the two output streams.
+struct Invocation {
+    const QCommandLineParser& args;
+    QTextStream& out;
+    QTextStream& err;
+
+    // The value of a required option; a missing one is a usage error (exit 2).
+    QString required(const QString& option) const;
+    // An integer option within [min, max], or fallback when absent.
+    long long integer(const QString& option, long long fallback, long long min, long long max) const;
+    // A floating-point option (finite), or fallback when absent.
+    double real(const QString& option, double fallback) const;
+};
+
+// One `swb` subcommand: its name, usage line, one-line summary, options and body.
+struct Subcommand {
+    QString name;
+    QString synopsis;
+    QString summary;
+    std::function<void(QCommandLineParser&)> declareOptions;
+    std::function<int(const Invocation&)> run;
+};
+
+// Every subcommand, in the order `swb --help` lists them. Each group registers itself in its own file.
+std::vector<Subcommand> allSubcommands();
+
+} // namespace swb::cli

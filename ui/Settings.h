@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+
+#include <QByteArray>
+#include <QSettings>
+#include <QString>
+#include <QVariant>
+
+namespace swb {
+
+// One persisted setting: its key, type and default, declared once in the table below.
+template <typename T> struct SettingKey {
+    const char* key;
+    T defaultValue;
+};
+
+namespace settings {
+inline const SettingKey<QByteArray> windowGeometry{"window/geometry", {}};
+inline const SettingKey<QByteArray> windowState{"window/state", {}};
+inline const SettingKey<QString> lastTab{"window/lastTab", QStringLiteral("explore")};
+} // namespace settings
+
+// The application's QSettings, stored under the reverse-DNS application id
+// (~/.config/<id>/settings.conf on Linux). Tests point XDG_CONFIG_HOME at a temporary folder.
+class Settings final {
+public:
+    Settings();
+
+    template <typename T> T get(const SettingKey<T>& setting) const {
+        return m_store->value(QLatin1String(setting.key), QVariant::fromValue(setting.defaultValue))
+            .template value<T>();
+    }
+    template <typename T> void set(const SettingKey<T>& setting, const T& value) {
+        m_store->setValue(QLatin1String(setting.key), QVariant::fromValue(value));
+    }
+    void sync() { m_store->sync(); }
+
+private:
+    std::unique_ptr<QSettings> m_store;
+};
+
+} // namespace swb

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "Result.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+// What `swb info` reports about a loaded model.
+struct ModelInfo {
+    QString path;
+    QString format;       // "hf-safetensors", "gguf", "llama2c"
+    QString architecture; // "llama", "gpt2", ...
+    int layers = 0;
+    int heads = 0;
+    int kvHeads = 0;
+    int dim = 0;
+    int hiddenDim = 0;
+    int vocabSize = 0;
+    int contextLength = 0;
+    std::int64_t parameters = 0;
+    QString fileDtype;    // dtype of the weights on disk, e.g. "f32", "bf16", "q4_k"
+    QString computeDtype; // dtype the model computes in: "f32", "f16", "bf16"
+    QString device;       // "cpu" or "cuda"
+    std::int64_t fileBytes = 0;
+    // Hex SHA-256 of the weights file(s) identity (see Model::contentHash()).
+    QString contentHash;
+};
+
+struct ModelOptions {
+    QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
+    QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
+    int threads = 0;                        // 0: libtorch's default
+};
+
+// A decoder-only language model (Llama or GPT-2 family) running on libtorch.
+// No torch types cross this header. Logits always come back as float32 on the CPU.
+class Model {
+public:
+    // The KV cache and position of one sequence. Opaque; create with newState().
+    class State;
+
+    ~Model();
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
+
+    // path: a Hugging Face folder, a .gguf file, or a llama2.c .bin checkpoint.
+    static Result<std::unique_ptr<Model>> load(const QString& path, const ModelOptions& options = {});
+
+    const ModelInfo& info() const;
+    // Warnings from loading (e.g. CUDA requested but unavailable), to be shown to the user.
+    const QStringList& warnings() const;
+
+    std::unique_ptr<State> newState() const;
+    // Number of tokens already in the state's cache.
+    static int length(const State& state);
+    // Drops cached positions from `length` on (branching, replay).
+    static void rewind(State& state, int length);
+
+    // Appends tokens (prefill in one pass when several) and returns the logits of the last position
+    // (vocabSize floats), or of every new position (tokens.size() × vocabSize) when allPositions.
+    // Fails with a clear error at the context limit.
+    Result<std::vector<float>> forward(State& state, std::span<const TokenId> tokens, bool allPositions = false);
+    // One decode step for several sequences in one batched pass; states may be at different positions.
+    // Returns states.size() × vocabSize floats.
+    Result<std::vector<float>> forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens);
+
+private:
+    struct Impl;
+    explicit Model(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace swb

@@ -1,0 +1,97 @@
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+// The token candidates of one sampling step: parallel arrays of id, logit and probability,
+// starting as the whole vocabulary in id order. Samplers cut it down (survivors only; a cut token
+// is removed, not set to -inf) and keep two facts current so that work is done only when needed:
+// - sortedCount: items [0, sortedCount) are the largest logits, descending (ties by ascending id),
+//   and every item after them has a strictly smaller logit (the prefix is closed under ties);
+// - probsValid: probs[i] = softmax(logits)[i] over the current items.
+class Candidates {
+public:
+    Candidates() = default;
+    explicit Candidates(std::span<const float> logits);
+    // Starts over from a logits row, reusing the buffers (no allocation per step).
+    void assign(std::span<const float> logits);
+
+    std::size_t size() const { return m_ids.size(); }
+    bool empty() const { return m_ids.empty(); }
+    int vocabSize() const { return m_vocabSize; }
+
+    TokenId id(std::size_t i) const { return m_ids[i]; }
+    float logit(std::size_t i) const { return m_logits[i]; }
+    float prob(std::size_t i) const { return m_probs[i]; } // valid while probsValid() (kept across cuts)
+    std::span<const TokenId> ids() const { return m_ids; }
+    std::span<const float> logits() const { return m_logits; }
+    std::span<const float> probs() const { return m_probs; }
+
+    // Logits may be edited in place; call logitsChanged() afterwards (orderKept: the edit was
+    // monotonic, e.g. a positive temperature, so the sorted prefix stays valid).
+    std::span<float> mutableLogits() { return m_logits; }
+    void logitsChanged(bool orderKept);
+
+    std::size_t sortedCount() const { return m_sortedCount; }
+    bool probsValid() const { return m_probsValid; }
+
+    // Makes probs the softmax of the current logits (no-op when valid).
+    void softmax();
+    // log of the softmax's partition function (max logit + log sum exp), valid after softmax().
+    double logPartition() const { return m_logPartition; }
+    // Shannon entropy (nats) of probs; computes the softmax if needed.
+    double entropy();
+    double totalProb() const; // sum of probs (1 after softmax, less after a cut without renormalising)
+
+    // Ensures at least min(k, size) items are sorted (see class comment). Partial: never sorts
+    // the whole array unless k is close to size.
+    void sortTop(std::size_t k);
+    void sortAll() { sortTop(size()); }
+
+    // Keeps items [0, n); requires n <= sortedCount or n == size(). Probabilities are kept as they
+    // are (not renormalised) but marked stale.
+    void keepFirst(std::size_t n);
+    // Keeps the items whose flag is set, in order; the sorted prefix shrinks accordingly. A cut that
+    // would leave nothing is refused (returns false, nothing changes): a chain never runs dry.
+    bool keepWhere(const std::vector<char>& keep);
+    // Sum of probs[0, n) in double.
+    double massOfFirst(std::size_t n) const;
+
+    // Set by a selector: the index of the chosen item, and the uniform draw it used (NaN if none).
+    std::ptrdiff_t selected = -1;
+    double draw = NAN;
+
+private:
+    void reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix);
+    void swapItems(std::size_t a, std::size_t b);
+
+    std::vector<TokenId> m_ids;
+    std::vector<float> m_logits;
+    std::vector<float> m_probs;
+    std::size_t m_sortedCount = 0;
+    bool m_probsValid = false;
+    double m_entropy = 0.0;
+    double m_logPartition = 0.0;
+    int m_vocabSize = 0;
+};
+
+namespace kernels {
+// Vectorised kernels, identical in result on every x86-64 CPU (fixed lane structure, no FMA
+// contraction): max of x; out[i] = exp(x[i] - shift) with sum and sum of out[i]*(x[i]-shift)
+// accumulated in double. exp is our own (Cephes-style, max relative error about 1e-7, exactly 0
+// below -87).
+float maxOf(const float* x, std::size_t n);
+void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
+// Index of the item a uniform draw u in [0, 1) selects from probs, walking the items in ascending
+// id order so that the result does not depend on how samplers permuted them.
+std::size_t drawIndex(const Candidates& candidates, double u);
+
+} // namespace kernels
+
+} // namespace swb

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "Result.h"
+#include "sampling/Candidates.h"
+#include "sampling/Rng.h"
+#include "sampling/Sampler.h"
+#include "sampling/StepTrace.h"
+#include "sampling/Strategy.h"
+
+namespace swb {
+
+class Tokenizer;
+
+// How much of a StepTrace to compute. None: just the token (what a plain engine does). Scalars: also
+// raw/final probability, rank and entropy (what every stored step keeps). Full: also every stage's
+// survivors and the top-N raw candidates with their final probabilities.
+enum class TraceLevel { None, Scalars, Full };
+
+// A strategy made runnable: its samplers in order, ending with a selector, and the seeded RNG.
+// The chain is itself a sampler in spirit (apply/accept/reset/clone) but returns a whole StepTrace.
+class SamplerChain {
+public:
+    // tokenizer: needed only by samplers that take text (banned_words, dry breakers given as text).
+    static Result<SamplerChain> build(const Strategy& strategy, const Tokenizer* tokenizer = nullptr,
+                                      std::uint64_t seed = 0);
+
+    SamplerChain(const SamplerChain& other);
+    SamplerChain& operator=(const SamplerChain& other);
+    SamplerChain(SamplerChain&&) noexcept = default;
+    SamplerChain& operator=(SamplerChain&&) noexcept = default;
+
+    // Runs the chain on one logits row. history: prompt and generated tokens so far. final, when
+    // given, receives the candidates the selector chose from (probabilities renormalised).
+    // Fails on a row with NaN or no finite logit.
+    Result<StepTrace> sample(std::span<const float> logits, std::span<const TokenId> history,
+                             TraceLevel level = TraceLevel::Full, Candidates* final = nullptr);
+    void accept(TokenId token);
+    void reset(std::uint64_t seed);
+
+    Pcg64& rng() { return m_rng; }
+    std::size_t size() const { return m_samplers.size(); }
+    const Sampler& sampler(std::size_t i) const { return *m_samplers[i]; }
+    void setTopN(int n) { m_topN = n; }
+    int topN() const { return m_topN; }
+
+private:
+    SamplerChain() = default;
+
+    std::vector<std::unique_ptr<Sampler>> m_samplers;
+    Candidates m_work; // reused between steps
+    Pcg64 m_rng;
+    int m_topN = 64;
+};
+
+} // namespace swb

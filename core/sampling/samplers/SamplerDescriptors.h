@@ -1,0 +1,31 @@
+#pragma once
+
+// One descriptor function per sampler class (each defined next to its class).
+
+#include "sampling/SamplerRegistry.h"
+
+namespace swb {
+
+SamplerDescriptor temperatureDescriptor();
+SamplerDescriptor dynatempDescriptor();
+SamplerDescriptor topKDescriptor();
+SamplerDescriptor topPDescriptor();
+SamplerDescriptor minPDescriptor();
+SamplerDescriptor typicalDescriptor();
+SamplerDescriptor epsilonDescriptor();
+SamplerDescriptor etaDescriptor();
+SamplerDescriptor topNSigmaDescriptor();
+SamplerDescriptor xtcDescriptor();
+SamplerDescriptor repetitionDescriptor();
+SamplerDescriptor penaltiesDescriptor();
+SamplerDescriptor dryDescriptor();
+SamplerDescriptor noRepeatNgramDescriptor();
+SamplerDescriptor logitBiasDescriptor();
+SamplerDescriptor bannedTokensDescriptor();
+SamplerDescriptor bannedWordsDescriptor();
+SamplerDescriptor distDescriptor();
+SamplerDescriptor greedyDescriptor();
+SamplerDescriptor mirostatDescriptor();
+SamplerDescriptor mirostatV2Descriptor();
+
+} // namespace swb

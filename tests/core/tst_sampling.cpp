@@ -1,0 +1,346 @@
+// Samplers on tiny fixed distributions with hand-computed expectations (1e-6), stateful samplers
+// over a history, the RNG against PCG's published vectors, and a chi-square fit of dist.
+
+#include <cmath>
+#include <map>
+
+#include <QJsonDocument>
+#include <QTest>
+
+#include "sampling/SamplerChain.h"
+#include "sampling/Strategy.h"
+
+using namespace swb;
+
+using Distribution = std::map<int, double>; // token id -> final probability
+
+Q_DECLARE_METATYPE(Distribution)
+
+namespace {
+
+std::vector<float> logitsOf(std::initializer_list<double> probabilities) {
+    std::vector<float> logits;
+    for (double p : probabilities)
+        logits.push_back(static_cast<float>(std::log(p)));
+    return logits;
+}
+
+// The final distribution one sampler (followed by greedy, which cuts nothing) leaves.
+Distribution finalAfter(const QString& samplerJson, const std::vector<float>& logits,
+                        const std::vector<TokenId>& history = {}) {
+    const QString json = QStringLiteral(R"({"samplers":[%1,{"type":"greedy"}]})").arg(samplerJson);
+    Result<Strategy> strategy = Strategy::parse(json);
+    if (!strategy)
+        qFatal("bad strategy %s: %s", qPrintable(json), qPrintable(strategy.error().message));
+    Result<SamplerChain> chain = SamplerChain::build(strategy.value());
+    Candidates final;
+    Result<StepTrace> trace = chain->sample(logits, history, TraceLevel::Full, &final);
+    if (!trace)
+        qFatal("sampling failed: %s", qPrintable(trace.error().message));
+    Distribution out;
+    for (std::size_t i = 0; i < final.size(); ++i)
+        out[final.id(i)] = final.prob(i);
+    return out;
+}
+
+Distribution softmaxOf(std::map<int, double> logits) {
+    double sum = 0.0;
+    for (const auto& [id, logit] : logits)
+        sum += std::exp(logit);
+    Distribution out;
+    for (const auto& [id, logit] : logits)
+        out[id] = std::exp(logit) / sum;
+    return out;
+}
+
+} // namespace
+
+class TestSampling : public QObject {
+    Q_OBJECT
+
+private slots:
+    void samplers_data() {
+        QTest::addColumn<QString>("sampler");
+        QTest::addColumn<std::vector<float>>("logits");
+        QTest::addColumn<std::vector<TokenId>>("history");
+        QTest::addColumn<Distribution>("expected");
+
+        const std::vector<float> p4 = logitsOf({0.4, 0.3, 0.2, 0.1});
+        const std::vector<float> flat4 = {0.0f, 0.0f, 0.0f, 0.0f};
+        const std::vector<TokenId> none;
+
+        QTest::newRow("temperature 2") << R"({"type":"temperature","value":2})" << p4 << none
+                                       << Distribution{{0, 0.632456 / 1.943621},
+                                                       {1, 0.547723 / 1.943621},
+                                                       {2, 0.447214 / 1.943621},
+                                                       {3, 0.316228 / 1.943621}};
+        QTest::newRow("temperature 0 keeps the top")
+            << R"({"type":"temperature","value":0})" << p4 << none << Distribution{{0, 1.0}};
+        QTest::newRow("top_k 2") << R"({"type":"top_k","k":2})" << p4 << none
+                                 << Distribution{{0, 4.0 / 7}, {1, 3.0 / 7}};
+        QTest::newRow("top_k ties at k survive")
+            << R"({"type":"top_k","k":2})" << std::vector<float>{2, 1, 1, 0} << none
+            << Distribution{{0, M_E / (M_E + 2)}, {1, 1 / (M_E + 2)}, {2, 1 / (M_E + 2)}};
+        QTest::newRow("top_k min_keep") << R"({"type":"top_k","k":1,"min_keep":3})" << p4 << none
+                                        << Distribution{{0, 4.0 / 9}, {1, 3.0 / 9}, {2, 2.0 / 9}};
+        QTest::newRow("top_p 0.75") << R"({"type":"top_p","p":0.75})" << p4 << none
+                                    << Distribution{{0, 0.4 / 0.9}, {1, 0.3 / 0.9}, {2, 0.2 / 0.9}};
+        // Four equal logits give exactly 0.25 each: ascending cumulative 0.25, 0.5, 0.75, 1.
+        QTest::newRow("top_p exact boundary 0.5")
+            << R"({"type":"top_p","p":0.5})" << flat4 << none << Distribution{{0, 0.5}, {1, 0.5}};
+        QTest::newRow("top_p just past the boundary")
+            << R"({"type":"top_p","p":0.6})" << flat4 << none << Distribution{{0, 1.0 / 3}, {1, 1.0 / 3}, {2, 1.0 / 3}};
+        QTest::newRow("top_p tiny keeps one") << R"({"type":"top_p","p":0.01})" << p4 << none << Distribution{{0, 1.0}};
+        QTest::newRow("top_p min_keep") << R"({"type":"top_p","p":0.01,"min_keep":2})" << p4 << none
+                                        << Distribution{{0, 4.0 / 7}, {1, 3.0 / 7}};
+        QTest::newRow("min_p 0.6") << R"({"type":"min_p","p":0.6})" << p4 << none
+                                   << Distribution{{0, 4.0 / 7}, {1, 3.0 / 7}};
+        QTest::newRow("min_p min_keep") << R"({"type":"min_p","p":0.9,"min_keep":3})" << p4 << none
+                                        << Distribution{{0, 4.0 / 9}, {1, 3.0 / 9}, {2, 2.0 / 9}};
+        // |surprisal - H| with H = 1.279854: 0.3636, 0.0759, 0.3296, 1.0227 -> order 1, 2, 0, 3;
+        // cumulative 0.3, 0.5, 0.9, 1.
+        QTest::newRow("typical 0.45") << R"({"type":"typical","p":0.45})" << p4 << none
+                                      << Distribution{{1, 0.6}, {2, 0.4}};
+        QTest::newRow("typical 0.25") << R"({"type":"typical","p":0.25})" << p4 << none << Distribution{{1, 1.0}};
+        QTest::newRow("typical min_keep") << R"({"type":"typical","p":0.25,"min_keep":3})" << p4 << none
+                                          << Distribution{{0, 4.0 / 9}, {1, 3.0 / 9}, {2, 2.0 / 9}};
+        QTest::newRow("epsilon 0.15") << R"({"type":"epsilon","epsilon":0.15})" << p4 << none
+                                      << Distribution{{0, 0.4 / 0.9}, {1, 0.3 / 0.9}, {2, 0.2 / 0.9}};
+        QTest::newRow("epsilon cuts all: min_keep 1")
+            << R"({"type":"epsilon","epsilon":0.5})" << p4 << none << Distribution{{0, 1.0}};
+        QTest::newRow("epsilon cuts all: min_keep 2") << R"({"type":"epsilon","epsilon":0.5,"min_keep":2})" << p4
+                                                      << none << Distribution{{0, 4.0 / 7}, {1, 3.0 / 7}};
+        // eta = min(0.6, sqrt(0.6) exp(-1.279854)) = 0.215399
+        QTest::newRow("eta 0.6") << R"({"type":"eta","epsilon":0.6})" << p4 << none
+                                 << Distribution{{0, 4.0 / 7}, {1, 3.0 / 7}};
+        // mean -0.8, sigma sqrt(22.16) = 4.7074: threshold -1.7074 drops only the -10.
+        QTest::newRow("top_n_sigma 1") << R"({"type":"top_n_sigma","n":1})" << std::vector<float>{3, 2, 1, 0, -10}
+                                       << none << softmaxOf({{0, 3}, {1, 2}, {2, 1}, {3, 0}});
+        QTest::newRow("xtc removes top choices but the last")
+            << R"({"type":"xtc","threshold":0.25,"probability":1})" << p4 << none
+            << Distribution{{1, 0.5}, {2, 1.0 / 3}, {3, 1.0 / 6}};
+        QTest::newRow("xtc inactive above 0.5") << R"({"type":"xtc","threshold":0.6,"probability":1})" << p4 << none
+                                                << Distribution{{0, 0.4}, {1, 0.3}, {2, 0.2}, {3, 0.1}};
+        {
+            // dynatemp: T = 0.5 + 1.0 * (H / ln 4)^1
+            const double h = -(0.4 * std::log(0.4) + 0.3 * std::log(0.3) + 0.2 * std::log(0.2) + 0.1 * std::log(0.1));
+            const double t = 0.5 + 1.0 * (h / std::log(4.0));
+            QTest::newRow("dynatemp") << R"({"type":"dynatemp","value":1,"range":0.5})" << p4 << none
+                                      << softmaxOf({{0, std::log(0.4) / t},
+                                                    {1, std::log(0.3) / t},
+                                                    {2, std::log(0.2) / t},
+                                                    {3, std::log(0.1) / t}});
+        }
+        const std::vector<float> signedLogits = {1.0f, -1.0f, 0.5f, 0.0f};
+        QTest::newRow("repetition_penalty over history")
+            << R"({"type":"repetition_penalty","penalty":2})" << signedLogits << std::vector<TokenId>{0, 1, 1}
+            << softmaxOf({{0, 0.5}, {1, -2.0}, {2, 0.5}, {3, 0.0}});
+        QTest::newRow("penalties frequency and presence")
+            << R"({"type":"penalties","frequency":0.5,"presence":0.25})" << signedLogits
+            << std::vector<TokenId>{0, 0, 1} << softmaxOf({{0, 1.0 - 1.25}, {1, -1.0 - 0.75}, {2, 0.5}, {3, 0.0}});
+        QTest::newRow("penalties last_n")
+            << R"({"type":"penalties","frequency":0.5,"last_n":1})" << signedLogits << std::vector<TokenId>{0, 0, 1}
+            << softmaxOf({{0, 1.0}, {1, -1.5}, {2, 0.5}, {3, 0.0}});
+        QTest::newRow("no_repeat_ngram 2")
+            << R"({"type":"no_repeat_ngram","n":2})" << p4 << std::vector<TokenId>{1, 2, 1}
+            << Distribution{{0, 0.4 / 0.8}, {1, 0.3 / 0.8}, {3, 0.1 / 0.8}};
+        QTest::newRow("no_repeat_ngram never empties")
+            << R"({"type":"no_repeat_ngram","n":1})" << p4 << std::vector<TokenId>{0, 1, 2, 3}
+            << Distribution{{0, 0.4}, {1, 0.3}, {2, 0.2}, {3, 0.1}};
+        // history 5 6 7 5 6: the earlier 6 was followed by 7 after a 2-token match -> 7 loses 1 * 2^0.
+        QTest::newRow("dry") << R"({"type":"dry","multiplier":1,"base":2,"allowed_length":2,"breakers":[]})"
+                             << std::vector<float>(8, 0.0f) << std::vector<TokenId>{5, 6, 7, 5, 6}
+                             << softmaxOf({{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, -1}});
+        QTest::newRow("dry breaker stops the match")
+            << R"({"type":"dry","multiplier":1,"base":2,"allowed_length":2,"breakers":[5]})"
+            << std::vector<float>(8, 0.0f) << std::vector<TokenId>{5, 6, 7, 5, 6}
+            << softmaxOf({{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, 0}});
+        QTest::newRow("logit_bias") << R"({"type":"logit_bias","bias":{"2":1.5,"3":-1}})" << signedLogits << none
+                                    << softmaxOf({{0, 1.0}, {1, -1.0}, {2, 2.0}, {3, -1.0}});
+        QTest::newRow("banned_tokens") << R"({"type":"banned_tokens","ids":[0,2]})" << p4 << none
+                                       << Distribution{{1, 0.75}, {3, 0.25}};
+    }
+
+    void samplers() {
+        QFETCH(QString, sampler);
+        QFETCH(std::vector<float>, logits);
+        QFETCH(std::vector<TokenId>, history);
+        QFETCH(Distribution, expected);
+        const Distribution actual = finalAfter(sampler, logits, history);
+        QCOMPARE(actual.size(), expected.size());
+        for (const auto& [id, p] : expected) {
+            QVERIFY2(actual.contains(id), qPrintable(QStringLiteral("token %1 was cut").arg(id)));
+            QVERIFY2(std::abs(actual.at(id) - p) < 1e-6,
+                     qPrintable(QStringLiteral("token %1: %2 vs %3").arg(id).arg(actual.at(id)).arg(p)));
+        }
+    }
+
+    void mirostatV2CutsBySurprise() {
+        // tau 1 -> mu 2: keeps tokens with -log2 p <= 2, i.e. p >= 0.25.
+        Result<SamplerChain> chain =
+            SamplerChain::build(Strategy::parse(R"({"samplers":[{"type":"mirostat_v2","tau":1,"eta":0.1}]})").value());
+        Candidates final;
+        const Result<StepTrace> trace = chain->sample(logitsOf({0.4, 0.3, 0.2, 0.1}), {}, TraceLevel::Full, &final);
+        QVERIFY(trace.ok());
+        QCOMPARE(final.size(), std::size_t(2));
+        QVERIFY(trace->chosen == 0 || trace->chosen == 1);
+        QCOMPARE(trace->stages.back().threshold, 2.0);
+    }
+
+    void traceRecordsRawAndFinal() {
+        Result<SamplerChain> chain =
+            SamplerChain::build(Strategy::parse(R"({"samplers":[{"type":"top_k","k":2},{"type":"greedy"}]})").value());
+        const Result<StepTrace> trace = chain->sample(logitsOf({0.1, 0.4, 0.3, 0.2}), {}, TraceLevel::Full);
+        QVERIFY(trace.ok());
+        QCOMPARE(trace->chosen, 1);
+        QVERIFY(std::abs(trace->rawP - 0.4f) < 1e-6);
+        QVERIFY(std::abs(trace->finalP - 4.0f / 7) < 1e-6);
+        QCOMPARE(trace->rawRank, 1);
+        const double h = -(0.4 * std::log(0.4) + 0.3 * std::log(0.3) + 0.2 * std::log(0.2) + 0.1 * std::log(0.1));
+        QVERIFY(std::abs(trace->rawEntropy - h) < 1e-6);
+        const double hFinal = -(4.0 / 7 * std::log(4.0 / 7) + 3.0 / 7 * std::log(3.0 / 7));
+        QVERIFY(std::abs(trace->finalEntropy - hFinal) < 1e-6);
+        QCOMPARE(trace->stages.size(), std::size_t(2));
+        QCOMPARE(trace->stages[0].sampler, QStringLiteral("top_k"));
+        QCOMPARE(trace->stages[0].kept, 2);
+        QVERIFY(std::abs(trace->stages[0].keptMass - 0.7) < 1e-6);
+        QVERIFY(std::abs(trace->stages[0].threshold - std::log(0.3)) < 1e-6);
+        QCOMPARE(trace->top.size(), std::size_t(4));
+        QCOMPARE(trace->top[0].id, 1);
+        QCOMPARE(trace->top[3].id, 0);
+        QVERIFY(std::abs(trace->top[1].finalP - 3.0f / 7) < 1e-6);
+        QCOMPARE(trace->top[2].finalP, 0.0f);
+        QVERIFY(std::isnan(trace->draw));
+    }
+
+    void nanLogitsAreAnError() {
+        Result<SamplerChain> chain = SamplerChain::build(Strategy::parse(QStringLiteral("greedy")).value());
+        const std::vector<float> logits = {0.0f, NAN, 1.0f};
+        QVERIFY(!chain->sample(logits, {}, TraceLevel::Scalars).ok());
+    }
+
+    void largeVocabularyMatchesFullSort() {
+        // top_p on 50k random logits against a reference that sorts everything.
+        Pcg64 rng(3);
+        std::vector<float> logits(50000);
+        for (float& logit : logits)
+            logit = static_cast<float>(8.0 * rng.uniform() * rng.uniform());
+        Candidates final;
+        Result<SamplerChain> chain = SamplerChain::build(
+            Strategy::parse(R"({"samplers":[{"type":"top_p","p":0.5},{"type":"greedy"}]})").value());
+        QVERIFY(chain->sample(logits, {}, TraceLevel::Full, &final).ok());
+        std::vector<double> sorted;
+        double max = *std::max_element(logits.begin(), logits.end());
+        double sum = 0.0;
+        for (float logit : logits)
+            sum += std::exp(logit - max);
+        for (float logit : logits)
+            sorted.push_back(std::exp(logit - max) / sum);
+        std::sort(sorted.begin(), sorted.end());
+        double cumulative = 0.0;
+        std::size_t removed = 0;
+        for (double p : sorted) {
+            cumulative += p;
+            if (cumulative > 0.5)
+                break;
+            ++removed;
+        }
+        QCOMPARE(final.size(), sorted.size() - removed);
+    }
+
+    void validation_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("unknown type") << R"({"samplers":[{"type":"top_q"}]})"
+                                      << "unknown sampler type 'top_q'";
+        QTest::newRow("unknown field") << R"({"samplers":[{"type":"top_k","kk":3}]})"
+                                       << "unknown field 'kk'";
+        QTest::newRow("out of range") << R"({"samplers":[{"type":"top_p","p":1.5}]})"
+                                      << "field 'p' must be in (0, 1]";
+        QTest::newRow("not a number") << R"({"samplers":[{"type":"min_p","p":"x"}]})"
+                                      << "field 'p' must be a number";
+        QTest::newRow("NaN is not JSON") << R"({"samplers":[{"type":"min_p","p":NaN}]})"
+                                         << "malformed";
+        QTest::newRow("integer") << R"({"samplers":[{"type":"top_k","k":2.5}]})"
+                                 << "must be an integer";
+        QTest::newRow("selector not last") << R"({"samplers":[{"type":"greedy"},{"type":"top_k"}]})"
+                                           << "must come last";
+        QTest::newRow("names position") << R"({"samplers":[{"type":"top_k"},{"type":"temperature","value":-1}]})"
+                                        << "sampler 2 (temperature)";
+    }
+
+    void validation() {
+        QFETCH(QString, json);
+        QFETCH(QString, needle);
+        const Result<Strategy> strategy = Strategy::parse(json);
+        QVERIFY(!strategy.ok());
+        QVERIFY2(strategy.error().message.contains(needle), qPrintable(strategy.error().message));
+    }
+
+    void presetsParseAndOrder() {
+        for (const QString& name : strategyPresetNames())
+            QVERIFY2(strategyPreset(name).has_value(), qPrintable(name));
+        const Strategy chat = Strategy::parse(QStringLiteral("chat@llamacpp")).value();
+        QStringList types;
+        for (const SamplerSpec& spec : chat.samplers)
+            types << spec.type;
+        QCOMPARE(types, (QStringList{"repetition_penalty", "top_p", "temperature", "dist"}));
+        const Strategy llama = Strategy::parse(QStringLiteral("llamacpp-default@hf")).value();
+        types.clear();
+        for (const SamplerSpec& spec : llama.samplers)
+            types << spec.type;
+        QCOMPARE(types, (QStringList{"temperature", "top_k", "top_p", "min_p", "dist"}));
+        // Defaults are filled in, so spellings of one strategy share a hash.
+        QCOMPARE(Strategy::parse(R"({"samplers":[{"type":"top_k"}]})")->hash(),
+                 Strategy::parse(R"({"samplers":[{"type":"top_k","k":50,"min_keep":1},{"type":"dist"}]})")->hash());
+    }
+
+    void pcg64MatchesPublishedVector() {
+        // pcg-c test-high/expected/check-pcg64.out: pcg64 seeded with (42, 54).
+        Pcg64 rng;
+        rng.seedPcg(42, 54);
+        const std::uint64_t expected[] = {0x86b1da1d72062b68ULL, 0x1304aa46c9853d39ULL, 0xa3670e9e0dd50358ULL,
+                                          0xf9090e529a7dae00ULL, 0xc85b9fd837996f2cULL, 0x606121f8e3919196ULL};
+        for (std::uint64_t value : expected)
+            QCOMPARE(rng.next(), value);
+        Pcg64 a(7);
+        Pcg64 b(7);
+        Pcg64 c(8);
+        QCOMPARE(a.next(), b.next());
+        QVERIFY(a.next() != c.next());
+        for (int i = 0; i < 1000; ++i) {
+            const double u = a.uniform();
+            QVERIFY(u >= 0.0 && u < 1.0);
+        }
+    }
+
+    void distFitsChiSquare() {
+        const std::vector<double> p = {0.25, 0.2, 0.15, 0.1, 0.08, 0.07, 0.06, 0.05, 0.03, 0.01};
+        std::vector<float> logits;
+        for (double q : p)
+            logits.push_back(static_cast<float>(std::log(q)));
+        const Strategy strategy = Strategy::parse(R"({"seed":1234,"samplers":[{"type":"dist"}]})").value();
+        const auto drawAll = [&] {
+            SamplerChain chain = SamplerChain::build(strategy).value();
+            std::vector<TokenId> draws;
+            for (int i = 0; i < 20000; ++i)
+                draws.push_back(chain.sample(logits, {}, TraceLevel::None)->chosen);
+            return draws;
+        };
+        const std::vector<TokenId> draws = drawAll();
+        std::vector<int> counts(p.size(), 0);
+        for (TokenId id : draws)
+            ++counts[static_cast<std::size_t>(id)];
+        double chiSquare = 0.0;
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            const double expected = 20000 * p[i];
+            chiSquare += (counts[i] - expected) * (counts[i] - expected) / expected;
+        }
+        // 9 degrees of freedom: P(X > 27.877) = 0.001.
+        QVERIFY2(chiSquare < 27.877, qPrintable(QString::number(chiSquare)));
+        QCOMPARE(drawAll(), draws);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSampling)
+#include "tst_sampling.moc"

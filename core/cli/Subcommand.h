@@ -48,4 +48,37 @@ struct Subcommand {
 // Every subcommand, in the order `swb --help` lists them. Each group registers itself in its own file.
 std::vector<Subcommand> allSubcommands();
 
+// tokenize, detokenize (TokenizerCommands.cpp).
+std::vector<Subcommand> tokenizerSubcommands();
+// sample (SamplingCommands.cpp).
+std::vector<Subcommand> samplingSubcommands();
+// generate (GenerateCommand.cpp), batch (BatchCommand.cpp).
+Subcommand generateSubcommand();
+Subcommand batchSubcommand();
+// info (ModelCommands.cpp).
+std::vector<Subcommand> modelSubcommands();
+
+// One mode of `swb bench MODE [options]`: what it measures, its options and body. Its run prints one JSON
+// object of figures.
+struct BenchMode {
+    QString name;
+    QString summary;
+    std::function<void(QCommandLineParser&)> declareOptions;
+    std::function<int(const Invocation&)> run;
+};
+
+// Every bench mode, in the order `swb help bench` lists them (BenchCommand.cpp). Each group registers its
+// modes in its own file, like subcommands.
+std::vector<BenchMode> allBenchModes();
+// tokenize (BenchTokenizeCommand.cpp).
+std::vector<BenchMode> tokenizerBenchModes();
+// sampling (SamplingCommands.cpp).
+std::vector<BenchMode> samplingBenchModes();
+// storage (StorageBenchCommand.cpp).
+std::vector<BenchMode> storageBenchModes();
+// decode (ModelCommands.cpp).
+std::vector<BenchMode> modelBenchModes();
+// `swb bench`, dispatching to the modes (BenchCommand.cpp).
+Subcommand benchSubcommand();
+
 } // namespace swb::cli

@@ -4,6 +4,15 @@ namespace swb::cli {
 
 std::vector<Subcommand> allSubcommands() {
     std::vector<Subcommand> all;
+    for (Subcommand& command : modelSubcommands())
+        all.push_back(std::move(command));
+    for (Subcommand& command : tokenizerSubcommands())
+        all.push_back(std::move(command));
+    all.push_back(generateSubcommand());
+    all.push_back(batchSubcommand());
+    for (Subcommand& command : samplingSubcommands())
+        all.push_back(std::move(command));
+    all.push_back(benchSubcommand());
     return all;
 }
 

@@ -30,14 +30,22 @@ struct ModelInfo {
     QString computeDtype; // dtype the model computes in: "f32", "f16", "bf16"
     QString device;       // "cpu" or "cuda"
     std::int64_t fileBytes = 0;
-    // Hex SHA-256 of the weights file(s) identity (see Model::contentHash()).
+    // Hex SHA-256 of the model files' identity: each file's size, first MiB and last MiB, in order
+    // (cheap even for multi-gigabyte files; see ModelWeights::contentHash()).
     QString contentHash;
+    // Bytes of weights one decode step reads (every matrix and norm, the classifier, one embedding
+    // row), in the compute dtype: what memory bandwidth bounds decode speed by.
+    std::int64_t weightBytesPerToken = 0;
+    // Special ids from the model's own files (config.json / generation_config.json, llama2.c's
+    // convention); -1 / empty where they say nothing. The tokenizer has its own view of these.
+    int bosTokenId = -1;
+    std::vector<int> eosTokenIds;
 };
 
 struct ModelOptions {
     QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
     QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
-    int threads = 0;                        // 0: libtorch's default
+    int threads = 0;                        // 0: libtorch's default; process-wide (torch and BLAS pools)
 };
 
 // A decoder-only language model (Llama or GPT-2 family) running on libtorch.
@@ -53,12 +61,18 @@ public:
 
     // path: a Hugging Face folder, a .gguf file, or a llama2.c .bin checkpoint.
     static Result<std::unique_ptr<Model>> load(const QString& path, const ModelOptions& options = {});
+    // What load() would report, from the files' headers only (no weights read or converted): for
+    // `swb info` on models too large to load casually. Device and compute dtype are resolved as load does.
+    static Result<ModelInfo> inspect(const QString& path, const ModelOptions& options = {});
 
     const ModelInfo& info() const;
     // Warnings from loading (e.g. CUDA requested but unavailable), to be shown to the user.
     const QStringList& warnings() const;
 
     std::unique_ptr<State> newState() const;
+    // An independent copy of a state (its cache and position), e.g. for beam search branches;
+    // nullptr when the memory for it cannot be had.
+    std::unique_ptr<State> cloneState(const State& state) const;
     // Number of tokens already in the state's cache.
     static int length(const State& state);
     // Drops cached positions from `length` on (branching, replay).
@@ -76,6 +90,22 @@ private:
     struct Impl;
     explicit Model(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
+};
+
+// Complete here (its content stays private behind Cache) so that any file can destroy the
+// unique_ptr<State> that newState() returns. One state is used by one thread at a time; several
+// states of one model may run on different threads.
+class Model::State {
+public:
+    ~State();
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
+
+private:
+    friend class Model;
+    struct Cache;
+    State();
+    std::unique_ptr<Cache> m_cache;
 };
 
 } // namespace swb

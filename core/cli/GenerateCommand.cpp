@@ -1,0 +1,169 @@
+// swb generate: run a strategy on a prompt, streaming the text; optionally a JSON summary and a
+// per-step JSONL trace.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "cli/ModelArguments.h"
+#include "cli/Subcommand.h"
+#include "generation/Generator.h"
+#include "generation/RunRecording.h"
+#include "storage/Database.h"
+#include "model/Model.h"
+#include "sampling/StepTraceJson.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb::cli {
+
+namespace {
+
+int runGenerate(const Invocation& call) {
+    const bool hasPrompt = call.args.isSet(QStringLiteral("prompt"));
+    const bool hasFile = call.args.isSet(QStringLiteral("prompt-file"));
+    if (hasPrompt == hasFile)
+        failBadInput(QStringLiteral("give exactly one of --prompt and --prompt-file"));
+    std::string prompt;
+    if (hasPrompt) {
+        prompt = call.args.value(QStringLiteral("prompt")).toStdString();
+    } else {
+        const QString path = call.args.value(QStringLiteral("prompt-file"));
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            failBadInput(QStringLiteral("cannot read prompt file %1: %2").arg(path, file.errorString()));
+        prompt = file.readAll().toStdString();
+    }
+
+    Result<Strategy> strategy =
+        Strategy::parse(call.args.isSet(QStringLiteral("strategy")) ? call.args.value(QStringLiteral("strategy"))
+                                                                    : QStringLiteral("greedy"));
+    if (!strategy)
+        failBadInput(strategy.error().message);
+    if (call.args.isSet(QStringLiteral("seed")))
+        strategy->seed = static_cast<std::uint64_t>(
+            call.integer(QStringLiteral("seed"), 0, 0, std::numeric_limits<long long>::max()));
+
+    LoadedModel loaded = loadModelFromArguments(call);
+    GenerationRequest request;
+    request.prompt = prompt;
+    request.strategy = strategy.value();
+    request.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 0, 10'000'000));
+    const bool json = call.args.isSet(QStringLiteral("json"));
+    const QString tracePath = call.args.value(QStringLiteral("trace"));
+    request.traceLevel = tracePath.isEmpty() ? TraceLevel::Scalars : TraceLevel::Full;
+
+    std::unique_ptr<QFile> traceFile;
+    if (!tracePath.isEmpty()) {
+        traceFile = std::make_unique<QFile>(tracePath);
+        if (!traceFile->open(QIODevice::WriteOnly | QIODevice::Truncate))
+            failBadInput(QStringLiteral("cannot write trace file %1: %2").arg(tracePath, traceFile->errorString()));
+    }
+
+    // Open the run store before generating, so a bad --db fails fast.
+    std::unique_ptr<Database> database;
+    if (call.args.isSet(QStringLiteral("db"))) {
+        Result<std::unique_ptr<Database>> opened = Database::open(call.args.value(QStringLiteral("db")));
+        if (!opened)
+            failBadInput(opened.error().message);
+        database = std::move(opened).value();
+    }
+
+    Generator generator(*loaded.model, *loaded.tokenizer);
+    const bool echo = call.args.isSet(QStringLiteral("echo"));
+    if (echo && !json) {
+        // The prompt as the tokenizer reads it back (e.g. without SentencePiece's dummy space).
+        call.out << QString::fromStdString(loaded.tokenizer->decode(generator.encodePrompt(prompt, false)));
+        call.out.flush();
+    }
+    int index = 0;
+    const auto onStep = [&](const GeneratedStep& step) {
+        if (!json && !step.text.empty()) {
+            call.out << QString::fromStdString(step.text);
+            call.out.flush();
+        }
+        if (traceFile) {
+            QJsonObject line = stepTraceToJson(step.trace);
+            line.insert(QStringLiteral("step"), index);
+            line.insert(QStringLiteral("token_text"), QString::fromStdString(loaded.tokenizer->tokenText(step.token)));
+            traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+        }
+        ++index;
+        return true;
+    };
+    Result<GenerationResult> result = generator.generate(request, onStep);
+    if (!result)
+        throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
+    if (traceFile && !traceFile->flush())
+        failBadInput(QStringLiteral("cannot write trace file %1: %2").arg(tracePath, traceFile->errorString()));
+
+    qint64 runId = 0;
+    if (database) {
+        RunRepository runs(*database);
+        Result<RunRecord> saved = saveGeneration(runs, loaded.model->info(), request, result.value());
+        if (!saved)
+            failBadInput(saved.error().message);
+        runId = saved->id;
+    }
+
+    if (json) {
+        QJsonArray tokens;
+        for (const GeneratedStep& step : result->steps)
+            tokens.append(step.token);
+        QJsonArray promptIds;
+        for (TokenId id : result->promptIds)
+            promptIds.append(id);
+        const std::string promptText = loaded.tokenizer->decode(result->promptIds);
+        QJsonObject out{
+            {QStringLiteral("text"), QString::fromStdString(echo ? promptText + result->text : result->text)},
+            {QStringLiteral("prompt_ids"), promptIds},
+            {QStringLiteral("tokens"), tokens},
+            {QStringLiteral("finish_reason"), finishReasonName(result->finish)},
+            {QStringLiteral("strategy"), request.strategy.toJson()},
+            {QStringLiteral("seed"), static_cast<double>(result->seed)},
+            {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
+            {QStringLiteral("tokens_per_second"), result->tokensPerSecond},
+        };
+        if (runId > 0)
+            out.insert(QStringLiteral("run_id"), runId);
+        call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        call.out << '\n';
+    }
+    for (const QString& warning : loaded.model->warnings())
+        call.err << "swb: warning: " << warning << '\n';
+    return 0;
+}
+
+} // namespace
+
+Subcommand generateSubcommand() {
+    return {QStringLiteral("generate"),
+            QStringLiteral("swb generate [--model PATH] [--tokenizer PATH] (--prompt T | --prompt-file F) "
+                           "[--strategy S] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
+                           "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE]"),
+            QStringLiteral("Generate text with a sampling strategy, streaming it to stdout."),
+            [](QCommandLineParser& parser) {
+                declareModelArguments(parser);
+                parser.addOptions({
+                    {QStringLiteral("prompt"), QStringLiteral("Prompt text."), QStringLiteral("T")},
+                    {QStringLiteral("prompt-file"), QStringLiteral("File holding the prompt."), QStringLiteral("F")},
+                    {QStringLiteral("strategy"),
+                     QStringLiteral("Preset (preset@hf|llamacpp|vllm for engine order), JSON file or JSON; "
+                                    "default greedy."),
+                     QStringLiteral("S")},
+                    {QStringLiteral("max-tokens"), QStringLiteral("Most tokens to generate (default 128)."),
+                     QStringLiteral("N")},
+                    {QStringLiteral("seed"), QStringLiteral("RNG seed (default: the strategy's, else 0)."),
+                     QStringLiteral("S")},
+                    {QStringLiteral("echo"), QStringLiteral("Print the prompt before the continuation.")},
+                    {QStringLiteral("json"), QStringLiteral("Print one JSON object instead of streaming text.")},
+                    {QStringLiteral("trace"), QStringLiteral("Write one JSON object per step to this file."),
+                     QStringLiteral("FILE")},
+                    {QStringLiteral("db"), QStringLiteral("Save the run to this run store."), QStringLiteral("FILE")},
+                });
+            },
+            runGenerate};
+}
+
+} // namespace swb::cli

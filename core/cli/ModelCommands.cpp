@@ -1,0 +1,428 @@
+// swb info (what a model file is) and swb bench decode (how fast it decodes, against the machine's own
+// memory bandwidth measured in the same run).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QThread>
+
+#include "cli/Subcommand.h"
+#include "model/Model.h"
+#include "tokenizer/TokenizerLoader.h"
+
+namespace swb::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+// Bench modes share one parser, and another mode may already have declared an option of the same
+// name (tokenize's --model); QCommandLineParser warns on a second declaration, so declare it once.
+void addOptionOnce(QCommandLineParser& parser, const QCommandLineOption& option) {
+    const QString help = parser.helpText();
+    for (const QString& name : option.names())
+        if (help.contains(QRegularExpression(QStringLiteral("--%1(?![\\w-])").arg(QRegularExpression::escape(name)))))
+            return;
+    parser.addOption(option);
+}
+
+void declareModelOptions(QCommandLineParser& parser) {
+    addOptionOnce(parser, {QStringLiteral("model"), QStringLiteral("Hugging Face folder, .gguf file or llama2.c .bin."),
+                           QStringLiteral("PATH")});
+    addOptionOnce(parser, {QStringLiteral("device"), QStringLiteral("cpu (default) or cuda."), QStringLiteral("D")});
+    addOptionOnce(parser, {QStringLiteral("dtype"), QStringLiteral("Compute dtype: f32 (default), f16 or bf16."),
+                           QStringLiteral("T")});
+    addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
+                           QStringLiteral("N")});
+}
+
+ModelOptions modelOptions(const Invocation& inv) {
+    ModelOptions options;
+    if (inv.args.isSet(QStringLiteral("device")))
+        options.device = inv.args.value(QStringLiteral("device"));
+    if (inv.args.isSet(QStringLiteral("dtype")))
+        options.dtype = inv.args.value(QStringLiteral("dtype"));
+    options.threads = static_cast<int>(inv.integer(QStringLiteral("threads"), 0, 1, 1024));
+    return options;
+}
+
+[[noreturn]] void fail(const Error& error) {
+    if (error.kind == ErrorKind::BadInput)
+        failBadInput(error.message);
+    failInternal(error.message);
+}
+
+QJsonObject infoJson(const ModelInfo& info) {
+    QJsonArray eos;
+    for (const int id : info.eosTokenIds)
+        eos.append(id);
+    return {
+        {QStringLiteral("path"), info.path},
+        {QStringLiteral("format"), info.format},
+        {QStringLiteral("architecture"), info.architecture},
+        {QStringLiteral("layers"), info.layers},
+        {QStringLiteral("heads"), info.heads},
+        {QStringLiteral("kv_heads"), info.kvHeads},
+        {QStringLiteral("dim"), info.dim},
+        {QStringLiteral("hidden_dim"), info.hiddenDim},
+        {QStringLiteral("vocab_size"), info.vocabSize},
+        {QStringLiteral("context_length"), info.contextLength},
+        {QStringLiteral("parameters"), static_cast<double>(info.parameters)},
+        {QStringLiteral("file_dtype"), info.fileDtype},
+        {QStringLiteral("compute_dtype"), info.computeDtype},
+        {QStringLiteral("device"), info.device},
+        {QStringLiteral("file_bytes"), static_cast<double>(info.fileBytes)},
+        {QStringLiteral("content_hash"), info.contentHash},
+        {QStringLiteral("bos_token_id"), info.bosTokenId},
+        {QStringLiteral("eos_token_ids"), eos},
+    };
+}
+
+int runInfo(const Invocation& inv) {
+    const QString path = inv.required(QStringLiteral("model"));
+    // From the headers only: `swb info` must be instant even for a model too large to load here.
+    Result<ModelInfo> info = Model::inspect(path, modelOptions(inv));
+    if (!info)
+        fail(info.error());
+    QJsonObject json = infoJson(info.value());
+    const QString tokenizerPath = inv.args.value(QStringLiteral("tokenizer"));
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, tokenizerPath);
+    if (tokenizer) {
+        json[QStringLiteral("tokenizer")] = QJsonObject{{QStringLiteral("kind"), tokenizer.value()->kind()},
+                                                        {QStringLiteral("vocab_size"), tokenizer.value()->vocabSize()}};
+        if (tokenizer.value()->vocabSize() > info->vocabSize)
+            inv.err << "swb: warning: the tokenizer has " << tokenizer.value()->vocabSize()
+                    << " tokens but the model only " << info->vocabSize << '\n';
+    } else if (!tokenizerPath.isEmpty()) {
+        fail(tokenizer.error()); // asked for explicitly: its failure is the user's error
+    } else {
+        json[QStringLiteral("tokenizer")] = QJsonValue::Null; // e.g. a llama2.c .bin without --tokenizer
+    }
+    inv.out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
+// --- bench decode ------------------------------------------------------------------------------------
+
+// Shape of the random model `--write-random-model` writes: Llama-shaped, about 110M parameters
+// (the size of llama2.c's stories110M), tied classifier, float32.
+struct RandomShape {
+    int dim = 768;
+    int layers = 12;
+    int heads = 12;
+    int hidden = 2048;
+    int vocab = 32000;
+    int context = 1024;
+};
+
+// Writes a llama2.c version-1 checkpoint of deterministic pseudo-random weights (xorshift64*),
+// streaming so that writing it needs no more memory than one chunk.
+void writeRandomModel(const QString& path, const RandomShape& s, std::uint64_t seed) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        failBadInput(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    QByteArray header(256, '\0');
+    const std::uint32_t magic = 0x616b3432;
+    const std::int32_t version = 1;
+    const std::int32_t fields[7] = {s.dim, s.hidden, s.layers, s.heads, s.heads, s.vocab, s.context};
+    std::memcpy(header.data(), &magic, 4);
+    std::memcpy(header.data() + 4, &version, 4);
+    std::memcpy(header.data() + 8, fields, sizeof fields);
+    header[36] = 1; // shared classifier
+    bool ok = file.write(header) == header.size();
+    std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    std::vector<float> chunk(1 << 20);
+    const auto fill = [&](std::int64_t count, float scale, bool ones) {
+        while (count > 0 && ok) {
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::int64_t>(count, static_cast<std::int64_t>(chunk.size())));
+            for (std::size_t i = 0; i < n; ++i) {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                const std::uint64_t r = state * 0x2545F4914F6CDD1Dull;
+                chunk[i] = ones ? 1.0f : (static_cast<float>(r >> 40) / 16777216.0f * 2.0f - 1.0f) * scale;
+            }
+            ok = file.write(reinterpret_cast<const char*>(chunk.data()), static_cast<qint64>(n * sizeof(float))) ==
+                 static_cast<qint64>(n * sizeof(float));
+            count -= static_cast<std::int64_t>(n);
+        }
+    };
+    const std::int64_t dim = s.dim, hidden = s.hidden, layers = s.layers;
+    const float inScale = 1.0f / std::sqrt(static_cast<float>(s.dim));
+    fill(2 * layers * dim + dim, 0, true);                    // attention, ffn and final norms
+    fill(static_cast<std::int64_t>(s.vocab) * dim, 1, false); // embedding (and classifier)
+    fill(4 * layers * dim * dim, inScale, false);             // wq, wk, wv, wo
+    fill(layers * hidden * dim, inScale, false);              // w1
+    fill(layers * dim * hidden, 1.0f / std::sqrt(static_cast<float>(s.hidden)), false); // w2
+    fill(layers * hidden * dim, inScale, false);                                        // w3
+    if (!ok || !file.flush())
+        failInternal(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+RandomShape parseRandomShape(const Invocation& inv) {
+    RandomShape s;
+    if (!inv.args.isSet(QStringLiteral("random-shape")))
+        return s;
+    const QStringList parts = inv.args.value(QStringLiteral("random-shape")).split(QLatin1Char(','));
+    std::vector<int> v;
+    for (const QString& p : parts) {
+        bool ok = false;
+        const int n = p.toInt(&ok);
+        if (!ok || n <= 0)
+            break;
+        v.push_back(n);
+    }
+    if (v.size() != 6 || v[0] % v[2] != 0 || (v[0] / v[2]) % 2 != 0)
+        failBadInput(
+            QStringLiteral("--random-shape must be DIM,LAYERS,HEADS,HIDDEN,VOCAB,CONTEXT with DIM a multiple of "
+                           "HEADS and an even head size, not '%1'")
+                .arg(inv.args.value(QStringLiteral("random-shape"))));
+    return {v[0], v[1], v[2], v[3], v[4], v[5]};
+}
+
+// The machine's sustained read bandwidth: `threads` threads summing disjoint parts of a buffer far
+// larger than any cache, best of several passes. Integer sums vectorize without reassociation doubts.
+double measureReadBandwidth(int threads, std::size_t bytes) {
+    const std::size_t words = bytes / sizeof(std::uint64_t);
+    std::vector<std::uint64_t> buffer(words, 1); // written once, so every page is really backed
+    double best = 0;
+    std::vector<std::uint64_t> sums(static_cast<std::size_t>(threads));
+    for (int pass = 0; pass < 5; ++pass) {
+        const auto start = Clock::now();
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                const std::size_t begin = words * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads);
+                const std::size_t end = words * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads);
+                std::uint64_t a = 0, b = 0, c = 0, d = 0;
+                std::size_t i = begin;
+                for (; i + 4 <= end; i += 4) {
+                    a += buffer[i];
+                    b += buffer[i + 1];
+                    c += buffer[i + 2];
+                    d += buffer[i + 3];
+                }
+                for (; i < end; ++i)
+                    a += buffer[i];
+                sums[static_cast<std::size_t>(t)] = a + b + c + d;
+            });
+        for (std::thread& thread : pool)
+            thread.join();
+        const double s = seconds(start, Clock::now());
+        best = std::max(best, static_cast<double>(words * sizeof(std::uint64_t)) / s / 1e9);
+    }
+    std::uint64_t total = 0;
+    for (const std::uint64_t s : sums)
+        total += s;
+    if (total != words) // keeps the compiler from dropping the loads, and checks them
+        failInternal(QStringLiteral("the bandwidth probe read wrong values"));
+    return best;
+}
+
+// Resident set size now (Linux /proc), or 0 where unknown.
+std::int64_t currentRssBytes() {
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toLongLong() * static_cast<std::int64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+std::int64_t peakRssBytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::int64_t>(usage.ru_maxrss) * 1024; // Linux reports KiB
+}
+
+int runBenchDecode(const Invocation& inv) {
+    if (inv.args.isSet(QStringLiteral("write-random-model"))) {
+        const QString target = inv.args.value(QStringLiteral("write-random-model"));
+        const RandomShape shape = parseRandomShape(inv);
+        writeRandomModel(target, shape,
+                         static_cast<std::uint64_t>(inv.integer(QStringLiteral("seed"), 1, 0, 1LL << 62)));
+        if (!inv.args.isSet(QStringLiteral("model"))) {
+            inv.out << QJsonDocument(
+                           QJsonObject{{QStringLiteral("written"), QFileInfo(target).absoluteFilePath()},
+                                       {QStringLiteral("bytes"), static_cast<double>(QFileInfo(target).size())}})
+                           .toJson(QJsonDocument::Compact)
+                    << '\n';
+            return 0;
+        }
+    }
+    const QString path = inv.required(QStringLiteral("model"));
+    const ModelOptions options = modelOptions(inv);
+    const int decodeTokens = static_cast<int>(inv.integer(QStringLiteral("tokens"), 128, 1, 1 << 20));
+    const int promptTokens = static_cast<int>(inv.integer(QStringLiteral("prompt-tokens"), 32, 1, 1 << 20));
+
+    // What the process holds before the model: libtorch and its dependencies (in Debian's build, OpenCV and
+    // some 280 other libraries) take well over 100 MB of their own; the model's share is what comes on top.
+    const std::int64_t baselineRss = currentRssBytes();
+    const auto loadStart = Clock::now();
+    Result<std::unique_ptr<Model>> loaded = Model::load(path, options);
+    if (!loaded)
+        fail(loaded.error());
+    Model& model = *loaded.value();
+    const double loadSeconds = seconds(loadStart, Clock::now());
+    for (const QString& warning : model.warnings())
+        inv.err << "swb: warning: " << warning << '\n';
+    const ModelInfo info = model.info();
+    if (promptTokens + decodeTokens > info.contextLength)
+        failBadInput(QStringLiteral("--prompt-tokens %1 plus --tokens %2 exceed the model's context length of %3")
+                         .arg(promptTokens)
+                         .arg(decodeTokens)
+                         .arg(info.contextLength));
+
+    // A fixed spread of ids, the same on every run.
+    std::vector<TokenId> prompt;
+    for (int i = 0; i < promptTokens; ++i)
+        prompt.push_back(static_cast<TokenId>((static_cast<std::int64_t>(i) * 7919 + 3) % info.vocabSize));
+    const auto check = [](const Result<std::vector<float>>& r) {
+        if (!r)
+            fail(r.error());
+    };
+    {
+        // Warm-up: faults the mapped weights in and lets the allocators settle, as any real session has.
+        auto warm = model.newState();
+        check(model.forward(*warm, std::vector<TokenId>{prompt.front()}));
+    }
+    auto state = model.newState();
+    const auto prefillStart = Clock::now();
+    Result<std::vector<float>> logits = model.forward(*state, prompt);
+    check(logits);
+    const double prefillSeconds = seconds(prefillStart, Clock::now());
+
+    std::vector<double> stepMs;
+    const auto decodeStart = Clock::now();
+    for (int i = 0; i < decodeTokens; ++i) {
+        const std::vector<float>& row = logits.value();
+        const TokenId next = static_cast<TokenId>(std::max_element(row.begin(), row.end()) - row.begin());
+        const auto stepStart = Clock::now();
+        logits = model.forward(*state, std::vector<TokenId>{next});
+        check(logits);
+        stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
+    }
+    const double decodeSeconds = seconds(decodeStart, Clock::now());
+    const std::int64_t peakRss = peakRssBytes();
+    loaded.value().reset();
+    state.reset();
+
+    const int threads = options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
+    // After the model's peak RSS is taken, so the probe's buffer does not count against the model.
+    const auto probeMegabytes =
+        static_cast<std::size_t>(inv.integer(QStringLiteral("probe-megabytes"), 512, 16, 1 << 16));
+    const double machineGbs = measureReadBandwidth(threads, probeMegabytes << 20);
+
+    std::vector<double> sorted = stepMs;
+    std::sort(sorted.begin(), sorted.end());
+    const double decodeTokS = decodeTokens / decodeSeconds;
+    const double effectiveGbs = static_cast<double>(info.weightBytesPerToken) * decodeTokS / 1e9;
+    const auto round = [](double v, int digits) {
+        const double f = std::pow(10.0, digits);
+        return std::round(v * f) / f;
+    };
+    const QJsonObject json{
+        {QStringLiteral("mode"), QStringLiteral("decode")},
+        {QStringLiteral("model"), info.path},
+        {QStringLiteral("format"), info.format},
+        {QStringLiteral("architecture"), info.architecture},
+        {QStringLiteral("parameters"), static_cast<double>(info.parameters)},
+        {QStringLiteral("file_dtype"), info.fileDtype},
+        {QStringLiteral("compute_dtype"), info.computeDtype},
+        {QStringLiteral("device"), info.device},
+        {QStringLiteral("threads"), threads},
+        {QStringLiteral("prompt_tokens"), promptTokens},
+        {QStringLiteral("decode_tokens"), decodeTokens},
+        {QStringLiteral("load_s"), round(loadSeconds, 3)},
+        {QStringLiteral("prefill_tok_s"), round(promptTokens / prefillSeconds, 2)},
+        {QStringLiteral("decode_tok_s"), round(decodeTokS, 2)},
+        {QStringLiteral("ms_per_token"), round(decodeSeconds * 1e3 / decodeTokens, 3)},
+        {QStringLiteral("ms_per_token_median"), round(sorted[sorted.size() / 2], 3)},
+        {QStringLiteral("model_bytes"), static_cast<double>(info.fileBytes)},
+        {QStringLiteral("weight_bytes_per_token"), static_cast<double>(info.weightBytesPerToken)},
+        {QStringLiteral("effective_gb_s"), round(effectiveGbs, 3)},
+        {QStringLiteral("machine_read_gb_s"), round(machineGbs, 3)},
+        {QStringLiteral("bandwidth_fraction"), round(effectiveGbs / machineGbs, 3)},
+        {QStringLiteral("peak_rss_bytes"), static_cast<double>(peakRss)},
+        {QStringLiteral("peak_rss_over_file"),
+         round(static_cast<double>(peakRss) / static_cast<double>(info.fileBytes), 3)},
+        {QStringLiteral("baseline_rss_bytes"), static_cast<double>(baselineRss)},
+        {QStringLiteral("model_rss_bytes"), static_cast<double>(peakRss - baselineRss)},
+        {QStringLiteral("model_rss_over_file"),
+         round(static_cast<double>(peakRss - baselineRss) / static_cast<double>(info.fileBytes), 3)},
+    };
+    inv.out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
+} // namespace
+
+std::vector<Subcommand> modelSubcommands() {
+    Subcommand info{
+        QStringLiteral("info"),
+        QStringLiteral("swb info --model PATH [--tokenizer PATH] [--device cpu|cuda] [--dtype f32|f16|bf16]"),
+        QStringLiteral("Describe a model (format, architecture, shape, parameters, dtype, size) as one JSON object."),
+        [](QCommandLineParser& parser) {
+            declareModelOptions(parser);
+            parser.addOption(
+                {QStringLiteral("tokenizer"),
+                 QStringLiteral("Tokenizer to describe instead of the model's own (tok.bin for llama2.c)."),
+                 QStringLiteral("PATH")});
+        },
+        runInfo};
+    return {info};
+}
+
+std::vector<BenchMode> modelBenchModes() {
+    BenchMode decode{
+        QStringLiteral("decode"),
+        QStringLiteral("prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
+                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32]; --write-random-model PATH "
+                       "writes the ~110M-parameter test model"),
+        [](QCommandLineParser& parser) {
+            declareModelOptions(parser);
+            addOptionOnce(parser, {QStringLiteral("tokens"), QStringLiteral("decode: tokens to decode (default 128)."),
+                                   QStringLiteral("N")});
+            addOptionOnce(parser,
+                          {QStringLiteral("prompt-tokens"),
+                           QStringLiteral("decode: prompt length prefilled first (default 32)."), QStringLiteral("N")});
+            addOptionOnce(parser,
+                          {QStringLiteral("write-random-model"),
+                           QStringLiteral("decode: write a random Llama-shaped llama2.c model (768 dim, 12 layers, "
+                                          "12 heads, hidden 2048, vocab 32000, f32) to PATH first."),
+                           QStringLiteral("PATH")});
+            addOptionOnce(parser,
+                          {QStringLiteral("random-shape"),
+                           QStringLiteral("decode: DIM,LAYERS,HEADS,HIDDEN,VOCAB,CONTEXT of that model instead."),
+                           QStringLiteral("SHAPE")});
+            addOptionOnce(parser, {QStringLiteral("probe-megabytes"),
+                                   QStringLiteral("decode: size of the bandwidth probe's buffer in MiB (default 512)."),
+                                   QStringLiteral("N")});
+            addOptionOnce(parser,
+                          {QStringLiteral("seed"), QStringLiteral("decode: seed of the random model (default 1)."),
+                           QStringLiteral("S")});
+        },
+        runBenchDecode};
+    return {decode};
+}
+
+} // namespace swb::cli

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <QString>
+
+#include "Result.h"
+#include "sampling/SamplerChain.h"
+#include "sampling/Strategy.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+class Model;
+
+enum class FinishReason { Eos, MaxTokens, ContextLimit, Cancelled };
+QString finishReasonName(FinishReason reason);
+
+struct GenerationRequest {
+    std::string prompt; // UTF-8; encoded with the vocabulary's BOS/EOS rule
+    // When set, used instead of encoding prompt (branching continues from an exact token prefix).
+    std::vector<TokenId> promptIds;
+    bool usePromptIds = false;
+    Strategy strategy;
+    std::uint64_t seed = 0; // used when the strategy names none
+    int maxTokens = 128;
+    TraceLevel traceLevel = TraceLevel::Full;
+    int topN = 64;
+    bool parseSpecial = false;
+};
+
+// One generated token: its trace and the text it completed (may be empty while a UTF-8 character
+// is split across tokens, or for special tokens).
+struct GeneratedStep {
+    TokenId token = -1;
+    StepTrace trace;
+    std::string text;
+};
+
+struct GenerationResult {
+    std::vector<TokenId> promptIds;
+    std::vector<GeneratedStep> steps;
+    std::string text; // the continuation, decoded
+    FinishReason finish = FinishReason::MaxTokens;
+    std::uint64_t seed = 0;
+    double timeToFirstTokenMs = 0.0;
+    double tokensPerSecond = 0.0; // decode speed after the first token
+};
+
+// The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
+// limit or cancellation. Stops at the model's EOS ids (for llama2.c checkpoints, at BOS, as run.c does).
+class Generator {
+public:
+    Generator(Model& model, const Tokenizer& tokenizer);
+
+    // onStep is called after every token (on the calling thread); returning false stops the run
+    // (finish reason Cancelled), as does cancel becoming true.
+    Result<GenerationResult> generate(const GenerationRequest& request,
+                                      const std::function<bool(const GeneratedStep&)>& onStep = {},
+                                      const std::atomic<bool>* cancel = nullptr);
+
+    // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
+    std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial) const;
+    // Tokens that end generation.
+    const std::vector<TokenId>& stopTokens() const { return m_stopTokens; }
+
+private:
+    Model& m_model;
+    const Tokenizer& m_tokenizer;
+    std::vector<TokenId> m_stopTokens;
+};
+
+} // namespace swb

@@ -1,0 +1,55 @@
+#include "generation/RunRecording.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "model/Model.h"
+
+namespace swb {
+
+Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, const GenerationRequest& request,
+                                 const GenerationResult& result, const RunProvenance& provenance)
+{
+    ModelRecord modelRecord;
+    modelRecord.path = model.path;
+    modelRecord.format = model.format;
+    modelRecord.architecture = model.architecture;
+    modelRecord.contentHash = model.contentHash;
+    modelRecord.parameters = model.parameters;
+    modelRecord.infoJson = QString::fromUtf8(
+        QJsonDocument(QJsonObject{{QStringLiteral("layers"), model.layers},
+                                  {QStringLiteral("dim"), model.dim},
+                                  {QStringLiteral("vocab_size"), model.vocabSize},
+                                  {QStringLiteral("context_length"), model.contextLength},
+                                  {QStringLiteral("file_dtype"), model.fileDtype}})
+            .toJson(QJsonDocument::Compact));
+    Result<qint64> modelId = runs.saveModel(modelRecord);
+    if (!modelId)
+        return modelId.error();
+    Result<qint64> strategyId = runs.saveStrategy(request.strategy);
+    if (!strategyId)
+        return strategyId.error();
+
+    RunRecord run;
+    run.modelId = modelId.value();
+    run.strategyId = strategyId.value();
+    run.promptId = provenance.promptId;
+    run.promptText = QString::fromStdString(request.prompt);
+    run.promptIds = result.promptIds;
+    run.seed = result.seed;
+    run.text = QString::fromStdString(result.text);
+    run.finishReason = finishReasonName(result.finish);
+    run.timeToFirstTokenMs = result.timeToFirstTokenMs;
+    run.tokensPerSecond = result.tokensPerSecond;
+    run.parentRunId = provenance.parentRunId;
+    run.branchStep = provenance.branchStep;
+    run.batchKey = provenance.batchKey;
+    run.steps.reserve(result.steps.size());
+    for (const GeneratedStep& step : result.steps)
+        run.steps.push_back(step.trace);
+    if (Status status = runs.saveRun(run); !status)
+        return status.error();
+    return run;
+}
+
+} // namespace swb

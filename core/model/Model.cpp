@@ -1,0 +1,619 @@
+// The decoder: one implementation for the Llama and GPT-2 block families, on libtorch (ATen).
+// This is the only translation unit of core that includes torch headers; keep it that way so the
+// rest of the project compiles fast.
+#include "model/Model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <numbers>
+#include <set>
+
+#include <dlfcn.h>
+
+#include <QFileInfo>
+
+// Qt's `slots` macro collides with an identifier in ATen's headers.
+#pragma push_macro("slots")
+#undef slots
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+#pragma pop_macro("slots")
+
+#include "model/ModelConfig.h"
+#include "model/ModelWeights.h"
+
+namespace swb {
+
+namespace {
+
+// Up to this many rows, one matrix-vector product per row beats a matrix-matrix product: OpenBLAS
+// streams the weights at memory bandwidth in gemv but reaches only about a third of it in a gemm with
+// few rows. Measured on 2048x768 float32 weights, one thread: 3 gemv 48 ms vs gemm 70 ms; at 4 rows
+// gemm wins (49 vs 59 ms).
+constexpr std::int64_t kRowsPerGemv = 3;
+constexpr int kInitialCacheCapacity = 128;
+
+struct Linear {
+    at::Tensor weight; // [out, in], possibly a transposed view
+    at::Tensor bias;   // [out] or undefined
+};
+
+struct Layer {
+    at::Tensor attnNorm, attnNormBias, ffnNorm, ffnNormBias;
+    Linear q, k, v, qkv, o;
+    Linear gate, up, down;
+};
+
+QString dtypeName(at::ScalarType type) {
+    switch (type) {
+    case at::kHalf:
+        return QStringLiteral("f16");
+    case at::kBFloat16:
+        return QStringLiteral("bf16");
+    default:
+        return QStringLiteral("f32");
+    }
+}
+
+// libtorch's set_num_threads covers its own (OpenMP) kernels; the BLAS that runs the products is a
+// separate library with its own pool. OpenBLAS exports a setter; find it without linking to it.
+void setBlasThreads(int threads) {
+    using Setter = void (*)(int);
+    if (auto setter = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+        setter(threads);
+}
+
+at::Tensor applyLinear(const Linear& linear, const at::Tensor& x) {
+    const std::int64_t rows = x.size(0);
+    if (rows <= kRowsPerGemv) {
+        std::vector<at::Tensor> out;
+        out.reserve(static_cast<std::size_t>(rows));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const at::Tensor row = x[r];
+            out.push_back(linear.bias.defined() ? at::addmv(linear.bias, linear.weight, row)
+                                                : at::mv(linear.weight, row));
+        }
+        return rows == 1 ? out.front().unsqueeze(0) : at::stack(out);
+    }
+    return at::linear(x, linear.weight, linear.bias);
+}
+
+struct Resolved {
+    at::Device device = at::kCPU;
+    at::ScalarType dtype = at::kFloat;
+    QStringList warnings;
+};
+
+Result<Resolved> resolveOptions(const ModelOptions& options) {
+    Resolved r;
+    if (options.device == QLatin1String("cuda")) {
+        if (at::hasCUDA())
+            r.device = at::Device(at::kCUDA, 0);
+        else
+            r.warnings << QStringLiteral(
+                "CUDA was requested but this libtorch build has no CUDA support; running on the CPU");
+    } else if (options.device != QLatin1String("cpu")) {
+        return Error::badInput(QStringLiteral("unknown device '%1' (expected cpu or cuda)").arg(options.device));
+    }
+    if (options.dtype == QLatin1String("f32")) {
+        r.dtype = at::kFloat;
+    } else if (options.dtype == QLatin1String("bf16")) {
+        r.dtype = at::kBFloat16;
+    } else if (options.dtype == QLatin1String("f16")) {
+        // libtorch 1.13 has no float16 matrix products or activations on the CPU.
+        if (r.device.is_cuda()) {
+            r.dtype = at::kHalf;
+        } else {
+            r.dtype = at::kFloat;
+            r.warnings << QStringLiteral("f16 is not supported on the CPU by this libtorch; computing in f32");
+        }
+    } else {
+        return Error::badInput(QStringLiteral("unknown dtype '%1' (expected f32, f16 or bf16)").arg(options.dtype));
+    }
+    if (options.threads < 0)
+        return Error::badInput(QStringLiteral("the thread count must be positive, not %1").arg(options.threads));
+    return r;
+}
+
+std::int64_t elementBytes(at::ScalarType type) {
+    return type == at::kFloat ? 4 : 2;
+}
+
+ModelInfo describe(const QString& path, const ModelWeights& weights, const Resolved& resolved) {
+    const ModelConfig& c = weights.config();
+    ModelInfo info;
+    info.path = QFileInfo(path).absoluteFilePath();
+    info.format = weights.format();
+    info.architecture = c.architecture;
+    info.layers = c.layers;
+    info.heads = c.heads;
+    info.kvHeads = c.kvHeads;
+    info.dim = c.dim;
+    info.hiddenDim = c.hiddenDim;
+    info.vocabSize = c.vocabSize;
+    info.contextLength = c.contextLength;
+    info.parameters = weights.parameterCount();
+    info.fileDtype = weights.fileDtype();
+    info.computeDtype = dtypeName(resolved.dtype);
+    info.device = resolved.device.is_cuda() ? QStringLiteral("cuda") : QStringLiteral("cpu");
+    info.fileBytes = weights.fileBytes();
+    info.bosTokenId = c.bosTokenId;
+    info.eosTokenIds = c.eosTokenIds;
+    // Per decode step every weight is read once except the embedding table (one row) and, for GPT-2,
+    // the position table (one row). A tied classifier reads the embedding table in full.
+    std::int64_t elements = 0;
+    const std::int64_t embedElements = static_cast<std::int64_t>(c.vocabSize) * c.dim;
+    elements += weights.parameterCount() - embedElements + c.dim;
+    if (c.tiedEmbeddings)
+        elements += embedElements;
+    if (const ModelWeight* pos = weights.find("pos_embed"))
+        elements -= pos->elements() - c.dim;
+    info.weightBytesPerToken = elements * elementBytes(resolved.dtype);
+    return info;
+}
+
+} // namespace
+
+// --- state -------------------------------------------------------------------------------------------
+
+struct Model::State::Cache {
+    const Model::Impl* owner = nullptr;
+    int length = 0;
+    int capacity = 0;
+    std::vector<at::Tensor> keys;   // per layer [kvHeads, capacity, headDim]
+    std::vector<at::Tensor> values; // per layer, the same
+};
+
+Model::State::State()
+    : m_cache(std::make_unique<Cache>()) {}
+Model::State::~State() = default;
+
+// --- the model ---------------------------------------------------------------------------------------
+
+struct Model::Impl {
+    ModelInfo info;
+    QStringList warnings;
+    ModelConfig config;
+    at::Device device = at::kCPU;
+    at::ScalarType dtype = at::kFloat;
+
+    at::Tensor embed;    // [vocab, dim]
+    at::Tensor posEmbed; // GPT-2: [context, dim]
+    at::Tensor norm, normBias;
+    Linear output;
+    std::vector<Layer> layers;
+    at::Tensor invFreq; // RoPE inverse frequencies [headDim / 2], float32
+
+    // One sequence's part of a forward pass.
+    struct Slice {
+        State* state;
+        std::span<const TokenId> tokens;
+    };
+
+    Status load(const ModelWeights& weights);
+    at::Tensor tensor(const ModelWeights& weights, const std::string& name, bool toCompute = true) const;
+    Linear linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const;
+    void computeRopeFrequencies(const ModelWeights& weights);
+    void reserve(State::Cache& cache, int needed) const;
+
+    at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight) const;
+    at::Tensor rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const;
+    at::Tensor attention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                         const std::vector<Slice>& slices) const;
+    Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions);
+};
+
+// A weight as a tensor on the compute device and dtype. Float weights already in that dtype on the CPU
+// are views of the memory map (no copy); everything else is converted once here.
+at::Tensor Model::Impl::tensor(const ModelWeights& weights, const std::string& name, bool toCompute) const {
+    const ModelWeight* w = weights.find(name);
+    if (!w)
+        return {};
+    std::vector<std::int64_t> stored = w->shape;
+    if (w->transposed)
+        std::reverse(stored.begin(), stored.end());
+    at::Tensor t;
+    if (w->type == ModelWeight::Type::Quantized) {
+        t = at::empty(stored, at::kFloat);
+        w->dequantize(t.data_ptr<float>());
+    } else {
+        const at::ScalarType type = w->type == ModelWeight::Type::F32   ? at::kFloat
+                                    : w->type == ModelWeight::Type::F16 ? at::kHalf
+                                                                        : at::kBFloat16;
+        // The mapping is read-only: nothing may write into these tensors (no in-place ops on weights).
+        t = at::from_blob(
+            const_cast<void*>(w->data), stored, [owner = w->owner](void*) {}, at::TensorOptions().dtype(type));
+        // Kernels may assume element alignment, which a file offset need not give.
+        if (reinterpret_cast<std::uintptr_t>(w->data) % static_cast<std::uintptr_t>(elementBytes(type)) != 0)
+            t = t.clone();
+    }
+    if (w->transposed)
+        t = t.t();
+    return toCompute ? t.to(device, dtype) : t;
+}
+
+Linear Model::Impl::linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const {
+    return {tensor(weights, weight), bias.empty() ? at::Tensor() : tensor(weights, bias)};
+}
+
+void Model::Impl::computeRopeFrequencies(const ModelWeights& weights) {
+    const int half = config.headDim / 2;
+    std::vector<float> inv(static_cast<std::size_t>(half));
+    const RopeScaling& s = config.ropeScaling;
+    for (int i = 0; i < half; ++i) {
+        double f = 1.0 / std::pow(config.ropeTheta, 2.0 * i / config.headDim);
+        if (s.type == QLatin1String("linear")) {
+            f /= s.factor;
+        } else if (s.type == QLatin1String("llama3")) {
+            // transformers' _compute_llama3_parameters: long wavelengths slowed by `factor`, short ones
+            // kept, the band between interpolated smoothly.
+            const double wavelength = 2 * std::numbers::pi / f;
+            const double lowWavelength = s.originalContext / s.lowFreqFactor;
+            const double highWavelength = s.originalContext / s.highFreqFactor;
+            if (wavelength > lowWavelength) {
+                f /= s.factor;
+            } else if (wavelength >= highWavelength) {
+                const double smooth =
+                    (s.originalContext / wavelength - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
+                f = (1 - smooth) * f / s.factor + smooth * f;
+            }
+        }
+        inv[static_cast<std::size_t>(i)] = static_cast<float>(f);
+    }
+    // GGUF files of Llama 3.1 carry the scaling as per-frequency divisors instead (rope_freqs).
+    if (weights.find("rope_freqs")) {
+        const at::Tensor divisors = tensor(weights, "rope_freqs", false).to(at::kFloat).contiguous();
+        for (std::size_t i = 0; i < inv.size(); ++i)
+            inv[i] /= divisors.data_ptr<float>()[i];
+    }
+    invFreq = at::from_blob(inv.data(), {half}, at::kFloat).clone().to(device);
+}
+
+Status Model::Impl::load(const ModelWeights& weights) {
+    config = weights.config();
+    const bool gpt2 = config.family == BlockFamily::Gpt2;
+    embed = tensor(weights, "embed");
+    norm = tensor(weights, "norm");
+    output.weight = weights.find("output") ? tensor(weights, "output") : embed;
+    if (gpt2) {
+        normBias = tensor(weights, "norm_bias");
+        posEmbed = tensor(weights, "pos_embed");
+    } else {
+        computeRopeFrequencies(weights);
+    }
+    layers.resize(static_cast<std::size_t>(config.layers));
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string p = "layers." + std::to_string(l) + ".";
+        Layer& layer = layers[static_cast<std::size_t>(l)];
+        layer.attnNorm = tensor(weights, p + "attn_norm");
+        layer.ffnNorm = tensor(weights, p + "ffn_norm");
+        if (gpt2) {
+            layer.attnNormBias = tensor(weights, p + "attn_norm_bias");
+            layer.ffnNormBias = tensor(weights, p + "ffn_norm_bias");
+            layer.qkv = linear(weights, p + "wqkv", p + "bqkv");
+            layer.o = linear(weights, p + "wo", p + "bo");
+            layer.up = linear(weights, p + "w_up", p + "b_up");
+            layer.down = linear(weights, p + "w_down", p + "b_down");
+        } else {
+            const bool bias = config.qkvBias;
+            layer.q = linear(weights, p + "wq", bias ? p + "bq" : std::string());
+            layer.k = linear(weights, p + "wk", bias ? p + "bk" : std::string());
+            layer.v = linear(weights, p + "wv", bias ? p + "bv" : std::string());
+            layer.o = linear(weights, p + "wo", {});
+            layer.gate = linear(weights, p + "w_gate", {});
+            layer.up = linear(weights, p + "w_up", {});
+            layer.down = linear(weights, p + "w_down", {});
+        }
+    }
+    return {};
+}
+
+void Model::Impl::reserve(State::Cache& cache, int needed) const {
+    if (needed <= cache.capacity)
+        return;
+    // Grow geometrically so a long generation reallocates O(log n) times; never past the context.
+    const int capacity =
+        std::max(needed, std::min(config.contextLength, std::max(kInitialCacheCapacity, 2 * cache.capacity)));
+    const auto options = at::TensorOptions().device(device).dtype(dtype);
+    const std::size_t n = static_cast<std::size_t>(config.layers);
+    cache.keys.resize(n);
+    cache.values.resize(n);
+    for (std::size_t l = 0; l < n; ++l) {
+        for (at::Tensor* t : {&cache.keys[l], &cache.values[l]}) {
+            at::Tensor grown = at::empty({config.kvHeads, capacity, config.headDim}, options);
+            if (cache.length > 0)
+                grown.narrow(1, 0, cache.length).copy_(t->narrow(1, 0, cache.length));
+            *t = std::move(grown);
+        }
+    }
+    cache.capacity = capacity;
+}
+
+at::Tensor Model::Impl::rmsNorm(const at::Tensor& x, const at::Tensor& weight) const {
+    // In float32 whatever the compute dtype, as transformers' LlamaRMSNorm does.
+    const at::Tensor xf = x.to(at::kFloat);
+    const at::Tensor scale = at::rsqrt(xf.pow(2).mean(-1, true).add_(config.normEps));
+    return (xf * scale).to(dtype).mul_(weight);
+}
+
+// x: [rows, heads, headDim]; cos, sin: [rows, 1, headDim / 2].
+at::Tensor Model::Impl::rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const {
+    const std::int64_t half = config.headDim / 2;
+    if (config.ropeStyle == RopeStyle::Interleaved) {
+        // Pairs (2i, 2i+1), as Meta's reference and llama2.c's run.c rotate them.
+        const at::Tensor pairs = x.reshape({x.size(0), x.size(1), half, 2});
+        const at::Tensor x0 = pairs.select(-1, 0);
+        const at::Tensor x1 = pairs.select(-1, 1);
+        return at::stack({x0 * cos - x1 * sin, x0 * sin + x1 * cos}, -1).reshape(x.sizes());
+    }
+    // Pairs (i, i + d/2): transformers' rotate_half.
+    const at::Tensor x0 = x.narrow(-1, 0, half);
+    const at::Tensor x1 = x.narrow(-1, half, half);
+    return at::cat({x0 * cos - x1 * sin, x1 * cos + x0 * sin}, -1);
+}
+
+// q: [rows, heads, headDim]; k, v: [rows, kvHeads, headDim]. Appends k, v to each slice's cache and
+// attends each slice's rows causally over its own cache. Returns [rows, heads * headDim].
+at::Tensor Model::Impl::attention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                  const std::vector<Slice>& slices) const {
+    const std::int64_t heads = config.heads;
+    const std::int64_t kvHeads = config.kvHeads;
+    const std::int64_t group = heads / kvHeads;
+    const std::int64_t headDim = config.headDim;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(headDim));
+    std::vector<at::Tensor> outputs;
+    std::int64_t row = 0;
+    for (const Slice& slice : slices) {
+        State::Cache& cache = *slice.state->m_cache;
+        const std::int64_t past = cache.length;
+        const std::int64_t n = static_cast<std::int64_t>(slice.tokens.size());
+        const std::int64_t total = past + n;
+        at::Tensor& keyCache = cache.keys[layer];
+        at::Tensor& valueCache = cache.values[layer];
+        keyCache.narrow(1, past, n).copy_(k.narrow(0, row, n).transpose(0, 1));
+        valueCache.narrow(1, past, n).copy_(v.narrow(0, row, n).transpose(0, 1));
+        const at::Tensor keys = keyCache.narrow(1, 0, total);     // [kvHeads, total, headDim]
+        const at::Tensor values = valueCache.narrow(1, 0, total); // [kvHeads, total, headDim]
+        // Query head h reads key/value head h / group (transformers' repeat_kv, run.c's h / kv_mul):
+        // group the query heads by their kv head instead of copying the cache.
+        const at::Tensor queries = q.narrow(0, row, n)
+                                       .reshape({n, kvHeads, group, headDim})
+                                       .permute({1, 2, 0, 3})
+                                       .reshape({kvHeads, group * n, headDim});
+        at::Tensor scores = at::bmm(queries, keys.transpose(1, 2)).mul_(scale); // [kvHeads, group * n, total]
+        if (n > 1) {
+            const auto index = at::TensorOptions().dtype(at::kLong).device(device);
+            const at::Tensor future =
+                at::arange(total, index).unsqueeze(0) > (at::arange(n, index) + past).unsqueeze(1); // [n, total]
+            scores.view({kvHeads, group, n, total}).masked_fill_(future, -INFINITY);
+        }
+        const at::Tensor probabilities = at::softmax(scores, -1, at::kFloat).to(dtype);
+        outputs.push_back(at::bmm(probabilities, values)
+                              .view({kvHeads, group, n, headDim})
+                              .permute({2, 0, 1, 3})
+                              .reshape({n, heads * headDim}));
+        row += n;
+    }
+    return outputs.size() == 1 ? outputs.front() : at::cat(outputs, 0);
+}
+
+Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions) {
+    std::vector<std::int64_t> ids;
+    std::vector<std::int64_t> positions;
+    std::set<const State*> seen;
+    for (const Slice& slice : slices) {
+        const State::Cache& cache = *slice.state->m_cache;
+        if (cache.owner != this)
+            return Error::internal(
+                QStringLiteral("a model state was used with a model other than the one that created it"));
+        if (!seen.insert(slice.state).second)
+            return Error::internal(QStringLiteral("the same state appears twice in one batch"));
+        if (slice.tokens.empty())
+            return Error::internal(QStringLiteral("a forward pass needs at least one token"));
+        const std::int64_t end = cache.length + static_cast<std::int64_t>(slice.tokens.size());
+        if (end > config.contextLength)
+            return Error::badInput(
+                QStringLiteral("the sequence would reach %1 tokens, past the model's context length of %2")
+                    .arg(end)
+                    .arg(config.contextLength));
+        for (std::size_t i = 0; i < slice.tokens.size(); ++i) {
+            const TokenId id = slice.tokens[i];
+            if (id < 0 || id >= config.vocabSize)
+                return Error::badInput(QStringLiteral("token id %1 is outside the model's vocabulary of %2")
+                                           .arg(id)
+                                           .arg(config.vocabSize));
+            ids.push_back(id);
+            positions.push_back(cache.length + static_cast<std::int64_t>(i));
+        }
+    }
+    try {
+        c10::InferenceMode inference;
+        const std::int64_t rows = static_cast<std::int64_t>(ids.size());
+        for (const Slice& slice : slices)
+            reserve(*slice.state->m_cache, slice.state->m_cache->length + static_cast<int>(slice.tokens.size()));
+        const at::Tensor idTensor = at::from_blob(ids.data(), {rows}, at::kLong).to(device);
+        const at::Tensor positionTensor = at::from_blob(positions.data(), {rows}, at::kLong).to(device);
+
+        at::Tensor x = embed.index_select(0, idTensor); // [rows, dim]; a copy, safe to update in place
+        const bool gpt2 = config.family == BlockFamily::Gpt2;
+        const std::int64_t heads = config.heads;
+        const std::int64_t kvHeads = config.kvHeads;
+        const std::int64_t headDim = config.headDim;
+        at::Tensor cos, sin;
+        if (gpt2) {
+            x.add_(posEmbed.index_select(0, positionTensor));
+        } else {
+            const at::Tensor angles = positionTensor.to(at::kFloat).unsqueeze(1) * invFreq.unsqueeze(0);
+            cos = angles.cos().to(dtype).unsqueeze(1); // [rows, 1, headDim / 2]
+            sin = angles.sin().to(dtype).unsqueeze(1);
+        }
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+            const Layer& layer = layers[l];
+            if (gpt2) {
+                const at::Tensor h =
+                    at::layer_norm(x, {config.dim}, layer.attnNorm, layer.attnNormBias, config.normEps);
+                const at::Tensor qkv = applyLinear(layer.qkv, h); // [rows, 3 * dim]: q, k, v side by side
+                const at::Tensor q = qkv.narrow(1, 0, config.dim).reshape({rows, heads, headDim});
+                const at::Tensor k = qkv.narrow(1, config.dim, config.dim).reshape({rows, heads, headDim});
+                const at::Tensor v = qkv.narrow(1, 2 * config.dim, config.dim).reshape({rows, heads, headDim});
+                x.add_(applyLinear(layer.o, attention(l, q, k, v, slices)));
+                const at::Tensor h2 = at::layer_norm(x, {config.dim}, layer.ffnNorm, layer.ffnNormBias, config.normEps);
+                x.add_(applyLinear(layer.down, at::gelu(applyLinear(layer.up, h2), "tanh")));
+            } else {
+                const at::Tensor h = rmsNorm(x, layer.attnNorm);
+                const at::Tensor q = rope(applyLinear(layer.q, h).view({rows, heads, headDim}), cos, sin);
+                const at::Tensor k = rope(applyLinear(layer.k, h).view({rows, kvHeads, headDim}), cos, sin);
+                const at::Tensor v = applyLinear(layer.v, h).view({rows, kvHeads, headDim});
+                x.add_(applyLinear(layer.o, attention(l, q, k, v, slices)));
+                const at::Tensor h2 = rmsNorm(x, layer.ffnNorm);
+                x.add_(applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
+            }
+        }
+        if (!allPositions) {
+            // Only the last position of each sequence needs the classifier.
+            std::vector<std::int64_t> last;
+            std::int64_t end = 0;
+            for (const Slice& slice : slices) {
+                end += static_cast<std::int64_t>(slice.tokens.size());
+                last.push_back(end - 1);
+            }
+            if (static_cast<std::int64_t>(last.size()) != rows)
+                x = x.index_select(
+                    0, at::from_blob(last.data(), {static_cast<std::int64_t>(last.size())}, at::kLong).to(device));
+        }
+        x = gpt2 ? at::layer_norm(x, {config.dim}, norm, normBias, config.normEps) : rmsNorm(x, norm);
+        const at::Tensor logits = applyLinear(output, x).to(at::kCPU, at::kFloat).contiguous();
+        std::vector<float> result(static_cast<std::size_t>(logits.numel()));
+        std::memcpy(result.data(), logits.data_ptr<float>(), result.size() * sizeof(float));
+        for (const Slice& slice : slices)
+            slice.state->m_cache->length += static_cast<int>(slice.tokens.size());
+        return result;
+    } catch (const c10::Error& e) {
+        return Error::internal(
+            QStringLiteral("the model failed: %1").arg(QString::fromStdString(e.what_without_backtrace())));
+    } catch (const std::exception& e) {
+        return Error::internal(QStringLiteral("the model failed: %1").arg(QString::fromLocal8Bit(e.what())));
+    }
+}
+
+// --- public interface --------------------------------------------------------------------------------
+
+Model::Model(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl)) {}
+Model::~Model() = default;
+
+Result<ModelInfo> Model::inspect(const QString& path, const ModelOptions& options) {
+    auto resolved = resolveOptions(options);
+    if (!resolved)
+        return resolved.error();
+    auto weights = ModelWeights::open(path);
+    if (!weights)
+        return weights.error();
+    ModelInfo info = describe(path, weights.value(), resolved.value());
+    auto hash = weights->contentHash();
+    if (!hash)
+        return hash.error();
+    info.contentHash = hash.value();
+    return info;
+}
+
+Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptions& options) {
+    auto resolved = resolveOptions(options);
+    if (!resolved)
+        return resolved.error();
+    auto weights = ModelWeights::open(path);
+    if (!weights)
+        return weights.error();
+    auto impl = std::make_unique<Impl>();
+    impl->device = resolved->device;
+    impl->dtype = resolved->dtype;
+    impl->warnings = resolved->warnings + weights->warnings();
+    impl->info = describe(path, weights.value(), resolved.value());
+    auto hash = weights->contentHash();
+    if (!hash)
+        return hash.error();
+    impl->info.contentHash = hash.value();
+    try {
+        if (options.threads > 0) {
+            // Process-wide: libtorch and BLAS keep one thread pool each.
+            at::set_num_threads(options.threads);
+            setBlasThreads(options.threads);
+        }
+        c10::InferenceMode inference;
+        if (Status loaded = impl->load(weights.value()); !loaded)
+            return loaded.error();
+    } catch (const c10::Error& e) {
+        return Error::internal(
+            QStringLiteral("cannot load %1: %2").arg(path, QString::fromStdString(e.what_without_backtrace())));
+    } catch (const std::bad_alloc&) {
+        return Error::internal(QStringLiteral("not enough memory to load %1").arg(path));
+    }
+    return std::unique_ptr<Model>(new Model(std::move(impl)));
+}
+
+const ModelInfo& Model::info() const {
+    return m_impl->info;
+}
+
+const QStringList& Model::warnings() const {
+    return m_impl->warnings;
+}
+
+std::unique_ptr<Model::State> Model::newState() const {
+    std::unique_ptr<State> state(new State);
+    state->m_cache->owner = m_impl.get();
+    return state;
+}
+
+std::unique_ptr<Model::State> Model::cloneState(const State& state) const {
+    std::unique_ptr<State> copy = newState();
+    const State::Cache& from = *state.m_cache;
+    State::Cache& to = *copy->m_cache;
+    to.owner = from.owner;
+    try {
+        c10::InferenceMode inference;
+        if (from.length > 0) {
+            m_impl->reserve(to, from.length);
+            for (std::size_t l = 0; l < from.keys.size(); ++l) {
+                to.keys[l].narrow(1, 0, from.length).copy_(from.keys[l].narrow(1, 0, from.length));
+                to.values[l].narrow(1, 0, from.length).copy_(from.values[l].narrow(1, 0, from.length));
+            }
+        }
+    } catch (const c10::Error&) {
+        return nullptr;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+    to.length = from.length;
+    return copy;
+}
+
+int Model::length(const State& state) {
+    return state.m_cache->length;
+}
+
+void Model::rewind(State& state, int length) {
+    state.m_cache->length = std::clamp(length, 0, state.m_cache->length);
+}
+
+Result<std::vector<float>> Model::forward(State& state, std::span<const TokenId> tokens, bool allPositions) {
+    return m_impl->run({Impl::Slice{&state, tokens}}, allPositions);
+}
+
+Result<std::vector<float>> Model::forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens) {
+    if (states.size() != tokens.size())
+        return Error::internal(QStringLiteral("a batched step needs one token per state (%1 states, %2 tokens)")
+                                   .arg(states.size())
+                                   .arg(tokens.size()));
+    std::vector<Impl::Slice> slices;
+    for (std::size_t i = 0; i < states.size(); ++i)
+        slices.push_back({states[i], tokens.subspan(i, 1)});
+    if (slices.empty())
+        return std::vector<float>();
+    return m_impl->run(slices, false);
+}
+
+} // namespace swb

@@ -1,0 +1,333 @@
+#include "storage/Database.h"
+
+#include <atomic>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+
+namespace swb {
+
+namespace {
+
+std::atomic<int> connectionCounter{0};
+
+QString uniqueConnectionName()
+{
+    return QStringLiteral("swb-run-store-%1").arg(connectionCounter.fetch_add(1));
+}
+
+// Schema migrations: entry i brings user_version i to i + 1. Layout of the BLOB columns is
+// documented in StepBlob.h.
+const char* const kMigrations[] = {
+    R"SQL(
+CREATE TABLE models (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    format TEXT NOT NULL,
+    architecture TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    parameters INTEGER NOT NULL DEFAULT 0,
+    info_json TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL,
+    UNIQUE (content_hash, path)
+);
+CREATE TABLE strategies (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    json TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE prompt_sets (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE prompts (
+    id INTEGER PRIMARY KEY,
+    prompt_set_id INTEGER REFERENCES prompt_sets(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL DEFAULT 0,
+    text TEXT NOT NULL,
+    gold_answer TEXT,
+    UNIQUE (prompt_set_id, position)
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    model_id INTEGER NOT NULL REFERENCES models(id),
+    strategy_id INTEGER NOT NULL REFERENCES strategies(id),
+    prompt_id INTEGER REFERENCES prompts(id) ON DELETE SET NULL,
+    prompt_text TEXT NOT NULL,
+    prompt_ids BLOB NOT NULL,
+    seed INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    token_count INTEGER NOT NULL,
+    finish_reason TEXT NOT NULL,
+    ttft_ms REAL,
+    tokens_per_second REAL,
+    parent_run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    branch_step INTEGER,
+    batch_key TEXT UNIQUE,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX runs_by_parent ON runs(parent_run_id);
+CREATE INDEX runs_by_strategy ON runs(strategy_id);
+CREATE TABLE steps (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    raw_p REAL NOT NULL,
+    final_p REAL NOT NULL,
+    raw_rank INTEGER NOT NULL,
+    raw_entropy REAL NOT NULL,
+    final_entropy REAL NOT NULL,
+    draw REAL,
+    final_count INTEGER NOT NULL,
+    stages BLOB NOT NULL,
+    alternatives BLOB NOT NULL,
+    UNIQUE (run_id, step)
+);
+CREATE TABLE comparisons (
+    id INTEGER PRIMARY KEY,
+    prompt_id INTEGER REFERENCES prompts(id) ON DELETE SET NULL,
+    prompt_text TEXT NOT NULL,
+    sample_index INTEGER NOT NULL DEFAULT 0,
+    blind INTEGER NOT NULL DEFAULT 1,
+    is_gold INTEGER NOT NULL DEFAULT 0,
+    gold_winner TEXT,
+    batch_key TEXT UNIQUE,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE comparison_runs (
+    comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+    slot INTEGER NOT NULL,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    blind_label TEXT NOT NULL,
+    presentation_order INTEGER NOT NULL,
+    PRIMARY KEY (comparison_id, slot)
+);
+CREATE INDEX comparison_runs_by_run ON comparison_runs(run_id);
+CREATE TABLE raters (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE rubrics (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    dimensions TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE ratings (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    rater_id INTEGER NOT NULL REFERENCES raters(id) ON DELETE CASCADE,
+    rubric_id INTEGER REFERENCES rubrics(id) ON DELETE SET NULL,
+    dimension TEXT NOT NULL,
+    score REAL NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    UNIQUE (run_id, rater_id, dimension)
+);
+CREATE TABLE preferences (
+    id INTEGER PRIMARY KEY,
+    comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+    rater_id INTEGER NOT NULL REFERENCES raters(id) ON DELETE CASCADE,
+    winner TEXT NOT NULL CHECK (winner IN ('slot', 'tie', 'bothbad')),
+    winner_slot INTEGER,
+    note TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    UNIQUE (comparison_id, rater_id)
+);
+)SQL",
+};
+
+constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
+static_assert(kMigrationCount == Database::kSchemaVersion);
+
+// Reads the header and schema version through a read-only connection, so that nothing is written
+// to a file we are about to reject.
+Status inspectExisting(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::badInput(QStringLiteral("cannot read the run store %1: %2").arg(path, file.errorString()));
+    const QByteArray header = file.read(16);
+    if (header.isEmpty())
+        return {}; // an empty file becomes a new store
+    if (header != QByteArray("SQLite format 3\0", 16))
+        return Error::badInput(QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
+    file.close();
+
+    const QString name = uniqueConnectionName();
+    Status status;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            status = Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+        } else {
+            QSqlQuery query(db);
+            if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
+                status = Error::badInput(QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
+            } else if (const int version = query.value(0).toInt(); version > Database::kSchemaVersion) {
+                status = Error::badInput(QStringLiteral("the run store %1 has schema version %2, newer than this "
+                                                        "version of Sampling Workbench knows (%3)")
+                                             .arg(path)
+                                             .arg(version)
+                                             .arg(Database::kSchemaVersion));
+            } else if (!query.exec(QStringLiteral("PRAGMA quick_check")) || !query.next() ||
+                       query.value(0).toString() != QLatin1String("ok")) {
+                // SQLite lists problems over many lines; keep the first one, in one sentence.
+                QString reason = query.lastError().isValid() ? query.lastError().text() : query.value(0).toString();
+                QStringList lines = reason.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                lines.removeIf([](const QString& line) { return line.startsWith(QLatin1String("***")); });
+                reason = lines.isEmpty() ? reason.simplified() : lines.first().simplified();
+                status = Error::badInput(QStringLiteral("the run store %1 is corrupt (%2)").arg(path, reason));
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return status;
+}
+
+} // namespace
+
+QString Database::defaultPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("workbench.sqlite"));
+}
+
+Database::Database(QString path, QString connectionName)
+    : m_path(std::move(path))
+    , m_connectionName(std::move(connectionName))
+    , m_db(QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName))
+{
+}
+
+Database::~Database()
+{
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+Result<std::unique_ptr<Database>> Database::open(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.exists()) {
+        if (info.isDir())
+            return Error::badInput(QStringLiteral("the run store %1 is a folder, not a file").arg(path));
+        if (Status status = inspectExisting(path); !status)
+            return status.error();
+        if (!info.isWritable())
+            return Error::badInput(QStringLiteral("the run store %1 is read-only").arg(path));
+    } else {
+        const QFileInfo folder(info.absolutePath());
+        if (!folder.exists() && !QDir().mkpath(info.absolutePath()))
+            return Error::badInput(QStringLiteral("cannot create the folder %1 for the run store").arg(info.absolutePath()));
+        if (!QFileInfo(info.absolutePath()).isWritable())
+            return Error::badInput(
+                QStringLiteral("cannot create the run store %1: the folder is read-only").arg(path));
+    }
+
+    std::unique_ptr<Database> database(new Database(path, uniqueConnectionName()));
+    QSqlDatabase& db = database->m_db;
+    db.setDatabaseName(path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!db.open())
+        return Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+    // A rowid table appends a run's steps at the end of its b-tree; WAL with synchronous NORMAL stays
+    // durable across application crashes (a power cut may lose the last transactions, never corrupt).
+    for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+                               "PRAGMA cache_size = -32768"}) {
+        QSqlQuery query(db);
+        if (!query.exec(QLatin1String(pragma)))
+            return Error::badInput(
+                QStringLiteral("cannot set up the run store %1: %2").arg(path, query.lastError().text()));
+    }
+    if (Status status = database->migrate(); !status)
+        return status.error();
+    return database;
+}
+
+Status Database::migrate()
+{
+    QSqlQuery version(m_db);
+    if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
+        return Error::badInput(QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, version.lastError().text()));
+    for (int from = version.value(0).toInt(); from < kSchemaVersion; ++from) {
+        Transaction transaction(*this);
+        if (Status status = transaction.begin(); !status)
+            return status;
+        // QSqlQuery runs one statement at a time.
+        for (const QString& statement : QString::fromUtf8(kMigrations[from]).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+            if (statement.trimmed().isEmpty())
+                continue;
+            if (Status status = execSql(statement, QStringLiteral("migrate the run store")); !status)
+                return status;
+        }
+        if (Status status = execSql(QStringLiteral("PRAGMA user_version = %1").arg(from + 1),
+                                    QStringLiteral("record the schema version"));
+            !status)
+            return status;
+        if (Status status = transaction.commit(); !status)
+            return status;
+    }
+    return {};
+}
+
+QSqlQuery Database::prepare(const QString& sql) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(sql);
+    return query;
+}
+
+Status Database::exec(QSqlQuery& query, const QString& what)
+{
+    if (query.exec())
+        return {};
+    return Error::badInput(QStringLiteral("cannot %1: %2").arg(what, query.lastError().text()));
+}
+
+Status Database::execSql(const QString& sql, const QString& what)
+{
+    QSqlQuery query(m_db);
+    if (query.exec(sql))
+        return {};
+    return Error::badInput(QStringLiteral("cannot %1 in %2: %3").arg(what, m_path, query.lastError().text()));
+}
+
+Database::Transaction::Transaction(Database& database) : m_database(database) {}
+
+Database::Transaction::~Transaction()
+{
+    if (m_open)
+        m_database.execSql(QStringLiteral("ROLLBACK"), QStringLiteral("roll back"));
+}
+
+Status Database::Transaction::begin()
+{
+    Status status = m_database.execSql(QStringLiteral("BEGIN IMMEDIATE"), QStringLiteral("start a transaction"));
+    m_open = status.ok();
+    return status;
+}
+
+Status Database::Transaction::commit()
+{
+    Status status = m_database.execSql(QStringLiteral("COMMIT"), QStringLiteral("commit"));
+    if (status)
+        m_open = false;
+    return status;
+}
+
+} // namespace swb

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <memory>
+
+#include <QSqlDatabase>
+#include <QString>
+
+#include "Result.h"
+
+class QSqlQuery;
+
+namespace swb {
+
+// The run store's SQLite file: WAL, foreign keys on, busy timeout, schema migrations keyed by
+// PRAGMA user_version (each in its own transaction). One Database per thread: it owns a
+// connection with a unique name, opened in the thread that creates it and closed on destruction.
+//
+// open() never changes a file it cannot use: a file that is not SQLite, is corrupt, or carries a
+// newer schema than this build knows is rejected before anything is written to it.
+class Database {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    static Result<std::unique_ptr<Database>> open(const QString& path);
+    // QStandardPaths::AppDataLocation/workbench.sqlite
+    static QString defaultPath();
+
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    QSqlDatabase& connection() { return m_db; }
+    const QString& path() const { return m_path; }
+
+    // A prepared statement on this connection; errors come back as values.
+    QSqlQuery prepare(const QString& sql) const;
+    static Status exec(QSqlQuery& query, const QString& what);
+    Status execSql(const QString& sql, const QString& what);
+
+    // BEGIN IMMEDIATE ... COMMIT, rolled back unless commit() is called.
+    class Transaction {
+    public:
+        explicit Transaction(Database& database);
+        ~Transaction();
+        Status begin();
+        Status commit();
+
+    private:
+        Database& m_database;
+        bool m_open = false;
+    };
+
+private:
+    Database(QString path, QString connectionName);
+    Status migrate();
+
+    QString m_path;
+    QString m_connectionName;
+    QSqlDatabase m_db;
+};
+
+} // namespace swb

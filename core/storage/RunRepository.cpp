@@ -1,0 +1,315 @@
+#include "storage/RunRepository.h"
+
+#include <cmath>
+
+#include <memory>
+
+#include <QJsonDocument>
+#include <QSqlDriver>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include "storage/Database.h"
+#include "storage/StepBlob.h"
+
+#include <sqlite3.h>
+
+namespace swb {
+
+namespace {
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+QVariant optionalValue(const std::optional<qint64>& value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
+}
+
+QVariant finiteOrNull(double value) { return std::isfinite(value) ? QVariant(value) : QVariant(QMetaType::fromType<double>()); }
+
+bool sameDouble(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// Steps go straight through SQLite's C API on the connection's own handle: a run of 1000 steps is
+// 1000 rows, and Qt's per-row QVariant binding would cost more than the insert itself.
+Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& steps)
+{
+    const QVariant handle = db.connection().driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return Error::internal(QStringLiteral("the run store's connection is not SQLite"));
+    sqlite3* sqlite = *static_cast<sqlite3* const*>(handle.constData());
+    sqlite3_stmt* statement = nullptr;
+    const char* sql = "INSERT INTO steps (run_id, step, token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, "
+                      "draw, final_count, stages, alternatives) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    if (sqlite3_prepare_v2(sqlite, sql, -1, &statement, nullptr) != SQLITE_OK)
+        return Error::badInput(QStringLiteral("cannot save the steps of a run in %1: %2")
+                                   .arg(db.path(), QString::fromUtf8(sqlite3_errmsg(sqlite))));
+    const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(statement, sqlite3_finalize);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const StepTrace& trace = steps[i];
+        const QByteArray stages = step_blob::packStages(trace.stages);
+        const QByteArray alternatives = step_blob::packAlternatives(trace.top);
+        sqlite3_bind_int64(statement, 1, runId);
+        sqlite3_bind_int(statement, 2, static_cast<int>(i));
+        sqlite3_bind_int(statement, 3, trace.chosen);
+        sqlite3_bind_double(statement, 4, trace.rawP);
+        sqlite3_bind_double(statement, 5, trace.finalP);
+        sqlite3_bind_int(statement, 6, trace.rawRank);
+        sqlite3_bind_double(statement, 7, trace.rawEntropy);
+        sqlite3_bind_double(statement, 8, trace.finalEntropy);
+        if (std::isfinite(trace.draw))
+            sqlite3_bind_double(statement, 9, trace.draw);
+        else
+            sqlite3_bind_null(statement, 9);
+        sqlite3_bind_int(statement, 10, trace.finalCount);
+        sqlite3_bind_blob(statement, 11, stages.constData(), static_cast<int>(stages.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_blob(statement, 12, alternatives.constData(), static_cast<int>(alternatives.size()),
+                          SQLITE_TRANSIENT);
+        if (sqlite3_step(statement) != SQLITE_DONE)
+            return Error::badInput(QStringLiteral("cannot save step %1 of a run in %2: %3")
+                                       .arg(i)
+                                       .arg(db.path(), QString::fromUtf8(sqlite3_errmsg(sqlite))));
+        sqlite3_reset(statement);
+    }
+    return {};
+}
+
+} // namespace
+
+bool RunRecord::operator==(const RunRecord& other) const
+{
+    if (id != other.id || modelId != other.modelId || strategyId != other.strategyId || promptId != other.promptId ||
+        promptText != other.promptText || promptIds != other.promptIds || seed != other.seed || text != other.text ||
+        tokenCount != other.tokenCount || finishReason != other.finishReason ||
+        !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) || !sameDouble(tokensPerSecond, other.tokensPerSecond) ||
+        parentRunId != other.parentRunId || branchStep != other.branchStep || batchKey != other.batchKey ||
+        createdAt != other.createdAt || steps.size() != other.steps.size())
+        return false;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const StepTrace& a = steps[i];
+        const StepTrace& b = other.steps[i];
+        if (a.chosen != b.chosen || a.rawP != b.rawP || a.finalP != b.finalP || a.rawRank != b.rawRank ||
+            a.rawEntropy != b.rawEntropy || a.finalEntropy != b.finalEntropy || !sameDouble(a.draw, b.draw) ||
+            a.finalCount != b.finalCount || a.stages.size() != b.stages.size() || a.top.size() != b.top.size())
+            return false;
+        for (std::size_t s = 0; s < a.stages.size(); ++s)
+            if (a.stages[s].sampler != b.stages[s].sampler || a.stages[s].kept != b.stages[s].kept ||
+                !sameDouble(a.stages[s].keptMass, b.stages[s].keptMass) ||
+                !sameDouble(a.stages[s].threshold, b.stages[s].threshold))
+                return false;
+        for (std::size_t t = 0; t < a.top.size(); ++t)
+            if (a.top[t].id != b.top[t].id || a.top[t].logit != b.top[t].logit || a.top[t].rawP != b.top[t].rawP ||
+                a.top[t].finalP != b.top[t].finalP)
+                return false;
+    }
+    return true;
+}
+
+Result<qint64> RunRepository::saveModel(const ModelRecord& model)
+{
+    QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM models WHERE content_hash = ? AND path = ?"));
+    find.addBindValue(model.contentHash);
+    find.addBindValue(model.path);
+    if (Status status = Database::exec(find, QStringLiteral("look up a model")); !status)
+        return status.error();
+    if (find.next())
+        return find.value(0).toLongLong();
+    QSqlQuery insert = m_db.prepare(QStringLiteral(
+        "INSERT INTO models (path, format, architecture, content_hash, parameters, info_json, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& value : {QVariant(model.path), QVariant(model.format), QVariant(model.architecture),
+                                  QVariant(model.contentHash), QVariant(model.parameters), QVariant(model.infoJson),
+                                  QVariant(now())})
+        insert.addBindValue(value);
+    if (Status status = Database::exec(insert, QStringLiteral("save a model")); !status)
+        return status.error();
+    return insert.lastInsertId().toLongLong();
+}
+
+Result<qint64> RunRepository::saveStrategy(const Strategy& strategy)
+{
+    const QString hash = strategy.hash();
+    QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id, name FROM strategies WHERE hash = ?"));
+    find.addBindValue(hash);
+    if (Status status = Database::exec(find, QStringLiteral("look up a strategy")); !status)
+        return status.error();
+    if (find.next()) {
+        const qint64 id = find.value(0).toLongLong();
+        if (find.value(1).toString().isEmpty() && !strategy.name.isEmpty()) {
+            QSqlQuery rename = m_db.prepare(QStringLiteral("UPDATE strategies SET name = ? WHERE id = ?"));
+            rename.addBindValue(strategy.name);
+            rename.addBindValue(id);
+            if (Status status = Database::exec(rename, QStringLiteral("name a strategy")); !status)
+                return status.error();
+        }
+        return id;
+    }
+    QSqlQuery insert =
+        m_db.prepare(QStringLiteral("INSERT INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
+    insert.addBindValue(hash);
+    insert.addBindValue(QString::fromUtf8(strategy.canonicalSamplersJson()));
+    insert.addBindValue(strategy.name);
+    insert.addBindValue(now());
+    if (Status status = Database::exec(insert, QStringLiteral("save a strategy")); !status)
+        return status.error();
+    return insert.lastInsertId().toLongLong();
+}
+
+Result<Strategy> RunRepository::loadStrategy(qint64 id)
+{
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT json, name FROM strategies WHERE id = ?"));
+    query.addBindValue(id);
+    if (Status status = Database::exec(query, QStringLiteral("load a strategy")); !status)
+        return status.error();
+    if (!query.next())
+        return Error::badInput(QStringLiteral("there is no strategy %1 in %2").arg(id).arg(m_db.path()));
+    Result<Strategy> strategy = Strategy::fromJson(QJsonDocument::fromJson(query.value(0).toString().toUtf8()).object());
+    if (strategy)
+        strategy->name = query.value(1).toString();
+    return strategy;
+}
+
+Status RunRepository::saveRun(RunRecord& run)
+{
+    if (!run.createdAt.isValid())
+        run.createdAt = QDateTime::currentDateTimeUtc();
+    run.tokenCount = static_cast<int>(run.steps.size());
+    Database::Transaction transaction(m_db);
+    if (Status status = transaction.begin(); !status)
+        return status;
+    QSqlQuery insert = m_db.prepare(QStringLiteral(
+        "INSERT INTO runs (model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, "
+        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& value :
+         {QVariant(run.modelId), QVariant(run.strategyId), optionalValue(run.promptId), QVariant(run.promptText),
+          QVariant(step_blob::packIds(run.promptIds)), QVariant(static_cast<qint64>(run.seed)), QVariant(run.text),
+          QVariant(run.tokenCount), QVariant(run.finishReason), finiteOrNull(run.timeToFirstTokenMs),
+          finiteOrNull(run.tokensPerSecond), optionalValue(run.parentRunId),
+          run.branchStep ? QVariant(*run.branchStep) : QVariant(QMetaType::fromType<int>()),
+          run.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.batchKey),
+          QVariant(run.createdAt.toString(Qt::ISODateWithMs))})
+        insert.addBindValue(value);
+    if (Status status = Database::exec(insert, QStringLiteral("save a run")); !status)
+        return status;
+    const qint64 id = insert.lastInsertId().toLongLong();
+
+    if (Status status = insertSteps(m_db, id, run.steps); !status)
+        return status;
+    if (Status status = transaction.commit(); !status)
+        return status;
+    run.id = id;
+    return {};
+}
+
+Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps)
+{
+    QSqlQuery query = m_db.prepare(QStringLiteral(
+        "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
+        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at FROM runs WHERE id = ?"));
+    query.addBindValue(id);
+    if (Status status = Database::exec(query, QStringLiteral("load a run")); !status)
+        return status.error();
+    if (!query.next())
+        return Error::badInput(QStringLiteral("there is no run %1 in %2").arg(id).arg(m_db.path()));
+    RunRecord run;
+    run.id = id;
+    run.modelId = query.value(0).toLongLong();
+    run.strategyId = query.value(1).toLongLong();
+    if (!query.value(2).isNull())
+        run.promptId = query.value(2).toLongLong();
+    run.promptText = query.value(3).toString();
+    run.promptIds = step_blob::unpackIds(query.value(4).toByteArray()).value_or(std::vector<TokenId>{});
+    run.seed = static_cast<std::uint64_t>(query.value(5).toLongLong());
+    run.text = query.value(6).toString();
+    run.tokenCount = query.value(7).toInt();
+    run.finishReason = query.value(8).toString();
+    run.timeToFirstTokenMs = query.value(9).isNull() ? NAN : query.value(9).toDouble();
+    run.tokensPerSecond = query.value(10).isNull() ? NAN : query.value(10).toDouble();
+    if (!query.value(11).isNull())
+        run.parentRunId = query.value(11).toLongLong();
+    if (!query.value(12).isNull())
+        run.branchStep = query.value(12).toInt();
+    run.batchKey = query.value(13).toString();
+    run.createdAt = QDateTime::fromString(query.value(14).toString(), Qt::ISODateWithMs);
+    if (!withSteps)
+        return run;
+
+    QSqlQuery steps = m_db.prepare(QStringLiteral(
+        "SELECT token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw, final_count, stages, alternatives "
+        "FROM steps WHERE run_id = ? ORDER BY step"));
+    steps.setForwardOnly(true);
+    steps.addBindValue(id);
+    if (Status status = Database::exec(steps, QStringLiteral("load the steps of run %1").arg(id)); !status)
+        return status.error();
+    run.steps.reserve(static_cast<std::size_t>(run.tokenCount));
+    while (steps.next()) {
+        StepTrace trace;
+        trace.chosen = steps.value(0).toInt();
+        trace.rawP = static_cast<float>(steps.value(1).toDouble());
+        trace.finalP = static_cast<float>(steps.value(2).toDouble());
+        trace.rawRank = steps.value(3).toInt();
+        trace.rawEntropy = steps.value(4).toDouble();
+        trace.finalEntropy = steps.value(5).toDouble();
+        trace.draw = steps.value(6).isNull() ? NAN : steps.value(6).toDouble();
+        trace.finalCount = steps.value(7).toInt();
+        auto stages = step_blob::unpackStages(steps.value(8).toByteArray());
+        auto top = step_blob::unpackAlternatives(steps.value(9).toByteArray());
+        if (!stages || !top)
+            return Error::badInput(QStringLiteral("step %1 of run %2 in %3 is damaged").arg(run.steps.size()).arg(id).arg(m_db.path()));
+        trace.stages = std::move(*stages);
+        trace.top = std::move(*top);
+        run.steps.push_back(std::move(trace));
+    }
+    return run;
+}
+
+Result<std::vector<RunSummary>> RunRepository::listRuns()
+{
+    QSqlQuery query = m_db.prepare(QStringLiteral(
+        "SELECT r.id, r.strategy_id, s.name, m.path, r.prompt_text, substr(r.text, 1, 200), r.token_count, "
+        "r.finish_reason, r.parent_run_id, r.branch_step, r.tokens_per_second, r.created_at "
+        "FROM runs r JOIN strategies s ON s.id = r.strategy_id JOIN models m ON m.id = r.model_id ORDER BY r.id"));
+    query.setForwardOnly(true);
+    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+        return status.error();
+    std::vector<RunSummary> runs;
+    while (query.next()) {
+        RunSummary run;
+        run.id = query.value(0).toLongLong();
+        run.strategyId = query.value(1).toLongLong();
+        run.strategyName = query.value(2).toString();
+        run.modelPath = query.value(3).toString();
+        run.promptText = query.value(4).toString();
+        run.text = query.value(5).toString();
+        run.tokenCount = query.value(6).toInt();
+        run.finishReason = query.value(7).toString();
+        if (!query.value(8).isNull())
+            run.parentRunId = query.value(8).toLongLong();
+        if (!query.value(9).isNull())
+            run.branchStep = query.value(9).toInt();
+        run.tokensPerSecond = query.value(10).toDouble();
+        run.createdAt = QDateTime::fromString(query.value(11).toString(), Qt::ISODateWithMs);
+        runs.push_back(std::move(run));
+    }
+    return runs;
+}
+
+Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& key)
+{
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM runs WHERE batch_key = ?"));
+    query.addBindValue(key);
+    if (Status status = Database::exec(query, QStringLiteral("look up a batch run")); !status)
+        return status.error();
+    if (!query.next())
+        return std::optional<qint64>();
+    return std::optional<qint64>(query.value(0).toLongLong());
+}
+
+Status RunRepository::deleteRun(qint64 id)
+{
+    QSqlQuery query = m_db.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
+    query.addBindValue(id);
+    return Database::exec(query, QStringLiteral("delete run %1").arg(id));
+}
+
+} // namespace swb

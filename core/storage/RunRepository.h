@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <QDateTime>
+#include <QString>
+
+#include "Result.h"
+#include "sampling/StepTrace.h"
+#include "sampling/Strategy.h"
+
+namespace swb {
+
+class Database;
+
+// A model as the run store knows it (what identifies the weights a run came from).
+struct ModelRecord {
+    qint64 id = 0;
+    QString path;
+    QString format;
+    QString architecture;
+    QString contentHash;
+    qint64 parameters = 0;
+    QString infoJson = QStringLiteral("{}");
+};
+
+// One generation: its inputs, its output and every step's trace. tokens are steps[i].chosen.
+struct RunRecord {
+    qint64 id = 0;
+    qint64 modelId = 0;
+    qint64 strategyId = 0;
+    std::optional<qint64> promptId;
+    QString promptText;
+    std::vector<TokenId> promptIds;
+    std::uint64_t seed = 0;
+    QString text;
+    int tokenCount = 0;
+    QString finishReason;
+    double timeToFirstTokenMs = 0.0;
+    double tokensPerSecond = 0.0;
+    std::optional<qint64> parentRunId;
+    std::optional<int> branchStep;
+    QString batchKey; // set by `swb batch` so a resumed batch finds its finished work
+    QDateTime createdAt;
+    std::vector<StepTrace> steps;
+    bool operator==(const RunRecord&) const;
+};
+
+// A row of the run list: enough to show and filter without loading steps.
+struct RunSummary {
+    qint64 id = 0;
+    qint64 strategyId = 0;
+    QString strategyName;
+    QString modelPath;
+    QString promptText;
+    QString text;
+    int tokenCount = 0;
+    QString finishReason;
+    std::optional<qint64> parentRunId;
+    std::optional<int> branchStep;
+    double tokensPerSecond = 0.0;
+    QDateTime createdAt;
+};
+
+// Models, strategies, runs and their steps. A run and all its steps are written in one transaction.
+class RunRepository {
+public:
+    explicit RunRepository(Database& database) : m_db(database) {}
+
+    // Upserts by (content hash, path).
+    Result<qint64> saveModel(const ModelRecord& model);
+    // Deduplicated by Strategy::hash(); a name given later fills an empty one.
+    Result<qint64> saveStrategy(const Strategy& strategy);
+    Result<Strategy> loadStrategy(qint64 id);
+
+    // Saves run and its steps atomically and sets run.id (and createdAt when unset).
+    Status saveRun(RunRecord& run);
+    Result<RunRecord> loadRun(qint64 id, bool withSteps = true);
+    Result<std::vector<RunSummary>> listRuns();
+    Result<std::optional<qint64>> findRunByBatchKey(const QString& key);
+    // Deletes the run, its steps and its branches (ON DELETE CASCADE).
+    Status deleteRun(qint64 id);
+
+private:
+    Database& m_db;
+};
+
+} // namespace swb

@@ -1,0 +1,444 @@
+#include "tokenizer/TokenizerJsonLoader.h"
+
+#include <optional>
+#include <unordered_map>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "tokenizer/BpeTokenizer.h"
+
+namespace swb {
+
+namespace {
+
+using Kind = BpeTokenizer::TokenKind;
+const QString kMetaspace = QString::fromUtf8("\xe2\x96\x81");
+
+Result<QJsonObject> readJsonObject(const QString& path) {
+    QFile file(path);
+    if (!file.exists())
+        return Error::badInput(QStringLiteral("%1 does not exist").arg(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::badInput(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
+    QByteArray data = file.readAll();
+    // Qt's parser drops a U+FEFF that begins a string (it decodes strings like QString::fromUtf8, which
+    // skips a BOM), and Llama's vocabulary has U+FEFF as a token of its own: write it as an escape,
+    // which survives. A BOM before the document is not part of the JSON.
+    if (data.startsWith("\xEF\xBB\xBF"))
+        data.remove(0, 3);
+    data.replace("\xEF\xBB\xBF", "\\ufeff");
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Error::badInput(
+            QStringLiteral("%1 is not valid JSON (%2 at byte %3)").arg(path, error.errorString()).arg(error.offset));
+    if (!doc.isObject())
+        return Error::badInput(QStringLiteral("%1 does not hold a JSON object").arg(path));
+    return doc.object();
+}
+
+std::string utf8(const QString& s) {
+    const QByteArray bytes = s.toUtf8();
+    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+bool isByteTokenSpelling(const QString& text) {
+    static const QString hex = QStringLiteral("0123456789ABCDEFabcdef");
+    return text.size() == 6 && text.startsWith(QLatin1String("<0x")) && text.endsWith('>') && hex.contains(text[3]) &&
+           hex.contains(text[4]);
+}
+
+// Everything a tokenizer.json says, folded into the engine's config.
+class Reader {
+public:
+    Reader(QString path, BpeTokenizer::Config& config)
+        : m_path(std::move(path))
+        , m_config(config) {}
+
+    Status fail(const QString& what) const { return Error::badInput(QStringLiteral("%1: %2").arg(m_path, what)); }
+
+    Status normalizer(const QJsonValue& value) {
+        if (value.isNull() || value.isUndefined())
+            return {};
+        const QJsonObject o = value.toObject();
+        const QString type = o.value(QLatin1String("type")).toString();
+        using N = BpeTokenizer::Normalization;
+        if (type == QLatin1String("Sequence")) {
+            for (const QJsonValue& inner : o.value(QLatin1String("normalizers")).toArray())
+                if (Status s = normalizer(inner); !s)
+                    return s;
+            return {};
+        }
+        if (type == QLatin1String("NFC") || type == QLatin1String("NFKC") || type == QLatin1String("NFD") ||
+            type == QLatin1String("NFKD")) {
+            m_config.normalization = type == QLatin1String("NFC")    ? N::Nfc
+                                     : type == QLatin1String("NFKC") ? N::Nfkc
+                                     : type == QLatin1String("NFD")  ? N::Nfd
+                                                                     : N::Nfkd;
+            return {};
+        }
+        if (type == QLatin1String("Prepend")) {
+            if (o.value(QLatin1String("prepend")).toString() != kMetaspace)
+                return fail(QStringLiteral("the Prepend normalizer only works with \"\u2581\" here"));
+            m_config.spacePrefix = BpeTokenizer::SpacePrefix::Always;
+            m_config.metaspace = true;
+            return {};
+        }
+        if (type == QLatin1String("Replace")) {
+            const QJsonObject pattern = o.value(QLatin1String("pattern")).toObject();
+            if (pattern.value(QLatin1String("String")).toString() != QLatin1String(" ") ||
+                o.value(QLatin1String("content")).toString() != kMetaspace)
+                return fail(QStringLiteral("only the Replace normalizer of ' ' by \"\u2581\" is supported"));
+            m_config.escapeSpaces = true;
+            m_config.metaspace = true;
+            return {};
+        }
+        return fail(QStringLiteral("unsupported normalizer '%1'").arg(type));
+    }
+
+    Status preTokenizer(const QJsonValue& value) {
+        if (value.isNull() || value.isUndefined())
+            return {};
+        const QJsonObject o = value.toObject();
+        const QString type = o.value(QLatin1String("type")).toString();
+        using B = PreTokenizer::Behavior;
+        if (type == QLatin1String("Sequence")) {
+            for (const QJsonValue& inner : o.value(QLatin1String("pretokenizers")).toArray())
+                if (Status s = preTokenizer(inner); !s)
+                    return s;
+            return {};
+        }
+        if (type == QLatin1String("ByteLevel")) {
+            m_config.byteLevel = true;
+            if (o.value(QLatin1String("add_prefix_space")).toBool(false))
+                m_config.byteLevelPrefixSpace = true;
+            if (o.value(QLatin1String("use_regex")).toBool(true))
+                return add(PreTokenizer::gpt2Pattern(), false, B::Isolated, false);
+            return {};
+        }
+        if (type == QLatin1String("Split")) {
+            const QJsonObject pattern = o.value(QLatin1String("pattern")).toObject();
+            const bool literal = pattern.contains(QLatin1String("String"));
+            const QString text = pattern.value(literal ? QLatin1String("String") : QLatin1String("Regex")).toString();
+            if (!literal && !pattern.contains(QLatin1String("Regex")))
+                return fail(QStringLiteral("a Split pre-tokenizer has no pattern"));
+            const QString behavior = o.value(QLatin1String("behavior")).toString();
+            std::optional<B> b;
+            if (behavior == QLatin1String("Isolated"))
+                b = B::Isolated;
+            else if (behavior == QLatin1String("Removed"))
+                b = B::Removed;
+            else if (behavior == QLatin1String("MergedWithPrevious"))
+                b = B::MergedWithPrevious;
+            else if (behavior == QLatin1String("MergedWithNext"))
+                b = B::MergedWithNext;
+            else if (behavior == QLatin1String("Contiguous"))
+                b = B::Contiguous;
+            if (!b)
+                return fail(QStringLiteral("unknown Split behavior '%1'").arg(behavior));
+            return add(utf8(text), literal, *b, o.value(QLatin1String("invert")).toBool(false));
+        }
+        if (type == QLatin1String("Digits")) {
+            m_config.preTokenizer.addDigits(o.value(QLatin1String("individual_digits")).toBool(false));
+            return {};
+        }
+        if (type == QLatin1String("Metaspace")) {
+            if (o.value(QLatin1String("replacement")).toString(kMetaspace) != kMetaspace)
+                return fail(QStringLiteral("a Metaspace pre-tokenizer must use \"\u2581\" as its replacement"));
+            m_config.escapeSpaces = true;
+            m_config.metaspace = true;
+            QString scheme = o.value(QLatin1String("prepend_scheme")).toString();
+            if (scheme.isEmpty()) // older files: add_prefix_space
+                scheme = o.value(QLatin1String("add_prefix_space")).toBool(true) ? QStringLiteral("always")
+                                                                                 : QStringLiteral("never");
+            using P = BpeTokenizer::SpacePrefix;
+            if (scheme == QLatin1String("always"))
+                m_config.spacePrefix = P::IfMissing;
+            else if (scheme == QLatin1String("first"))
+                m_config.spacePrefix = P::FirstIfMissing;
+            else if (scheme == QLatin1String("never"))
+                m_config.spacePrefix = P::None;
+            else
+                return fail(QStringLiteral("unknown Metaspace prepend_scheme '%1'").arg(scheme));
+            if (o.value(QLatin1String("split")).toBool(true))
+                return add(utf8(kMetaspace), true, B::MergedWithNext, false);
+            return {};
+        }
+        return fail(QStringLiteral("unsupported pre-tokenizer '%1'").arg(type));
+    }
+
+    void decoder(const QJsonValue& value) {
+        const QJsonObject o = value.toObject();
+        const QString type = o.value(QLatin1String("type")).toString();
+        if (type == QLatin1String("Sequence"))
+            for (const QJsonValue& inner : o.value(QLatin1String("decoders")).toArray())
+                decoder(inner);
+        else if (type == QLatin1String("ByteLevel"))
+            m_config.byteLevel = true;
+        else if (type == QLatin1String("Metaspace") || type == QLatin1String("Replace"))
+            m_config.metaspace = m_config.metaspace || !m_config.byteLevel;
+    }
+
+    // The special tokens that encode(addSpecial) puts around a single sequence.
+    void postProcessor(const QJsonValue& value, const std::unordered_map<std::string, TokenId>& ids) {
+        const QJsonObject o = value.toObject();
+        const QString type = o.value(QLatin1String("type")).toString();
+        auto idOf = [&](const QString& text) {
+            const auto it = ids.find(utf8(text));
+            return it == ids.end() ? -1 : it->second;
+        };
+        if (type == QLatin1String("Sequence")) {
+            for (const QJsonValue& inner : o.value(QLatin1String("processors")).toArray())
+                postProcessor(inner, ids);
+        } else if (type == QLatin1String("TemplateProcessing")) {
+            const QJsonArray single = o.value(QLatin1String("single")).toArray();
+            auto specialAt = [&](const QJsonValue& item) -> TokenId {
+                const QJsonObject s = item.toObject().value(QLatin1String("SpecialToken")).toObject();
+                if (s.isEmpty())
+                    return -1;
+                const QString name = s.value(QLatin1String("id")).toString();
+                const QJsonObject mapped = o.value(QLatin1String("special_tokens")).toObject().value(name).toObject();
+                const QJsonArray mappedIds = mapped.value(QLatin1String("ids")).toArray();
+                return mappedIds.size() == 1 ? mappedIds.first().toInt(-1) : idOf(name);
+            };
+            if (!single.isEmpty()) {
+                if (const TokenId first = specialAt(single.first()); first >= 0) {
+                    m_config.special.bos = first;
+                    m_config.special.addBos = true;
+                }
+                if (single.size() > 1)
+                    if (const TokenId last = specialAt(single.last()); last >= 0) {
+                        m_config.special.eos = last;
+                        m_config.special.addEos = true;
+                    }
+            }
+        } else if (type == QLatin1String("RobertaProcessing") || type == QLatin1String("BertProcessing")) {
+            const QJsonArray cls = o.value(QLatin1String("cls")).toArray();
+            const QJsonArray sep = o.value(QLatin1String("sep")).toArray();
+            if (cls.size() == 2) {
+                m_config.special.bos = cls.at(1).toInt(-1);
+                m_config.special.addBos = m_config.special.bos >= 0;
+            }
+            if (sep.size() == 2) {
+                m_config.special.eos = sep.at(1).toInt(-1);
+                m_config.special.addEos = m_config.special.eos >= 0;
+            }
+        }
+    }
+
+private:
+    Status add(const std::string& pattern, bool literal, PreTokenizer::Behavior behavior, bool invert) {
+        Status s =
+            m_config.preTokenizer.addSplit(pattern, literal, behavior, invert, PreTokenizer::Dialect::HuggingFace);
+        return s ? s : fail(s.error().message);
+    }
+
+    QString m_path;
+    BpeTokenizer::Config& m_config;
+};
+
+// A token name in tokenizer_config.json: a string or an AddedToken object {"content": ...}.
+std::optional<QString> configTokenName(const QJsonValue& value) {
+    if (value.isString())
+        return value.toString();
+    if (value.isObject() && value.toObject().value(QLatin1String("content")).isString())
+        return value.toObject().value(QLatin1String("content")).toString();
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& tokenizerJsonPath,
+                                                             const QString& configPath) {
+    const QString& path = tokenizerJsonPath;
+    Result<QJsonObject> parsed = readJsonObject(path);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject& root = parsed.value();
+    const QJsonObject model = root.value(QLatin1String("model")).toObject();
+    if (model.isEmpty())
+        return Error::badInput(QStringLiteral("%1 has no tokenizer model (\"model\" is missing)").arg(path));
+    const QString modelType = model.value(QLatin1String("type")).toString(QStringLiteral("BPE"));
+    if (modelType != QLatin1String("BPE"))
+        return Error::badInput(
+            QStringLiteral("%1 has model type '%2', which is not supported (only BPE is)").arg(path, modelType));
+    for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+        if (!model.value(QLatin1String(key)).toString().isEmpty())
+            return Error::badInput(
+                QStringLiteral("%1: the BPE option %2 is not supported").arg(path, QLatin1String(key)));
+
+    BpeTokenizer::Config config;
+    config.source = path;
+    const bool byteFallback = model.value(QLatin1String("byte_fallback")).toBool(false);
+    config.byteFallback = byteFallback;
+    config.fuseUnknown = model.value(QLatin1String("fuse_unk")).toBool(false);
+    config.ignoreMerges = model.value(QLatin1String("ignore_merges")).toBool(false);
+    // dropout only matters when training; released tokenizers encode deterministically.
+
+    // Vocabulary: the model's vocab plus added tokens (Llama 3's specials exist only there).
+    const QJsonValue vocabValue = model.value(QLatin1String("vocab"));
+    if (!vocabValue.isObject())
+        return Error::badInput(QStringLiteral("%1: the model has no vocab object").arg(path));
+    const QJsonObject vocab = vocabValue.toObject();
+    std::vector<std::pair<std::string, TokenId>> entries;
+    entries.reserve(static_cast<std::size_t>(vocab.size()));
+    TokenId maxId = -1;
+    for (auto it = vocab.constBegin(); it != vocab.constEnd(); ++it) {
+        const double id = it.value().toDouble(-1);
+        if (!it.value().isDouble() || id < 0 || id > 1e8 || id != static_cast<double>(static_cast<TokenId>(id)))
+            return Error::badInput(QStringLiteral("%1: vocab entry '%2' has no valid id").arg(path, it.key()));
+        entries.emplace_back(utf8(it.key()), static_cast<TokenId>(id));
+        maxId = std::max(maxId, static_cast<TokenId>(id));
+    }
+    struct Added {
+        std::string text;
+        TokenId id;
+        bool special;
+        bool lstrip;
+        bool rstrip;
+    };
+    std::vector<Added> added;
+    for (const QJsonValue& v : root.value(QLatin1String("added_tokens")).toArray()) {
+        const QJsonObject a = v.toObject();
+        const int id = a.value(QLatin1String("id")).toInt(-1);
+        const QString content = a.value(QLatin1String("content")).toString();
+        if (id < 0 || content.isEmpty())
+            return Error::badInput(QStringLiteral("%1: an added token has no id or content").arg(path));
+        added.push_back({utf8(content), id, a.value(QLatin1String("special")).toBool(false),
+                         a.value(QLatin1String("lstrip")).toBool(false),
+                         a.value(QLatin1String("rstrip")).toBool(false)});
+        maxId = std::max(maxId, static_cast<TokenId>(id));
+    }
+    if (maxId < 0)
+        return Error::badInput(QStringLiteral("%1 has an empty vocabulary").arg(path));
+    config.tokens.resize(static_cast<std::size_t>(maxId) + 1);
+    for (BpeTokenizer::Token& t : config.tokens)
+        t.kind = Kind::Unused; // ids no entry names stay holes
+    std::unordered_map<std::string, TokenId> ids;
+    ids.reserve(entries.size() + added.size());
+    for (auto& [text, id] : entries) {
+        BpeTokenizer::Token& t = config.tokens[static_cast<std::size_t>(id)];
+        if (!t.text.empty())
+            return Error::badInput(QStringLiteral("%1: vocab ids %2 appear twice").arg(path).arg(id));
+        t.kind = byteFallback && isByteTokenSpelling(QString::fromStdString(text)) ? Kind::Byte : Kind::Normal;
+        ids.emplace(text, id);
+        t.text = std::move(text);
+    }
+    for (const Added& a : added) {
+        BpeTokenizer::Token& t = config.tokens[static_cast<std::size_t>(a.id)];
+        if (!t.text.empty() && t.text != a.text)
+            return Error::badInput(QStringLiteral("%1: added token '%2' reuses id %3 of '%4'")
+                                       .arg(path, QString::fromStdString(a.text))
+                                       .arg(a.id)
+                                       .arg(QString::fromStdString(t.text)));
+        if (const auto it = ids.find(a.text); it != ids.end() && it->second != a.id)
+            return Error::badInput(QStringLiteral("%1: added token '%2' has id %3 but the vocab gives it %4")
+                                       .arg(path, QString::fromStdString(a.text))
+                                       .arg(a.id)
+                                       .arg(it->second));
+        t.text = a.text;
+        t.kind = a.special ? Kind::Control : Kind::UserDefined;
+        t.lstrip = a.lstrip;
+        t.rstrip = a.rstrip;
+        ids[a.text] = a.id;
+    }
+
+    // Merges: "a b" strings (older files) or ["a", "b"] pairs.
+    const QJsonArray merges = model.value(QLatin1String("merges")).toArray();
+    config.merges.reserve(static_cast<std::size_t>(merges.size()));
+    for (qsizetype i = 0; i < merges.size(); ++i) {
+        const QJsonValue m = merges.at(i);
+        if (m.isString()) {
+            const QStringList parts = m.toString().split(QLatin1Char(' '));
+            if (parts.size() != 2)
+                return Error::badInput(QStringLiteral("%1: merge rule %2 ('%3') is not two tokens separated by a space")
+                                           .arg(path)
+                                           .arg(i + 1)
+                                           .arg(m.toString()));
+            config.merges.emplace_back(utf8(parts[0]), utf8(parts[1]));
+        } else if (m.isArray() && m.toArray().size() == 2) {
+            config.merges.emplace_back(utf8(m.toArray().at(0).toString()), utf8(m.toArray().at(1).toString()));
+        } else {
+            return Error::badInput(
+                QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(i + 1));
+        }
+    }
+    if (config.merges.empty())
+        return Error::badInput(QStringLiteral("%1: the BPE model has no merges").arg(path));
+
+    Reader reader(path, config);
+    if (Status s = reader.normalizer(root.value(QLatin1String("normalizer"))); !s)
+        return s.error();
+    if (Status s = reader.preTokenizer(root.value(QLatin1String("pre_tokenizer"))); !s)
+        return s.error();
+    reader.decoder(root.value(QLatin1String("decoder")));
+    reader.postProcessor(root.value(QLatin1String("post_processor")), ids);
+
+    SpecialTokens& special = config.special;
+    auto idOf = [&](const QString& text) {
+        const auto it = ids.find(utf8(text));
+        return it == ids.end() ? -1 : it->second;
+    };
+    if (const QString unk = model.value(QLatin1String("unk_token")).toString(); !unk.isEmpty()) {
+        special.unk = idOf(unk);
+        if (special.unk < 0)
+            return Error::badInput(QStringLiteral("%1: unk_token '%2' is not in the vocabulary").arg(path, unk));
+    }
+
+    // tokenizer_config.json: transformers' own switches win over what tokenizer.json implies.
+    const QString configFile =
+        !configPath.isEmpty() ? configPath : QFileInfo(path).dir().filePath(QStringLiteral("tokenizer_config.json"));
+    bool namedBos = false;
+    bool namedEos = false;
+    if (!configPath.isEmpty() || QFileInfo::exists(configFile)) {
+        Result<QJsonObject> cfg = readJsonObject(configFile);
+        if (!cfg)
+            return cfg.error();
+        const QJsonObject& c = cfg.value();
+        const std::pair<const char*, TokenId*> names[] = {{"bos_token", &special.bos},
+                                                          {"eos_token", &special.eos},
+                                                          {"unk_token", &special.unk},
+                                                          {"pad_token", &special.pad}};
+        for (const auto& [key, id] : names) {
+            const std::optional<QString> name = configTokenName(c.value(QLatin1String(key)));
+            if (!name)
+                continue;
+            *id = idOf(*name);
+            if (*id < 0)
+                return Error::badInput(QStringLiteral("%1 names %2 '%3', which is not in the vocabulary of %4")
+                                           .arg(configFile, QLatin1String(key), *name, path));
+            namedBos = namedBos || id == &special.bos;
+            namedEos = namedEos || id == &special.eos;
+        }
+        if (c.value(QLatin1String("add_bos_token")).isBool())
+            special.addBos = c.value(QLatin1String("add_bos_token")).toBool();
+        if (c.value(QLatin1String("add_eos_token")).isBool())
+            special.addEos = c.value(QLatin1String("add_eos_token")).toBool();
+    }
+    // Without names, the spellings these families use (GPT-2's <|endoftext|> is both BOS and EOS).
+    if (special.bos < 0 && !namedBos)
+        for (const char* name : {"<s>", "<|begin_of_text|>", "<|startoftext|>", "<|endoftext|>"})
+            if ((special.bos = idOf(QLatin1String(name))) >= 0)
+                break;
+    if (special.eos < 0 && !namedEos)
+        for (const char* name : {"</s>", "<|end_of_text|>", "<|endoftext|>", "<|im_end|>"})
+            if ((special.eos = idOf(QLatin1String(name))) >= 0)
+                break;
+    if (special.unk >= 0 && config.tokens[static_cast<std::size_t>(special.unk)].kind == Kind::Normal)
+        config.tokens[static_cast<std::size_t>(special.unk)].kind = Kind::Unknown;
+
+    config.kind = config.byteLevel   ? QStringLiteral("tokenizer.json:bpe (byte-level)")
+                  : config.metaspace ? QStringLiteral("tokenizer.json:bpe (sentencepiece)")
+                                     : QStringLiteral("tokenizer.json:bpe");
+    Result<std::unique_ptr<BpeTokenizer>> tokenizer = BpeTokenizer::create(std::move(config));
+    if (!tokenizer)
+        return tokenizer.error();
+    return std::unique_ptr<Tokenizer>(std::move(tokenizer).value());
+}
+
+} // namespace swb

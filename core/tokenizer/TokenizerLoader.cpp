@@ -1,0 +1,106 @@
+#include "tokenizer/TokenizerLoader.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include "tokenizer/GgufVocabLoader.h"
+#include "tokenizer/Llama2cTokenizer.h"
+#include "tokenizer/TokenizerJsonLoader.h"
+
+namespace swb {
+
+namespace {
+
+QByteArray head(const QString& path, qint64 bytes) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.read(bytes) : QByteArray();
+}
+
+bool isGguf(const QString& path) {
+    return head(path, 4) == QByteArrayLiteral("GGUF");
+}
+
+// vocab_size from a llama2.c checkpoint header: legacy files start with 7 int32 (vocab_size 6th,
+// negative when the classifier is not shared); version 1 and 2 files with magic "ak42" and a version.
+std::optional<int> llama2cVocabSize(const QString& path) {
+    const QByteArray h = head(path, 36);
+    if (h.size() < 28)
+        return std::nullopt;
+    std::uint32_t magic = 0;
+    std::memcpy(&magic, h.constData(), 4);
+    const int offset = magic == 0x616b3432 ? 8 + 5 * 4 : 5 * 4;
+    if (h.size() < offset + 4)
+        return std::nullopt;
+    std::int32_t vocab = 0;
+    std::memcpy(&vocab, h.constData() + offset, 4);
+    vocab = std::abs(vocab);
+    if (vocab <= 0)
+        return std::nullopt;
+    return vocab;
+}
+
+Result<std::unique_ptr<Tokenizer>> fromFolder(const QString& folder) {
+    const QString json = QDir(folder).filePath(QStringLiteral("tokenizer.json"));
+    if (!QFileInfo::exists(json))
+        return Error::badInput(QStringLiteral("%1 has no tokenizer.json").arg(folder));
+    return TokenizerJsonLoader::load(json);
+}
+
+// A tokenizer file of any supported kind; expectedVocab applies to a llama2.c tok.bin.
+Result<std::unique_ptr<Tokenizer>> fromTokenizerPath(const QString& path, int expectedVocab) {
+    const QFileInfo info(path);
+    if (!info.exists())
+        return Error::badInput(QStringLiteral("%1 does not exist").arg(path));
+    if (info.isDir())
+        return fromFolder(path);
+    if (isGguf(path))
+        return GgufVocabLoader::load(path);
+    if (info.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
+        return TokenizerJsonLoader::load(path);
+    Result<std::unique_ptr<Llama2cTokenizer>> tok = Llama2cTokenizer::load(path, expectedVocab);
+    if (!tok)
+        return tok.error();
+    return std::unique_ptr<Tokenizer>(std::move(tok).value());
+}
+
+} // namespace
+
+Result<std::unique_ptr<Tokenizer>> loadTokenizer(const QString& modelPath, const QString& tokenizerPath) {
+    const QFileInfo model(modelPath);
+    if (!modelPath.isEmpty() && !model.exists())
+        return Error::badInput(QStringLiteral("%1 does not exist").arg(modelPath));
+    const bool llama2c = !modelPath.isEmpty() && model.isFile() && !isGguf(modelPath) &&
+                         model.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) != 0;
+    if (!tokenizerPath.isEmpty()) {
+        int expected = -1;
+        if (llama2c) {
+            const std::optional<int> vocab = llama2cVocabSize(modelPath);
+            if (!vocab)
+                return Error::badInput(
+                    QStringLiteral("%1 is too short or corrupt for a llama2.c checkpoint header").arg(modelPath));
+            expected = *vocab;
+        }
+        return fromTokenizerPath(tokenizerPath, expected);
+    }
+    if (modelPath.isEmpty())
+        return Error::badInput(QStringLiteral("no model or tokenizer given"));
+    if (model.isDir())
+        return fromFolder(modelPath);
+    if (isGguf(modelPath))
+        return GgufVocabLoader::load(modelPath);
+    if (model.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
+        return TokenizerJsonLoader::load(modelPath);
+    if (model.suffix().compare(QLatin1String("bin"), Qt::CaseInsensitive) == 0)
+        return Error::badInput(
+            QStringLiteral("%1 is a llama2.c checkpoint, which needs its tokenizer file (tok.bin) as well")
+                .arg(modelPath));
+    return Error::badInput(
+        QStringLiteral("%1 is not a Hugging Face model folder, a GGUF file or a llama2.c checkpoint").arg(modelPath));
+}
+
+} // namespace swb

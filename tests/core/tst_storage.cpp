@@ -1,0 +1,345 @@
+// The run store: round trips, deduplication, files it must refuse without touching them, and a
+// batch killed with SIGKILL again and again that still finishes with exactly the expected runs.
+
+#include <csignal>
+
+#include <unistd.h>
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include "CheckpointWriters.h"
+#include "TestSupport.h"
+#include "TinyVocabularies.h"
+#include "sampling/Rng.h"
+#include "storage/ComparisonRepository.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+#include "storage/StepBlob.h"
+
+using namespace swb;
+
+namespace {
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+RunRecord sampleRun(qint64 modelId, qint64 strategyId, int steps, std::uint64_t seed)
+{
+    Pcg64 rng(seed);
+    RunRecord run;
+    run.modelId = modelId;
+    run.strategyId = strategyId;
+    run.promptText = QStringLiteral("Once upon a time — ünïcödé");
+    run.promptIds = {1, 403, 407, 261};
+    run.seed = seed;
+    run.text = QStringLiteral(" there was a girl.");
+    run.finishReason = QStringLiteral("max_tokens");
+    run.timeToFirstTokenMs = 12.5;
+    run.tokensPerSecond = 321.25;
+    run.createdAt = QDateTime::fromString(QStringLiteral("2026-12-02T10:00:00.123Z"), Qt::ISODateWithMs);
+    for (int i = 0; i < steps; ++i) {
+        StepTrace trace;
+        trace.chosen = static_cast<TokenId>(rng.next() % 32000);
+        trace.rawP = static_cast<float>(rng.uniform());
+        trace.finalP = static_cast<float>(rng.uniform());
+        trace.rawRank = static_cast<int>(rng.next() % 100) + 1;
+        trace.rawEntropy = rng.uniform() * 5;
+        trace.finalEntropy = rng.uniform() * 3;
+        trace.draw = i % 3 == 0 ? NAN : rng.uniform();
+        trace.finalCount = static_cast<int>(rng.next() % 40) + 1;
+        trace.stages = {{QStringLiteral("top_k"), 40, 0.93, 1.5},
+                        {QStringLiteral("top_p"), 17, 0.9, 0.0123},
+                        {QStringLiteral("dist"), 17, 1.0, NAN}};
+        for (int t = 0; t < 64; ++t)
+            trace.top.push_back({static_cast<TokenId>(rng.next() % 32000), static_cast<float>(rng.uniform() * 10 - 5),
+                                 static_cast<float>(rng.uniform()), t < 17 ? static_cast<float>(rng.uniform()) : 0.0f});
+        run.steps.push_back(std::move(trace));
+    }
+    return run;
+}
+
+} // namespace
+
+class TestStorage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void blobsRoundTrip()
+    {
+        const std::vector<TopCandidate> top = {{7, -1.5f, 0.25f, 0.5f}, {123456, 3.0f, 1e-9f, 0.0f}};
+        const QByteArray packed = step_blob::packAlternatives(top);
+        QCOMPARE(packed.size(), 32);
+        // Little-endian on disk whatever the host: id 7 is 07 00 00 00; -1.5f is 0xBFC00000.
+        QCOMPARE(packed.left(8), QByteArray::fromHex("07000000" "0000c0bf"));
+        const auto back = step_blob::unpackAlternatives(packed);
+        QVERIFY(back.has_value());
+        QCOMPARE(back->size(), std::size_t(2));
+        QCOMPARE((*back)[1].id, 123456);
+        QCOMPARE((*back)[1].rawP, 1e-9f);
+        QVERIFY(!step_blob::unpackAlternatives(packed.left(31)).has_value());
+        QVERIFY(!step_blob::unpackStages(QByteArray("\x05to", 3)).has_value());
+    }
+
+    void runRoundTrip()
+    {
+        QTemporaryDir dir;
+        auto db = Database::open(dir.filePath(QStringLiteral("store.sqlite")));
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        RunRepository runs(*db.value());
+        ModelRecord model{0, QStringLiteral("/models/m"), QStringLiteral("llama2c"), QStringLiteral("llama"),
+                          QStringLiteral("abc123"), 260000, QStringLiteral("{}")};
+        const qint64 modelId = runs.saveModel(model).value();
+        QCOMPARE(runs.saveModel(model).value(), modelId);
+        const Strategy strategy = Strategy::parse(QStringLiteral("chat")).value();
+        const qint64 strategyId = runs.saveStrategy(strategy).value();
+        // The same chain spelled differently is one strategy.
+        Strategy respelled = Strategy::parse(QString::fromUtf8(QJsonDocument(strategy.toJson()).toJson())).value();
+        respelled.name.clear();
+        QCOMPARE(runs.saveStrategy(respelled).value(), strategyId);
+        QCOMPARE(runs.loadStrategy(strategyId)->samplers, strategy.samplers);
+        QCOMPARE(runs.loadStrategy(strategyId)->name, QStringLiteral("chat"));
+
+        RunRecord run = sampleRun(modelId, strategyId, 50, 9);
+        QVERIFY(runs.saveRun(run).ok());
+        QVERIFY(run.id > 0);
+        const Result<RunRecord> loaded = runs.loadRun(run.id);
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.value() == run);
+        QCOMPARE(loaded->steps[1].top[5].finalP, run.steps[1].top[5].finalP);
+
+        RunRecord branch = sampleRun(modelId, strategyId, 3, 10);
+        branch.parentRunId = run.id;
+        branch.branchStep = 2;
+        QVERIFY(runs.saveRun(branch).ok());
+        QVERIFY(runs.loadRun(branch.id).value() == branch);
+        const auto list = runs.listRuns().value();
+        QCOMPARE(list.size(), std::size_t(2));
+        QCOMPARE(list[1].parentRunId, std::optional<qint64>(run.id));
+        QCOMPARE(list[0].strategyName, QStringLiteral("chat"));
+        // Deleting a run deletes its steps and branches.
+        QVERIFY(runs.deleteRun(run.id).ok());
+        QCOMPARE(runs.listRuns()->size(), std::size_t(0));
+        QSqlQuery steps(db.value()->connection());
+        QVERIFY(steps.exec(QStringLiteral("SELECT count(*) FROM steps")) && steps.next());
+        QCOMPARE(steps.value(0).toInt(), 0);
+    }
+
+    void comparisonRoundTrip()
+    {
+        QTemporaryDir dir;
+        auto db = Database::open(dir.filePath(QStringLiteral("store.sqlite"))).value();
+        RunRepository runs(*db);
+        ComparisonRepository comparisons(*db);
+        const qint64 modelId = runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                               QStringLiteral("h"), 1, QStringLiteral("{}")})
+                                   .value();
+        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
+        RunRecord a = sampleRun(modelId, strategyId, 2, 1);
+        RunRecord b = sampleRun(modelId, strategyId, 2, 2);
+        QVERIFY(runs.saveRun(a).ok() && runs.saveRun(b).ok());
+        const qint64 set = comparisons.savePromptSet(QStringLiteral("set"), QStringLiteral("file.txt")).value();
+        const qint64 prompt = comparisons.savePrompt(set, 0, QStringLiteral("Hello")).value();
+        QCOMPARE(comparisons.savePrompt(set, 0, QStringLiteral("Hello")).value(), prompt);
+        ComparisonRecord comparison;
+        comparison.promptId = prompt;
+        comparison.promptText = QStringLiteral("Hello");
+        comparison.sampleIndex = 1;
+        comparison.batchKey = QStringLiteral("key");
+        comparison.createdAt = QDateTime::fromString(QStringLiteral("2026-12-02T10:00:00.000Z"), Qt::ISODateWithMs);
+        comparison.entries = {{0, a.id, QStringLiteral("B"), 1}, {1, b.id, QStringLiteral("A"), 0}};
+        QVERIFY(comparisons.saveComparison(comparison).ok());
+        QVERIFY(comparisons.loadComparison(comparison.id).value() == comparison);
+        QCOMPARE(comparisons.findComparisonByBatchKey(QStringLiteral("key")).value(),
+                 std::optional<qint64>(comparison.id));
+    }
+
+    void refusesFilesWithoutTouchingThem_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("not sqlite") << "text" << "not an SQLite database";
+        QTest::newRow("corrupt") << "corrupt" << "corrupt";
+        QTest::newRow("newer schema") << "newer" << "newer than this version";
+    }
+    void refusesFilesWithoutTouchingThem()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, needle);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("store.sqlite"));
+        if (kind == QLatin1String("text")) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("runs,ratings\n1,2\n");
+        } else {
+            {
+                auto db = Database::open(path).value();
+                RunRepository runs(*db);
+                const qint64 modelId = runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"),
+                                                       QStringLiteral("llama"), QStringLiteral("h"), 1,
+                                                       QStringLiteral("{}")})
+                                           .value();
+                const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("chat")).value()).value();
+                RunRecord run = sampleRun(modelId, strategyId, 200, 3);
+                QVERIFY(runs.saveRun(run).ok());
+                QVERIFY(db->execSql(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), QStringLiteral("checkpoint")).ok());
+                QVERIFY(db->execSql(QStringLiteral("PRAGMA journal_mode = DELETE"), QStringLiteral("leave WAL")).ok());
+                if (kind == QLatin1String("newer"))
+                    QVERIFY(db->execSql(QStringLiteral("PRAGMA user_version = 99"), QStringLiteral("bump")).ok());
+            }
+            if (kind == QLatin1String("corrupt")) {
+                QFile file(path);
+                QVERIFY(file.open(QIODevice::ReadWrite));
+                const qint64 size = file.size();
+                QVERIFY(size > 16 * 4096);
+                // Overwrite a stretch of b-tree pages in the middle with garbage.
+                file.seek(4096 * 3);
+                QByteArray garbage(4096 * 4, '\0');
+                for (int i = 0; i < garbage.size(); ++i)
+                    garbage[i] = static_cast<char>((i * 7919) & 0xff);
+                file.write(garbage);
+            }
+        }
+        const QByteArray before = fileBytes(path);
+        const auto opened = Database::open(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error().message.contains(needle), qPrintable(opened.error().message));
+        QVERIFY(opened.error().message.contains(path));
+        QCOMPARE(fileBytes(path), before);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+
+        // The CLI says the same in one line with exit status 2.
+        const auto cli = swb::test::runSwbProcess({QStringLiteral("batch"), QStringLiteral("--prompts"), path,
+                                                   QStringLiteral("--strategy"), QStringLiteral("greedy"),
+                                                   QStringLiteral("--db"), path});
+        QCOMPARE(cli.status, 2);
+        QCOMPARE(cli.err.count('\n'), 1);
+        QCOMPARE(fileBytes(path), before);
+    }
+
+    void readOnlyLocationIsAClearError()
+    {
+        QTemporaryDir dir;
+        QString path;
+        if (geteuid() == 0) {
+            path = QStringLiteral("/proc/swb-run-store-test/store.sqlite"); // nobody can create files in /proc
+        } else {
+            QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+            path = dir.filePath(QStringLiteral("store.sqlite"));
+        }
+        const auto opened = Database::open(path);
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error().message.contains(QStringLiteral("run store")), qPrintable(opened.error().message));
+    }
+
+    void killedBatchResumesWithoutLossOrDuplicates()
+    {
+        QTemporaryDir dir;
+        // A tiny random llama2.c model and a byte-level tok.bin of the same vocabulary size.
+        std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
+        for (const char* piece : {" the", " a", " and", "e", "t"})
+            vocab.emplace_back(piece, -1.0f);
+        swb::test::LlamaShape shape;
+        shape.vocab = static_cast<int>(vocab.size());
+        shape.context = 128;
+        const QString model = dir.filePath(QStringLiteral("tiny.bin"));
+        const QString tokenizer = dir.filePath(QStringLiteral("tok.bin"));
+        QVERIFY(swb::test::writeBytes(model, swb::test::llama2cBytes(swb::test::randomLlama(shape, 5), 0)));
+        QVERIFY(swb::test::writeFile(tokenizer, swb::test::tokBin(vocab)));
+        const QString prompts = dir.filePath(QStringLiteral("prompts.txt"));
+        QFile promptFile(prompts);
+        QVERIFY(promptFile.open(QIODevice::WriteOnly));
+        promptFile.write("the cat\na dog and\nsun\n");
+        promptFile.close();
+        const QString db = dir.filePath(QStringLiteral("batch.sqlite"));
+        const QStringList args = {QStringLiteral("batch"),      QStringLiteral("--model"),    model,
+                                  QStringLiteral("--tokenizer"), tokenizer,                  QStringLiteral("--prompts"),
+                                  prompts,                      QStringLiteral("--strategy"), QStringLiteral("chat"),
+                                  QStringLiteral("--strategy"), QStringLiteral("creative"),  QStringLiteral("--samples"),
+                                  QStringLiteral("2"),          QStringLiteral("--max-tokens"), QStringLiteral("40"),
+                                  QStringLiteral("--db"),       db,                          QStringLiteral("--blind")};
+        const int expectedRuns = 3 * 2 * 2;
+        const int expectedComparisons = 3 * 2;
+
+        const auto check = [&](bool final) {
+            QSqlDatabase sql = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+            sql.setDatabaseName(db);
+            if (!sql.open())
+                return QStringLiteral("cannot open");
+            QString problem;
+            QSqlQuery query(sql);
+            if (!query.exec(QStringLiteral("PRAGMA integrity_check")) || !query.next() ||
+                query.value(0).toString() != QLatin1String("ok"))
+                problem = QStringLiteral("integrity: %1").arg(query.value(0).toString());
+            else if (!query.exec(QStringLiteral("SELECT count(*) FROM runs r WHERE r.token_count != "
+                                                "(SELECT count(*) FROM steps s WHERE s.run_id = r.id)")) ||
+                     !query.next() || query.value(0).toInt() != 0)
+                problem = QStringLiteral("a partial run is visible");
+            else if (!query.exec(QStringLiteral("SELECT count(*) FROM comparisons c WHERE "
+                                                "(SELECT count(*) FROM comparison_runs x WHERE x.comparison_id = c.id) != 2")) ||
+                     !query.next() || query.value(0).toInt() != 0)
+                problem = QStringLiteral("a partial comparison is visible");
+            else if (final) {
+                query.exec(QStringLiteral("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM comparisons), "
+                                          "(SELECT count(DISTINCT batch_key) FROM runs)"));
+                query.next();
+                if (query.value(0).toInt() != expectedRuns || query.value(1).toInt() != expectedComparisons ||
+                    query.value(2).toInt() != expectedRuns)
+                    problem = QStringLiteral("runs %1, comparisons %2, distinct %3")
+                                  .arg(query.value(0).toInt())
+                                  .arg(query.value(1).toInt())
+                                  .arg(query.value(2).toInt());
+            }
+            sql.close();
+            sql = QSqlDatabase();
+            QSqlDatabase::removeDatabase(QStringLiteral("check"));
+            return problem;
+        };
+
+        Pcg64 rng(2026);
+        int kills = 0;
+        for (int attempt = 0; attempt < 40 && kills < 20; ++attempt) {
+            QProcess process;
+            process.start(QStringLiteral(SWB_CLI_PATH), args);
+            QVERIFY(process.waitForStarted());
+            // Kill somewhere between start-up and the end of the batch.
+            QThread::msleep(300 + rng.next() % 2500);
+            if (process.state() == QProcess::Running) {
+                ::kill(static_cast<pid_t>(process.processId()), SIGKILL);
+                ++kills;
+            }
+            process.waitForFinished();
+            if (QFile::exists(db)) {
+                const QString problem = check(false);
+                QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            }
+        }
+        QVERIFY(kills >= 10);
+        const auto finish = swb::test::runSwbProcess(args, 300000);
+        QVERIFY2(finish.status == 0, finish.err.constData());
+        const QString problem = check(true);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const auto again = swb::test::runSwbProcess(args, 300000);
+        QCOMPARE(again.status, 0);
+        const QJsonObject summary = QJsonDocument::fromJson(again.out).object();
+        QCOMPARE(summary.value(QStringLiteral("runs_generated")).toInt(), 0);
+        QCOMPARE(summary.value(QStringLiteral("runs_skipped")).toInt(), expectedRuns);
+        QVERIFY(check(true).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStorage)
+#include "tst_storage.moc"

@@ -25,22 +25,19 @@ namespace swb::cli {
 
 namespace {
 
-QString keyOf(const QStringList& parts)
-{
+QString keyOf(const QStringList& parts) {
     return QString::fromLatin1(
         QCryptographicHash::hash(parts.join(QChar(0x1F)).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-std::unique_ptr<Database> openDatabase(const QString& path)
-{
+std::unique_ptr<Database> openDatabase(const QString& path) {
     Result<std::unique_ptr<Database>> database = Database::open(path);
     if (!database)
         failBadInput(database.error().message);
     return std::move(database).value();
 }
 
-int runBatch(const Invocation& call)
-{
+int runBatch(const Invocation& call) {
     const QString promptsPath = call.required(QStringLiteral("prompts"));
     const QStringList strategyArgs = call.args.values(QStringLiteral("strategy"));
     if (strategyArgs.size() < 1)
@@ -173,8 +170,7 @@ int runBatch(const Invocation& call)
 
 } // namespace
 
-Subcommand batchSubcommand()
-{
+Subcommand batchSubcommand() {
     return {QStringLiteral("batch"),
             QStringLiteral("swb batch [--model PATH] --prompts FILE --strategy A --strategy B [...] [--samples N] "
                            "[--seed S] [--max-tokens N] --db FILE [--blind]"),
@@ -183,14 +179,15 @@ Subcommand batchSubcommand()
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
                 parser.addOptions({
-                    {QStringLiteral("prompts"), QStringLiteral("Prompt file: .txt (a prompt per line), .jsonl "
-                                                               "(\"prompt\" field) or .csv (prompt column)."),
+                    {QStringLiteral("prompts"),
+                     QStringLiteral("Prompt file: .txt (a prompt per line), .jsonl "
+                                    "(\"prompt\" field) or .csv (prompt column)."),
                      QStringLiteral("FILE")},
                     {QStringLiteral("strategy"), QStringLiteral("A strategy (repeat for each)."), QStringLiteral("S")},
                     {QStringLiteral("samples"), QStringLiteral("Samples per prompt and strategy (default 1)."),
                      QStringLiteral("N")},
-                    {QStringLiteral("seed"), QStringLiteral("Seed of sample 1; sample k uses seed + k - 1 (default 0)."),
-                     QStringLiteral("S")},
+                    {QStringLiteral("seed"),
+                     QStringLiteral("Seed of sample 1; sample k uses seed + k - 1 (default 0)."), QStringLiteral("S")},
                     {QStringLiteral("max-tokens"), QStringLiteral("Most tokens per run (default 128)."),
                      QStringLiteral("N")},
                     {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},

@@ -10,9 +10,9 @@
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
 #include "generation/RunRecording.h"
-#include "storage/Database.h"
 #include "model/Model.h"
 #include "sampling/StepTraceJson.h"
+#include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb::cli {

@@ -17,8 +17,7 @@ namespace swb::cli {
 
 namespace {
 
-RunRecord syntheticRun(qint64 modelId, qint64 strategyId, int steps, int alternatives, std::uint64_t seed)
-{
+RunRecord syntheticRun(qint64 modelId, qint64 strategyId, int steps, int alternatives, std::uint64_t seed) {
     Pcg64 rng(seed);
     RunRecord run;
     run.modelId = modelId;
@@ -38,8 +37,10 @@ RunRecord syntheticRun(qint64 modelId, qint64 strategyId, int steps, int alterna
         trace.finalEntropy = rng.uniform();
         trace.draw = rng.uniform();
         trace.finalCount = 40;
-        trace.stages = {{QStringLiteral("top_k"), 40, 0.9, 2.0}, {QStringLiteral("top_p"), 20, 0.95, 0.01},
-                        {QStringLiteral("min_p"), 18, 0.99, 0.02}, {QStringLiteral("temperature"), 18, 1.0, 0.8},
+        trace.stages = {{QStringLiteral("top_k"), 40, 0.9, 2.0},
+                        {QStringLiteral("top_p"), 20, 0.95, 0.01},
+                        {QStringLiteral("min_p"), 18, 0.99, 0.02},
+                        {QStringLiteral("temperature"), 18, 1.0, 0.8},
                         {QStringLiteral("dist"), 18, 1.0, NAN}};
         for (int t = 0; t < alternatives; ++t)
             trace.top.push_back({static_cast<TokenId>(rng.next() % 32000), static_cast<float>(rng.uniform()),
@@ -49,13 +50,11 @@ RunRecord syntheticRun(qint64 modelId, qint64 strategyId, int steps, int alterna
     return run;
 }
 
-double millisecondsSince(std::chrono::steady_clock::time_point start)
-{
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-int runStorageBench(const Invocation& call)
-{
+int runStorageBench(const Invocation& call) {
     const int steps = static_cast<int>(call.integer(QStringLiteral("steps"), 1000, 1, 1000000));
     const int listed = static_cast<int>(call.integer(QStringLiteral("runs"), 10000, 1, 10000000));
     QTemporaryDir dir;
@@ -63,10 +62,9 @@ int runStorageBench(const Invocation& call)
     if (!db)
         failInternal(db.error().message);
     RunRepository runs(*db.value());
-    const qint64 modelId =
-        runs.saveModel({0, QStringLiteral("bench"), QStringLiteral("gguf"), QStringLiteral("llama"),
-                        QStringLiteral("hash"), 1, QStringLiteral("{}")})
-            .value();
+    const qint64 modelId = runs.saveModel({0, QStringLiteral("bench"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                           QStringLiteral("hash"), 1, QStringLiteral("{}")})
+                               .value();
     std::vector<qint64> strategyIds;
     for (const QString& preset : strategyPresetNames())
         strategyIds.push_back(runs.saveStrategy(strategyPreset(preset).value()).value());
@@ -127,10 +125,8 @@ int runStorageBench(const Invocation& call)
 
 } // namespace
 
-std::vector<BenchMode> storageBenchModes()
-{
-    return {{QStringLiteral("storage"),
-             QStringLiteral("run store: save and load a 1000-step run, list 10,000 runs"),
+std::vector<BenchMode> storageBenchModes() {
+    return {{QStringLiteral("storage"), QStringLiteral("run store: save and load a 1000-step run, list 10,000 runs"),
              [](QCommandLineParser& parser) {
                  parser.addOptions({
                      {QStringLiteral("steps"), QStringLiteral("Steps of the saved run (default 1000)."),

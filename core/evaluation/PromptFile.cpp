@@ -7,8 +7,7 @@
 
 namespace swb {
 
-Result<QList<QStringList>> parseCsv(const QString& text)
-{
+Result<QList<QStringList>> parseCsv(const QString& text) {
     QList<QStringList> rows;
     QStringList row;
     QString field;
@@ -64,8 +63,7 @@ Result<QList<QStringList>> parseCsv(const QString& text)
     return rows;
 }
 
-Result<QStringList> readPromptFile(const QString& path)
-{
+Result<QStringList> readPromptFile(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error::badInput(QStringLiteral("cannot read the prompt file %1: %2").arg(path, file.errorString()));

@@ -8,21 +8,20 @@
 namespace swb {
 
 Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, const GenerationRequest& request,
-                                 const GenerationResult& result, const RunProvenance& provenance)
-{
+                                 const GenerationResult& result, const RunProvenance& provenance) {
     ModelRecord modelRecord;
     modelRecord.path = model.path;
     modelRecord.format = model.format;
     modelRecord.architecture = model.architecture;
     modelRecord.contentHash = model.contentHash;
     modelRecord.parameters = model.parameters;
-    modelRecord.infoJson = QString::fromUtf8(
-        QJsonDocument(QJsonObject{{QStringLiteral("layers"), model.layers},
-                                  {QStringLiteral("dim"), model.dim},
-                                  {QStringLiteral("vocab_size"), model.vocabSize},
-                                  {QStringLiteral("context_length"), model.contextLength},
-                                  {QStringLiteral("file_dtype"), model.fileDtype}})
-            .toJson(QJsonDocument::Compact));
+    modelRecord.infoJson =
+        QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("layers"), model.layers},
+                                                    {QStringLiteral("dim"), model.dim},
+                                                    {QStringLiteral("vocab_size"), model.vocabSize},
+                                                    {QStringLiteral("context_length"), model.contextLength},
+                                                    {QStringLiteral("file_dtype"), model.fileDtype}})
+                              .toJson(QJsonDocument::Compact));
     Result<qint64> modelId = runs.saveModel(modelRecord);
     if (!modelId)
         return modelId.error();

@@ -2,12 +2,28 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
+
+// std::allocator that leaves elements default-initialised (no zeroing) when a vector grows: the
+// candidate arrays are resized to the vocabulary every step and overwritten at once.
+template <typename T> struct UninitializedAllocator : std::allocator<T> {
+    template <typename U> struct rebind { using other = UninitializedAllocator<U>; };
+    UninitializedAllocator() = default;
+    template <typename U> UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <typename U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <typename U, typename... Args> void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template <typename T> using ScratchVector = std::vector<T, UninitializedAllocator<T>>;
 
 // The token candidates of one sampling step: parallel arrays of id, logit and probability,
 // starting as the whole vocabulary in id order. Samplers cut it down (survivors only; a cut token
@@ -71,9 +87,9 @@ private:
     void reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix);
     void swapItems(std::size_t a, std::size_t b);
 
-    std::vector<TokenId> m_ids;
-    std::vector<float> m_logits;
-    std::vector<float> m_probs;
+    ScratchVector<TokenId> m_ids;
+    ScratchVector<float> m_logits;
+    ScratchVector<float> m_probs;
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
     double m_entropy = 0.0;
@@ -88,6 +104,8 @@ namespace kernels {
 // below -87).
 float maxOf(const float* x, std::size_t n);
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
+// out[i] = min(last, floor((top - x[i]) * scale)): the bucket of each logit below top (histograms).
+void bucketIndices(const float* x, std::size_t n, float top, float scale, std::uint16_t last, std::uint16_t* out);
 // Index of the item a uniform draw u in [0, 1) selects from probs, walking the items in ascending
 // id order so that the result does not depend on how samplers permuted them.
 std::size_t drawIndex(const Candidates& candidates, double u);

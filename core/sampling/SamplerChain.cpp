@@ -110,13 +110,26 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
         trace.rawRank = 1 + countGreater(logits.data(), logits.size(), chosenLogit);
     }
     if (level == TraceLevel::Full) {
-        std::vector<std::pair<TokenId, float>> byId(candidates.size());
-        for (std::size_t i = 0; i < candidates.size(); ++i)
-            byId[i] = {candidates.id(i), candidates.prob(i)};
-        std::sort(byId.begin(), byId.end());
-        for (TopCandidate& top : trace.top) {
-            const auto found = std::lower_bound(byId.begin(), byId.end(), std::pair<TokenId, float>{top.id, -1.0f});
-            top.finalP = found != byId.end() && found->first == top.id ? found->second : 0.0f;
+        // Final probability of each top-N raw candidate: a sorted lookup for small survivor sets, a
+        // dense by-id table for large ones (no sort of a large set).
+        if (candidates.size() <= 4096) {
+            std::vector<std::pair<TokenId, float>> byId(candidates.size());
+            for (std::size_t i = 0; i < candidates.size(); ++i)
+                byId[i] = {candidates.id(i), candidates.prob(i)};
+            std::sort(byId.begin(), byId.end());
+            for (TopCandidate& top : trace.top) {
+                const auto found = std::lower_bound(byId.begin(), byId.end(), std::pair<TokenId, float>{top.id, -1.0f});
+                top.finalP = found != byId.end() && found->first == top.id ? found->second : 0.0f;
+            }
+        } else {
+            thread_local std::vector<float> byId; // all zero between uses
+            byId.resize(logits.size(), 0.0f);
+            for (std::size_t i = 0; i < candidates.size(); ++i)
+                byId[static_cast<std::size_t>(candidates.id(i))] = candidates.prob(i);
+            for (TopCandidate& top : trace.top)
+                top.finalP = byId[static_cast<std::size_t>(top.id)];
+            for (std::size_t i = 0; i < candidates.size(); ++i)
+                byId[static_cast<std::size_t>(candidates.id(i))] = 0.0f;
         }
     }
     if (final)

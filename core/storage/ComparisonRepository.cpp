@@ -8,18 +8,20 @@
 namespace swb {
 
 namespace {
-QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+QString now() {
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
 } // namespace
 
-Result<qint64> ComparisonRepository::savePromptSet(const QString& name, const QString& source)
-{
+Result<qint64> ComparisonRepository::savePromptSet(const QString& name, const QString& source) {
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM prompt_sets WHERE name = ?"));
     find.addBindValue(name);
     if (Status status = Database::exec(find, QStringLiteral("look up a prompt set")); !status)
         return status.error();
     if (find.next())
         return find.value(0).toLongLong();
-    QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO prompt_sets (name, source, created_at) VALUES (?, ?, ?)"));
+    QSqlQuery insert =
+        m_db.prepare(QStringLiteral("INSERT INTO prompt_sets (name, source, created_at) VALUES (?, ?, ?)"));
     insert.addBindValue(name);
     insert.addBindValue(source);
     insert.addBindValue(now());
@@ -28,9 +30,9 @@ Result<qint64> ComparisonRepository::savePromptSet(const QString& name, const QS
     return insert.lastInsertId().toLongLong();
 }
 
-Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position, const QString& text)
-{
-    QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id, text FROM prompts WHERE prompt_set_id = ? AND position = ?"));
+Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position, const QString& text) {
+    QSqlQuery find =
+        m_db.prepare(QStringLiteral("SELECT id, text FROM prompts WHERE prompt_set_id = ? AND position = ?"));
     find.addBindValue(promptSetId);
     find.addBindValue(position);
     if (Status status = Database::exec(find, QStringLiteral("look up a prompt")); !status)
@@ -46,7 +48,8 @@ Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position
         }
         return id;
     }
-    QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO prompts (prompt_set_id, position, text) VALUES (?, ?, ?)"));
+    QSqlQuery insert =
+        m_db.prepare(QStringLiteral("INSERT INTO prompts (prompt_set_id, position, text) VALUES (?, ?, ?)"));
     insert.addBindValue(promptSetId);
     insert.addBindValue(position);
     insert.addBindValue(text);
@@ -55,8 +58,7 @@ Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position
     return insert.lastInsertId().toLongLong();
 }
 
-Status ComparisonRepository::saveComparison(ComparisonRecord& comparison)
-{
+Status ComparisonRepository::saveComparison(ComparisonRecord& comparison) {
     if (!comparison.createdAt.isValid())
         comparison.createdAt = QDateTime::currentDateTimeUtc();
     Database::Transaction transaction(m_db);
@@ -78,8 +80,8 @@ Status ComparisonRepository::saveComparison(ComparisonRecord& comparison)
     if (Status status = Database::exec(insert, QStringLiteral("save a comparison")); !status)
         return status;
     const qint64 id = insert.lastInsertId().toLongLong();
-    QSqlQuery entry = m_db.prepare(QStringLiteral(
-        "INSERT INTO comparison_runs (comparison_id, slot, run_id, blind_label, presentation_order) VALUES (?, ?, ?, ?, ?)"));
+    QSqlQuery entry = m_db.prepare(QStringLiteral("INSERT INTO comparison_runs (comparison_id, slot, run_id, "
+                                                  "blind_label, presentation_order) VALUES (?, ?, ?, ?, ?)"));
     for (const ComparisonRecord::Entry& e : comparison.entries) {
         entry.bindValue(0, id);
         entry.bindValue(1, e.slot);
@@ -95,8 +97,7 @@ Status ComparisonRepository::saveComparison(ComparisonRecord& comparison)
     return {};
 }
 
-Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id)
-{
+Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT prompt_id, prompt_text, sample_index, blind, is_gold, gold_winner, batch_key, created_at "
         "FROM comparisons WHERE id = ?"));
@@ -116,8 +117,8 @@ Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id)
     comparison.goldWinner = query.value(5).toString();
     comparison.batchKey = query.value(6).toString();
     comparison.createdAt = QDateTime::fromString(query.value(7).toString(), Qt::ISODateWithMs);
-    QSqlQuery entries = m_db.prepare(QStringLiteral(
-        "SELECT slot, run_id, blind_label, presentation_order FROM comparison_runs WHERE comparison_id = ? ORDER BY slot"));
+    QSqlQuery entries = m_db.prepare(QStringLiteral("SELECT slot, run_id, blind_label, presentation_order FROM "
+                                                    "comparison_runs WHERE comparison_id = ? ORDER BY slot"));
     entries.addBindValue(id);
     if (Status status = Database::exec(entries, QStringLiteral("load a comparison's runs")); !status)
         return status.error();
@@ -127,8 +128,7 @@ Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id)
     return comparison;
 }
 
-Result<std::vector<ComparisonRecord>> ComparisonRepository::listComparisons()
-{
+Result<std::vector<ComparisonRecord>> ComparisonRepository::listComparisons() {
     QSqlQuery ids = m_db.prepare(QStringLiteral("SELECT id FROM comparisons ORDER BY id"));
     if (Status status = Database::exec(ids, QStringLiteral("list comparisons")); !status)
         return status.error();
@@ -145,8 +145,7 @@ Result<std::vector<ComparisonRecord>> ComparisonRepository::listComparisons()
     return comparisons;
 }
 
-Result<std::optional<qint64>> ComparisonRepository::findComparisonByBatchKey(const QString& key)
-{
+Result<std::optional<qint64>> ComparisonRepository::findComparisonByBatchKey(const QString& key) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM comparisons WHERE batch_key = ?"));
     query.addBindValue(key);
     if (Status status = Database::exec(query, QStringLiteral("look up a batch comparison")); !status)

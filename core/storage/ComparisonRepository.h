@@ -38,7 +38,8 @@ struct ComparisonRecord {
 // Prompt sets, prompts and comparisons.
 class ComparisonRepository {
 public:
-    explicit ComparisonRepository(Database& database) : m_db(database) {}
+    explicit ComparisonRepository(Database& database)
+        : m_db(database) {}
 
     Result<qint64> savePromptSet(const QString& name, const QString& source);
     // Upserts the prompt at position in the set.

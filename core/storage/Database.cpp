@@ -15,8 +15,7 @@ namespace {
 
 std::atomic<int> connectionCounter{0};
 
-QString uniqueConnectionName()
-{
+QString uniqueConnectionName() {
     return QStringLiteral("swb-run-store-%1").arg(connectionCounter.fetch_add(1));
 }
 
@@ -152,8 +151,7 @@ static_assert(kMigrationCount == Database::kSchemaVersion);
 
 // Reads the header and schema version through a read-only connection, so that nothing is written
 // to a file we are about to reject.
-Status inspectExisting(const QString& path)
-{
+Status inspectExisting(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error::badInput(QStringLiteral("cannot read the run store %1: %2").arg(path, file.errorString()));
@@ -161,7 +159,8 @@ Status inspectExisting(const QString& path)
     if (header.isEmpty())
         return {}; // an empty file becomes a new store
     if (header != QByteArray("SQLite format 3\0", 16))
-        return Error::badInput(QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
+        return Error::badInput(
+            QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
     file.close();
 
     const QString name = uniqueConnectionName();
@@ -171,11 +170,13 @@ Status inspectExisting(const QString& path)
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open()) {
-            status = Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+            status =
+                Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery query(db);
             if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
-                status = Error::badInput(QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
+                status = Error::badInput(
+                    QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
             } else if (const int version = query.value(0).toInt(); version > Database::kSchemaVersion) {
                 status = Error::badInput(QStringLiteral("the run store %1 has schema version %2, newer than this "
                                                         "version of Sampling Workbench knows (%3)")
@@ -200,8 +201,7 @@ Status inspectExisting(const QString& path)
 
 } // namespace
 
-QString Database::defaultPath()
-{
+QString Database::defaultPath() {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
         .filePath(QStringLiteral("workbench.sqlite"));
 }
@@ -209,19 +209,15 @@ QString Database::defaultPath()
 Database::Database(QString path, QString connectionName)
     : m_path(std::move(path))
     , m_connectionName(std::move(connectionName))
-    , m_db(QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName))
-{
-}
+    , m_db(QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName)) {}
 
-Database::~Database()
-{
+Database::~Database() {
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-Result<std::unique_ptr<Database>> Database::open(const QString& path)
-{
+Result<std::unique_ptr<Database>> Database::open(const QString& path) {
     const QFileInfo info(path);
     if (info.exists()) {
         if (info.isDir())
@@ -233,10 +229,10 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path)
     } else {
         const QFileInfo folder(info.absolutePath());
         if (!folder.exists() && !QDir().mkpath(info.absolutePath()))
-            return Error::badInput(QStringLiteral("cannot create the folder %1 for the run store").arg(info.absolutePath()));
-        if (!QFileInfo(info.absolutePath()).isWritable())
             return Error::badInput(
-                QStringLiteral("cannot create the run store %1: the folder is read-only").arg(path));
+                QStringLiteral("cannot create the folder %1 for the run store").arg(info.absolutePath()));
+        if (!QFileInfo(info.absolutePath()).isWritable())
+            return Error::badInput(QStringLiteral("cannot create the run store %1: the folder is read-only").arg(path));
     }
 
     std::unique_ptr<Database> database(new Database(path, uniqueConnectionName()));
@@ -259,17 +255,18 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path)
     return database;
 }
 
-Status Database::migrate()
-{
+Status Database::migrate() {
     QSqlQuery version(m_db);
     if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
-        return Error::badInput(QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, version.lastError().text()));
+        return Error::badInput(
+            QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, version.lastError().text()));
     for (int from = version.value(0).toInt(); from < kSchemaVersion; ++from) {
         Transaction transaction(*this);
         if (Status status = transaction.begin(); !status)
             return status;
         // QSqlQuery runs one statement at a time.
-        for (const QString& statement : QString::fromUtf8(kMigrations[from]).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        for (const QString& statement :
+             QString::fromUtf8(kMigrations[from]).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
             if (statement.trimmed().isEmpty())
                 continue;
             if (Status status = execSql(statement, QStringLiteral("migrate the run store")); !status)
@@ -285,45 +282,40 @@ Status Database::migrate()
     return {};
 }
 
-QSqlQuery Database::prepare(const QString& sql) const
-{
+QSqlQuery Database::prepare(const QString& sql) const {
     QSqlQuery query(m_db);
     query.prepare(sql);
     return query;
 }
 
-Status Database::exec(QSqlQuery& query, const QString& what)
-{
+Status Database::exec(QSqlQuery& query, const QString& what) {
     if (query.exec())
         return {};
     return Error::badInput(QStringLiteral("cannot %1: %2").arg(what, query.lastError().text()));
 }
 
-Status Database::execSql(const QString& sql, const QString& what)
-{
+Status Database::execSql(const QString& sql, const QString& what) {
     QSqlQuery query(m_db);
     if (query.exec(sql))
         return {};
     return Error::badInput(QStringLiteral("cannot %1 in %2: %3").arg(what, m_path, query.lastError().text()));
 }
 
-Database::Transaction::Transaction(Database& database) : m_database(database) {}
+Database::Transaction::Transaction(Database& database)
+    : m_database(database) {}
 
-Database::Transaction::~Transaction()
-{
+Database::Transaction::~Transaction() {
     if (m_open)
         m_database.execSql(QStringLiteral("ROLLBACK"), QStringLiteral("roll back"));
 }
 
-Status Database::Transaction::begin()
-{
+Status Database::Transaction::begin() {
     Status status = m_database.execSql(QStringLiteral("BEGIN IMMEDIATE"), QStringLiteral("start a transaction"));
     m_open = status.ok();
     return status;
 }
 
-Status Database::Transaction::commit()
-{
+Status Database::Transaction::commit() {
     Status status = m_database.execSql(QStringLiteral("COMMIT"), QStringLiteral("commit"));
     if (status)
         m_open = false;

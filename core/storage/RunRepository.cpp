@@ -18,21 +18,25 @@ namespace swb {
 
 namespace {
 
-QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+QString now() {
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
 
-QVariant optionalValue(const std::optional<qint64>& value)
-{
+QVariant optionalValue(const std::optional<qint64>& value) {
     return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
 }
 
-QVariant finiteOrNull(double value) { return std::isfinite(value) ? QVariant(value) : QVariant(QMetaType::fromType<double>()); }
+QVariant finiteOrNull(double value) {
+    return std::isfinite(value) ? QVariant(value) : QVariant(QMetaType::fromType<double>());
+}
 
-bool sameDouble(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+bool sameDouble(double a, double b) {
+    return a == b || (std::isnan(a) && std::isnan(b));
+}
 
 // Steps go straight through SQLite's C API on the connection's own handle: a run of 1000 steps is
 // 1000 rows, and Qt's per-row QVariant binding would cost more than the insert itself.
-Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& steps)
-{
+Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& steps) {
     const QVariant handle = db.connection().driver()->handle();
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return Error::internal(QStringLiteral("the run store's connection is not SQLite"));
@@ -75,14 +79,14 @@ Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& ste
 
 } // namespace
 
-bool RunRecord::operator==(const RunRecord& other) const
-{
+bool RunRecord::operator==(const RunRecord& other) const {
     if (id != other.id || modelId != other.modelId || strategyId != other.strategyId || promptId != other.promptId ||
         promptText != other.promptText || promptIds != other.promptIds || seed != other.seed || text != other.text ||
         tokenCount != other.tokenCount || finishReason != other.finishReason ||
-        !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) || !sameDouble(tokensPerSecond, other.tokensPerSecond) ||
-        parentRunId != other.parentRunId || branchStep != other.branchStep || batchKey != other.batchKey ||
-        createdAt != other.createdAt || steps.size() != other.steps.size())
+        !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) ||
+        !sameDouble(tokensPerSecond, other.tokensPerSecond) || parentRunId != other.parentRunId ||
+        branchStep != other.branchStep || batchKey != other.batchKey || createdAt != other.createdAt ||
+        steps.size() != other.steps.size())
         return false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const StepTrace& a = steps[i];
@@ -104,8 +108,7 @@ bool RunRecord::operator==(const RunRecord& other) const
     return true;
 }
 
-Result<qint64> RunRepository::saveModel(const ModelRecord& model)
-{
+Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM models WHERE content_hash = ? AND path = ?"));
     find.addBindValue(model.contentHash);
     find.addBindValue(model.path);
@@ -116,17 +119,16 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model)
     QSqlQuery insert = m_db.prepare(QStringLiteral(
         "INSERT INTO models (path, format, architecture, content_hash, parameters, info_json, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant& value : {QVariant(model.path), QVariant(model.format), QVariant(model.architecture),
-                                  QVariant(model.contentHash), QVariant(model.parameters), QVariant(model.infoJson),
-                                  QVariant(now())})
+    for (const QVariant& value :
+         {QVariant(model.path), QVariant(model.format), QVariant(model.architecture), QVariant(model.contentHash),
+          QVariant(model.parameters), QVariant(model.infoJson), QVariant(now())})
         insert.addBindValue(value);
     if (Status status = Database::exec(insert, QStringLiteral("save a model")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
 
-Result<qint64> RunRepository::saveStrategy(const Strategy& strategy)
-{
+Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
     const QString hash = strategy.hash();
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id, name FROM strategies WHERE hash = ?"));
     find.addBindValue(hash);
@@ -154,22 +156,21 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy)
     return insert.lastInsertId().toLongLong();
 }
 
-Result<Strategy> RunRepository::loadStrategy(qint64 id)
-{
+Result<Strategy> RunRepository::loadStrategy(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT json, name FROM strategies WHERE id = ?"));
     query.addBindValue(id);
     if (Status status = Database::exec(query, QStringLiteral("load a strategy")); !status)
         return status.error();
     if (!query.next())
         return Error::badInput(QStringLiteral("there is no strategy %1 in %2").arg(id).arg(m_db.path()));
-    Result<Strategy> strategy = Strategy::fromJson(QJsonDocument::fromJson(query.value(0).toString().toUtf8()).object());
+    Result<Strategy> strategy =
+        Strategy::fromJson(QJsonDocument::fromJson(query.value(0).toString().toUtf8()).object());
     if (strategy)
         strategy->name = query.value(1).toString();
     return strategy;
 }
 
-Status RunRepository::saveRun(RunRecord& run)
-{
+Status RunRepository::saveRun(RunRecord& run) {
     if (!run.createdAt.isValid())
         run.createdAt = QDateTime::currentDateTimeUtc();
     run.tokenCount = static_cast<int>(run.steps.size());
@@ -201,8 +202,7 @@ Status RunRepository::saveRun(RunRecord& run)
     return {};
 }
 
-Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps)
-{
+Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
         "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at FROM runs WHERE id = ?"));
@@ -255,7 +255,8 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps)
         auto stages = step_blob::unpackStages(steps.value(8).toByteArray());
         auto top = step_blob::unpackAlternatives(steps.value(9).toByteArray());
         if (!stages || !top)
-            return Error::badInput(QStringLiteral("step %1 of run %2 in %3 is damaged").arg(run.steps.size()).arg(id).arg(m_db.path()));
+            return Error::badInput(
+                QStringLiteral("step %1 of run %2 in %3 is damaged").arg(run.steps.size()).arg(id).arg(m_db.path()));
         trace.stages = std::move(*stages);
         trace.top = std::move(*top);
         run.steps.push_back(std::move(trace));
@@ -263,8 +264,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps)
     return run;
 }
 
-Result<std::vector<RunSummary>> RunRepository::listRuns()
-{
+Result<std::vector<RunSummary>> RunRepository::listRuns() {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT r.id, r.strategy_id, s.name, m.path, r.prompt_text, substr(r.text, 1, 200), r.token_count, "
         "r.finish_reason, r.parent_run_id, r.branch_step, r.tokens_per_second, r.created_at "
@@ -294,8 +294,7 @@ Result<std::vector<RunSummary>> RunRepository::listRuns()
     return runs;
 }
 
-Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& key)
-{
+Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& key) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM runs WHERE batch_key = ?"));
     query.addBindValue(key);
     if (Status status = Database::exec(query, QStringLiteral("look up a batch run")); !status)
@@ -305,8 +304,7 @@ Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& ke
     return std::optional<qint64>(query.value(0).toLongLong());
 }
 
-Status RunRepository::deleteRun(qint64 id)
-{
+Status RunRepository::deleteRun(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
     query.addBindValue(id);
     return Database::exec(query, QStringLiteral("delete run %1").arg(id));

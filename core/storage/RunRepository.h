@@ -67,7 +67,8 @@ struct RunSummary {
 // Models, strategies, runs and their steps. A run and all its steps are written in one transaction.
 class RunRepository {
 public:
-    explicit RunRepository(Database& database) : m_db(database) {}
+    explicit RunRepository(Database& database)
+        : m_db(database) {}
 
     // Upserts by (content hash, path).
     Result<qint64> saveModel(const ModelRecord& model);

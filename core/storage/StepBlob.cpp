@@ -10,16 +10,16 @@ namespace swb::step_blob {
 
 namespace {
 
-template <typename T> void put(QByteArray& out, T value)
-{
-    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint8_t>>;
+template <typename T> void put(QByteArray& out, T value) {
+    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t,
+                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint8_t>>;
     const Bits little = qToLittleEndian(std::bit_cast<Bits>(value));
     out.append(reinterpret_cast<const char*>(&little), sizeof(little));
 }
 
-template <typename T> bool take(const QByteArray& in, qsizetype& offset, T& value)
-{
-    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint8_t>>;
+template <typename T> bool take(const QByteArray& in, qsizetype& offset, T& value) {
+    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t,
+                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint8_t>>;
     if (offset + static_cast<qsizetype>(sizeof(Bits)) > in.size())
         return false;
     Bits little;
@@ -31,8 +31,7 @@ template <typename T> bool take(const QByteArray& in, qsizetype& offset, T& valu
 
 } // namespace
 
-QByteArray packAlternatives(const std::vector<TopCandidate>& top)
-{
+QByteArray packAlternatives(const std::vector<TopCandidate>& top) {
     QByteArray out;
     out.reserve(static_cast<qsizetype>(top.size() * 16));
     for (const TopCandidate& candidate : top) {
@@ -44,8 +43,7 @@ QByteArray packAlternatives(const std::vector<TopCandidate>& top)
     return out;
 }
 
-std::optional<std::vector<TopCandidate>> unpackAlternatives(const QByteArray& blob)
-{
+std::optional<std::vector<TopCandidate>> unpackAlternatives(const QByteArray& blob) {
     if (blob.size() % 16 != 0)
         return std::nullopt;
     std::vector<TopCandidate> top(static_cast<std::size_t>(blob.size() / 16));
@@ -61,8 +59,7 @@ std::optional<std::vector<TopCandidate>> unpackAlternatives(const QByteArray& bl
     return top;
 }
 
-QByteArray packStages(const std::vector<StageTrace>& stages)
-{
+QByteArray packStages(const std::vector<StageTrace>& stages) {
     QByteArray out;
     for (const StageTrace& stage : stages) {
         const QByteArray name = stage.sampler.toUtf8().left(255);
@@ -75,8 +72,7 @@ QByteArray packStages(const std::vector<StageTrace>& stages)
     return out;
 }
 
-std::optional<std::vector<StageTrace>> unpackStages(const QByteArray& blob)
-{
+std::optional<std::vector<StageTrace>> unpackStages(const QByteArray& blob) {
     std::vector<StageTrace> stages;
     qsizetype offset = 0;
     while (offset < blob.size()) {
@@ -95,8 +91,7 @@ std::optional<std::vector<StageTrace>> unpackStages(const QByteArray& blob)
     return stages;
 }
 
-QByteArray packIds(const std::vector<TokenId>& ids)
-{
+QByteArray packIds(const std::vector<TokenId>& ids) {
     QByteArray out;
     out.reserve(static_cast<qsizetype>(ids.size() * 4));
     for (TokenId id : ids)
@@ -104,8 +99,7 @@ QByteArray packIds(const std::vector<TokenId>& ids)
     return out;
 }
 
-std::optional<std::vector<TokenId>> unpackIds(const QByteArray& blob)
-{
+std::optional<std::vector<TokenId>> unpackIds(const QByteArray& blob) {
     if (blob.size() % 4 != 0)
         return std::nullopt;
     std::vector<TokenId> ids(static_cast<std::size_t>(blob.size() / 4));

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <queue>
 
 #include <QString>
+#include <QStringDecoder>
 
 #include "tokenizer/ByteLevelAlphabet.h"
 #include "tokenizer/Utf8.h"
@@ -287,8 +287,10 @@ void BpeTokenizer::encodeSection(std::string_view section, bool atTextStart, std
                                                   : form == Normalization::Nfkc ? QString::NormalizationForm_KC
                                                   : form == Normalization::Nfd  ? QString::NormalizationForm_D
                                                                                 : QString::NormalizationForm_KD;
-        const QByteArray normalized =
-            QString::fromUtf8(section.data(), static_cast<qsizetype>(section.size())).normalized(qtForm).toUtf8();
+        // Not QString::fromUtf8, which drops a U+FEFF at the start (a token of its own in Llama's vocabulary).
+        QStringDecoder toUtf16(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom);
+        const QString decoded = toUtf16(QByteArrayView(section.data(), static_cast<qsizetype>(section.size())));
+        const QByteArray normalized = decoded.normalized(qtForm).toUtf8();
         work.assign(normalized.constData(), static_cast<std::size_t>(normalized.size()));
         text = work;
     }
@@ -337,10 +339,10 @@ void BpeTokenizer::encodePiece(std::string_view piece, std::vector<TokenId>& out
         }
     }
     const std::size_t start = out.size();
-    std::string mapped;
+    thread_local std::string mapped; // reused: most pieces are short, and allocation would dominate
     std::string_view word = piece;
     if (m_config.byteLevel) {
-        mapped.reserve(piece.size() * 2);
+        mapped.clear();
         ByteLevelAlphabet::instance().encode(piece, mapped);
         word = mapped;
     }
@@ -380,8 +382,11 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
         }
     };
 
-    std::vector<Symbol> symbols;
-    symbols.reserve(word.size());
+    // Per-thread scratch, reused across words (mergeWord never recurses).
+    thread_local std::vector<Symbol> symbols;
+    thread_local std::vector<Candidate> heap;
+    symbols.clear();
+    heap.clear();
     for (std::size_t pos = 0; pos < word.size();) {
         const std::size_t len =
             std::min(utf8::sequenceLength(static_cast<unsigned char>(word[pos])), word.size() - pos);
@@ -393,7 +398,11 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
     const std::size_t wordStart = out.size();
     if (symbols.size() > 1) {
         const bool byRank = !m_config.merges.empty();
-        std::priority_queue<Candidate, std::vector<Candidate>, Later> queue;
+        const Later later;
+        auto push = [&](const Candidate& c) {
+            heap.push_back(c);
+            std::push_heap(heap.begin(), heap.end(), later);
+        };
         auto consider = [&](int left, int right) {
             if (left < 0 || right < 0)
                 return;
@@ -405,19 +414,20 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
                 const auto it =
                     m_merges.find((static_cast<std::uint64_t>(l.id) << 32) | static_cast<std::uint32_t>(r.id));
                 if (it != m_merges.end())
-                    queue.push({double(it->second.rank), left, right, l.length, r.length, it->second.result});
+                    push({double(it->second.rank), left, right, l.length, r.length, it->second.result});
             } else {
                 const TokenId joined = find(word.substr(l.begin, l.length + r.length));
                 if (joined >= 0)
-                    queue.push({-double(m_config.tokens[static_cast<std::size_t>(joined)].score), left, right, l.length,
-                                r.length, joined});
+                    push({-double(m_config.tokens[static_cast<std::size_t>(joined)].score), left, right, l.length,
+                          r.length, joined});
             }
         };
         for (int i = 1; i < static_cast<int>(symbols.size()); ++i)
             consider(i - 1, i);
-        while (!queue.empty()) {
-            const Candidate c = queue.top();
-            queue.pop();
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            const Candidate c = heap.back();
+            heap.pop_back();
             Symbol& l = symbols[static_cast<std::size_t>(c.left)];
             Symbol& r = symbols[static_cast<std::size_t>(c.right)];
             // Stale: one side has merged with something else since this pair was queued.

@@ -32,7 +32,10 @@ public:
     std::string tokenText(TokenId id) const override;
     bool isSpecial(TokenId id) const override;
 
-    float score(TokenId id) const { return m_scores.at(static_cast<std::size_t>(id)); }
+    // The token's merge score; 0 outside the vocabulary.
+    float score(TokenId id) const {
+        return id >= 0 && id < vocabSize() ? m_scores[static_cast<std::size_t>(id)] : 0.0f;
+    }
 
 private:
     Llama2cTokenizer() = default;

@@ -14,27 +14,26 @@ class TestGeneration : public QObject {
     Q_OBJECT
 
 private:
-    static QString reference(const QString& file)
-    {
+    static QString reference(const QString& file) {
         return swb::test::referenceDir() + QStringLiteral("/stories260K/") + file;
     }
-    static QStringList modelArgs()
-    {
+    static QStringList modelArgs() {
         return {QStringLiteral("--model"), reference(QStringLiteral("stories260K.bin")), QStringLiteral("--tokenizer"),
                 reference(QStringLiteral("tok512.bin"))};
     }
 
 private slots:
-    void goldens_data()
-    {
+    void goldens_data() {
         QTest::addColumn<QString>("golden");
         QTest::addColumn<QString>("prompt");
-        QTest::newRow("bos") << "greedy_bos_n200.txt" << "";
-        QTest::newRow("once") << "greedy_once_n64.txt" << "Once upon a time";
-        QTest::newRow("zoo") << "greedy_zoo_n60.txt" << "Zoo";
+        QTest::newRow("bos") << "greedy_bos_n200.txt"
+                             << "";
+        QTest::newRow("once") << "greedy_once_n64.txt"
+                              << "Once upon a time";
+        QTest::newRow("zoo") << "greedy_zoo_n60.txt"
+                             << "Zoo";
     }
-    void goldens()
-    {
+    void goldens() {
         SWB_REQUIRE_REFERENCE();
         QFETCH(QString, golden);
         QFETCH(QString, prompt);
@@ -44,23 +43,22 @@ private slots:
         QVERIFY(expected.endsWith('\n'));
         expected.chop(1); // run.c's final newline
         QStringList args{QStringLiteral("generate")};
-        args << modelArgs()
-             << QStringList{QStringLiteral("--prompt"), prompt,          QStringLiteral("--strategy"),
-                            QStringLiteral("greedy"), QStringLiteral("--echo"), QStringLiteral("--max-tokens"),
-                            QStringLiteral("300")};
+        args << modelArgs() << QStringList{QStringLiteral("--prompt"),   prompt,
+                                           QStringLiteral("--strategy"), QStringLiteral("greedy"),
+                                           QStringLiteral("--echo"),     QStringLiteral("--max-tokens"),
+                                           QStringLiteral("300")};
         const auto run = swb::test::runSwbProcess(args);
         QCOMPARE(run.status, 0);
         QVERIFY2(run.out.startsWith(expected), run.out.left(300).constData());
     }
 
-    void seededSamplingReproduces()
-    {
+    void seededSamplingReproduces() {
         SWB_REQUIRE_REFERENCE();
         QStringList args{QStringLiteral("generate")};
-        args << modelArgs()
-             << QStringList{QStringLiteral("--prompt"), QStringLiteral("Once upon a time"), QStringLiteral("--strategy"),
-                            QStringLiteral("chat"), QStringLiteral("--seed"), QStringLiteral("7"),
-                            QStringLiteral("--max-tokens"), QStringLiteral("80")};
+        args << modelArgs() << QStringList{QStringLiteral("--prompt"),     QStringLiteral("Once upon a time"),
+                                           QStringLiteral("--strategy"),   QStringLiteral("chat"),
+                                           QStringLiteral("--seed"),       QStringLiteral("7"),
+                                           QStringLiteral("--max-tokens"), QStringLiteral("80")};
         const auto first = swb::test::runSwbProcess(args);
         const auto second = swb::test::runSwbProcess(args);
         QCOMPARE(first.status, 0);
@@ -71,16 +69,16 @@ private slots:
         QVERIFY(other.out != first.out); // a different seed draws differently
     }
 
-    void traceFileHasOneLinePerStep()
-    {
+    void traceFileHasOneLinePerStep() {
         SWB_REQUIRE_REFERENCE();
         QTemporaryDir dir;
         const QString trace = dir.filePath(QStringLiteral("trace.jsonl"));
         QStringList args{QStringLiteral("generate")};
         args << modelArgs()
-             << QStringList{QStringLiteral("--prompt"), QStringLiteral("Zoo"), QStringLiteral("--strategy"),
-                            QStringLiteral("llamacpp-default"), QStringLiteral("--max-tokens"), QStringLiteral("12"),
-                            QStringLiteral("--json"), QStringLiteral("--trace"), trace};
+             << QStringList{
+                    QStringLiteral("--prompt"),         QStringLiteral("Zoo"),          QStringLiteral("--strategy"),
+                    QStringLiteral("llamacpp-default"), QStringLiteral("--max-tokens"), QStringLiteral("12"),
+                    QStringLiteral("--json"),           QStringLiteral("--trace"),      trace};
         const auto run = swb::test::runSwbProcess(args);
         QCOMPARE(run.status, 0);
         const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
@@ -105,8 +103,7 @@ private slots:
         }
     }
 
-    void badInputIsOneLineExit2()
-    {
+    void badInputIsOneLineExit2() {
         const auto missing = swb::test::runSwbProcess(
             {QStringLiteral("generate"), QStringLiteral("--model"), QStringLiteral("/nonexistent/model.bin"),
              QStringLiteral("--tokenizer"), QStringLiteral("/nonexistent/tok.bin"), QStringLiteral("--prompt"),

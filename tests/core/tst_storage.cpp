@@ -29,14 +29,12 @@ using namespace swb;
 
 namespace {
 
-QByteArray fileBytes(const QString& path)
-{
+QByteArray fileBytes(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-RunRecord sampleRun(qint64 modelId, qint64 strategyId, int steps, std::uint64_t seed)
-{
+RunRecord sampleRun(qint64 modelId, qint64 strategyId, int steps, std::uint64_t seed) {
     Pcg64 rng(seed);
     RunRecord run;
     run.modelId = modelId;
@@ -76,13 +74,13 @@ class TestStorage : public QObject {
     Q_OBJECT
 
 private slots:
-    void blobsRoundTrip()
-    {
+    void blobsRoundTrip() {
         const std::vector<TopCandidate> top = {{7, -1.5f, 0.25f, 0.5f}, {123456, 3.0f, 1e-9f, 0.0f}};
         const QByteArray packed = step_blob::packAlternatives(top);
         QCOMPARE(packed.size(), 32);
         // Little-endian on disk whatever the host: id 7 is 07 00 00 00; -1.5f is 0xBFC00000.
-        QCOMPARE(packed.left(8), QByteArray::fromHex("07000000" "0000c0bf"));
+        QCOMPARE(packed.left(8), QByteArray::fromHex("07000000"
+                                                     "0000c0bf"));
         const auto back = step_blob::unpackAlternatives(packed);
         QVERIFY(back.has_value());
         QCOMPARE(back->size(), std::size_t(2));
@@ -92,14 +90,18 @@ private slots:
         QVERIFY(!step_blob::unpackStages(QByteArray("\x05to", 3)).has_value());
     }
 
-    void runRoundTrip()
-    {
+    void runRoundTrip() {
         QTemporaryDir dir;
         auto db = Database::open(dir.filePath(QStringLiteral("store.sqlite")));
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         RunRepository runs(*db.value());
-        ModelRecord model{0, QStringLiteral("/models/m"), QStringLiteral("llama2c"), QStringLiteral("llama"),
-                          QStringLiteral("abc123"), 260000, QStringLiteral("{}")};
+        ModelRecord model{0,
+                          QStringLiteral("/models/m"),
+                          QStringLiteral("llama2c"),
+                          QStringLiteral("llama"),
+                          QStringLiteral("abc123"),
+                          260000,
+                          QStringLiteral("{}")};
         const qint64 modelId = runs.saveModel(model).value();
         QCOMPARE(runs.saveModel(model).value(), modelId);
         const Strategy strategy = Strategy::parse(QStringLiteral("chat")).value();
@@ -136,8 +138,7 @@ private slots:
         QCOMPARE(steps.value(0).toInt(), 0);
     }
 
-    void comparisonRoundTrip()
-    {
+    void comparisonRoundTrip() {
         QTemporaryDir dir;
         auto db = Database::open(dir.filePath(QStringLiteral("store.sqlite"))).value();
         RunRepository runs(*db);
@@ -165,16 +166,17 @@ private slots:
                  std::optional<qint64>(comparison.id));
     }
 
-    void refusesFilesWithoutTouchingThem_data()
-    {
+    void refusesFilesWithoutTouchingThem_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("not sqlite") << "text" << "not an SQLite database";
-        QTest::newRow("corrupt") << "corrupt" << "corrupt";
-        QTest::newRow("newer schema") << "newer" << "newer than this version";
+        QTest::newRow("not sqlite") << "text"
+                                    << "not an SQLite database";
+        QTest::newRow("corrupt") << "corrupt"
+                                 << "corrupt";
+        QTest::newRow("newer schema") << "newer"
+                                      << "newer than this version";
     }
-    void refusesFilesWithoutTouchingThem()
-    {
+    void refusesFilesWithoutTouchingThem() {
         QFETCH(QString, kind);
         QFETCH(QString, needle);
         QTemporaryDir dir;
@@ -187,14 +189,15 @@ private slots:
             {
                 auto db = Database::open(path).value();
                 RunRepository runs(*db);
-                const qint64 modelId = runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"),
-                                                       QStringLiteral("llama"), QStringLiteral("h"), 1,
-                                                       QStringLiteral("{}")})
-                                           .value();
+                const qint64 modelId =
+                    runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                    QStringLiteral("h"), 1, QStringLiteral("{}")})
+                        .value();
                 const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("chat")).value()).value();
                 RunRecord run = sampleRun(modelId, strategyId, 200, 3);
                 QVERIFY(runs.saveRun(run).ok());
-                QVERIFY(db->execSql(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), QStringLiteral("checkpoint")).ok());
+                QVERIFY(
+                    db->execSql(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), QStringLiteral("checkpoint")).ok());
                 QVERIFY(db->execSql(QStringLiteral("PRAGMA journal_mode = DELETE"), QStringLiteral("leave WAL")).ok());
                 if (kind == QLatin1String("newer"))
                     QVERIFY(db->execSql(QStringLiteral("PRAGMA user_version = 99"), QStringLiteral("bump")).ok());
@@ -229,8 +232,7 @@ private slots:
         QCOMPARE(fileBytes(path), before);
     }
 
-    void readOnlyLocationIsAClearError()
-    {
+    void readOnlyLocationIsAClearError() {
         QTemporaryDir dir;
         QString path;
         if (geteuid() == 0) {
@@ -245,8 +247,7 @@ private slots:
         QVERIFY2(opened.error().message.contains(QStringLiteral("run store")), qPrintable(opened.error().message));
     }
 
-    void killedBatchResumesWithoutLossOrDuplicates()
-    {
+    void killedBatchResumesWithoutLossOrDuplicates() {
         QTemporaryDir dir;
         // A tiny random llama2.c model and a byte-level tok.bin of the same vocabulary size.
         std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
@@ -265,12 +266,24 @@ private slots:
         promptFile.write("the cat\na dog and\nsun\n");
         promptFile.close();
         const QString db = dir.filePath(QStringLiteral("batch.sqlite"));
-        const QStringList args = {QStringLiteral("batch"),      QStringLiteral("--model"),    model,
-                                  QStringLiteral("--tokenizer"), tokenizer,                  QStringLiteral("--prompts"),
-                                  prompts,                      QStringLiteral("--strategy"), QStringLiteral("chat"),
-                                  QStringLiteral("--strategy"), QStringLiteral("creative"),  QStringLiteral("--samples"),
-                                  QStringLiteral("2"),          QStringLiteral("--max-tokens"), QStringLiteral("40"),
-                                  QStringLiteral("--db"),       db,                          QStringLiteral("--blind")};
+        const QStringList args = {QStringLiteral("batch"),
+                                  QStringLiteral("--model"),
+                                  model,
+                                  QStringLiteral("--tokenizer"),
+                                  tokenizer,
+                                  QStringLiteral("--prompts"),
+                                  prompts,
+                                  QStringLiteral("--strategy"),
+                                  QStringLiteral("chat"),
+                                  QStringLiteral("--strategy"),
+                                  QStringLiteral("creative"),
+                                  QStringLiteral("--samples"),
+                                  QStringLiteral("2"),
+                                  QStringLiteral("--max-tokens"),
+                                  QStringLiteral("40"),
+                                  QStringLiteral("--db"),
+                                  db,
+                                  QStringLiteral("--blind")};
         const int expectedRuns = 3 * 2 * 2;
         const int expectedComparisons = 3 * 2;
 
@@ -288,8 +301,9 @@ private slots:
                                                 "(SELECT count(*) FROM steps s WHERE s.run_id = r.id)")) ||
                      !query.next() || query.value(0).toInt() != 0)
                 problem = QStringLiteral("a partial run is visible");
-            else if (!query.exec(QStringLiteral("SELECT count(*) FROM comparisons c WHERE "
-                                                "(SELECT count(*) FROM comparison_runs x WHERE x.comparison_id = c.id) != 2")) ||
+            else if (!query.exec(QStringLiteral(
+                         "SELECT count(*) FROM comparisons c WHERE "
+                         "(SELECT count(*) FROM comparison_runs x WHERE x.comparison_id = c.id) != 2")) ||
                      !query.next() || query.value(0).toInt() != 0)
                 problem = QStringLiteral("a partial comparison is visible");
             else if (final) {

@@ -350,10 +350,63 @@ private:
         return config.isEmpty() || writeFile(dir.filePath(QStringLiteral("tokenizer_config.json")), config);
     }
 
+    // Two small tokenizer.json files exercising loader features the reference vocabularies do not: NFC,
+    // a Split regex before ByteLevel(use_regex=false), ignore_merges, added tokens with rstrip, a
+    // TemplateProcessing BOS; and a Metaspace(prepend_scheme "first", split) SentencePiece flavour.
+    bool writeFeatureTokenizers() {
+        // Byte-level: ids 0..255 are the alphabet in byte order, then "Ã©" (é) 256, "Ġc" 257, "abc" 258
+        // (no merge builds it), added "<x>" 259 (not special, rstrip) and "<s>" 260 (special).
+        QByteArray vocab = "{";
+        int nextCodePoint = 256;
+        for (int b = 0; b < 256; ++b) {
+            const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+            std::string ch;
+            appendUtf8(ch, static_cast<std::uint32_t>(printable ? b : nextCodePoint++));
+            vocab += jsonString(ch) + ":" + QByteArray::number(b) + ",";
+        }
+        vocab += "\"\xc3\x83\xc2\xa9\":256,\"\xc4\xa0"
+                 "c\":257,\"abc\":258,\"<x>\":259,\"<s>\":260}";
+        const QByteArray llama3 = jsonString(
+            "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|"
+            "\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+");
+        const QByteArray byteLevel =
+            "{\"added_tokens\":[{\"id\":259,\"content\":\"<x>\",\"special\":false,\"lstrip\":false,\"rstrip\":true},"
+            "{\"id\":260,\"content\":\"<s>\",\"special\":true}],"
+            "\"normalizer\":{\"type\":\"NFC\"},"
+            "\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":" +
+            llama3 +
+            "},\"behavior\":\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,"
+            "\"use_regex\":false}]},"
+            "\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<s>\",\"type_"
+            "id\":0}},"
+            "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}],\"special_tokens\":{\"<s>\":{\"id\":\"<s>\",\"ids\":[260]}}},"
+            "\"decoder\":{\"type\":\"ByteLevel\"},"
+            "\"model\":{\"type\":\"BPE\",\"ignore_merges\":true,\"vocab\":" +
+            vocab + ",\"merges\":[[\"\xc3\x83\",\"\xc2\xa9\"],[\"\xc4\xa0\",\"c\"]]}}";
+        // SentencePiece flavour: <unk> 0, <s> 1, ▁ 2, a 3, b 4, ▁a 5, ▁b 6.
+        const QByteArray sp = jsonString(swb::test::kMetaspace);
+        const QByteArray metaspace =
+            "{\"added_tokens\":[{\"id\":0,\"content\":\"<unk>\",\"special\":true},{\"id\":1,\"content\":\"<s>\","
+            "\"special\":true}],\"normalizer\":null,"
+            "\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":" +
+            sp +
+            ",\"prepend_scheme\":\"first\",\"split\":true},"
+            "\"decoder\":{\"type\":\"Metaspace\",\"replacement\":" +
+            sp +
+            ",\"prepend_scheme\":\"first\",\"split\":true},"
+            "\"model\":{\"type\":\"BPE\",\"unk_token\":\"<unk>\",\"vocab\":{\"<unk>\":0,\"<s>\":1," +
+            sp + ":2,\"a\":3,\"b\":4," + jsonString(swb::test::kMetaspace + "a") + ":5," +
+            jsonString(swb::test::kMetaspace + "b") + ":6},\"merges\":[[" + sp + ",\"a\"],[" + sp + ",\"b\"]]}}";
+        return QDir(m_dir.path()).mkpath("features-bytelevel") && QDir(m_dir.path()).mkpath("features-metaspace") &&
+               writeFile(m_dir.filePath("features-bytelevel/tokenizer.json"), byteLevel) &&
+               writeFile(m_dir.filePath("features-metaspace/tokenizer.json"), metaspace);
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
         QVERIFY(swb::test::writeTinyVocabularies(m_dir.path()));
+        QVERIFY(writeFeatureTokenizers());
         if (!swb::test::referenceDir().isEmpty())
             for (const QString& vocab : swb::test::referenceVocabNames())
                 QVERIFY2(writeTokenizerJson(vocab), qPrintable(vocab));
@@ -555,6 +608,65 @@ private slots:
         QVERIFY(t);
         QCOMPARE(toInts(t->encode(toStd(text), addSpecial, false)), expected);
         QCOMPARE(t->decode(t->encode(toStd(text), addSpecial, false)), toStd(text));
+    }
+
+    void tokenizerJsonFeatures_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("addSpecial");
+        QTest::addColumn<bool>("parseSpecial");
+        QTest::addColumn<std::vector<int>>("expected");
+        // NFC first: "cafe" + U+0301 becomes "café"; é is C3 A9 = "Ã©" (256).
+        QTest::newRow("nfc") << "features-bytelevel" << QByteArray("cafe\xcc\x81") << false << false
+                             << std::vector<int>{99, 97, 102, 256};
+        QTest::newRow("ignore_merges") << "features-bytelevel" << QByteArray("abc") << false << false
+                                       << std::vector<int>{258};
+        // The regex keeps " c" together; (Ġ, c) merges.
+        QTest::newRow("split regex") << "features-bytelevel" << QByteArray(" c") << false << false
+                                     << std::vector<int>{257};
+        // "<x>" is not special: always split out; rstrip eats the spaces after it.
+        QTest::newRow("added token, rstrip")
+            << "features-bytelevel" << QByteArray("a<x>  b") << false << false << std::vector<int>{97, 259, 98};
+        QTest::newRow("special not parsed")
+            << "features-bytelevel" << QByteArray("<s>") << false << false << std::vector<int>{60, 115, 62};
+        QTest::newRow("special parsed") << "features-bytelevel" << QByteArray("x <s>") << false << true
+                                        << std::vector<int>{120, 32, 260};
+        QTest::newRow("template BOS") << "features-bytelevel" << QByteArray("c") << true << false
+                                      << std::vector<int>{260, 99};
+        // "a b" -> "▁a▁b" (prefix: first section only), split before each ▁: ▁a ▁b.
+        QTest::newRow("metaspace") << "features-metaspace" << QByteArray("a b") << false << false
+                                   << std::vector<int>{5, 6};
+        // "c" has no token and no byte fallback: ▁, <unk>.
+        QTest::newRow("metaspace unk") << "features-metaspace" << QByteArray("a c") << false << false
+                                       << std::vector<int>{5, 2, 0};
+        // prepend_scheme "first": the section after <s> gets no ▁.
+        QTest::newRow("metaspace first") << "features-metaspace" << QByteArray("<s>a") << false << true
+                                         << std::vector<int>{1, 3};
+    }
+    void tokenizerJsonFeatures() {
+        QFETCH(QString, folder);
+        QFETCH(QByteArray, text);
+        QFETCH(bool, addSpecial);
+        QFETCH(bool, parseSpecial);
+        QFETCH(std::vector<int>, expected);
+        swb::Result<std::unique_ptr<Tokenizer>> t = swb::loadTokenizer(m_dir.filePath(folder));
+        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error().message));
+        QCOMPARE(toInts(t.value()->encode(toStd(text), addSpecial, parseSpecial)), expected);
+    }
+
+    void tokenizerJsonFeatureDetails() {
+        swb::Result<std::unique_ptr<Tokenizer>> bl = swb::loadTokenizer(m_dir.filePath("features-bytelevel"));
+        swb::Result<std::unique_ptr<Tokenizer>> ms = swb::loadTokenizer(m_dir.filePath("features-metaspace"));
+        QVERIFY(bl.ok() && ms.ok());
+        QCOMPARE(bl.value()->kind(), QStringLiteral("tokenizer.json:bpe (byte-level)"));
+        QCOMPARE(ms.value()->kind(), QStringLiteral("tokenizer.json:bpe (sentencepiece)"));
+        QCOMPARE(bl.value()->specialTokens().bos, 260);
+        QVERIFY(bl.value()->specialTokens().addBos);
+        QCOMPARE(ms.value()->specialTokens().unk, 0);
+        QCOMPARE(ms.value()->decode({5, 6}), std::string("a b"));
+        QCOMPARE(bl.value()->decode({99, 97, 102, 256}), std::string("caf\xc3\xa9"));
+        QCOMPARE(bl.value()->piece(259), std::string("<x>")); // added, not special: decodes to its text
+        QCOMPARE(bl.value()->piece(260), std::string());
     }
 
     void tinyVocabularyDetails() {

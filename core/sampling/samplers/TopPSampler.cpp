@@ -73,16 +73,14 @@ private:
         const std::size_t n = candidates.size();
         const std::span<const float> logits = candidates.logits();
         const std::span<const float> probs = candidates.probs();
-        const float max = *std::max_element(logits.begin(), logits.end());
+        const float max = kernels::maxOf(logits.data(), n);
         const float scale = (kBuckets - 1) / kSpan;
-        std::vector<std::uint16_t> bucketOf(n);
+        thread_local std::vector<std::uint16_t> bucketOf; // scratch, reused between steps
+        bucketOf.resize(n);
+        kernels::bucketIndices(logits.data(), n, max, scale, kBuckets - 1, bucketOf.data());
         std::vector<double> mass(kBuckets, 0.0);
-        for (std::size_t i = 0; i < n; ++i) {
-            const float offset = (max - logits[i]) * scale;
-            const int bucket = offset < static_cast<float>(kBuckets - 1) ? static_cast<int>(offset) : kBuckets - 1;
-            bucketOf[i] = static_cast<std::uint16_t>(bucket);
-            mass[static_cast<std::size_t>(bucket)] += probs[i];
-        }
+        for (std::size_t i = 0; i < n; ++i)
+            mass[bucketOf[i]] += probs[i];
         // tailAfter(b): mass of buckets below b. The boundary bucket is the first whose tail is <= removable.
         std::vector<double> tailAfter(kBuckets, 0.0);
         for (int b = kBuckets - 2; b >= 0; --b)
@@ -92,32 +90,37 @@ private:
         while (boundary < kBuckets - 1 && tailAfter[static_cast<std::size_t>(boundary)] > removable)
             ++boundary;
 
+        // One pass: flags for the buckets above the boundary, and the boundary bucket's items.
         std::vector<std::size_t> edge;
-        for (std::size_t i = 0; i < n; ++i)
-            if (bucketOf[i] == boundary)
+        std::vector<char> keep(n);
+        std::size_t kept = 0;
+        m_keptMass = 0.0;
+        float lowest = INFINITY;
+        for (std::size_t i = 0; i < n; ++i) {
+            const int bucket = bucketOf[i];
+            const bool above = bucket < boundary;
+            keep[i] = above;
+            if (above) {
+                ++kept;
+                m_keptMass += probs[i];
+                lowest = std::min(lowest, probs[i]);
+            } else if (bucket == boundary) {
                 edge.push_back(i);
+            }
+        }
         std::sort(edge.begin(), edge.end(), [&](std::size_t a, std::size_t b) {
             return logits[a] > logits[b] || (logits[a] == logits[b] && candidates.id(a) < candidates.id(b));
         });
-        std::vector<char> keep(n, 0);
-        std::size_t kept = 0;
-        m_keptMass = 0.0;
-        for (std::size_t i = 0; i < n; ++i)
-            if (bucketOf[i] < boundary) {
-                keep[i] = 1;
-                ++kept;
-                m_keptMass += probs[i];
-            }
         // Within the boundary bucket, walk down: a token survives while the mass at or below it exceeds
         // the removable mass.
         double atOrBelow = tailAfter[static_cast<std::size_t>(boundary)] + mass[static_cast<std::size_t>(boundary)];
-        m_lowestKept = NAN;
         for (std::size_t index : edge) {
             if (atOrBelow <= removable && kept >= m_minKeep)
                 break;
             keep[index] = 1;
             ++kept;
             m_keptMass += probs[index];
+            lowest = std::min(lowest, probs[index]);
             atOrBelow -= probs[index];
         }
         if (kept < m_minKeep) {
@@ -127,10 +130,6 @@ private:
             candidates.keepFirst(m_minKeep);
             return;
         }
-        float lowest = INFINITY;
-        for (std::size_t i = 0; i < n; ++i)
-            if (keep[i])
-                lowest = std::min(lowest, probs[i]);
         m_lowestKept = lowest;
         candidates.keepWhere(keep);
     }

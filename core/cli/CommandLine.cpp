@@ -52,10 +52,11 @@ const Subcommand* findSubcommand(const std::vector<Subcommand>& all, const QStri
 void printOverview(const std::vector<Subcommand>& all, QTextStream& out) {
     out << "Usage: swb SUBCOMMAND [OPTIONS]\n"
         << "Sampling Workbench command-line tool: inspect models, tokenize, sample and generate with traces,\n"
-        << "run batches into the run store, export evaluation reports.\n\n"
+        << "run batches into the run store, measure performance.\n\n"
         << "Subcommands:\n";
     for (const Subcommand& command : all)
-        out << "  " << command.name.leftJustified(18) << command.summary << '\n';
+        if (!command.hidden)
+            out << "  " << command.name.leftJustified(18) << command.summary << '\n';
     out << "\nGeneral options:\n"
         << "  --help, -h         show this help; 'swb help SUBCOMMAND' or 'swb SUBCOMMAND --help' for one\n"
         << "  --version, -v      print the version\n\n"

@@ -1,5 +1,6 @@
 #include "cli/ModelArguments.h"
 
+#include "AppInfo.h"
 #include "model/Model.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -29,7 +30,7 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
 QString modelPathArgument(const Invocation& call) {
     if (call.args.isSet(QStringLiteral("model")))
         return call.args.value(QStringLiteral("model"));
-    failBadInput(QStringLiteral("no --model given"));
+    return bundledModelPath();
 }
 
 LoadedModel loadModelFromArguments(const Invocation& call) {

@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QThread>
 
+#include "AppInfo.h"
 #include "cli/Subcommand.h"
 #include "model/Model.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -98,7 +99,8 @@ QJsonObject infoJson(const ModelInfo& info) {
 }
 
 int runInfo(const Invocation& inv) {
-    const QString path = inv.required(QStringLiteral("model"));
+    const QString path =
+        inv.args.isSet(QStringLiteral("model")) ? inv.args.value(QStringLiteral("model")) : bundledModelPath();
     // From the headers only: `swb info` must be instant even for a model too large to load here.
     Result<ModelInfo> info = Model::inspect(path, modelOptions(inv));
     if (!info)

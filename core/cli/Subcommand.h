@@ -43,6 +43,8 @@ struct Subcommand {
     QString summary;
     std::function<void(QCommandLineParser&)> declareOptions;
     std::function<int(const Invocation&)> run;
+    // Maintainers' tools (train-demo, perplexity): runnable, but left out of `swb --help`.
+    bool hidden = false;
 };
 
 // Every subcommand, in the order `swb --help` lists them. Each group registers itself in its own file.
@@ -57,6 +59,8 @@ Subcommand generateSubcommand();
 Subcommand batchSubcommand();
 // info (ModelCommands.cpp).
 std::vector<Subcommand> modelSubcommands();
+// train-demo, perplexity (DemoCommands.cpp), both hidden.
+std::vector<Subcommand> demoSubcommands();
 
 // One mode of `swb bench MODE [options]`: what it measures, its options and body. Its run prints one JSON
 // object of figures.

@@ -13,6 +13,8 @@ std::vector<Subcommand> allSubcommands() {
     for (Subcommand& command : samplingSubcommands())
         all.push_back(std::move(command));
     all.push_back(benchSubcommand());
+    for (Subcommand& command : demoSubcommands())
+        all.push_back(std::move(command));
     return all;
 }
 

@@ -4,6 +4,7 @@
 #include <QIODevice>
 #include <QStringList>
 
+#include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -21,8 +22,7 @@ void declareModelOptions(QCommandLineParser& parser) {
 }
 
 std::unique_ptr<Tokenizer> loadFromOptions(const Invocation& inv) {
-    // The bundled demo model will stand in for a missing --model (issue 7); until then it is a usage error.
-    const QString model = inv.required(QStringLiteral("model"));
+    const QString model = modelPathArgument(inv); // the bundled demo model when --model is absent
     Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(model, inv.args.value(QStringLiteral("tokenizer")));
     if (!tokenizer)
         throw Failure{tokenizer.error().kind == ErrorKind::BadInput ? 2 : 1, tokenizer.error().message};

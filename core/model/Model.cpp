@@ -1,5 +1,5 @@
 // The decoder: one implementation for the Llama and GPT-2 block families, on libtorch (ATen).
-// This is the only translation unit of core that includes torch headers; keep it that way so the
+// With training/DemoTrainer.cpp, the only translation units of core that include torch headers; keep it so the
 // rest of the project compiles fast.
 #include "model/Model.h"
 

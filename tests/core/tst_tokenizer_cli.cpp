@@ -167,11 +167,19 @@ private slots:
         QVERIFY(r.err.isEmpty());
     }
 
+    void withoutModelUsesTheBundledDemoModel() {
+        const QString demo = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+        const auto implicit = swb::test::runSwbProcess({"tokenize", "--text", "And God said"});
+        const auto explicitModel = swb::test::runSwbProcess({"tokenize", "--model", demo, "--text", "And God said"});
+        QCOMPARE(implicit.status, 0);
+        QCOMPARE(implicit.out, explicitModel.out);
+        QVERIFY(!implicit.out.trimmed().isEmpty());
+    }
+
     void usageErrors_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("needle");
         const QString bpe = path(QStringLiteral("tiny-bpe.gguf"));
-        QTest::newRow("no model") << QStringList{"tokenize", "--text", "x"} << "--model";
         QTest::newRow("text and file") << QStringList{"tokenize", "--model", bpe, "--text", "x", "--file", bpe}
                                        << "exactly one of --text and --file";
         QTest::newRow("neither text nor file")

@@ -1,0 +1,148 @@
+// The bundled demo model (resources/models/kjv-tiny): what a new user sees first. Its tokenizer loads
+// and round-trips, `swb generate` without --model writes KJV-like text, and the validation perplexity
+// on its model card is what `swb perplexity` measures.
+
+#include <cmath>
+#include <set>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "AppInfo.h"
+#include "TestSupport.h"
+#include "tokenizer/TokenizerJsonLoader.h"
+#include "training/DemoCorpus.h"
+
+using namespace swb;
+
+namespace {
+
+QString modelDir() {
+    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+}
+
+// Lower-cased words with punctuation stripped (apostrophes kept inside words, as in "LORD'S").
+QStringList wordsOf(const QString& text) {
+    QStringList words;
+    for (const QString& raw : text.toLower().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        QString w = raw;
+        w.remove(QRegularExpression(QStringLiteral("[^\\p{L}\\p{N}']")));
+        while (w.startsWith(QLatin1Char('\'')))
+            w.remove(0, 1);
+        while (w.endsWith(QLatin1Char('\'')))
+            w.chop(1);
+        if (!w.isEmpty())
+            words << w;
+    }
+    return words;
+}
+
+} // namespace
+
+class TestDemoModel : public QObject {
+    Q_OBJECT
+
+private:
+    std::set<QString> m_corpusWords;
+    bool m_haveCorpus = false;
+
+private slots:
+    void initTestCase() {
+        if (!QFileInfo::exists(modelDir() + QStringLiteral("/config.json")))
+            QSKIP("resources/models/kjv-tiny is absent");
+        Result<DemoCorpus> corpus = DemoCorpus::extract();
+        if (!corpus) {
+            qWarning("%s", qPrintable(corpus.error().message));
+            return;
+        }
+        m_haveCorpus = true;
+        for (const auto* split : {&corpus->trainingVerses(), &corpus->validationVerses()})
+            for (const std::string& verse : *split)
+                for (const QString& w : wordsOf(QString::fromStdString(verse)))
+                    m_corpusWords.insert(w);
+    }
+
+    void bundledPathIsTheSourceModel() {
+        QCOMPARE(QDir(bundledModelPath()).canonicalPath(), QDir(modelDir()).canonicalPath());
+    }
+
+    void tokenizerRoundTrips() {
+        Result<std::unique_ptr<Tokenizer>> tokenizer =
+            TokenizerJsonLoader::load(modelDir() + QStringLiteral("/tokenizer.json"));
+        QVERIFY2(tokenizer.ok(), qPrintable(tokenizer ? QString() : tokenizer.error().message));
+        const Tokenizer& t = **tokenizer;
+        QCOMPARE(t.vocabSize(), 2048);
+        QCOMPARE(t.specialTokens().eos, 0);
+        QCOMPARE(t.specialTokens().bos, 0);
+        for (const std::string text : {"In the beginning God created the heaven and the earth.", "Jesus wept.",
+                                       "And the LORD'S word (as it was) came; unto Zerubbabel?",
+                                       "Unseen words: quantum, ü, 42, \u4e2d\u6587 \n\ttabs"}) {
+            const std::vector<TokenId> ids = t.encode(text, false, false);
+            QCOMPARE(t.decode(ids), text);
+            const std::vector<TokenId> withSpecial = t.encode(text, true, false);
+            QCOMPARE(withSpecial.front(), 0); // every verse follows <|endoftext|> in training
+            QCOMPARE(withSpecial.size(), ids.size() + 1);
+        }
+        // Common words are single tokens: the vocabulary was learned on this corpus.
+        QCOMPARE(t.encode(" LORD", false, false).size(), std::size_t(1));
+    }
+
+    void generateWithoutModelIsVerseLike_data() {
+        QTest::addColumn<int>("seed");
+        QTest::newRow("seed 1") << 1;
+        QTest::newRow("seed 2") << 2;
+        QTest::newRow("seed 3") << 3;
+    }
+    void generateWithoutModelIsVerseLike() {
+        if (!m_haveCorpus)
+            QSKIP("the bible-kjv packages are not installed (packaging/install-deps.sh)");
+        QFETCH(int, seed);
+        const test::ProcessResult r =
+            test::runSwbProcess({QStringLiteral("generate"), QStringLiteral("--prompt"), QStringLiteral("And God said"),
+                                 QStringLiteral("--strategy"), QStringLiteral("chat"), QStringLiteral("--max-tokens"),
+                                 QStringLiteral("80"), QStringLiteral("--seed"), QString::number(seed)});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QStringList words = wordsOf(QString::fromUtf8(r.out));
+        QVERIFY2(words.size() >= 5, r.out.constData());
+        int known = 0;
+        for (const QString& w : words)
+            known += m_corpusWords.count(w) ? 1 : 0;
+        const double share = static_cast<double>(known) / static_cast<double>(words.size());
+        QVERIFY2(share >= 0.9, qPrintable(QStringLiteral("%1% of the words are in the corpus: %2")
+                                              .arg(100 * share, 0, 'f', 1)
+                                              .arg(QString::fromUtf8(r.out))));
+    }
+
+    void perplexityMatchesModelCard() {
+        if (!m_haveCorpus)
+            QSKIP("the bible-kjv packages are not installed (packaging/install-deps.sh)");
+        QFile card(modelDir() + QStringLiteral("/README.md"));
+        QVERIFY(card.open(QIODevice::ReadOnly));
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("Validation perplexity: \\*\\*([0-9]+\\.[0-9]+)\\*\\*"))
+                .match(QString::fromUtf8(card.readAll()));
+        QVERIFY2(m.hasMatch(), "the model card states no 'Validation perplexity: **N.NN**'");
+        const double stated = m.captured(1).toDouble();
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::ProcessResult r = test::runSwbProcess(
+            {QStringLiteral("train-demo"), QStringLiteral("--corpus-only"), QStringLiteral("--out"), dir.path()});
+        QVERIFY2(r.status == 0, r.err.constData());
+        r = test::runSwbProcess({QStringLiteral("perplexity"), QStringLiteral("--text-file"),
+                                 dir.filePath(QStringLiteral("validation.txt"))});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        const double measured = json.value(QStringLiteral("perplexity")).toDouble();
+        QVERIFY2(std::abs(measured - stated) <= 0.006,
+                 qPrintable(QStringLiteral("measured %1, the card says %2").arg(measured).arg(stated)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemoModel)
+#include "tst_demo_model.moc"

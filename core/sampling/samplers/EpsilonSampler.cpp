@@ -16,25 +16,7 @@ public:
 
     void apply(Candidates& candidates, StageTrace& stage, SamplingContext&) override {
         candidates.softmax();
-        cutBelow(candidates, stage, static_cast<float>(m_epsilon), m_minKeep);
-    }
-
-    // Shared with eta: removes tokens with p < threshold, keeping the top minKeep.
-    static void cutBelow(Candidates& candidates, StageTrace& stage, float threshold, std::size_t minKeep) {
-        const std::span<const float> probs = candidates.probs();
-        std::vector<char> keep(probs.size());
-        std::size_t kept = 0;
-        double mass = 0.0;
-        for (std::size_t i = 0; i < probs.size(); ++i) {
-            keep[i] = probs[i] >= threshold;
-            if (keep[i]) {
-                ++kept;
-                mass += probs[i];
-            }
-        }
-        stage.threshold = threshold;
-        support::cutMonotone(candidates, keep, kept, minKeep);
-        stage.keptMass = kept >= minKeep ? mass : candidates.massOfFirst(candidates.size());
+        support::cutBelow(candidates, stage, static_cast<float>(m_epsilon), m_minKeep);
     }
 
 private:
@@ -55,7 +37,7 @@ public:
     void apply(Candidates& candidates, StageTrace& stage, SamplingContext&) override {
         const double entropy = candidates.entropy();
         const double eta = std::min(m_epsilon, std::sqrt(m_epsilon) * std::exp(-entropy));
-        EpsilonSampler::cutBelow(candidates, stage, static_cast<float>(eta), m_minKeep);
+        support::cutBelow(candidates, stage, static_cast<float>(eta), m_minKeep);
     }
 
 private:

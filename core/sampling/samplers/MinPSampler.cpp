@@ -20,20 +20,7 @@ public:
         float top = 0.0f;
         for (float p : probs)
             top = std::max(top, p);
-        const float threshold = static_cast<float>(m_p) * top;
-        std::vector<char> keep(probs.size());
-        std::size_t kept = 0;
-        double mass = 0.0;
-        for (std::size_t i = 0; i < probs.size(); ++i) {
-            keep[i] = probs[i] >= threshold;
-            if (keep[i]) {
-                ++kept;
-                mass += probs[i];
-            }
-        }
-        stage.threshold = threshold;
-        support::cutMonotone(candidates, keep, kept, m_minKeep);
-        stage.keptMass = kept >= m_minKeep ? mass : candidates.massOfFirst(candidates.size());
+        support::cutBelow(candidates, stage, static_cast<float>(m_p) * top, m_minKeep);
     }
 
 private:

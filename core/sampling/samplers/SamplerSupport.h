@@ -52,4 +52,23 @@ inline void cutMonotone(Candidates& candidates, std::vector<char>& keep, std::si
     candidates.keepFirst(std::min(minKeep, candidates.size()));
 }
 
+// Removes tokens with p < threshold (probabilities must be valid), keeping the top minKeep; records the
+// stage's threshold and kept mass. Shared by min_p, epsilon and eta.
+inline void cutBelow(Candidates& candidates, StageTrace& stage, float threshold, std::size_t minKeep) {
+    const std::span<const float> probs = candidates.probs();
+    std::vector<char> keep(probs.size());
+    std::size_t kept = 0;
+    double mass = 0.0;
+    for (std::size_t i = 0; i < probs.size(); ++i) {
+        keep[i] = probs[i] >= threshold;
+        if (keep[i]) {
+            ++kept;
+            mass += probs[i];
+        }
+    }
+    stage.threshold = threshold;
+    support::cutMonotone(candidates, keep, kept, minKeep);
+    stage.keptMass = kept >= minKeep ? mass : candidates.massOfFirst(candidates.size());
+}
+
 } // namespace swb::support

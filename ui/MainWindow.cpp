@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -13,6 +14,9 @@
 #include "AppInfo.h"
 #include "EmptyStatePage.h"
 #include "Settings.h"
+#include "explore/ExploreView.h"
+#include "runs/RunsView.h"
+#include "storage/Database.h"
 
 namespace swb {
 
@@ -21,6 +25,12 @@ MainWindow::MainWindow(QWidget* parent)
     , m_settings(std::make_unique<Settings>()) {
     setWindowTitle(tr("Sampling Workbench"));
     setObjectName(QStringLiteral("mainWindow"));
+
+    const QString databasePath = Database::defaultPath();
+    if (Result<std::unique_ptr<Database>> opened = Database::open(databasePath))
+        m_database = std::move(opened).value();
+    else
+        m_databaseError = tr("The run store cannot be used, so runs will not be saved: %1").arg(opened.error().message);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -31,23 +41,27 @@ MainWindow::MainWindow(QWidget* parent)
         page->setObjectName(key);
         m_tabs->addTab(page, label);
     };
-    addPage(QStringLiteral("explore"), tr("&Explore"), tr("Explore a model, one token at a time"),
-            tr("Type a prompt and generate: every step shows the whole next-token distribution, where each "
-               "sampler in the chain cut it, and which token was drawn. Re-run a step with an edited chain, "
-               "or branch from any token."));
+    m_explore = new ExploreView(*m_settings, m_database.get(), databasePath, m_tabs);
+    m_tabs->addTab(m_explore, tr("&Explore"));
     addPage(QStringLiteral("compare"), tr("&Compare"), tr("Compare strategies side by side"),
             tr("Run two to four sampling strategies on the same prompts and rate their outputs blind, on a "
                "rubric and pairwise."));
-    addPage(QStringLiteral("runs"), tr("&Runs"), tr("No runs yet"),
-            tr("Every generation is saved here with its strategy, seed and per-step trace. Branches appear "
-               "under the run they came from."));
+    m_runsView = new RunsView(m_database.get(), m_tabs);
+    m_tabs->addTab(m_runsView, tr("&Runs"));
+    connect(m_explore, &ExploreView::runSaved, m_runsView, &RunsView::refresh);
+    connect(m_runsView, &RunsView::openRequested, this, [this](qint64 id) {
+        if (m_explore->openRun(id))
+            selectTab(QStringLiteral("explore"));
+    });
+    for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_runsView)})
+        connect(source, SIGNAL(statusMessage(QString)), this, SLOT(showStatus(QString)));
     addPage(QStringLiteral("reports"), tr("Re&ports"), tr("No ratings yet"),
             tr("Once outputs are rated, this view summarises each strategy: rubric means with confidence "
                "intervals, win rates, Bradley-Terry scores and automatic metrics, exportable as CSV."));
     setCentralWidget(m_tabs);
 
     createMenus();
-    statusBar()->showMessage(tr("Ready"));
+    statusBar()->showMessage(m_databaseError.isEmpty() ? tr("Ready") : m_databaseError);
 
     resize(1280, 800);
     const QByteArray geometry = m_settings->get(settings::windowGeometry);
@@ -57,7 +71,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { m_settings->set(settings::lastTab, currentTabKey()); });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The views use the settings and the run store: they go first.
+    delete m_tabs;
+}
 
 QStringList MainWindow::tabKeys() {
     return {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("runs"), QStringLiteral("reports")};
@@ -83,7 +100,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+void MainWindow::showStatus(const QString& text) { statusBar()->showMessage(text, 15000); }
+
 void MainWindow::saveWindowSettings() {
+    m_explore->saveSettings();
     m_settings->set(settings::windowGeometry, saveGeometry());
     m_settings->set(settings::lastTab, currentTabKey());
     m_settings->sync();
@@ -99,16 +119,27 @@ void MainWindow::createMenus() {
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("actionQuit"));
 
+    QMenu* generation = menuBar()->addMenu(tr("&Generation"));
+    generation->addAction(m_explore->generateAction());
+    generation->addAction(m_explore->stopAction());
+    addAction(m_explore->generateAction());
+    addAction(m_explore->stopAction());
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Sampling Workbench"), this, &MainWindow::showAbout);
     about->setObjectName(QStringLiteral("actionAbout"));
 }
 
 void MainWindow::openModel() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Model"), QString(), tr("Models (config.json *.gguf *.bin *.safetensors);;All files (*)"));
-    if (!path.isEmpty())
-        statusBar()->showMessage(tr("Selected %1").arg(QDir::toNativeSeparators(path)));
+    QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), QString(),
+                                                tr("Models (config.json *.gguf *.bin *.safetensors);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    // A Hugging Face model is its folder.
+    if (path.endsWith(QLatin1String(".json")) || path.endsWith(QLatin1String(".safetensors")))
+        path = QFileInfo(path).absolutePath();
+    selectTab(QStringLiteral("explore"));
+    m_explore->openModel(path);
 }
 
 void MainWindow::showAbout() {

@@ -7,6 +7,9 @@ class QTabWidget;
 
 namespace swb {
 
+class Database;
+class ExploreView;
+class RunsView;
 class Settings;
 
 // The workbench window: tabs Explore, Compare, Runs and Reports, menus and status bar.
@@ -24,9 +27,16 @@ public:
     QString currentTabKey() const;
     bool selectTab(const QString& key);
     QTabWidget* tabs() const { return m_tabs; }
+    ExploreView* explore() const { return m_explore; }
+    RunsView* runs() const { return m_runsView; }
+    // The GUI thread's run store; null when it could not be opened (the reason is in the status bar).
+    Database* database() const { return m_database.get(); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+
+private slots:
+    void showStatus(const QString& text);
 
 private:
     void createMenus();
@@ -34,8 +44,12 @@ private:
     void showAbout();
     void openModel();
 
-    QTabWidget* m_tabs = nullptr;
     std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<Database> m_database;
+    QString m_databaseError;
+    QTabWidget* m_tabs = nullptr;
+    ExploreView* m_explore = nullptr;
+    RunsView* m_runsView = nullptr;
 };
 
 } // namespace swb

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QSettings>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 namespace swb {
@@ -19,6 +20,17 @@ namespace settings {
 inline const SettingKey<QByteArray> windowGeometry{"window/geometry", {}};
 inline const SettingKey<QByteArray> windowState{"window/state", {}};
 inline const SettingKey<QString> lastTab{"window/lastTab", QStringLiteral("explore")};
+inline const SettingKey<QString> modelPath{"model/path", {}};
+inline const SettingKey<QStringList> recentModels{"model/recent", {}};
+inline const SettingKey<QString> modelDevice{"model/device", QStringLiteral("cpu")};
+inline const SettingKey<QString> modelDtype{"model/dtype", QStringLiteral("f32")};
+inline const SettingKey<int> modelThreads{"model/threads", 0};
+inline const SettingKey<QString> exploreStrategy{"explore/strategy", {}};
+inline const SettingKey<QString> explorePrompt{"explore/prompt", QStringLiteral("And God said")};
+inline const SettingKey<int> exploreMaxTokens{"explore/maxTokens", 64};
+inline const SettingKey<bool> exploreShowFinal{"explore/showFinal", false};
+inline const SettingKey<bool> exploreLogScale{"explore/logScale", false};
+inline const SettingKey<QByteArray> exploreSplitters{"explore/splitters", {}};
 } // namespace settings
 
 // The application's QSettings, stored under the reverse-DNS application id

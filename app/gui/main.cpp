@@ -8,6 +8,8 @@
 
 #include "AppInfo.h"
 #include "MainWindow.h"
+#include "explore/ExploreView.h"
+#include "explore/TokenStreamView.h"
 
 namespace {
 
@@ -29,6 +31,36 @@ void takeScreenshotWhenPainted(swb::MainWindow* window, const QString& path) {
         QCoreApplication::exit(saved ? 0 : 1);
     });
     poll->start();
+}
+
+// For a screenshot of Explore: generate on the loaded model, select the step the chain cut most
+// interestingly, wait for its replay, then shoot.
+void screenshotAfterDemoGeneration(swb::MainWindow* window, const QString& path) {
+    swb::ExploreView* explore = window->explore();
+    const auto shoot = [window, path] { takeScreenshotWhenPainted(window, path); };
+    QObject::connect(explore, &swb::ExploreView::inspectionUpdated, window, shoot, Qt::SingleShotConnection);
+    QObject::connect(explore, &swb::ExploreView::generationEnded, window, [explore, shoot](qint64 runId) {
+        const auto& steps = explore->run().steps;
+        if (runId == 0 || steps.empty()) {
+            shoot();
+            return;
+        }
+        // The most uncertain of the first 40 steps whose survivors fit on the plot.
+        int best = -1;
+        for (int i = 0; i < static_cast<int>(std::min<std::size_t>(steps.size(), 40)); ++i) {
+            const swb::StepTrace& trace = steps[static_cast<std::size_t>(i)].trace;
+            if (trace.finalCount <= 24 && (best < 0 || trace.rawEntropy > steps[static_cast<std::size_t>(best)].trace.rawEntropy))
+                best = i;
+        }
+        explore->selectStep(std::max(best, 0));
+    });
+    const auto start = [explore] { explore->generate(); };
+    if (explore->isModelLoaded())
+        QTimer::singleShot(0, explore, start);
+    else
+        QObject::connect(explore, &swb::ExploreView::modelReady, explore, start, Qt::SingleShotConnection);
+    // Whatever happens, never hang: shoot what is there after 60 s.
+    QTimer::singleShot(60000, window, shoot);
 }
 
 } // namespace
@@ -68,7 +100,11 @@ int main(int argc, char* argv[]) {
         return 2;
     }
     window.show();
-    if (parser.isSet(screenshot))
-        takeScreenshotWhenPainted(&window, parser.value(screenshot));
+    if (parser.isSet(screenshot)) {
+        if (window.currentTabKey() == QLatin1String("explore"))
+            screenshotAfterDemoGeneration(&window, parser.value(screenshot));
+        else
+            takeScreenshotWhenPainted(&window, parser.value(screenshot));
+    }
     return QApplication::exec();
 }

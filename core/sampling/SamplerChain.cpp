@@ -26,7 +26,8 @@ Result<SamplerChain> SamplerChain::build(const Strategy& strategy, const Tokeniz
 
 SamplerChain::SamplerChain(const SamplerChain& other)
     : m_rng(other.m_rng)
-    , m_topN(other.m_topN) {
+    , m_topN(other.m_topN)
+    , m_observer(other.m_observer) {
     for (const auto& sampler : other.m_samplers)
         m_samplers.push_back(sampler->clone());
 }
@@ -87,12 +88,14 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
         trace.stages.reserve(m_samplers.size());
     }
 
-    for (const auto& sampler : m_samplers) {
-        StageTrace stage{sampler->name()};
-        sampler->apply(candidates, stage, context);
+    for (std::size_t i = 0; i < m_samplers.size(); ++i) {
+        StageTrace stage{m_samplers[i]->name()};
+        m_samplers[i]->apply(candidates, stage, context);
         stage.kept = static_cast<int>(candidates.size());
         if (level == TraceLevel::Full)
             trace.stages.push_back(std::move(stage));
+        if (m_observer)
+            m_observer(i, candidates);
     }
     if (candidates.selected < 0 || static_cast<std::size_t>(candidates.selected) >= candidates.size())
         return Error::internal(QStringLiteral("the selector %1 chose no token").arg(m_samplers.back()->name()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -45,6 +46,10 @@ public:
     std::size_t size() const { return m_samplers.size(); }
     const Sampler& sampler(std::size_t i) const { return *m_samplers[i]; }
     void setTopN(int n) { m_topN = n; }
+    // Called after each stage of sample() with the stage's index and its survivors (for inspecting a
+    // step stage by stage; costs nothing when unset).
+    using StageObserver = std::function<void(std::size_t stage, const Candidates& survivors)>;
+    void setStageObserver(StageObserver observer) { m_observer = std::move(observer); }
     int topN() const { return m_topN; }
 
 private:
@@ -54,6 +59,7 @@ private:
     Candidates m_work; // reused between steps
     Pcg64 m_rng;
     int m_topN = 64;
+    StageObserver m_observer;
 };
 
 } // namespace swb

@@ -149,7 +149,7 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
         m_db.prepare(QStringLiteral("INSERT INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
     insert.addBindValue(hash);
     insert.addBindValue(QString::fromUtf8(strategy.canonicalSamplersJson()));
-    insert.addBindValue(strategy.name);
+    insert.addBindValue(strategy.name.isNull() ? QStringLiteral("") : strategy.name); // NOT NULL: bind "" for no name
     insert.addBindValue(now());
     if (Status status = Database::exec(insert, QStringLiteral("save a strategy")); !status)
         return status.error();
@@ -168,6 +168,34 @@ Result<Strategy> RunRepository::loadStrategy(qint64 id) {
     if (strategy)
         strategy->name = query.value(1).toString();
     return strategy;
+}
+
+Result<qint64> RunRepository::saveNamedStrategy(const Strategy& strategy, const QString& name) {
+    Result<qint64> id = saveStrategy(strategy);
+    if (!id)
+        return id;
+    QSqlQuery rename = m_db.prepare(QStringLiteral("UPDATE strategies SET name = ? WHERE id = ?"));
+    rename.addBindValue(name);
+    rename.addBindValue(id.value());
+    if (Status status = Database::exec(rename, QStringLiteral("name a strategy")); !status)
+        return status.error();
+    return id;
+}
+
+Result<std::vector<std::pair<qint64, Strategy>>> RunRepository::listNamedStrategies() {
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM strategies WHERE name <> '' ORDER BY name, id"));
+    if (Status status = Database::exec(query, QStringLiteral("list strategies")); !status)
+        return status.error();
+    std::vector<qint64> ids;
+    while (query.next())
+        ids.push_back(query.value(0).toLongLong());
+    std::vector<std::pair<qint64, Strategy>> named;
+    for (qint64 id : ids) {
+        Result<Strategy> strategy = loadStrategy(id);
+        if (strategy)
+            named.emplace_back(id, std::move(strategy).value());
+    }
+    return named;
 }
 
 Status RunRepository::saveRun(RunRecord& run) {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <QDateTime>
@@ -75,6 +76,10 @@ public:
     // Deduplicated by Strategy::hash(); a name given later fills an empty one.
     Result<qint64> saveStrategy(const Strategy& strategy);
     Result<Strategy> loadStrategy(qint64 id);
+    // Saves the strategy under name (renaming it if it was saved before); returns its id.
+    Result<qint64> saveNamedStrategy(const Strategy& strategy, const QString& name);
+    // Strategies with a name, by name.
+    Result<std::vector<std::pair<qint64, Strategy>>> listNamedStrategies();
 
     // Saves run and its steps atomically and sets run.id (and createdAt when unset).
     Status saveRun(RunRecord& run);

@@ -112,6 +112,17 @@ private slots:
         QCOMPARE(runs.saveStrategy(respelled).value(), strategyId);
         QCOMPARE(runs.loadStrategy(strategyId)->samplers, strategy.samplers);
         QCOMPARE(runs.loadStrategy(strategyId)->name, QStringLiteral("chat"));
+        // An unnamed strategy (as the GUI's editor makes) saves too, and can be named later.
+        Strategy unnamed = Strategy::parse(QStringLiteral(R"({"samplers": [{"type": "top_k", "k": 3}]})")).value();
+        QVERIFY(unnamed.name.isNull());
+        const Result<qint64> unnamedId = runs.saveStrategy(unnamed);
+        QVERIFY2(unnamedId.ok(), qPrintable(unnamedId.ok() ? QString() : unnamedId.error().message));
+        QVERIFY(runs.listNamedStrategies()->empty() || runs.listNamedStrategies()->front().first != unnamedId.value());
+        QCOMPARE(runs.saveNamedStrategy(unnamed, QStringLiteral("mine")).value(), unnamedId.value());
+        const auto named = runs.listNamedStrategies().value();
+        QVERIFY(std::any_of(named.begin(), named.end(), [&](const auto& entry) {
+            return entry.first == unnamedId.value() && entry.second.name == QStringLiteral("mine");
+        }));
 
         RunRecord run = sampleRun(modelId, strategyId, 50, 9);
         QVERIFY(runs.saveRun(run).ok());

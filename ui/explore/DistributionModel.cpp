@@ -1,0 +1,125 @@
+#include "explore/DistributionModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCoreApplication>
+
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("swb::DistributionModel", text); }
+
+QString number(double value) { return QString::number(value, 'g', 3); }
+
+const SamplerSpec* specAt(const Strategy& strategy, std::size_t index) {
+    return index < strategy.samplers.size() ? &strategy.samplers[index] : nullptr;
+}
+
+} // namespace
+
+QString visibleTokenText(const QString& text) {
+    QString shown;
+    shown.reserve(text.size());
+    for (QChar c : text) {
+        if (c == u' ')
+            shown += QChar(0x00B7);
+        else if (c == u'\n')
+            shown += QChar(0x21B5);
+        else if (c == u'\t')
+            shown += QChar(0x2192);
+        else if (c == u'\r')
+            shown += QStringLiteral("\\r");
+        else if (c.unicode() < 0x20)
+            shown += QStringLiteral("<0x%1>").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            shown += c;
+    }
+    return shown;
+}
+
+QString tokenDisplayText(const Tokenizer* tokenizer, TokenId id) {
+    if (!tokenizer)
+        return QStringLiteral("#%1").arg(id);
+    if (tokenizer->isSpecial(id))
+        return QString::fromStdString(tokenizer->tokenText(id));
+    const QString piece = QString::fromStdString(tokenizer->piece(id));
+    return piece.isEmpty() ? QStringLiteral("#%1").arg(id) : piece;
+}
+
+QString describeStage(const StageTrace& stage, const SamplerSpec* spec) {
+    const auto param = [spec](const char* name) { return spec ? spec->params.value(QLatin1String(name)).toDouble() : NAN; };
+    const QString mass = QString::number(stage.keptMass * 100.0, 'f', 1);
+    const QString type = stage.sampler;
+    if (type == QLatin1String("top_k"))
+        return tr("top-k = %1").arg(static_cast<qint64>(param("k")));
+    if (type == QLatin1String("top_p"))
+        return tr("top-p %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
+    if (type == QLatin1String("min_p"))
+        return std::isfinite(stage.threshold)
+                   ? tr("min-p %1: threshold p \u2265 %2, %3 tokens").arg(number(param("p")), number(stage.threshold)).arg(stage.kept)
+                   : tr("min-p %1: %2 tokens").arg(number(param("p"))).arg(stage.kept);
+    if (type == QLatin1String("typical"))
+        return tr("typical %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
+    if (type == QLatin1String("epsilon") || type == QLatin1String("eta"))
+        return tr("%1 %2: %3 tokens").arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon"))).arg(stage.kept);
+    if (type == QLatin1String("top_n_sigma"))
+        return tr("top-n\u03c3 %1: %2 tokens").arg(number(param("n"))).arg(stage.kept);
+    return tr("%1: %2 tokens, %3%").arg(type).arg(stage.kept).arg(mass);
+}
+
+DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy& strategy,
+                                         const std::vector<StageDistribution>* stages, int stage,
+                                         const Tokenizer* tokenizer, int vocabSize, int maxBars) {
+    DistributionModel model;
+    const bool useStage = stages && stage >= 0 && stage < static_cast<int>(stages->size());
+    const std::size_t shown = std::min(trace.top.size(), static_cast<std::size_t>(std::max(maxBars, 1)));
+    double rawShown = 0.0;
+    double pShown = 0.0;
+    for (std::size_t i = 0; i < shown; ++i) {
+        const TopCandidate& candidate = trace.top[i];
+        DistributionBar bar;
+        bar.id = candidate.id;
+        bar.label = visibleTokenText(tokenDisplayText(tokenizer, candidate.id));
+        bar.rawP = candidate.rawP;
+        bar.shownP = useStage ? (*stages)[static_cast<std::size_t>(stage)].probs[i] : candidate.finalP;
+        bar.kept = bar.shownP > 0.0;
+        bar.chosen = !useStage && candidate.id == trace.chosen;
+        if (bar.chosen)
+            model.chosenBar = static_cast<int>(i);
+        model.keptBars += bar.kept ? 1 : 0;
+        rawShown += bar.rawP;
+        pShown += bar.shownP;
+        model.bars.push_back(std::move(bar));
+    }
+    model.othersRawP = std::max(0.0, 1.0 - rawShown);
+    model.othersShownP = std::max(0.0, 1.0 - pShown);
+
+    // A marker for every stage that removed candidates, up to the shown stage.
+    const int lastStage = useStage ? stage : static_cast<int>(trace.stages.size()) - 1;
+    int before = vocabSize; // survivors entering the stage
+    for (int s = 0; s <= lastStage && s < static_cast<int>(trace.stages.size()); ++s) {
+        const StageTrace& st = trace.stages[static_cast<std::size_t>(s)];
+        const bool cut = st.kept < before;
+        before = st.kept;
+        if (!cut || st.sampler == QLatin1String("dist") || st.sampler == QLatin1String("greedy"))
+            continue;
+        CutMarker marker;
+        marker.stage = s;
+        marker.position = st.kept;
+        marker.onPlot = st.kept < static_cast<int>(shown);
+        marker.label = describeStage(st, specAt(strategy, static_cast<std::size_t>(s)));
+        model.markers.push_back(std::move(marker));
+    }
+    const QString chosenText = visibleTokenText(tokenDisplayText(tokenizer, trace.chosen));
+    model.title = useStage ? tr("After stage %1 (%2)").arg(stage + 1).arg((*stages)[static_cast<std::size_t>(stage)].stage.sampler)
+                           : tr("Chose \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
+                                 .arg(chosenText, number(trace.rawP), number(trace.finalP))
+                                 .arg(trace.rawRank);
+    return model;
+}
+
+} // namespace swb

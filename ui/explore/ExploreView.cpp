@@ -1,0 +1,712 @@
+#include "explore/ExploreView.h"
+
+#include <algorithm>
+
+#include <QAction>
+#include <QButtonGroup>
+#include <QDataStream>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMimeData>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QSqlQuery>
+#include <QTableWidget>
+#include <QTimer>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "AppInfo.h"
+#include "Settings.h"
+#include "explore/DistributionModel.h"
+#include "explore/DistributionPlot.h"
+#include "explore/ModelBar.h"
+#include "explore/Palette.h"
+#include "explore/StrategyEditor.h"
+#include "explore/TimelinePlot.h"
+#include "explore/TokenStreamView.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+
+namespace swb {
+
+std::vector<TokenId> ExploreRun::tokens() const {
+    std::vector<TokenId> ids;
+    ids.reserve(steps.size());
+    for (const GeneratedStep& step : steps)
+        ids.push_back(step.token);
+    return ids;
+}
+
+namespace {
+
+// A legend for the chip colours: a gradient from p = 0 to p = 1.
+class ProbabilityLegend final : public QWidget {
+public:
+    explicit ProbabilityLegend(QWidget* parent)
+        : QWidget(parent) {
+        setFixedSize(150, 22);
+        setToolTip(QObject::tr("Chip colour: the token's probability"));
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        QLinearGradient gradient(30, 0, width() - 24, 0);
+        for (int i = 0; i <= 10; ++i)
+            gradient.setColorAt(i / 10.0, palette::probability(i / 10.0));
+        painter.fillRect(QRect(30, 4, width() - 54, height() - 8), gradient);
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QRect(0, 0, 28, height()), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("p 0"));
+        painter.drawText(QRect(width() - 22, 0, 22, height()), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("1"));
+    }
+};
+
+QString tokenLabel(const Tokenizer* tokenizer, TokenId id) {
+    return visibleTokenText(tokenDisplayText(tokenizer, id));
+}
+
+} // namespace
+
+ExploreView::ExploreView(Settings& settings, Database* database, const QString& databasePath, QWidget* parent)
+    : QWidget(parent)
+    , m_settings(settings)
+    , m_database(database) {
+    setObjectName(QStringLiteral("explore"));
+    setAcceptDrops(true);
+    if (m_database)
+        m_runs = std::make_unique<RunRepository>(*m_database);
+
+    m_worker = new InferenceWorker(databasePath);
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &InferenceWorker::modelLoaded, this, &ExploreView::onModelLoaded);
+    connect(m_worker, &InferenceWorker::modelFailed, this, [this](quint64 id, const QString& message) {
+        if (id != m_loadId)
+            return;
+        m_loadId = 0;
+        m_modelBar->setFailed(message);
+        if (m_model)
+            m_modelBar->setLoaded(m_model->info);
+        emit statusMessage(message);
+        updateButtons();
+    });
+    connect(m_worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
+    connect(m_worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
+    connect(m_worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
+    connect(m_worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
+    connect(m_worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
+        if (id == m_inspectId)
+            m_whatIf->setText(tr("Cannot replay this step: %1").arg(message));
+    });
+    m_thread.setObjectName(QStringLiteral("inference"));
+    m_thread.start();
+
+    // Model bar.
+    m_modelBar = new ModelBar(this);
+    ModelOptions options;
+    options.device = m_settings.get(settings::modelDevice);
+    options.dtype = m_settings.get(settings::modelDtype);
+    options.threads = m_settings.get(settings::modelThreads);
+    m_modelBar->setOptions(options);
+    m_modelBar->setRecent(m_settings.get(settings::recentModels));
+    connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
+    connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
+    connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
+        if (m_model)
+            openModel(m_model->info.path);
+    });
+
+    // Strategy editor.
+    m_editor = new StrategyEditor(this);
+    m_editor->setRepository(m_runs.get());
+    if (const QString saved = m_settings.get(settings::exploreStrategy); !saved.isEmpty()) {
+        if (Result<Strategy> strategy = Strategy::parse(saved)) {
+            m_editor->setStrategy(strategy.value());
+            m_editor->undoStack()->clear();
+        }
+    }
+    connect(m_editor, &StrategyEditor::strategyChanged, this, [this] {
+        if (m_stream->selectedStep() >= 0)
+            m_inspectDebounce->start();
+    });
+    connect(m_editor, &StrategyEditor::message, this, &ExploreView::statusMessage);
+
+    // Prompt and controls.
+    m_prompt = new QPlainTextEdit(this);
+    m_prompt->setObjectName(QStringLiteral("prompt"));
+    m_prompt->setPlaceholderText(tr("Type a prompt, then Generate (Ctrl+Return)"));
+    m_prompt->setPlainText(m_settings.get(settings::explorePrompt));
+    m_prompt->setMaximumHeight(64);
+    m_maxTokens = new QSpinBox(this);
+    m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
+    m_maxTokens->setRange(1, 100000);
+    m_maxTokens->setValue(m_settings.get(settings::exploreMaxTokens));
+    m_maxTokens->setPrefix(tr("max "));
+    m_maxTokens->setSuffix(tr(" tokens"));
+    m_generate = new QPushButton(tr("&Generate"), this);
+    m_generate->setObjectName(QStringLiteral("generate"));
+    m_generate->setToolTip(tr("Generate from the prompt with this strategy (Ctrl+Return)"));
+    m_generate->setDefault(true);
+    m_stop = new QPushButton(tr("&Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stop"));
+    m_stop->setToolTip(tr("Stop generating (Esc)"));
+    connect(m_generate, &QPushButton::clicked, this, &ExploreView::generate);
+    connect(m_stop, &QPushButton::clicked, this, &ExploreView::stop);
+    m_generateAction = new QAction(tr("&Generate"), this);
+    m_generateAction->setObjectName(QStringLiteral("actionGenerate"));
+    m_generateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    connect(m_generateAction, &QAction::triggered, this, &ExploreView::generate);
+    m_stopAction = new QAction(tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("actionStop"));
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_stopAction, &QAction::triggered, this, &ExploreView::stop);
+    m_progress = new QLabel(this);
+    m_progress->setObjectName(QStringLiteral("generationProgress"));
+
+    m_showRaw = new QRadioButton(tr("raw p"), this);
+    m_showFinal = new QRadioButton(tr("final p"), this);
+    m_showRaw->setToolTip(tr("Colour tokens by their probability under the model's raw logits"));
+    m_showFinal->setToolTip(tr("Colour tokens by their probability in the distribution the selector drew from"));
+    auto* group = new QButtonGroup(this);
+    group->addButton(m_showRaw);
+    group->addButton(m_showFinal);
+    (m_settings.get(settings::exploreShowFinal) ? m_showFinal : m_showRaw)->setChecked(true);
+
+    m_stream = new TokenStreamView(this);
+    m_stream->setShowFinal(m_showFinal->isChecked());
+    connect(m_showFinal, &QRadioButton::toggled, this, [this](bool on) { m_stream->setShowFinal(on); });
+    m_streamScroll = new QScrollArea(this);
+    m_streamScroll->setWidget(m_stream);
+    m_streamScroll->setWidgetResizable(true);
+    m_streamScroll->setMinimumHeight(90);
+    m_streamScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    connect(m_stream, &TokenStreamView::stepSelected, this, [this](int) { showStep(); });
+    connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
+
+    m_timeline = new TimelinePlot(this);
+    connect(m_timeline, &TimelinePlot::stepClicked, this, &ExploreView::selectStep);
+
+    m_plot = new DistributionPlot(this);
+    m_plot->setLogScale(m_settings.get(settings::exploreLogScale));
+    connect(m_plot, &DistributionPlot::branchRequested, this,
+            [this](TokenId token) { branch(m_stream->selectedStep(), token); });
+
+    m_pipeline = new QTableWidget(0, 5, this);
+    m_pipeline->setObjectName(QStringLiteral("pipeline"));
+    m_pipeline->setHorizontalHeaderLabels({tr("Sampler"), tr("Parameters"), tr("Kept"), tr("Kept mass"), tr("Threshold")});
+    m_pipeline->verticalHeader()->setVisible(true);
+    m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_pipeline->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_pipeline->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_pipeline->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_pipeline->setToolTip(tr("Each stage of the chain at this step; select one to see the distribution after it"));
+    connect(m_pipeline, &QTableWidget::itemSelectionChanged, this, &ExploreView::showStep);
+    m_whatIf = new QLabel(this);
+    m_whatIf->setObjectName(QStringLiteral("whatIf"));
+    m_whatIf->setWordWrap(true);
+    m_whatIf->setTextFormat(Qt::RichText);
+
+    // Layout.
+    auto* promptRow = new QHBoxLayout;
+    promptRow->addWidget(m_prompt, 1);
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(m_generate);
+    buttons->addWidget(m_stop);
+    buttons->addWidget(m_maxTokens);
+    promptRow->addLayout(buttons);
+    auto* streamHeader = new QHBoxLayout;
+    auto* colourBy = new QLabel(tr("Colour by"), this);
+    streamHeader->addWidget(colourBy);
+    streamHeader->addWidget(m_showRaw);
+    streamHeader->addWidget(m_showFinal);
+    streamHeader->addWidget(new ProbabilityLegend(this));
+    streamHeader->addStretch();
+    streamHeader->addWidget(m_progress);
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(promptRow);
+    topLayout->addLayout(streamHeader);
+    topLayout->addWidget(m_streamScroll, 1);
+
+    auto* pipelineBox = new QWidget(this);
+    auto* pipelineLayout = new QVBoxLayout(pipelineBox);
+    pipelineLayout->setContentsMargins(0, 0, 0, 0);
+    pipelineLayout->addWidget(m_whatIf);
+    pipelineLayout->addWidget(m_pipeline, 1);
+
+    m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
+    m_bottomSplitter->addWidget(m_plot);
+    m_bottomSplitter->addWidget(pipelineBox);
+    m_bottomSplitter->setStretchFactor(0, 3);
+    m_bottomSplitter->setStretchFactor(1, 2);
+    m_bottomSplitter->setSizes({520, 420});
+
+    m_rightSplitter = new QSplitter(Qt::Vertical, this);
+    m_rightSplitter->addWidget(top);
+    m_rightSplitter->addWidget(m_timeline);
+    m_rightSplitter->addWidget(m_bottomSplitter);
+    m_rightSplitter->setStretchFactor(0, 2);
+    m_rightSplitter->setStretchFactor(1, 1);
+    m_rightSplitter->setStretchFactor(2, 3);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->addWidget(m_editor);
+    m_mainSplitter->addWidget(m_rightSplitter);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setSizes({330, 950});
+    m_rightSplitter->setSizes({180, 220, 320});
+    if (const QByteArray state = m_settings.get(settings::exploreSplitters); !state.isEmpty()) {
+        QDataStream in(state);
+        QByteArray a, b, c;
+        in >> a >> b >> c;
+        m_mainSplitter->restoreState(a);
+        m_rightSplitter->restoreState(b);
+        m_bottomSplitter->restoreState(c);
+    }
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 0, 6, 6);
+    layout->addWidget(m_modelBar);
+    layout->addWidget(m_mainSplitter, 1);
+
+    m_flush = new QTimer(this);
+    m_flush->setSingleShot(true);
+    m_flush->setInterval(33); // repaint at most ~30 times a second while streaming
+    connect(m_flush, &QTimer::timeout, this, &ExploreView::flushPending);
+    m_inspectDebounce = new QTimer(this);
+    m_inspectDebounce->setSingleShot(true);
+    m_inspectDebounce->setInterval(60);
+    connect(m_inspectDebounce, &QTimer::timeout, this, &ExploreView::requestInspection);
+
+    updateButtons();
+    const QString last = m_settings.get(settings::modelPath);
+    openModel(!last.isEmpty() && QFileInfo::exists(last) ? last : bundledModelPath());
+}
+
+ExploreView::~ExploreView() {
+    m_worker->requestStop();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void ExploreView::saveSettings() {
+    m_settings.set(settings::exploreStrategy, QString::fromUtf8(QJsonDocument(m_editor->strategy().toJson()).toJson(QJsonDocument::Compact)));
+    m_settings.set(settings::explorePrompt, m_prompt->toPlainText());
+    m_settings.set(settings::exploreMaxTokens, m_maxTokens->value());
+    m_settings.set(settings::exploreShowFinal, m_showFinal->isChecked());
+    m_settings.set(settings::exploreLogScale, m_plot->logScale());
+    const ModelOptions options = m_modelBar->options();
+    m_settings.set(settings::modelDevice, options.device);
+    m_settings.set(settings::modelDtype, options.dtype);
+    m_settings.set(settings::modelThreads, options.threads);
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << m_mainSplitter->saveState() << m_rightSplitter->saveState() << m_bottomSplitter->saveState();
+    m_settings.set(settings::exploreSplitters, state);
+}
+
+void ExploreView::openModel(const QString& path) {
+    if (m_generating) {
+        emit statusMessage(tr("Stop the generation before opening another model."));
+        return;
+    }
+    m_loadId = m_nextId++;
+    m_loadingPath = path;
+    m_modelBar->setLoading(path);
+    updateButtons();
+    const ModelOptions options = m_modelBar->options();
+    const quint64 id = m_loadId;
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, options] { worker->loadModel(id, path, options); });
+}
+
+void ExploreView::cancelModelLoad() {
+    // Loading cannot be interrupted inside libtorch; the result is discarded when it arrives.
+    m_loadId = 0;
+    if (m_model)
+        m_modelBar->setLoaded(m_model->info);
+    else
+        m_modelBar->setFailed(tr("Loading cancelled."));
+    emit statusMessage(tr("Model loading cancelled."));
+    updateButtons();
+}
+
+void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
+    if (id != m_loadId) {
+        // A cancelled load finished anyway: the worker now holds it, so tell the user which one is active.
+        m_model = model;
+        m_modelBar->setLoaded(model.info);
+        m_stream->setTokenizer(model.tokenizer.get());
+        return;
+    }
+    m_loadId = 0;
+    m_model = model;
+    m_modelBar->setLoaded(model.info);
+    m_stream->setTokenizer(model.tokenizer.get());
+    for (const QString& warning : model.warnings)
+        emit statusMessage(warning);
+    if (QFileInfo(model.info.path) != QFileInfo(bundledModelPath())) {
+        QStringList recent = m_settings.get(settings::recentModels);
+        recent.removeAll(model.info.path);
+        recent.prepend(model.info.path);
+        while (recent.size() > 8)
+            recent.removeLast();
+        m_settings.set(settings::recentModels, recent);
+        m_modelBar->setRecent(recent);
+    }
+    m_settings.set(settings::modelPath, model.info.path);
+    updateButtons();
+    emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
+    emit modelReady(model.info.path);
+}
+
+void ExploreView::updateButtons() {
+    const bool ready = m_model.has_value() && m_loadId == 0;
+    m_generate->setEnabled(ready && !m_generating);
+    m_generateAction->setEnabled(ready && !m_generating);
+    m_stop->setEnabled(m_generating);
+    m_stopAction->setEnabled(m_generating);
+}
+
+void ExploreView::generate() {
+    if (!m_model || m_generating || m_loadId != 0)
+        return;
+    GenerationJob job;
+    job.request.prompt = m_prompt->toPlainText().toStdString();
+    job.request.strategy = m_editor->strategy();
+    job.request.seed = m_editor->seed();
+    job.request.maxTokens = m_maxTokens->value();
+    job.request.traceLevel = TraceLevel::Full;
+    job.request.topN = 64;
+    startJob(std::move(job), m_prompt->toPlainText());
+}
+
+void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
+    job.id = m_nextId++;
+    m_jobId = job.id;
+    m_generating = true;
+    m_maxTokensOfJob = job.request.maxTokens;
+    m_run = {};
+    m_run.promptText = shownPrompt;
+    m_run.strategy = job.request.strategy;
+    m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
+    m_run.modelHash = m_model->info.contentHash;
+    m_pending.clear();
+    m_inspection.reset();
+    m_inspectedStep = -1;
+    m_stream->clearSteps();
+    m_stream->setPrompt(shownPrompt);
+    m_timeline->clearSteps();
+    m_pipeline->setRowCount(0);
+    m_whatIf->clear();
+    m_plot->clear(tr("Generating…"));
+    m_progress->setText(tr("0 / %1 tokens").arg(m_maxTokensOfJob));
+    updateButtons();
+    emit generationStarted();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = std::move(job)] { worker->generate(job); });
+}
+
+void ExploreView::stop() {
+    if (m_generating)
+        m_worker->requestStop();
+}
+
+void ExploreView::onStep(quint64 id, const GeneratedStep& step) {
+    if (id != m_jobId)
+        return;
+    m_pending.push_back(step);
+    if (!m_flush->isActive())
+        m_flush->start();
+}
+
+void ExploreView::flushPending() {
+    if (m_pending.empty())
+        return;
+    m_stream->appendSteps(m_pending);
+    m_timeline->appendSteps(m_pending);
+    m_run.steps.insert(m_run.steps.end(), m_pending.begin(), m_pending.end());
+    m_pending.clear();
+    m_progress->setText(tr("%1 / %2 tokens").arg(m_run.steps.size()).arg(m_maxTokensOfJob));
+    emit stepsAppended(static_cast<int>(m_run.steps.size()));
+    // Follow the stream while it grows.
+    QTimer::singleShot(0, this, [this] {
+        const QRect last = m_stream->chipRect(m_stream->stepCount() - 1);
+        if (last.isValid())
+            m_streamScroll->ensureVisible(last.center().x(), last.bottom(), 0, 8);
+    });
+}
+
+void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
+    if (id != m_jobId)
+        return;
+    m_flush->stop();
+    flushPending();
+    m_generating = false;
+    m_run.runId = outcome.runId;
+    m_run.promptIds = outcome.result.promptIds;
+    m_run.finish = finishReasonName(outcome.result.finish);
+    updateButtons();
+    const QString speed = outcome.result.tokensPerSecond > 0
+                              ? tr(", %1 tok/s").arg(outcome.result.tokensPerSecond, 0, 'f', 0)
+                              : QString();
+    m_progress->setText(tr("%1 tokens · %2%3").arg(m_run.steps.size()).arg(m_run.finish, speed));
+    if (outcome.runId > 0) {
+        emit statusMessage(tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
+        emit runSaved(outcome.runId);
+    } else {
+        emit statusMessage(tr("The run was not saved: %1").arg(outcome.saveError));
+    }
+    if (m_stream->selectedStep() < 0 && m_stream->stepCount() > 0)
+        m_stream->setSelectedStep(0);
+    emit generationEnded(outcome.runId);
+}
+
+void ExploreView::onFailed(quint64 id, const QString& message) {
+    if (id != m_jobId)
+        return;
+    m_flush->stop();
+    flushPending();
+    m_generating = false;
+    updateButtons();
+    m_progress->setText(tr("Failed"));
+    m_plot->clear(message);
+    emit statusMessage(message);
+    emit generationEnded(0);
+}
+
+void ExploreView::selectStep(int step) { m_stream->setSelectedStep(step); }
+
+void ExploreView::branch(int step, TokenId token) {
+    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()))
+        return;
+    if (m_run.runId == 0 || m_run.promptIds.empty()) {
+        emit statusMessage(tr("Branching needs a finished, saved run."));
+        return;
+    }
+    if (m_run.modelHash != m_model->info.contentHash) {
+        emit statusMessage(tr("This run came from another model; open that model to branch from it."));
+        return;
+    }
+    GenerationJob job;
+    job.request.promptIds = m_run.promptIds;
+    for (int i = 0; i < step; ++i)
+        job.request.promptIds.push_back(m_run.steps[static_cast<std::size_t>(i)].token);
+    job.request.promptIds.push_back(token);
+    job.request.usePromptIds = true;
+    job.request.strategy = m_editor->strategy();
+    job.request.seed = m_editor->seed();
+    job.request.maxTokens = std::max(1, m_maxTokens->value() - step - 1);
+    job.request.traceLevel = TraceLevel::Full;
+    job.provenance.parentRunId = m_run.runId;
+    job.provenance.branchStep = step;
+    // What the user sees as the branch's prompt: the text up to the step, then the chosen token.
+    QString shown = m_run.promptText;
+    for (int i = 0; i < step; ++i)
+        shown += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
+    shown += tokenDisplayText(m_model->tokenizer.get(), token);
+    job.request.prompt = shown.toStdString();
+    startJob(std::move(job), shown);
+}
+
+bool ExploreView::openRun(qint64 runId) {
+    if (!m_runs || m_generating)
+        return false;
+    Result<RunRecord> record = m_runs->loadRun(runId);
+    if (!record) {
+        emit statusMessage(record.error().message);
+        return false;
+    }
+    Result<Strategy> strategy = m_runs->loadStrategy(record->strategyId);
+    m_run = {};
+    m_run.runId = record->id;
+    m_run.promptText = record->promptText;
+    m_run.promptIds = record->promptIds;
+    m_run.seed = record->seed;
+    m_run.finish = record->finishReason;
+    if (strategy)
+        m_run.strategy = strategy.value();
+    QSqlQuery hash = m_database->prepare(QStringLiteral("SELECT content_hash FROM models WHERE id = ?"));
+    hash.addBindValue(record->modelId);
+    if (hash.exec() && hash.next())
+        m_run.modelHash = hash.value(0).toString();
+    // Step texts: decoded in context when the run's tokenizer is loaded.
+    const Tokenizer* tokenizer = m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer.get() : nullptr;
+    std::optional<StreamingDecoder> decoder;
+    if (tokenizer) {
+        decoder.emplace(*tokenizer);
+        for (TokenId id : m_run.promptIds)
+            decoder->push(id);
+    }
+    for (StepTrace& trace : record->steps) {
+        GeneratedStep step;
+        step.token = trace.chosen;
+        if (decoder && !tokenizer->isSpecial(step.token))
+            step.text = decoder->push(step.token);
+        step.trace = std::move(trace);
+        m_run.steps.push_back(std::move(step));
+    }
+    m_inspection.reset();
+    m_inspectedStep = -1;
+    m_stream->setTokenizer(tokenizer);
+    m_stream->clearSteps();
+    m_stream->setPrompt(m_run.promptText);
+    m_stream->appendSteps(m_run.steps);
+    m_timeline->clearSteps();
+    m_timeline->appendSteps(m_run.steps);
+    m_progress->setText(tr("Run %1 · %2 tokens · %3").arg(m_run.runId).arg(m_run.steps.size()).arg(m_run.finish));
+    if (strategy)
+        setStrategyFromRun(m_run.strategy, m_run.seed);
+    if (!m_run.steps.empty())
+        m_stream->setSelectedStep(0);
+    else
+        showStep();
+    if (!tokenizer)
+        emit statusMessage(tr("Run %1 came from a model that is not loaded: its stored trace is shown, and what-if "
+                              "replay and branching need that model.").arg(runId));
+    return true;
+}
+
+void ExploreView::setStrategyFromRun(const Strategy& strategy, std::uint64_t seed) {
+    Strategy withSeed = strategy;
+    withSeed.seed = seed;
+    m_editor->setStrategy(withSeed, tr("Strategy of run %1").arg(m_run.runId));
+}
+
+void ExploreView::showStep() {
+    const int step = m_stream->selectedStep();
+    m_timeline->setSelectedStep(step);
+    if (step < 0 || step >= static_cast<int>(m_run.steps.size())) {
+        m_plot->clear(tr("Select a token to see its step."));
+        m_pipeline->setRowCount(0);
+        return;
+    }
+    const Tokenizer* tokenizer = m_stream->stepCount() > 0 && m_model ? m_model->tokenizer.get() : nullptr;
+    const int vocab = m_model ? m_model->info.vocabSize : 0;
+    const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
+    const int stage = selected.isEmpty() ? -1 : selected.front()->row();
+    const bool replayed = m_inspection && m_inspectedStep == step;
+    if (replayed) {
+        m_plot->setModel(buildDistributionModel(m_inspection->trace, m_editor->strategy(), &m_inspection->stages, stage,
+                                                tokenizer, vocab));
+    } else {
+        const StepTrace& trace = m_run.steps[static_cast<std::size_t>(step)].trace;
+        m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer, vocab));
+        if (selected.isEmpty())
+            fillPipeline(trace, m_run.strategy);
+    }
+    if (m_inspectedStep != step && !m_generating)
+        m_inspectDebounce->start();
+    updateWhatIf();
+}
+
+void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy) {
+    const QSignalBlocker blocker(m_pipeline);
+    m_pipeline->clearSelection();
+    m_pipeline->setRowCount(static_cast<int>(trace.stages.size()));
+    for (std::size_t i = 0; i < trace.stages.size(); ++i) {
+        const StageTrace& stage = trace.stages[i];
+        QStringList params;
+        if (i < strategy.samplers.size())
+            for (auto it = strategy.samplers[i].params.begin(); it != strategy.samplers[i].params.end(); ++it)
+                if (it.value().isDouble() && it.key() != QLatin1String("min_keep"))
+                    params << QStringLiteral("%1=%2").arg(it.key()).arg(it.value().toDouble(), 0, 'g', 4);
+        const QStringList cells{stage.sampler, params.join(QStringLiteral(", ")), QString::number(stage.kept),
+                                QStringLiteral("%1%").arg(stage.keptMass * 100.0, 0, 'f', 1),
+                                std::isfinite(stage.threshold) ? QString::number(stage.threshold, 'g', 4) : QStringLiteral("–")};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c >= 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (i < strategy.samplers.size())
+                item->setToolTip(describeStage(stage, &strategy.samplers[i]));
+            m_pipeline->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    m_pipeline->resizeColumnsToContents();
+    m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+}
+
+void ExploreView::requestInspection() {
+    const int step = m_stream->selectedStep();
+    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()) || m_run.promptIds.empty() ||
+        m_run.modelHash != m_model->info.contentHash)
+        return;
+    InspectJob job;
+    job.id = m_nextId++;
+    m_inspectId = job.id;
+    m_worker->setLatestInspect(job.id);
+    job.promptIds = m_run.promptIds;
+    job.tokens = m_run.tokens();
+    job.step = step;
+    job.strategy = m_editor->strategy();
+    job.seed = m_editor->seed();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = std::move(job)] { worker->inspect(job); });
+}
+
+void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
+    if (id != m_inspectId)
+        return;
+    const int step = m_stream->selectedStep();
+    m_inspection = replay;
+    m_inspectedStep = step;
+    fillPipeline(replay.trace, m_editor->strategy());
+    showStep();
+    emit inspectionUpdated(step);
+}
+
+void ExploreView::updateWhatIf() {
+    const int step = m_stream->selectedStep();
+    if (step < 0 || step >= static_cast<int>(m_run.steps.size())) {
+        m_whatIf->clear();
+        return;
+    }
+    const Tokenizer* tokenizer = m_model ? m_model->tokenizer.get() : nullptr;
+    const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
+    QString text = tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
+                       .arg(step + 1)
+                       .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
+                       .arg(actual.rawP, 0, 'g', 3)
+                       .arg(actual.finalP, 0, 'g', 3)
+                       .arg(actual.finalCount);
+    if (m_inspection && m_inspectedStep == step) {
+        const StepTrace& replay = m_inspection->trace;
+        const bool same = m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
+                          m_editor->seed() == m_run.seed;
+        if (!same)
+            text += tr("<br><span style='color:#e06c00'><b>What-if</b> (edited chain, replayed on this step's logits):"
+                       " would draw “%1” — final p %2, %3 survivors</span>")
+                        .arg(tokenLabel(tokenizer, replay.chosen).toHtmlEscaped())
+                        .arg(replay.finalP, 0, 'g', 3)
+                        .arg(replay.finalCount);
+    } else if (m_model && m_run.modelHash != m_model->info.contentHash) {
+        text += tr("<br>Stored trace (the run's model is not loaded).");
+    }
+    m_whatIf->setText(text);
+}
+
+void ExploreView::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void ExploreView::dropEvent(QDropEvent* event) {
+    const QString path = event->mimeData()->urls().front().toLocalFile();
+    event->acceptProposedAction();
+    openModel(path);
+}
+
+} // namespace swb

@@ -1,0 +1,155 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QThread>
+#include <QWidget>
+
+#include "explore/InferenceWorker.h"
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QScrollArea;
+class QSpinBox;
+class QSplitter;
+class QTableWidget;
+class QTimer;
+class QRadioButton;
+
+namespace swb {
+
+class Database;
+class DistributionPlot;
+class ModelBar;
+class RunRepository;
+class Settings;
+class StrategyEditor;
+class TimelinePlot;
+class TokenStreamView;
+
+// The run shown in Explore: a live generation or one opened from the run store.
+struct ExploreRun {
+    qint64 runId = 0;
+    QString promptText;
+    std::vector<TokenId> promptIds;
+    Strategy strategy;
+    std::uint64_t seed = 0;
+    std::vector<GeneratedStep> steps;
+    QString modelHash; // the weights the run came from
+    QString finish;
+    std::vector<TokenId> tokens() const;
+};
+
+// Explore: model bar, strategy editor, prompt, the token stream, timelines, the selected step's
+// distribution and the chain's stages; what-if replay of a step with the edited chain, and
+// branching from any candidate. Model work runs on InferenceWorker's thread.
+class ExploreView final : public QWidget {
+    Q_OBJECT
+
+public:
+    // database: the GUI thread's connection to the run store (may be null when it cannot be opened);
+    // databasePath: where the worker saves runs.
+    ExploreView(Settings& settings, Database* database, const QString& databasePath, QWidget* parent = nullptr);
+    ~ExploreView() override;
+
+    void openModel(const QString& path);
+    void cancelModelLoad();
+    bool isModelLoaded() const { return m_model.has_value(); }
+    bool isGenerating() const { return m_generating; }
+    void generate();
+    void stop();
+    // Continues the current run from `step` with `token` in place of what was drawn there.
+    void branch(int step, TokenId token);
+    bool openRun(qint64 runId);
+    void selectStep(int step);
+    void saveSettings();
+
+    const ExploreRun& run() const { return m_run; }
+    const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
+    int inspectedStep() const { return m_inspectedStep; }
+    InferenceWorker* worker() const { return m_worker; }
+    TokenStreamView* stream() const { return m_stream; }
+    DistributionPlot* distribution() const { return m_plot; }
+    TimelinePlot* timeline() const { return m_timeline; }
+    StrategyEditor* strategyEditor() const { return m_editor; }
+    QTableWidget* pipeline() const { return m_pipeline; }
+    QPlainTextEdit* promptEdit() const { return m_prompt; }
+    QSpinBox* maxTokens() const { return m_maxTokens; }
+    QAction* generateAction() const { return m_generateAction; }
+    QAction* stopAction() const { return m_stopAction; }
+
+signals:
+    void modelReady(const QString& path);
+    void generationStarted();
+    void stepsAppended(int total); // the stream grew (at most ~30 times a second)
+    void generationEnded(qint64 runId); // 0 when it failed or was not saved
+    void runSaved(qint64 runId);
+    void inspectionUpdated(int step);
+    void statusMessage(const QString& text);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void startJob(GenerationJob job, const QString& shownPrompt);
+    void onModelLoaded(quint64 id, const LoadedModelInfo& model);
+    void onStep(quint64 id, const GeneratedStep& step);
+    void onFinished(quint64 id, const GenerationOutcome& outcome);
+    void onFailed(quint64 id, const QString& message);
+    void onInspected(quint64 id, const ReplayedStep& replay);
+    void flushPending();
+    void requestInspection();
+    void showStep();
+    void fillPipeline(const StepTrace& trace, const Strategy& strategy);
+    void updateWhatIf();
+    void updateButtons();
+    void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
+
+    Settings& m_settings;
+    Database* m_database = nullptr;
+    std::unique_ptr<RunRepository> m_runs;
+    QThread m_thread;
+    InferenceWorker* m_worker = nullptr;
+
+    std::optional<LoadedModelInfo> m_model;
+    QString m_loadingPath;
+    quint64 m_nextId = 1;
+    quint64 m_loadId = 0;
+    quint64 m_jobId = 0;
+    quint64 m_inspectId = 0;
+    bool m_generating = false;
+    ExploreRun m_run;
+    std::vector<GeneratedStep> m_pending;
+    std::optional<ReplayedStep> m_inspection;
+    int m_inspectedStep = -1;
+    int m_maxTokensOfJob = 0;
+
+    ModelBar* m_modelBar = nullptr;
+    StrategyEditor* m_editor = nullptr;
+    QPlainTextEdit* m_prompt = nullptr;
+    QSpinBox* m_maxTokens = nullptr;
+    QPushButton* m_generate = nullptr;
+    QPushButton* m_stop = nullptr;
+    QAction* m_generateAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QLabel* m_progress = nullptr;
+    QRadioButton* m_showRaw = nullptr;
+    QRadioButton* m_showFinal = nullptr;
+    TokenStreamView* m_stream = nullptr;
+    QScrollArea* m_streamScroll = nullptr;
+    TimelinePlot* m_timeline = nullptr;
+    DistributionPlot* m_plot = nullptr;
+    QTableWidget* m_pipeline = nullptr;
+    QLabel* m_whatIf = nullptr;
+    QSplitter* m_mainSplitter = nullptr;
+    QSplitter* m_rightSplitter = nullptr;
+    QSplitter* m_bottomSplitter = nullptr;
+    QTimer* m_flush = nullptr;
+    QTimer* m_inspectDebounce = nullptr;
+};
+
+} // namespace swb

@@ -1,0 +1,118 @@
+#include "explore/InferenceWorker.h"
+
+#include <algorithm>
+
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+#include "tokenizer/TokenizerLoader.h"
+
+namespace swb {
+
+InferenceWorker::InferenceWorker(QString databasePath)
+    : m_databasePath(std::move(databasePath)) {
+    qRegisterMetaType<swb::LoadedModelInfo>();
+    qRegisterMetaType<swb::GeneratedStep>();
+    qRegisterMetaType<swb::GenerationOutcome>();
+    qRegisterMetaType<swb::ReplayedStep>();
+}
+
+InferenceWorker::~InferenceWorker() = default;
+
+Database* InferenceWorker::database(QString* error) {
+    if (!m_database) {
+        Result<std::unique_ptr<Database>> opened = Database::open(m_databasePath);
+        if (!opened) {
+            *error = opened.error().message;
+            return nullptr;
+        }
+        m_database = std::move(opened).value();
+    }
+    return m_database.get();
+}
+
+void InferenceWorker::loadModel(quint64 id, const QString& path, const ModelOptions& options) {
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path);
+    if (!tokenizer) {
+        emit modelFailed(id, tokenizer.error().message);
+        return;
+    }
+    Result<std::unique_ptr<Model>> model = Model::load(path, options);
+    if (!model) {
+        emit modelFailed(id, model.error().message);
+        return;
+    }
+    m_model = std::move(model).value();
+    m_tokenizer = std::shared_ptr<const Tokenizer>(std::move(tokenizer).value());
+    m_cachedLogits.reset();
+    emit modelLoaded(id, LoadedModelInfo{m_model->info(), m_model->warnings(), m_tokenizer});
+}
+
+void InferenceWorker::generate(const GenerationJob& job) {
+    if (!m_model) {
+        emit generationFailed(job.id, tr("No model is loaded."));
+        return;
+    }
+    m_stop.store(false);
+    Generator generator(*m_model, *m_tokenizer);
+    Result<GenerationResult> result = generator.generate(
+        job.request,
+        [this, &job](const GeneratedStep& step) {
+            emit stepGenerated(job.id, step);
+            return true;
+        },
+        &m_stop);
+    if (!result) {
+        emit generationFailed(job.id, result.error().message);
+        return;
+    }
+    GenerationOutcome outcome;
+    outcome.result = std::move(result).value();
+    QString error;
+    if (Database* db = database(&error)) {
+        RunRepository runs(*db);
+        Result<RunRecord> saved = saveGeneration(runs, m_model->info(), job.request, outcome.result, job.provenance);
+        if (saved)
+            outcome.runId = saved->id;
+        else
+            outcome.saveError = saved.error().message;
+    } else {
+        outcome.saveError = error;
+    }
+    emit generationFinished(job.id, outcome);
+}
+
+void InferenceWorker::inspect(const InspectJob& job) {
+    if (job.id < m_latestInspect.load())
+        return;
+    if (!m_model) {
+        emit inspectFailed(job.id, tr("No model is loaded."));
+        return;
+    }
+    const int steps = job.step + 1;
+    const auto prefix = static_cast<std::size_t>(steps - 1);
+    const bool cached = m_cachedLogits && m_cachedPrompt == job.promptIds && m_cachedLogits->steps() >= steps &&
+                        job.tokens.size() >= prefix && m_cachedTokens.size() >= prefix &&
+                        std::equal(job.tokens.begin(), job.tokens.begin() + steps - 1, m_cachedTokens.begin());
+    if (!cached) {
+        // Recompute the whole run once; its other steps are then free.
+        Result<RunLogits> logits =
+            RunLogits::compute(*m_model, job.promptIds, job.tokens, static_cast<int>(job.tokens.size()));
+        if (!logits) {
+            m_cachedLogits.reset();
+            emit inspectFailed(job.id, logits.error().message);
+            return;
+        }
+        m_cachedLogits = std::make_unique<RunLogits>(std::move(logits).value());
+        m_cachedPrompt = job.promptIds;
+        m_cachedTokens = job.tokens;
+    }
+    Result<ReplayedStep> replay = replayStep(*m_cachedLogits, job.promptIds, job.tokens, job.step, job.strategy,
+                                             job.seed, m_tokenizer.get());
+    if (!replay) {
+        emit inspectFailed(job.id, replay.error().message);
+        return;
+    }
+    emit stepInspected(job.id, replay.value());
+}
+
+} // namespace swb

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include "generation/Generator.h"
+#include "generation/RunRecording.h"
+#include "generation/StepReplay.h"
+#include "model/Model.h"
+
+namespace swb {
+
+class Database;
+class RunLogits;
+
+// What the worker reports about a loaded model; the tokenizer is shared read-only with the GUI.
+struct LoadedModelInfo {
+    ModelInfo info;
+    QStringList warnings;
+    std::shared_ptr<const Tokenizer> tokenizer;
+};
+
+struct GenerationJob {
+    quint64 id = 0;
+    GenerationRequest request;
+    RunProvenance provenance;
+};
+
+struct GenerationOutcome {
+    GenerationResult result;
+    qint64 runId = 0;        // 0 when the run could not be saved
+    QString saveError;       // why, when it could not
+};
+
+// A request to re-apply a strategy to one step of a run on the loaded model.
+struct InspectJob {
+    quint64 id = 0;
+    std::vector<TokenId> promptIds;
+    std::vector<TokenId> tokens;
+    int step = 0;
+    Strategy strategy;
+    std::uint64_t seed = 0;
+};
+
+// Owns the model and runs everything slow (loading, generation, step replay) on its own thread.
+// Methods are invoked on the worker's thread (QMetaObject::invokeMethod); results come back as
+// signals. requestStop() and the skipping of stale inspections are safe from any thread.
+class InferenceWorker final : public QObject {
+    Q_OBJECT
+
+public:
+    explicit InferenceWorker(QString databasePath);
+    ~InferenceWorker() override;
+
+    void loadModel(quint64 id, const QString& path, const ModelOptions& options);
+    void generate(const GenerationJob& job);
+    void inspect(const InspectJob& job);
+
+    void requestStop() { m_stop.store(true); }
+    // Inspections with an id below this are skipped (the GUI moved on).
+    void setLatestInspect(quint64 id) { m_latestInspect.store(id); }
+
+signals:
+    void modelLoaded(quint64 id, const swb::LoadedModelInfo& model);
+    void modelFailed(quint64 id, const QString& message);
+    void stepGenerated(quint64 id, const swb::GeneratedStep& step);
+    void generationFinished(quint64 id, const swb::GenerationOutcome& outcome);
+    void generationFailed(quint64 id, const QString& message);
+    void stepInspected(quint64 id, const swb::ReplayedStep& replay);
+    void inspectFailed(quint64 id, const QString& message);
+
+private:
+    Database* database(QString* error);
+
+    QString m_databasePath;
+    std::unique_ptr<Database> m_database;
+    std::unique_ptr<Model> m_model;
+    std::shared_ptr<const Tokenizer> m_tokenizer;
+    std::atomic<bool> m_stop{false};
+    std::atomic<quint64> m_latestInspect{0};
+    // Logits of the run last inspected, reused while the same run is inspected.
+    std::vector<TokenId> m_cachedPrompt;
+    std::vector<TokenId> m_cachedTokens;
+    std::unique_ptr<RunLogits> m_cachedLogits;
+};
+
+} // namespace swb
+
+Q_DECLARE_METATYPE(swb::LoadedModelInfo)
+Q_DECLARE_METATYPE(swb::GeneratedStep)
+Q_DECLARE_METATYPE(swb::GenerationOutcome)
+Q_DECLARE_METATYPE(swb::ReplayedStep)

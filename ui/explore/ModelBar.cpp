@@ -1,0 +1,170 @@
+#include "explore/ModelBar.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QProgressBar>
+#include <QSpinBox>
+#include <QToolButton>
+
+#include "AppInfo.h"
+
+namespace swb {
+
+namespace {
+QString displayName(const QString& path) {
+    const QFileInfo info(path);
+    if (info.fileName() == QLatin1String("config.json"))
+        return info.dir().dirName();
+    return info.fileName().isEmpty() ? path : info.fileName();
+}
+} // namespace
+
+ModelBar::ModelBar(QWidget* parent)
+    : QWidget(parent) {
+    setObjectName(QStringLiteral("modelBar"));
+    m_name = new QLabel(tr("No model"), this);
+    m_name->setObjectName(QStringLiteral("modelName"));
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    m_name->setFont(bold);
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("modelDetails"));
+    m_details->setTextFormat(Qt::PlainText);
+
+    m_open = new QToolButton(this);
+    m_open->setText(tr("Open Model"));
+    m_open->setObjectName(QStringLiteral("openModel"));
+    m_open->setPopupMode(QToolButton::InstantPopup);
+    m_open->setToolTipDuration(5000);
+    m_open->setToolTip(tr("Open a Hugging Face folder, a .gguf file or a llama2.c .bin checkpoint (or drop one on the window)"));
+    m_menu = new QMenu(m_open);
+    m_open->setMenu(m_menu);
+    rebuildMenu();
+
+    m_device = new QComboBox(this);
+    m_device->setObjectName(QStringLiteral("device"));
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    m_device->setToolTip(tr("Where the model runs; CUDA needs a CUDA build of libtorch (falls back to the CPU with a warning)"));
+    m_dtype = new QComboBox(this);
+    m_dtype->setObjectName(QStringLiteral("dtype"));
+    for (const char* dtype : {"f32", "f16", "bf16"})
+        m_dtype->addItem(QLatin1String(dtype), QLatin1String(dtype));
+    m_dtype->setToolTip(tr("The dtype the model computes in"));
+    m_threads = new QSpinBox(this);
+    m_threads->setObjectName(QStringLiteral("threads"));
+    m_threads->setRange(0, 256);
+    m_threads->setSpecialValueText(tr("auto"));
+    m_threads->setPrefix(tr("threads "));
+    m_threads->setToolTip(tr("CPU threads for the model (auto: libtorch's default)"));
+    for (QComboBox* combo : {m_device, m_dtype})
+        connect(combo, &QComboBox::activated, this, &ModelBar::optionsChanged);
+    connect(m_threads, &QSpinBox::editingFinished, this, &ModelBar::optionsChanged);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("modelProgress"));
+    m_progress->setRange(0, 0);
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("cancelLoad"));
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, this, &ModelBar::cancelRequested);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->addWidget(m_name);
+    layout->addWidget(m_details, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_cancel);
+    layout->addWidget(m_device);
+    layout->addWidget(m_dtype);
+    layout->addWidget(m_threads);
+    layout->addWidget(m_open);
+}
+
+ModelOptions ModelBar::options() const {
+    ModelOptions options;
+    options.device = m_device->currentData().toString();
+    options.dtype = m_dtype->currentData().toString();
+    options.threads = m_threads->value();
+    return options;
+}
+
+void ModelBar::setOptions(const ModelOptions& options) {
+    m_device->setCurrentIndex(std::max(0, m_device->findData(options.device)));
+    m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(options.dtype)));
+    m_threads->setValue(options.threads);
+}
+
+void ModelBar::setRecent(const QStringList& paths) {
+    m_recent = paths;
+    rebuildMenu();
+}
+
+void ModelBar::rebuildMenu() {
+    m_menu->clear();
+    m_menu->addAction(tr("Open &Folder…"), this, &ModelBar::chooseFolder);
+    m_menu->addAction(tr("Open &File…"), this, &ModelBar::chooseFile);
+    m_menu->addAction(tr("&Bundled Demo Model"), this, [this] { emit openRequested(bundledModelPath()); });
+    if (!m_recent.isEmpty()) {
+        m_menu->addSection(tr("Recent"));
+        for (const QString& path : m_recent)
+            m_menu->addAction(QDir::toNativeSeparators(path), this, [this, path] { emit openRequested(path); });
+    }
+}
+
+void ModelBar::chooseFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"));
+    if (!dir.isEmpty())
+        emit openRequested(dir);
+}
+
+void ModelBar::chooseFile() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open Model File"), QString(),
+                                                      tr("Models (*.gguf *.bin config.json);;All files (*)"));
+    if (!file.isEmpty())
+        emit openRequested(file);
+}
+
+bool ModelBar::isLoading() const { return m_progress->isVisible(); }
+
+void ModelBar::setLoading(const QString& path) {
+    m_name->setText(tr("Loading %1…").arg(displayName(path)));
+    m_details->setText(QDir::toNativeSeparators(path));
+    m_progress->show();
+    m_cancel->show();
+    m_open->setEnabled(false);
+}
+
+void ModelBar::setLoaded(const ModelInfo& info) {
+    m_progress->hide();
+    m_cancel->hide();
+    m_open->setEnabled(true);
+    m_name->setText(displayName(info.path));
+    const double millions = static_cast<double>(info.parameters) / 1e6;
+    m_details->setText(tr("%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7")
+                           .arg(info.architecture)
+                           .arg(millions, 0, 'f', millions < 10 ? 2 : 0)
+                           .arg(info.fileDtype, info.computeDtype, info.device)
+                           .arg(info.contextLength)
+                           .arg(info.vocabSize));
+    m_details->setToolTip(QDir::toNativeSeparators(info.path));
+}
+
+void ModelBar::setFailed(const QString& message) {
+    m_progress->hide();
+    m_cancel->hide();
+    m_open->setEnabled(true);
+    m_name->setText(tr("No model"));
+    m_details->setText(message);
+}
+
+} // namespace swb

@@ -1,0 +1,606 @@
+#include "explore/StrategyEditor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QRandomGenerator>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "sampling/SamplerRegistry.h"
+#include "storage/RunRepository.h"
+
+namespace swb {
+
+// One edit: the whole strategy before and after (strategies are small).
+class StrategyEditor::Snapshot final : public QUndoCommand {
+public:
+    Snapshot(StrategyEditor* editor, Strategy before, Strategy after, const QString& text, int mergeId)
+        : QUndoCommand(text)
+        , m_editor(editor)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeId(mergeId) {}
+    void undo() override { m_editor->restore(m_before); }
+    void redo() override { m_editor->restore(m_after); }
+    int id() const override { return m_mergeId; }
+    bool mergeWith(const QUndoCommand* other) override {
+        m_after = static_cast<const Snapshot*>(other)->m_after;
+        return true;
+    }
+
+private:
+    StrategyEditor* m_editor;
+    Strategy m_before;
+    Strategy m_after;
+    int m_mergeId;
+};
+
+namespace {
+
+QString paramSummary(const SamplerSpec& spec) {
+    QStringList parts;
+    for (auto it = spec.params.begin(); it != spec.params.end(); ++it) {
+        if (it.key() == QLatin1String("min_keep") && it.value().toInt() == 1)
+            continue;
+        const QJsonValue v = it.value();
+        QString text;
+        if (v.isDouble())
+            text = QString::number(v.toDouble(), 'g', 4);
+        else if (v.isArray())
+            text = QStringLiteral("[%1]").arg(v.toArray().size());
+        else if (v.isObject())
+            text = QStringLiteral("{%1}").arg(v.toObject().size());
+        else
+            text = v.toVariant().toString();
+        parts << QStringLiteral("%1=%2").arg(it.key(), text);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+Strategy normalised(Strategy strategy) {
+    strategy.order = EngineOrder::AsListed; // the list shows the applied order
+    return strategy;
+}
+
+std::optional<Strategy> rebuilt(const Strategy& base, std::vector<SamplerSpec> samplers, QString* error) {
+    QJsonObject json = base.toJson();
+    json.remove(QStringLiteral("order"));
+    QJsonArray list;
+    for (const SamplerSpec& spec : samplers) {
+        QJsonObject sampler = spec.params;
+        sampler.insert(QStringLiteral("type"), spec.type);
+        list.append(sampler);
+    }
+    json.insert(QStringLiteral("samplers"), list);
+    Result<Strategy> strategy = Strategy::fromJson(json);
+    if (!strategy) {
+        *error = strategy.error().message;
+        return std::nullopt;
+    }
+    return normalised(std::move(strategy).value());
+}
+
+} // namespace
+
+StrategyEditor::StrategyEditor(QWidget* parent)
+    : QWidget(parent)
+    , m_undo(new QUndoStack(this)) {
+    setObjectName(QStringLiteral("strategyEditor"));
+    m_strategy = normalised(*strategyPreset(QStringLiteral("chat")));
+    m_strategy.seed = 42;
+
+    m_presets = new QComboBox(this);
+    m_presets->setObjectName(QStringLiteral("strategyPresets"));
+    m_presets->addItem(tr("Preset…"));
+    for (const QString& name : strategyPresetNames())
+        m_presets->addItem(name, name);
+    m_presets->setToolTip(tr("Replace the chain with a built-in preset"));
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_presets->itemData(index).toString();
+        m_presets->setCurrentIndex(0);
+        if (std::optional<Strategy> preset = strategyPreset(name)) {
+            preset->seed = m_strategy.seed;
+            commit(normalised(*preset), tr("Preset %1").arg(name));
+        }
+    });
+
+    auto* order = new QToolButton(this);
+    order->setText(tr("Engine order"));
+    order->setPopupMode(QToolButton::InstantPopup);
+    order->setToolTip(tr("Reorder the samplers the way an engine applies them (the selector stays last)"));
+    auto* orderMenu = new QMenu(order);
+    for (EngineOrder engine : {EngineOrder::HuggingFace, EngineOrder::LlamaCpp, EngineOrder::Vllm}) {
+        orderMenu->addAction(tr("As %1 applies them").arg(engineOrderName(engine)), this, [this, engine] {
+            QString error;
+            if (auto next = rebuilt(m_strategy, reorderForEngine(m_strategy.samplers, engine), &error))
+                commit(*next, tr("Order as %1").arg(engineOrderName(engine)));
+        });
+    }
+    order->setMenu(orderMenu);
+
+    m_saved = new QComboBox(this);
+    m_saved->setObjectName(QStringLiteral("savedStrategies"));
+    m_saved->setToolTip(tr("Load a strategy saved in the run store"));
+    connect(m_saved, &QComboBox::activated, this, [this](int index) {
+        const QVariant id = m_saved->itemData(index);
+        m_saved->setCurrentIndex(0);
+        if (!id.isValid() || !m_runs)
+            return;
+        Result<Strategy> loaded = m_runs->loadStrategy(id.toLongLong());
+        if (!loaded) {
+            emit message(loaded.error().message);
+            return;
+        }
+        Strategy next = normalised(std::move(loaded).value());
+        next.seed = m_strategy.seed;
+        commit(next, tr("Load %1").arg(next.name));
+    });
+    auto* save = new QToolButton(this);
+    save->setText(tr("Save…"));
+    save->setObjectName(QStringLiteral("saveStrategy"));
+    save->setToolTip(tr("Save this strategy under a name in the run store"));
+    connect(save, &QToolButton::clicked, this, &StrategyEditor::saveNamed);
+
+    m_seed = new QLineEdit(this);
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,15}")), m_seed));
+    m_seed->setToolTip(tr("The seed of the strategy's random number generator: the same seed draws the same tokens"));
+    connect(m_seed, &QLineEdit::editingFinished, this, [this] {
+        if (!m_seed->text().isEmpty())
+            setSeed(m_seed->text().toULongLong());
+    });
+    auto* dice = new QToolButton(this);
+    dice->setText(tr("New seed"));
+    dice->setObjectName(QStringLiteral("newSeed"));
+    dice->setToolTip(tr("Pick a random seed"));
+    connect(dice, &QToolButton::clicked, this, &StrategyEditor::newSeed);
+
+    auto* undo = new QToolButton(this);
+    QAction* undoAction = m_undo->createUndoAction(this, tr("Undo"));
+    undoAction->setShortcut(QKeySequence::Undo);
+    undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    undo->setDefaultAction(undoAction);
+    auto* redo = new QToolButton(this);
+    QAction* redoAction = m_undo->createRedoAction(this, tr("Redo"));
+    redoAction->setShortcut(QKeySequence::Redo);
+    redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    redo->setDefaultAction(redoAction);
+    addAction(undoAction);
+    addAction(redoAction);
+
+    // The chain.
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("chainList"));
+    m_list->setDragDropMode(QAbstractItemView::InternalMove);
+    m_list->setDefaultDropAction(Qt::MoveAction);
+    m_list->setMinimumHeight(110);
+    connect(m_list->model(), &QAbstractItemModel::rowsMoved, this, [this] {
+        if (m_refreshing)
+            return;
+        std::vector<SamplerSpec> samplers;
+        for (int row = 0; row < m_list->count(); ++row)
+            samplers.push_back(m_strategy.samplers[static_cast<std::size_t>(m_list->item(row)->data(Qt::UserRole).toInt())]);
+        QString error;
+        if (auto next = rebuilt(m_strategy, samplers, &error))
+            commit(*next, tr("Reorder"));
+        else
+            refresh();
+    });
+    connect(m_list, &QListWidget::currentRowChanged, this, [this] {
+        if (!m_refreshing)
+            rebuildForm();
+    });
+    auto* add = new QToolButton(this);
+    add->setText(tr("Add"));
+    add->setObjectName(QStringLiteral("addSampler"));
+    add->setPopupMode(QToolButton::InstantPopup);
+    add->setMenu(buildAddMenu());
+    auto* remove = new QToolButton(this);
+    remove->setText(tr("Remove"));
+    remove->setObjectName(QStringLiteral("removeSampler"));
+    connect(remove, &QToolButton::clicked, this, [this] { removeStage(selectedStage()); });
+    auto* up = new QToolButton(this);
+    up->setArrowType(Qt::UpArrow);
+    up->setToolTip(tr("Move the sampler earlier"));
+    connect(up, &QToolButton::clicked, this, [this] { moveStage(selectedStage(), selectedStage() - 1); });
+    auto* down = new QToolButton(this);
+    down->setArrowType(Qt::DownArrow);
+    down->setToolTip(tr("Move the sampler later"));
+    connect(down, &QToolButton::clicked, this, [this] { moveStage(selectedStage(), selectedStage() + 1); });
+
+    m_formTitle = new QLabel(this);
+    m_formTitle->setWordWrap(true);
+    m_form = new QWidget(this);
+    m_formLayout = new QFormLayout(m_form);
+    m_formLayout->setContentsMargins(0, 0, 0, 0);
+
+    auto* chainPage = new QWidget(this);
+    auto* chainLayout = new QVBoxLayout(chainPage);
+    chainLayout->setContentsMargins(4, 4, 4, 4);
+    chainLayout->addWidget(m_list, 1);
+    auto* listButtons = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{add, remove, up, down})
+        listButtons->addWidget(w);
+    listButtons->addStretch();
+    chainLayout->addLayout(listButtons);
+    chainLayout->addWidget(m_formTitle);
+    chainLayout->addWidget(m_form);
+
+    m_json = new QPlainTextEdit(this);
+    m_json->setObjectName(QStringLiteral("strategyJson"));
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_jsonDebounce = new QTimer(this);
+    m_jsonDebounce->setSingleShot(true);
+    m_jsonDebounce->setInterval(400);
+    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
+        if (!m_refreshing)
+            m_jsonDebounce->start();
+    });
+    connect(m_jsonDebounce, &QTimer::timeout, this, [this] { applyJsonText(m_json->toPlainText()); });
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(chainPage, tr("C&hain"));
+    m_tabs->addTab(m_json, tr("&JSON"));
+
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("strategyError"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #a31f34"));
+    m_error->hide();
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_presets, 1);
+    top->addWidget(order);
+    top->addWidget(undo);
+    top->addWidget(redo);
+    auto* storeRow = new QHBoxLayout;
+    storeRow->addWidget(m_saved, 1);
+    storeRow->addWidget(save);
+    auto* seedRow = new QHBoxLayout;
+    seedRow->addWidget(new QLabel(tr("Seed"), this));
+    seedRow->addWidget(m_seed, 1);
+    seedRow->addWidget(dice);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addLayout(storeRow);
+    layout->addLayout(seedRow);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_error);
+    refreshSaved();
+    refresh();
+}
+
+StrategyEditor::~StrategyEditor() = default;
+
+QMenu* StrategyEditor::buildAddMenu() {
+    auto* menu = new QMenu(this);
+    QString engine;
+    for (const SamplerDescriptor& descriptor : samplerDescriptors()) {
+        if (descriptor.engine != engine) {
+            engine = descriptor.engine;
+            menu->addSection(engine);
+        }
+        QAction* action = menu->addAction(descriptor.type, this, [this, type = descriptor.type] { addSampler(type); });
+        action->setToolTip(descriptor.summary);
+        action->setStatusTip(descriptor.summary);
+    }
+    menu->setToolTipsVisible(true);
+    return menu;
+}
+
+std::uint64_t StrategyEditor::seed() const { return m_strategy.seed.value_or(0); }
+
+void StrategyEditor::setSeed(std::uint64_t seed) {
+    if (m_strategy.seed == seed)
+        return;
+    Strategy next = m_strategy;
+    next.seed = seed;
+    commit(next, tr("Seed %1").arg(seed));
+}
+
+void StrategyEditor::newSeed() { setSeed(QRandomGenerator::global()->bounded(1u << 31)); }
+
+void StrategyEditor::setRepository(RunRepository* runs) {
+    m_runs = runs;
+    refreshSaved();
+}
+
+void StrategyEditor::refreshSaved() {
+    m_saved->clear();
+    m_saved->addItem(tr("Saved strategies…"));
+    if (!m_runs)
+        return;
+    Result<std::vector<std::pair<qint64, Strategy>>> named = m_runs->listNamedStrategies();
+    if (!named)
+        return;
+    for (const auto& [id, strategy] : named.value())
+        m_saved->addItem(strategy.name, id);
+}
+
+void StrategyEditor::saveNamed() {
+    if (!m_runs) {
+        emit message(tr("The run store is not open, so the strategy cannot be saved."));
+        return;
+    }
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Save Strategy"), tr("Name:"), QLineEdit::Normal,
+                                               m_strategy.name, &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    Result<qint64> saved = m_runs->saveNamedStrategy(m_strategy, name);
+    if (!saved) {
+        emit message(saved.error().message);
+        return;
+    }
+    Strategy next = m_strategy;
+    next.name = name;
+    commit(next, tr("Name %1").arg(name));
+    refreshSaved();
+    emit message(tr("Saved strategy “%1”.").arg(name));
+}
+
+int StrategyEditor::selectedStage() const { return m_list->currentRow(); }
+
+void StrategyEditor::selectStage(int index) { m_list->setCurrentRow(index); }
+
+void StrategyEditor::setStrategy(Strategy strategy, const QString& what) {
+    commit(normalised(std::move(strategy)), what.isEmpty() ? tr("Set strategy") : what);
+}
+
+void StrategyEditor::commit(Strategy next, const QString& what, int mergeId) {
+    if (next == m_strategy)
+        return;
+    m_undo->push(new Snapshot(this, m_strategy, std::move(next), what, mergeId));
+}
+
+void StrategyEditor::restore(const Strategy& strategy) {
+    const bool structural = strategy.samplers.size() != m_strategy.samplers.size() ||
+                            !std::equal(strategy.samplers.begin(), strategy.samplers.end(), m_strategy.samplers.begin(),
+                                        [](const SamplerSpec& a, const SamplerSpec& b) { return a.type == b.type; });
+    m_strategy = strategy;
+    m_error->hide();
+    if (structural)
+        refresh();
+    else {
+        // Same chain shape: update texts and values in place, so a spin box being edited keeps focus.
+        m_refreshing = true;
+        for (int row = 0; row < m_list->count(); ++row) {
+            const SamplerSpec& spec = m_strategy.samplers[static_cast<std::size_t>(row)];
+            m_list->item(row)->setText(QStringLiteral("%1. %2   %3").arg(row + 1).arg(spec.type, paramSummary(spec)));
+        }
+        m_seed->setText(QString::number(seed()));
+        if (!m_json->hasFocus())
+            m_json->setPlainText(jsonText());
+        m_refreshing = false;
+        updateFormValues();
+    }
+    emit strategyChanged();
+}
+
+void StrategyEditor::refresh() {
+    m_refreshing = true;
+    const int current = std::max(0, m_list->currentRow());
+    m_list->clear();
+    for (std::size_t i = 0; i < m_strategy.samplers.size(); ++i) {
+        const SamplerSpec& spec = m_strategy.samplers[i];
+        auto* item = new QListWidgetItem(QStringLiteral("%1. %2   %3").arg(i + 1).arg(spec.type, paramSummary(spec)));
+        item->setData(Qt::UserRole, static_cast<int>(i));
+        if (const SamplerDescriptor* d = findSamplerDescriptor(spec.type))
+            item->setToolTip(QStringLiteral("%1\n(%2)").arg(d->summary, d->engine));
+        m_list->addItem(item);
+    }
+    m_list->setCurrentRow(std::min(current, m_list->count() - 1));
+    m_seed->setText(QString::number(seed()));
+    if (!m_json->hasFocus())
+        m_json->setPlainText(jsonText());
+    m_refreshing = false;
+    m_formStage = -2;
+    rebuildForm();
+}
+
+QString StrategyEditor::jsonText() const {
+    return QString::fromUtf8(QJsonDocument(m_strategy.toJson()).toJson(QJsonDocument::Indented));
+}
+
+bool StrategyEditor::applyJsonText(const QString& text) {
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        m_error->setText(tr("JSON: %1 at offset %2.").arg(parseError.errorString()).arg(parseError.offset));
+        m_error->show();
+        return false;
+    }
+    Result<Strategy> strategy = Strategy::fromJson(document.object());
+    if (!strategy) {
+        m_error->setText(strategy.error().message);
+        m_error->show();
+        return false;
+    }
+    m_error->hide();
+    commit(normalised(std::move(strategy).value()), tr("Edit JSON"));
+    return true;
+}
+
+void StrategyEditor::setParameter(int stage, const QString& name, const QJsonValue& value) {
+    if (stage < 0 || stage >= static_cast<int>(m_strategy.samplers.size()))
+        return;
+    std::vector<SamplerSpec> samplers = m_strategy.samplers;
+    samplers[static_cast<std::size_t>(stage)].params.insert(name, value);
+    QString error;
+    if (auto next = rebuilt(m_strategy, samplers, &error)) {
+        m_error->hide();
+        commit(*next, tr("Set %1.%2").arg(samplers[static_cast<std::size_t>(stage)].type, name),
+               stage * 64 + static_cast<int>(qHash(name) % 64));
+    } else {
+        m_error->setText(error);
+        m_error->show();
+        updateFormValues();
+    }
+}
+
+void StrategyEditor::addSampler(const QString& type) {
+    const SamplerDescriptor* descriptor = findSamplerDescriptor(type);
+    if (!descriptor)
+        return;
+    std::vector<SamplerSpec> samplers = m_strategy.samplers;
+    const bool selector = descriptor->selector;
+    // A selector replaces the last one; any other sampler goes before it.
+    if (selector && !samplers.empty() && findSamplerDescriptor(samplers.back().type)->selector)
+        samplers.back() = {type, {}};
+    else
+        samplers.insert(samplers.end() - (samplers.empty() ? 0 : 1), {type, {}});
+    QString error;
+    if (auto next = rebuilt(m_strategy, samplers, &error)) {
+        const int at = selector ? static_cast<int>(samplers.size()) - 1 : static_cast<int>(samplers.size()) - 2;
+        commit(*next, tr("Add %1").arg(type));
+        selectStage(std::max(0, at));
+    } else {
+        emit message(error);
+    }
+}
+
+void StrategyEditor::removeStage(int stage) {
+    if (stage < 0 || stage >= static_cast<int>(m_strategy.samplers.size()))
+        return;
+    std::vector<SamplerSpec> samplers = m_strategy.samplers;
+    const QString type = samplers[static_cast<std::size_t>(stage)].type;
+    samplers.erase(samplers.begin() + stage);
+    QString error;
+    if (auto next = rebuilt(m_strategy, samplers, &error))
+        commit(*next, tr("Remove %1").arg(type));
+    else
+        emit message(error);
+}
+
+void StrategyEditor::moveStage(int from, int to) {
+    const int n = static_cast<int>(m_strategy.samplers.size());
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to)
+        return;
+    std::vector<SamplerSpec> samplers = m_strategy.samplers;
+    const SamplerSpec moved = samplers[static_cast<std::size_t>(from)];
+    samplers.erase(samplers.begin() + from);
+    samplers.insert(samplers.begin() + to, moved);
+    QString error;
+    if (auto next = rebuilt(m_strategy, samplers, &error)) {
+        commit(*next, tr("Move %1").arg(moved.type));
+        selectStage(to);
+    } else {
+        emit message(error);
+    }
+}
+
+void StrategyEditor::rebuildForm() {
+    const int stage = selectedStage();
+    const QString type =
+        stage >= 0 && stage < static_cast<int>(m_strategy.samplers.size()) ? m_strategy.samplers[static_cast<std::size_t>(stage)].type : QString();
+    if (stage == m_formStage && type == m_formType) {
+        updateFormValues();
+        return;
+    }
+    m_formStage = stage;
+    m_formType = type;
+    while (m_formLayout->rowCount() > 0)
+        m_formLayout->removeRow(0);
+    const SamplerDescriptor* descriptor = findSamplerDescriptor(type);
+    if (!descriptor) {
+        m_formTitle->setText(tr("Select a sampler to edit its parameters."));
+        return;
+    }
+    m_formTitle->setText(tr("<b>%1</b> — %2 <i>(%3)</i>").arg(type, descriptor->summary.toHtmlEscaped(), descriptor->engine));
+    m_formTitle->setToolTip(descriptor->summary);
+    const QJsonObject& params = m_strategy.samplers[static_cast<std::size_t>(stage)].params;
+    for (const ParamSpec& param : descriptor->params) {
+        const QString tip = QStringLiteral("%1\n%2").arg(param.doc, descriptor->engine);
+        QWidget* editor = nullptr;
+        const QJsonValue value = params.value(param.name);
+        if (param.kind == ParamSpec::Kind::Real) {
+            auto* spin = new QDoubleSpinBox(m_form);
+            const double low = param.minExclusive ? param.min + 1e-4 : param.min;
+            const double high = std::isinf(param.max) ? 1e9 : param.max;
+            spin->setRange(low, high);
+            spin->setDecimals(4);
+            spin->setSingleStep(high - low <= 2.0 ? 0.01 : 0.1);
+            spin->setValue(value.toDouble());
+            spin->setKeyboardTracking(false);
+            connect(spin, &QDoubleSpinBox::valueChanged, this, [this, stage, name = param.name](double v) {
+                if (!m_refreshing)
+                    setParameter(stage, name, v);
+            });
+            editor = spin;
+        } else if (param.kind == ParamSpec::Kind::Integer) {
+            auto* spin = new QSpinBox(m_form);
+            spin->setRange(static_cast<int>(std::max(param.min, -1e9)),
+                           static_cast<int>(std::min(param.max, static_cast<double>(std::numeric_limits<int>::max()))));
+            spin->setValue(value.toInt());
+            spin->setKeyboardTracking(false);
+            connect(spin, &QSpinBox::valueChanged, this, [this, stage, name = param.name](int v) {
+                if (!m_refreshing)
+                    setParameter(stage, name, v);
+            });
+            editor = spin;
+        } else {
+            auto* line = new QLineEdit(m_form);
+            line->setText(QString::fromUtf8(value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                                            : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact)));
+            line->setPlaceholderText(param.kind == ParamSpec::Kind::BiasMap ? QStringLiteral("{\"123\": -5}")
+                                                                           : QStringLiteral("[...]"));
+            connect(line, &QLineEdit::editingFinished, this, [this, stage, line, name = param.name] {
+                const QJsonDocument doc = QJsonDocument::fromJson(line->text().toUtf8());
+                if (doc.isArray())
+                    setParameter(stage, name, doc.array());
+                else if (doc.isObject())
+                    setParameter(stage, name, doc.object());
+                else {
+                    m_error->setText(tr("%1: write a JSON list or object.").arg(name));
+                    m_error->show();
+                }
+            });
+            editor = line;
+        }
+        editor->setObjectName(QStringLiteral("param_%1").arg(param.name));
+        editor->setToolTip(tip);
+        auto* label = new QLabel(param.name, m_form);
+        label->setToolTip(tip);
+        m_formLayout->addRow(label, editor);
+    }
+}
+
+void StrategyEditor::updateFormValues() {
+    const int stage = m_formStage;
+    if (stage < 0 || stage >= static_cast<int>(m_strategy.samplers.size()))
+        return;
+    const QJsonObject& params = m_strategy.samplers[static_cast<std::size_t>(stage)].params;
+    m_refreshing = true;
+    for (auto* spin : m_form->findChildren<QDoubleSpinBox*>())
+        if (!spin->hasFocus())
+            spin->setValue(params.value(spin->objectName().mid(6)).toDouble());
+    for (auto* spin : m_form->findChildren<QSpinBox*>())
+        if (!spin->hasFocus())
+            spin->setValue(params.value(spin->objectName().mid(6)).toInt());
+    m_refreshing = false;
+}
+
+} // namespace swb

@@ -1,0 +1,150 @@
+#include "explore/TimelinePlot.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "explore/Palette.h"
+
+namespace swb {
+
+TimelinePlot::TimelinePlot(QWidget* parent)
+    : QWidget(parent) {
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("timelinePlot"));
+    m_plot->setMinimumHeight(170);
+    QCPAxisRect* top = m_plot->axisRect();
+    m_bottom = new QCPAxisRect(m_plot);
+    m_plot->plotLayout()->addElement(1, 0, m_bottom);
+    m_plot->plotLayout()->setRowStretchFactor(0, 1.4);
+    m_plot->plotLayout()->setRowSpacing(0);
+    auto* group = new QCPMarginGroup(m_plot);
+    top->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    m_bottom->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    top->axis(QCPAxis::atRight)->setVisible(true);
+    m_bottom->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
+    m_bottom->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    m_bottom->axis(QCPAxis::atLeft)->setLabel(tr("survivors"));
+    m_bottom->axis(QCPAxis::atBottom)->setLabel(tr("step"));
+    top->axis(QCPAxis::atLeft)->setLabel(tr("entropy (nats)"));
+    top->axis(QCPAxis::atRight)->setLabel(tr("chosen p"));
+    top->axis(QCPAxis::atRight)->setRange(0, 1.05);
+    top->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
+    top->axis(QCPAxis::atRight)->ticker()->setTickCount(3);
+    for (QCPAxis* axis : {top->axis(QCPAxis::atLeft), top->axis(QCPAxis::atRight), m_bottom->axis(QCPAxis::atLeft)}) {
+        QFont font = axis->labelFont();
+        font.setPointSizeF(font.pointSizeF() * 0.85);
+        axis->setLabelFont(font);
+    }
+
+    m_rawEntropy = m_plot->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+    m_rawEntropy->setName(tr("raw entropy"));
+    m_rawEntropy->setPen(QPen(palette::kept(), 1.5));
+    m_finalEntropy = m_plot->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+    m_finalEntropy->setName(tr("final entropy"));
+    m_finalEntropy->setPen(QPen(palette::finalMarker(), 1.5, Qt::DashLine));
+    m_chosenP = m_plot->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atRight));
+    m_chosenP->setName(tr("chosen raw p"));
+    m_chosenP->setPen(QPen(palette::accent(), 1.2));
+    m_chosenP->setLineStyle(QCPGraph::lsNone);
+    m_chosenP->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    m_survivors = m_plot->addGraph(m_bottom->axis(QCPAxis::atBottom), m_bottom->axis(QCPAxis::atLeft));
+    m_survivors->setName(tr("survivors"));
+    m_survivors->setPen(QPen(palette::marker(), 1.2));
+    m_survivors->setLineStyle(QCPGraph::lsStepCenter);
+
+    m_plot->legend->setVisible(true);
+    m_plot->legend->removeItem(m_plot->legend->itemCount() - 1); // survivors: the axis says it
+    QFont legendFont = m_plot->legend->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
+    m_plot->legend->setFont(legendFont);
+    m_plot->legend->setBrush(QColor(255, 255, 255, 200));
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    // The legend in a row of its own above the curves.
+    top->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setMargins(QMargins(2, 0, 2, 0));
+
+    m_cursorTop = new QCPItemStraightLine(m_plot);
+    m_cursorBottom = new QCPItemStraightLine(m_plot);
+    for (QCPItemStraightLine* cursor : {m_cursorTop, m_cursorBottom}) {
+        cursor->setPen(QPen(palette::accent(), 1, Qt::DotLine));
+        cursor->setVisible(false);
+    }
+    m_cursorTop->setClipAxisRect(top);
+    m_cursorBottom->setClipAxisRect(m_bottom);
+    for (auto* position : {m_cursorTop->point1, m_cursorTop->point2})
+        position->setAxes(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+    for (auto* position : {m_cursorBottom->point1, m_cursorBottom->point2})
+        position->setAxes(m_bottom->axis(QCPAxis::atBottom), m_bottom->axis(QCPAxis::atLeft));
+
+    connect(m_plot, &QCustomPlot::mousePress, this, [this, top](QMouseEvent* event) {
+        if (m_steps == 0)
+            return;
+        const double x = top->axis(QCPAxis::atBottom)->pixelToCoord(event->pos().x());
+        emit stepClicked(std::clamp(static_cast<int>(std::lround(x)) - 1, 0, m_steps - 1));
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    rescale();
+}
+
+int TimelinePlot::pointCount() const { return m_steps; }
+
+void TimelinePlot::clearSteps() {
+    for (QCPGraph* graph : {m_rawEntropy, m_finalEntropy, m_chosenP, m_survivors})
+        graph->data()->clear();
+    m_steps = 0;
+    m_maxEntropy = 0.0;
+    m_maxSurvivors = 1.0;
+    m_cursorTop->setVisible(false);
+    m_cursorBottom->setVisible(false);
+    rescale();
+}
+
+void TimelinePlot::appendSteps(const std::vector<GeneratedStep>& steps) {
+    for (const GeneratedStep& step : steps) {
+        const double x = ++m_steps; // steps are numbered from 1 on screen
+        m_rawEntropy->addData(x, step.trace.rawEntropy);
+        m_finalEntropy->addData(x, step.trace.finalEntropy);
+        m_chosenP->addData(x, step.trace.rawP);
+        m_survivors->addData(x, std::max(1, step.trace.finalCount));
+        m_maxEntropy = std::max({m_maxEntropy, step.trace.rawEntropy, step.trace.finalEntropy});
+        m_maxSurvivors = std::max(m_maxSurvivors, static_cast<double>(step.trace.finalCount));
+    }
+    rescale();
+}
+
+void TimelinePlot::setSelectedStep(int step) {
+    const bool visible = step >= 0 && step < m_steps;
+    m_cursorTop->setVisible(visible);
+    m_cursorBottom->setVisible(visible);
+    if (visible) {
+        m_cursorTop->point1->setCoords(step + 1, 0);
+        m_cursorTop->point2->setCoords(step + 1, 1);
+        m_cursorBottom->point1->setCoords(step + 1, 1);
+        m_cursorBottom->point2->setCoords(step + 1, 10);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::rescale() {
+    QCPAxisRect* top = m_plot->axisRect(0); // the legend row holds no axis rect
+    const double right = std::max(10, m_steps) + 0.5;
+    top->axis(QCPAxis::atBottom)->setRange(0.5, right);
+    m_bottom->axis(QCPAxis::atBottom)->setRange(0.5, right);
+    top->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, m_maxEntropy * 1.1));
+    m_bottom->axis(QCPAxis::atLeft)->setRange(0.8, std::max(10.0, m_maxSurvivors * 1.5));
+    top->axis(QCPAxis::atBottom)->setTickLabels(false);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace swb

@@ -1,0 +1,285 @@
+#include "explore/TokenStreamView.h"
+
+#include <algorithm>
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include "explore/DistributionModel.h"
+#include "explore/Palette.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+namespace {
+constexpr int kMargin = 8;
+constexpr int kChipPadX = 3;
+constexpr int kChipGap = 2;
+constexpr int kLineGap = 4;
+} // namespace
+
+TokenStreamView::TokenStreamView(QWidget* parent)
+    : QWidget(parent) {
+    setObjectName(QStringLiteral("tokenStream"));
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    setAccessibleName(tr("Generated tokens"));
+}
+
+void TokenStreamView::setPrompt(const QString& prompt) {
+    m_prompt = prompt;
+    m_laidOutWidth = -1;
+    updateGeometry();
+    update();
+}
+
+void TokenStreamView::clearSteps() {
+    m_steps.clear();
+    m_chips.clear();
+    m_selected = -1;
+    m_hovered = -1;
+    m_laidOutWidth = -1;
+    updateGeometry();
+    update();
+}
+
+void TokenStreamView::appendSteps(const std::vector<GeneratedStep>& steps) {
+    for (const GeneratedStep& step : steps) {
+        Chip chip;
+        chip.text = QString::fromStdString(step.text);
+        if (chip.text.isEmpty())
+            chip.text = tokenDisplayText(m_tokenizer, step.token);
+        chip.lineBreak = chip.text.endsWith(u'\n');
+        chip.visible = visibleTokenText(chip.text);
+        m_chips.push_back(std::move(chip));
+        m_steps.push_back(step);
+    }
+    m_laidOutWidth = -1;
+    updateGeometry();
+    update();
+}
+
+void TokenStreamView::setSelectedStep(int step) {
+    step = m_chips.empty() ? -1 : std::clamp(step, 0, stepCount() - 1);
+    if (step == m_selected)
+        return;
+    m_selected = step;
+    update();
+    emit stepSelected(step);
+}
+
+void TokenStreamView::setShowFinal(bool final) {
+    m_final = final;
+    update();
+}
+
+int TokenStreamView::layoutHeight(int width) const {
+    // Same walk as layoutChips, without storing.
+    const QFontMetrics fm(font());
+    const int lineHeight = fm.height() + 4;
+    int x = kMargin;
+    int y = kMargin;
+    const int right = std::max(width - kMargin, kMargin + 40);
+    const QRect prompt = fm.boundingRect(QRect(kMargin, kMargin, right - kMargin, 100000), Qt::TextWordWrap, m_prompt);
+    if (!m_prompt.isEmpty())
+        y = prompt.bottom() + kLineGap + 2;
+    for (const Chip& chip : m_chips) {
+        const int w = fm.horizontalAdvance(chip.visible) + 2 * kChipPadX;
+        if (x + w > right && x > kMargin) {
+            x = kMargin;
+            y += lineHeight + kLineGap;
+        }
+        x += w + kChipGap;
+        if (chip.lineBreak) {
+            x = kMargin;
+            y += lineHeight + kLineGap;
+        }
+    }
+    return y + lineHeight + kMargin;
+}
+
+void TokenStreamView::layoutChips(int width) {
+    if (width == m_laidOutWidth)
+        return;
+    m_laidOutWidth = width;
+    const QFontMetrics fm(font());
+    const int lineHeight = fm.height() + 4;
+    const int right = std::max(width - kMargin, kMargin + 40);
+    int x = kMargin;
+    int y = kMargin;
+    m_promptRect = {};
+    if (!m_prompt.isEmpty()) {
+        m_promptRect = fm.boundingRect(QRect(kMargin, kMargin, right - kMargin, 100000), Qt::TextWordWrap, m_prompt);
+        y = m_promptRect.bottom() + kLineGap + 2;
+    }
+    for (Chip& chip : m_chips) {
+        const int w = fm.horizontalAdvance(chip.visible) + 2 * kChipPadX;
+        if (x + w > right && x > kMargin) {
+            x = kMargin;
+            y += lineHeight + kLineGap;
+        }
+        chip.rect = QRect(x, y, w, lineHeight);
+        x += w + kChipGap;
+        if (chip.lineBreak) {
+            x = kMargin;
+            y += lineHeight + kLineGap;
+        }
+    }
+    m_height = y + lineHeight + kMargin;
+}
+
+QSize TokenStreamView::sizeHint() const { return {600, std::max(120, layoutHeight(600))}; }
+
+int TokenStreamView::heightForWidth(int width) const { return std::max(120, layoutHeight(width)); }
+
+QRect TokenStreamView::chipRect(int step) const {
+    const_cast<TokenStreamView*>(this)->layoutChips(width());
+    return step >= 0 && step < stepCount() ? m_chips[static_cast<std::size_t>(step)].rect : QRect();
+}
+
+void TokenStreamView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    m_laidOutWidth = -1;
+}
+
+void TokenStreamView::paintEvent(QPaintEvent* event) {
+    layoutChips(width());
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.fillRect(rect(), palette().base());
+    if (!m_prompt.isEmpty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(m_promptRect.adjusted(0, 0, 0, 2), Qt::TextWordWrap, m_prompt);
+    }
+    if (m_chips.empty() && m_prompt.isEmpty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter, tr("Generated tokens appear here, coloured by probability."));
+        return;
+    }
+    const QRect dirty = event->rect();
+    for (int i = 0; i < stepCount(); ++i) {
+        const Chip& chip = m_chips[static_cast<std::size_t>(i)];
+        if (!chip.rect.intersects(dirty))
+            continue;
+        const StepTrace& trace = m_steps[static_cast<std::size_t>(i)].trace;
+        const double p = m_final ? trace.finalP : trace.rawP;
+        QPainterPath path;
+        path.addRoundedRect(QRectF(chip.rect).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+        painter.fillPath(path, palette::probability(p));
+        if (i == m_selected) {
+            painter.setPen(QPen(palette::accent(), 2));
+            painter.drawPath(path);
+        } else if (i == m_hovered) {
+            painter.setPen(QPen(QColor(0, 0, 0, 90), 1));
+            painter.drawPath(path);
+        }
+        painter.setPen(Qt::black);
+        const bool showWhitespace = i == m_hovered || i == m_selected;
+        painter.drawText(chip.rect.adjusted(kChipPadX, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                         showWhitespace ? chip.visible : QString(chip.text).replace(u'\n', QChar(0x21B5)));
+    }
+}
+
+int TokenStreamView::chipAt(const QPoint& pos) const {
+    for (int i = 0; i < stepCount(); ++i)
+        if (m_chips[static_cast<std::size_t>(i)].rect.contains(pos))
+            return i;
+    return -1;
+}
+
+void TokenStreamView::mousePressEvent(QMouseEvent* event) {
+    setFocus(Qt::MouseFocusReason);
+    const int chip = chipAt(event->pos());
+    if (chip >= 0 && event->button() == Qt::LeftButton)
+        setSelectedStep(chip);
+    QWidget::mousePressEvent(event);
+}
+
+void TokenStreamView::mouseMoveEvent(QMouseEvent* event) {
+    const int chip = chipAt(event->pos());
+    if (chip != m_hovered) {
+        m_hovered = chip;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void TokenStreamView::leaveEvent(QEvent* event) {
+    m_hovered = -1;
+    update();
+    QWidget::leaveEvent(event);
+}
+
+void TokenStreamView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left:
+        setSelectedStep(m_selected < 0 ? stepCount() - 1 : m_selected - 1);
+        return;
+    case Qt::Key_Right:
+        setSelectedStep(m_selected + 1);
+        return;
+    case Qt::Key_Home:
+        setSelectedStep(0);
+        return;
+    case Qt::Key_End:
+        setSelectedStep(stepCount() - 1);
+        return;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void TokenStreamView::contextMenuEvent(QContextMenuEvent* event) {
+    const int chip = chipAt(event->pos());
+    if (chip < 0)
+        return;
+    setSelectedStep(chip);
+    const StepTrace& trace = m_steps[static_cast<std::size_t>(chip)].trace;
+    QMenu menu(this);
+    QMenu* branch = menu.addMenu(tr("&Branch from step %1 with").arg(chip + 1));
+    const std::size_t count = std::min<std::size_t>(trace.top.size(), 12);
+    for (std::size_t i = 0; i < count; ++i) {
+        const TopCandidate& candidate = trace.top[i];
+        const QString label = tr("“%1”  raw p %2%3")
+                                  .arg(visibleTokenText(tokenDisplayText(m_tokenizer, candidate.id)))
+                                  .arg(candidate.rawP, 0, 'g', 3)
+                                  .arg(candidate.id == trace.chosen ? tr("  (chosen)") : QString());
+        branch->addAction(label, this, [this, chip, id = candidate.id] { emit branchRequested(chip, id); });
+    }
+    branch->setEnabled(count > 0);
+    menu.exec(event->globalPos());
+}
+
+bool TokenStreamView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int chip = chipAt(help->pos());
+        if (chip < 0) {
+            QToolTip::hideText();
+            return true;
+        }
+        const GeneratedStep& step = m_steps[static_cast<std::size_t>(chip)];
+        const StepTrace& t = step.trace;
+        QToolTip::showText(help->globalPos(),
+                           tr("Step %1: “%2” (id %3)\nraw p %4 · final p %5\nraw rank %6\nentropy raw %7 · final %8 nats")
+                               .arg(chip + 1)
+                               .arg(m_chips[static_cast<std::size_t>(chip)].visible)
+                               .arg(step.token)
+                               .arg(t.rawP, 0, 'g', 4)
+                               .arg(t.finalP, 0, 'g', 4)
+                               .arg(t.rawRank)
+                               .arg(t.rawEntropy, 0, 'f', 3)
+                               .arg(t.finalEntropy, 0, 'f', 3),
+                           this, m_chips[static_cast<std::size_t>(chip)].rect);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace swb

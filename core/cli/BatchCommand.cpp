@@ -2,10 +2,6 @@
 // Resumable: every run and comparison carries a key derived from what defines it, so running the
 // same command again skips finished work and never duplicates a run.
 
-#include <algorithm>
-#include <numeric>
-
-#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,29 +9,14 @@
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "evaluation/PromptFile.h"
-#include "generation/Generator.h"
-#include "generation/RunRecording.h"
+#include "generation/ComparisonRunner.h"
 #include "model/Model.h"
-#include "sampling/Rng.h"
-#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb::cli {
 
 namespace {
-
-QString keyOf(const QStringList& parts) {
-    return QString::fromLatin1(
-        QCryptographicHash::hash(parts.join(QChar(0x1F)).toUtf8(), QCryptographicHash::Sha256).toHex());
-}
-
-std::unique_ptr<Database> openDatabase(const QString& path) {
-    Result<std::unique_ptr<Database>> database = Database::open(path);
-    if (!database)
-        failBadInput(database.error().message);
-    return std::move(database).value();
-}
 
 int runBatch(const Invocation& call) {
     const QString promptsPath = call.required(QStringLiteral("prompts"));
@@ -45,125 +26,55 @@ int runBatch(const Invocation& call) {
     Result<QStringList> prompts = readPromptFile(promptsPath);
     if (!prompts)
         failBadInput(prompts.error().message);
-    std::vector<Strategy> strategies;
+    ComparisonPlan plan;
+    plan.prompts = prompts.value();
+    plan.promptSetName = QFileInfo(promptsPath).absoluteFilePath();
+    plan.promptSetSource = QFileInfo(promptsPath).fileName();
     for (const QString& text : strategyArgs) {
         Result<Strategy> strategy = Strategy::parse(text);
         if (!strategy)
             failBadInput(strategy.error().message);
         if (strategy->name.isEmpty())
             strategy->name = text.size() <= 40 ? text : text.left(37) + QStringLiteral("...");
-        strategies.push_back(std::move(strategy).value());
+        plan.strategies.push_back(std::move(strategy).value());
     }
-    const int samples = static_cast<int>(call.integer(QStringLiteral("samples"), 1, 1, 100000));
-    const auto baseSeed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
-    const int maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 1, 1000000));
-    const bool blind = call.args.isSet(QStringLiteral("blind"));
-    std::unique_ptr<Database> database = openDatabase(call.required(QStringLiteral("db")));
+    plan.samples = static_cast<int>(call.integer(QStringLiteral("samples"), 1, 1, 100000));
+    plan.baseSeed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
+    plan.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 1, 1000000));
+    plan.blind = call.args.isSet(QStringLiteral("blind"));
+    const QString policy = call.args.value(QStringLiteral("seed-policy"));
+    if (policy == QLatin1String("independent"))
+        plan.seedPolicy = SeedPolicy::Independent;
+    else if (!policy.isEmpty() && policy != QLatin1String("shared"))
+        failBadInput(QStringLiteral("--seed-policy takes shared or independent, not '%1'").arg(policy));
 
+    Result<std::unique_ptr<Database>> database = Database::open(call.required(QStringLiteral("db")));
+    if (!database)
+        failBadInput(database.error().message);
     LoadedModel loaded = loadModelFromArguments(call);
-    const ModelInfo& info = loaded.model->info();
-    Generator generator(*loaded.model, *loaded.tokenizer);
-    RunRepository runs(*database);
-    ComparisonRepository comparisons(*database);
 
-    Result<qint64> promptSet =
-        comparisons.savePromptSet(QFileInfo(promptsPath).absoluteFilePath(), QFileInfo(promptsPath).fileName());
-    if (!promptSet)
-        failBadInput(promptSet.error().message);
-
-    const qsizetype total = prompts->size() * samples * static_cast<qsizetype>(strategies.size());
-    qsizetype done = 0;
-    int generated = 0;
-    int skipped = 0;
-    int comparisonsMade = 0;
-    for (qsizetype p = 0; p < prompts->size(); ++p) {
-        const QString& prompt = prompts->at(p);
-        Result<qint64> promptId = comparisons.savePrompt(promptSet.value(), static_cast<int>(p), prompt);
-        if (!promptId)
-            failBadInput(promptId.error().message);
-        for (int s = 0; s < samples; ++s) {
-            // Same seed for every strategy of one sample, so strategies differ only in the chain.
-            const std::uint64_t seed = baseSeed + static_cast<std::uint64_t>(s);
-            std::vector<qint64> runIds;
-            QStringList comparisonParts{info.contentHash, prompt, QString::number(s), QString::number(seed),
-                                        QString::number(maxTokens)};
-            for (const Strategy& strategy : strategies) {
-                ++done;
-                const QString runKey = keyOf({QStringLiteral("run"), info.contentHash, prompt, strategy.hash(),
-                                              QString::number(seed), QString::number(maxTokens)});
-                comparisonParts << strategy.hash();
-                Result<std::optional<qint64>> existing = runs.findRunByBatchKey(runKey);
-                if (!existing)
-                    failBadInput(existing.error().message);
-                if (existing.value()) {
-                    runIds.push_back(*existing.value());
-                    ++skipped;
-                    continue;
-                }
-                call.err << QStringLiteral("swb: run %1/%2: %3, prompt %4, sample %5\n")
-                                .arg(done)
-                                .arg(total)
-                                .arg(strategy.name)
-                                .arg(p + 1)
-                                .arg(s + 1);
-                call.err.flush();
-                GenerationRequest request;
-                request.prompt = prompt.toStdString();
-                request.strategy = strategy;
-                request.strategy.seed = seed;
-                request.maxTokens = maxTokens;
-                request.traceLevel = TraceLevel::Full;
-                Result<GenerationResult> result = generator.generate(request);
-                if (!result)
-                    throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
-                RunProvenance provenance;
-                provenance.promptId = promptId.value();
-                provenance.batchKey = runKey;
-                Result<RunRecord> saved = saveGeneration(runs, info, request, result.value(), provenance);
-                if (!saved)
-                    failBadInput(saved.error().message);
-                runIds.push_back(saved->id);
-                ++generated;
-            }
-            const QString comparisonKey = keyOf(comparisonParts);
-            Result<std::optional<qint64>> existing = comparisons.findComparisonByBatchKey(comparisonKey);
-            if (!existing)
-                failBadInput(existing.error().message);
-            if (existing.value())
-                continue;
-            ComparisonRecord comparison;
-            comparison.promptId = promptId.value();
-            comparison.promptText = prompt;
-            comparison.sampleIndex = s;
-            comparison.blind = blind;
-            comparison.batchKey = comparisonKey;
-            // Presentation order: a shuffle seeded by the comparison's key, recorded with its labels.
-            std::vector<int> order(runIds.size());
-            std::iota(order.begin(), order.end(), 0);
-            Pcg64 shuffle(QCryptographicHash::hash(comparisonKey.toLatin1(), QCryptographicHash::Sha256)
-                              .left(8)
-                              .toHex()
-                              .toULongLong(nullptr, 16));
-            for (std::size_t i = order.size(); i > 1; --i)
-                std::swap(order[i - 1], order[shuffle.next() % i]);
-            for (std::size_t position = 0; position < order.size(); ++position) {
-                const int slot = order[position];
-                comparison.entries.push_back({slot, runIds[static_cast<std::size_t>(slot)],
-                                              QString(QChar(static_cast<char16_t>(u'A' + position))),
-                                              static_cast<int>(position)});
-            }
-            std::sort(comparison.entries.begin(), comparison.entries.end(),
-                      [](const auto& a, const auto& b) { return a.slot < b.slot; });
-            if (Status status = comparisons.saveComparison(comparison); !status)
-                failBadInput(status.error().message);
-            ++comparisonsMade;
-        }
-    }
-    const QJsonObject summary{{QStringLiteral("runs_total"), static_cast<qint64>(total)},
-                              {QStringLiteral("runs_generated"), generated},
-                              {QStringLiteral("runs_skipped"), skipped},
-                              {QStringLiteral("comparisons_created"), comparisonsMade},
-                              {QStringLiteral("db"), database->path()}};
+    int reported = -1;
+    Result<ComparisonOutcome> outcome = runComparisonPlan(
+        *loaded.model, *loaded.tokenizer, *database.value(), plan, [&](const ComparisonProgress& progress) {
+            const int item = progress.prompt * plan.samples + progress.sample;
+            if (item == reported)
+                return;
+            reported = item;
+            call.err << QStringLiteral("swb: prompt %1/%2, sample %3 (%4/%5 runs done)\n")
+                            .arg(progress.prompt + 1)
+                            .arg(plan.prompts.size())
+                            .arg(progress.sample + 1)
+                            .arg(progress.done)
+                            .arg(progress.total);
+            call.err.flush();
+        });
+    if (!outcome)
+        throw Failure{outcome.error().kind == ErrorKind::BadInput ? 2 : 1, outcome.error().message};
+    const QJsonObject summary{{QStringLiteral("runs_total"), outcome->total},
+                              {QStringLiteral("runs_generated"), outcome->generated},
+                              {QStringLiteral("runs_skipped"), outcome->skipped},
+                              {QStringLiteral("comparisons_created"), outcome->comparisonsCreated},
+                              {QStringLiteral("db"), database.value()->path()}};
     call.out << QJsonDocument(summary).toJson(QJsonDocument::Compact) << '\n';
     return 0;
 }
@@ -173,7 +84,7 @@ int runBatch(const Invocation& call) {
 Subcommand batchSubcommand() {
     return {QStringLiteral("batch"),
             QStringLiteral("swb batch [--model PATH] --prompts FILE --strategy A --strategy B [...] [--samples N] "
-                           "[--seed S] [--max-tokens N] --db FILE [--blind]"),
+                           "[--seed S] [--seed-policy shared|independent] [--max-tokens N] --db FILE [--blind]"),
             QStringLiteral("Run every prompt with every strategy into the run store, one comparison per prompt and "
                            "sample; resumable."),
             [](QCommandLineParser& parser) {
@@ -188,6 +99,10 @@ Subcommand batchSubcommand() {
                      QStringLiteral("N")},
                     {QStringLiteral("seed"),
                      QStringLiteral("Seed of sample 1; sample k uses seed + k - 1 (default 0)."), QStringLiteral("S")},
+                    {QStringLiteral("seed-policy"),
+                     QStringLiteral("shared: every strategy of a sample uses its seed (default); independent: a "
+                                    "seed of its own per strategy."),
+                     QStringLiteral("P")},
                     {QStringLiteral("max-tokens"), QStringLiteral("Most tokens per run (default 128)."),
                      QStringLiteral("N")},
                     {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "model/Model.h"
 
@@ -134,6 +135,178 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
             result.tokensPerSecond = static_cast<double>(result.steps.size() - 1) / decodeSeconds;
     }
     return result;
+}
+
+} // namespace swb
+
+namespace swb {
+
+std::vector<Result<GenerationResult>> Generator::generateBatch(
+    const std::vector<GenerationRequest>& requests, const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+    const std::atomic<bool>* cancel) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const std::size_t n = requests.size();
+    std::vector<Result<GenerationResult>> results;
+    results.reserve(n);
+    if (n == 0)
+        return results;
+    const std::vector<TokenId> promptIds = requests.front().usePromptIds
+                                               ? requests.front().promptIds
+                                               : encodePrompt(requests.front().prompt, requests.front().parseSpecial);
+    const auto failAll = [&](const Error& error) {
+        results.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            results.emplace_back(error);
+        return results;
+    };
+    for (const GenerationRequest& request : requests) {
+        const std::vector<TokenId> own =
+            request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial);
+        if (own != promptIds)
+            return failAll(Error::internal(QStringLiteral("a batched generation needs one prompt for every request")));
+    }
+    if (promptIds.empty())
+        return failAll(Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from")));
+    const int context = m_model.info().contextLength;
+    if (context > 0 && static_cast<int>(promptIds.size()) >= context)
+        return failAll(Error::badInput(
+            QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(promptIds.size()).arg(context)));
+    for (TokenId id : promptIds)
+        if (id < 0 || id >= m_model.info().vocabSize)
+            return failAll(Error::badInput(QStringLiteral("prompt token %1 is outside the model's vocabulary of %2")
+                                               .arg(id)
+                                               .arg(m_model.info().vocabSize)));
+
+    struct Sequence {
+        GenerationResult result;
+        std::optional<SamplerChain> chain;
+        std::unique_ptr<Model::State> state;
+        std::vector<TokenId> history;
+        std::optional<StreamingDecoder> decoder;
+        std::vector<float> logits;
+        Clock::time_point firstToken;
+        bool done = false;
+        std::optional<Error> error;
+    };
+    std::vector<Sequence> sequences(n);
+
+    // Prefill once; every sequence starts from a copy of that cache.
+    std::unique_ptr<Model::State> prefilled = m_model.newState();
+    Result<std::vector<float>> first = m_model.forward(*prefilled, promptIds);
+    if (!first)
+        return failAll(first.error());
+    for (std::size_t i = 0; i < n; ++i) {
+        Sequence& seq = sequences[i];
+        const GenerationRequest& request = requests[i];
+        seq.result.promptIds = promptIds;
+        seq.result.seed = request.strategy.seed.value_or(request.seed);
+        seq.result.finish = FinishReason::MaxTokens;
+        Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, seq.result.seed);
+        if (!chain) {
+            seq.error = chain.error();
+            seq.done = true;
+            continue;
+        }
+        chain->setTopN(request.topN);
+        seq.chain.emplace(std::move(chain).value());
+        seq.state = i + 1 == n ? std::move(prefilled) : m_model.cloneState(*prefilled);
+        if (!seq.state) {
+            seq.error = Error::internal(QStringLiteral("out of memory for another sequence's cache"));
+            seq.done = true;
+            continue;
+        }
+        seq.history = promptIds;
+        seq.decoder.emplace(m_tokenizer);
+        for (TokenId id : promptIds)
+            seq.decoder->push(id);
+        seq.logits = first.value();
+        if (request.maxTokens < 1)
+            seq.done = true;
+    }
+
+    const auto vocab = static_cast<std::size_t>(m_model.info().vocabSize);
+    for (;;) {
+        std::vector<Model::State*> states;
+        std::vector<TokenId> next;
+        std::vector<std::size_t> advancing;
+        for (std::size_t i = 0; i < n; ++i) {
+            Sequence& seq = sequences[i];
+            if (seq.done)
+                continue;
+            const GenerationRequest& request = requests[i];
+            if (cancel && cancel->load()) {
+                seq.result.finish = FinishReason::Cancelled;
+                seq.done = true;
+                continue;
+            }
+            Result<StepTrace> trace = seq.chain->sample(seq.logits, seq.history, request.traceLevel);
+            if (!trace) {
+                seq.error = trace.error();
+                seq.done = true;
+                continue;
+            }
+            GeneratedStep generated;
+            generated.token = trace->chosen;
+            generated.trace = std::move(trace).value();
+            seq.chain->accept(generated.token);
+            seq.history.push_back(generated.token);
+            const bool stop =
+                std::find(m_stopTokens.begin(), m_stopTokens.end(), generated.token) != m_stopTokens.end();
+            if (!stop)
+                generated.text = seq.decoder->push(generated.token);
+            seq.result.text += generated.text;
+            if (seq.result.steps.empty())
+                seq.firstToken = Clock::now();
+            seq.result.steps.push_back(std::move(generated));
+            const int produced = static_cast<int>(seq.result.steps.size());
+            if (onStep && !onStep(i, seq.result.steps.back())) {
+                seq.result.finish = FinishReason::Cancelled;
+                seq.done = true;
+            } else if (stop) {
+                seq.result.finish = FinishReason::Eos;
+                seq.done = true;
+            } else if (produced == request.maxTokens) {
+                seq.done = true;
+            } else if (context > 0 && static_cast<int>(seq.history.size()) > context) {
+                seq.result.finish = FinishReason::ContextLimit;
+                seq.done = true;
+            }
+            if (!seq.done) {
+                states.push_back(seq.state.get());
+                next.push_back(seq.history.back());
+                advancing.push_back(i);
+            }
+        }
+        if (advancing.empty())
+            break;
+        Result<std::vector<float>> logits = m_model.forwardBatch(states, next);
+        if (!logits)
+            return failAll(logits.error());
+        for (std::size_t k = 0; k < advancing.size(); ++k) {
+            Sequence& seq = sequences[advancing[k]];
+            seq.logits.assign(logits->begin() + static_cast<std::ptrdiff_t>(k * vocab),
+                              logits->begin() + static_cast<std::ptrdiff_t>((k + 1) * vocab));
+        }
+    }
+
+    const auto end = Clock::now();
+    for (Sequence& seq : sequences) {
+        if (seq.error) {
+            results.emplace_back(*seq.error);
+            continue;
+        }
+        if (seq.decoder)
+            seq.result.text += seq.decoder->flush();
+        if (!seq.result.steps.empty()) {
+            seq.result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(seq.firstToken - start).count();
+            const double decodeSeconds = std::chrono::duration<double>(end - seq.firstToken).count();
+            if (seq.result.steps.size() > 1 && decodeSeconds > 0)
+                seq.result.tokensPerSecond = static_cast<double>(seq.result.steps.size() - 1) / decodeSeconds;
+        }
+        results.emplace_back(std::move(seq.result));
+    }
+    return results;
 }
 
 } // namespace swb

@@ -63,6 +63,14 @@ public:
                                       const std::function<bool(const GeneratedStep&)>& onStep = {},
                                       const std::atomic<bool>* cancel = nullptr);
 
+    // Several requests on one prompt at once (e.g. the strategies of one comparison): the prompt is
+    // prefilled once, then every unfinished sequence advances by one token per batched forward pass.
+    // Each result equals what generate() gives for that request alone. onStep(index, step) as above.
+    std::vector<Result<GenerationResult>> generateBatch(
+        const std::vector<GenerationRequest>& requests,
+        const std::function<bool(std::size_t, const GeneratedStep&)>& onStep = {},
+        const std::atomic<bool>* cancel = nullptr);
+
     // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
     std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial) const;
     // Tokens that end generation.

@@ -15,7 +15,10 @@
 
 #include "AppInfo.h"
 #include "TestSupport.h"
+#include "generation/Generator.h"
+#include "model/Model.h"
 #include "tokenizer/TokenizerJsonLoader.h"
+#include "tokenizer/TokenizerLoader.h"
 #include "training/DemoCorpus.h"
 
 using namespace swb;
@@ -65,6 +68,44 @@ private slots:
             for (const std::string& verse : *split)
                 for (const QString& w : wordsOf(QString::fromStdString(verse)))
                     m_corpusWords.insert(w);
+    }
+
+    void batchedGenerationMatchesOneAtATime() {
+        // The strategies of a comparison go through the model together; each must draw what it draws alone.
+        Result<std::unique_ptr<Model>> model = Model::load(modelDir());
+        QVERIFY(model);
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(modelDir());
+        QVERIFY(tokenizer);
+        Generator generator(*model.value(), *tokenizer.value());
+        std::vector<GenerationRequest> requests;
+        for (const char* text : {"greedy", "chat", "creative", R"({"seed": 9, "samplers": [{"type": "min_p", "p": 0.1}]})"}) {
+            GenerationRequest request;
+            request.prompt = "And the LORD spake";
+            request.strategy = Strategy::parse(QString::fromUtf8(text)).value();
+            request.seed = 1234;
+            request.maxTokens = 48;
+            requests.push_back(request);
+        }
+        requests[2].maxTokens = 5; // sequences leave the batch at different steps
+        std::vector<int> stepsSeen(requests.size(), 0);
+        const auto batched = generator.generateBatch(requests, [&](std::size_t i, const GeneratedStep&) {
+            ++stepsSeen[i];
+            return true;
+        });
+        QCOMPARE(batched.size(), requests.size());
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            const Result<GenerationResult> alone = generator.generate(requests[i]);
+            QVERIFY(alone && batched[i]);
+            QCOMPARE(batched[i]->text, alone->text);
+            QCOMPARE(batched[i]->finish, alone->finish);
+            QCOMPARE(batched[i]->steps.size(), alone->steps.size());
+            QCOMPARE(stepsSeen[i], static_cast<int>(alone->steps.size()));
+            for (std::size_t k = 0; k < alone->steps.size(); ++k) {
+                QCOMPARE(batched[i]->steps[k].token, alone->steps[k].token);
+                QVERIFY(std::abs(batched[i]->steps[k].trace.rawP - alone->steps[k].trace.rawP) < 1e-4);
+            }
+        }
+        QCOMPARE(batched[2]->steps.size(), std::size_t(5));
     }
 
     void bundledPathIsTheSourceModel() {

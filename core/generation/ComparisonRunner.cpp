@@ -1,0 +1,177 @@
+#include "generation/ComparisonRunner.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <QCryptographicHash>
+
+#include "generation/Generator.h"
+#include "generation/RunRecording.h"
+#include "model/Model.h"
+#include "sampling/Rng.h"
+#include "storage/ComparisonRepository.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+
+namespace swb {
+
+namespace {
+
+QString keyOf(const QStringList& parts) {
+    return QString::fromLatin1(
+        QCryptographicHash::hash(parts.join(QChar(0x1F)).toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+std::uint64_t seedFor(const ComparisonPlan& plan, int sample, std::size_t strategy) {
+    const std::uint64_t shared = plan.baseSeed + static_cast<std::uint64_t>(sample);
+    if (plan.seedPolicy == SeedPolicy::Shared)
+        return shared;
+    // Independent: a distinct, reproducible seed per strategy (kept below 2^52 so JSON holds it exactly).
+    Pcg64 mix;
+    mix.seedWith(shared * 0x9E3779B97F4A7C15ull + strategy + 1);
+    return mix.next() >> 12;
+}
+
+} // namespace
+
+Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& tokenizer, Database& database,
+                                            const ComparisonPlan& plan,
+                                            const std::function<void(const ComparisonProgress&)>& progress,
+                                            const std::atomic<bool>* cancel) {
+    if (plan.strategies.empty())
+        return Error::badInput(QStringLiteral("a comparison needs at least one strategy"));
+    if (plan.prompts.isEmpty())
+        return Error::badInput(QStringLiteral("a comparison needs at least one prompt"));
+    const ModelInfo& info = model.info();
+    Generator generator(model, tokenizer);
+    RunRepository runs(database);
+    ComparisonRepository comparisons(database);
+    Result<qint64> promptSet = comparisons.savePromptSet(plan.promptSetName, plan.promptSetSource);
+    if (!promptSet)
+        return promptSet.error();
+
+    ComparisonOutcome outcome;
+    outcome.total = static_cast<int>(plan.prompts.size()) * plan.samples * static_cast<int>(plan.strategies.size());
+    ComparisonProgress state;
+    state.total = outcome.total;
+    for (qsizetype p = 0; p < plan.prompts.size(); ++p) {
+        const QString& prompt = plan.prompts.at(p);
+        Result<qint64> promptId = comparisons.savePrompt(promptSet.value(), static_cast<int>(p), prompt);
+        if (!promptId)
+            return promptId.error();
+        for (int s = 0; s < plan.samples; ++s) {
+            if (cancel && cancel->load()) {
+                outcome.cancelled = true;
+                return outcome;
+            }
+            state.prompt = static_cast<int>(p);
+            state.sample = s;
+            state.itemTokens = 0;
+            state.itemMaxTokens = plan.maxTokens * static_cast<int>(plan.strategies.size());
+            QStringList comparisonParts{info.contentHash, prompt, QString::number(s),
+                                        QString::number(seedFor(plan, s, 0)), QString::number(plan.maxTokens)};
+            std::vector<qint64> runIds(plan.strategies.size(), 0);
+            std::vector<QString> runKeys(plan.strategies.size());
+            std::vector<std::size_t> missing;
+            std::vector<GenerationRequest> requests;
+            for (std::size_t j = 0; j < plan.strategies.size(); ++j) {
+                const Strategy& strategy = plan.strategies[j];
+                const std::uint64_t seed = seedFor(plan, s, j);
+                runKeys[j] = keyOf({QStringLiteral("run"), info.contentHash, prompt, strategy.hash(),
+                                    QString::number(seed), QString::number(plan.maxTokens)});
+                comparisonParts << strategy.hash();
+                if (plan.seedPolicy == SeedPolicy::Independent)
+                    comparisonParts << QString::number(seed);
+                Result<std::optional<qint64>> existing = runs.findRunByBatchKey(runKeys[j]);
+                if (!existing)
+                    return existing.error();
+                if (existing.value()) {
+                    runIds[j] = *existing.value();
+                    ++outcome.skipped;
+                    ++state.done;
+                    continue;
+                }
+                GenerationRequest request;
+                request.prompt = prompt.toStdString();
+                request.strategy = strategy;
+                request.strategy.seed = seed;
+                request.maxTokens = plan.maxTokens;
+                request.traceLevel = TraceLevel::Full;
+                requests.push_back(std::move(request));
+                missing.push_back(j);
+            }
+            if (progress)
+                progress(state);
+            if (!requests.empty()) {
+                std::vector<Result<GenerationResult>> results = generator.generateBatch(
+                    requests,
+                    [&](std::size_t, const GeneratedStep&) {
+                        ++state.itemTokens;
+                        if (progress)
+                            progress(state);
+                        return true;
+                    },
+                    cancel);
+                if (cancel && cancel->load()) {
+                    // Runs cut short are not saved: the plan resumes from here.
+                    outcome.cancelled = true;
+                    return outcome;
+                }
+                for (std::size_t k = 0; k < results.size(); ++k) {
+                    if (!results[k])
+                        return results[k].error();
+                    const std::size_t j = missing[k];
+                    RunProvenance provenance;
+                    provenance.promptId = promptId.value();
+                    provenance.batchKey = runKeys[j];
+                    Result<RunRecord> saved = saveGeneration(runs, info, requests[k], results[k].value(), provenance);
+                    if (!saved)
+                        return saved.error();
+                    runIds[j] = saved->id;
+                    ++outcome.generated;
+                    ++state.done;
+                }
+                if (progress)
+                    progress(state);
+            }
+
+            const QString comparisonKey = keyOf(comparisonParts);
+            Result<std::optional<qint64>> existing = comparisons.findComparisonByBatchKey(comparisonKey);
+            if (!existing)
+                return existing.error();
+            if (existing.value()) {
+                outcome.comparisonIds.push_back(*existing.value());
+                continue;
+            }
+            ComparisonRecord comparison;
+            comparison.promptId = promptId.value();
+            comparison.promptText = prompt;
+            comparison.sampleIndex = s;
+            comparison.blind = plan.blind;
+            comparison.batchKey = comparisonKey;
+            std::vector<int> order(runIds.size());
+            std::iota(order.begin(), order.end(), 0);
+            Pcg64 shuffle(QCryptographicHash::hash(comparisonKey.toLatin1(), QCryptographicHash::Sha256)
+                              .left(8)
+                              .toHex()
+                              .toULongLong(nullptr, 16));
+            for (std::size_t i = order.size(); i > 1; --i)
+                std::swap(order[i - 1], order[shuffle.next() % i]);
+            for (std::size_t position = 0; position < order.size(); ++position) {
+                const int slot = order[position];
+                comparison.entries.push_back({slot, runIds[static_cast<std::size_t>(slot)],
+                                              QString(QChar(static_cast<char16_t>(u'A' + position))),
+                                              static_cast<int>(position)});
+            }
+            std::sort(comparison.entries.begin(), comparison.entries.end(),
+                      [](const auto& a, const auto& b) { return a.slot < b.slot; });
+            if (Status status = comparisons.saveComparison(comparison); !status)
+                return status.error();
+            outcome.comparisonIds.push_back(comparison.id);
+            ++outcome.comparisonsCreated;
+        }
+    }
+    return outcome;
+}
+
+} // namespace swb

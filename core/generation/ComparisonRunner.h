@@ -1,0 +1,64 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "Result.h"
+#include "sampling/Strategy.h"
+
+namespace swb {
+
+class Database;
+class Model;
+class Tokenizer;
+
+// Same seed for every strategy of a sample (strategies then differ only in their chain), or an
+// independent seed per strategy.
+enum class SeedPolicy { Shared, Independent };
+
+// Prompts × strategies × samples, one comparison per prompt and sample.
+struct ComparisonPlan {
+    QString promptSetName;   // unique name of the prompt set in the run store (e.g. the file's path)
+    QString promptSetSource; // where it came from, for display
+    QStringList prompts;
+    std::vector<Strategy> strategies; // each with a name
+    int samples = 1;
+    std::uint64_t baseSeed = 0; // sample k (from 0) uses baseSeed + k
+    SeedPolicy seedPolicy = SeedPolicy::Shared;
+    int maxTokens = 128;
+    bool blind = true;
+};
+
+struct ComparisonProgress {
+    int done = 0;  // runs finished or found already made
+    int total = 0; // runs in the plan
+    int prompt = 0;
+    int sample = 0;
+    int itemTokens = 0; // tokens of the comparison now generating, over all its strategies
+    int itemMaxTokens = 0;
+};
+
+struct ComparisonOutcome {
+    int total = 0;
+    int generated = 0;
+    int skipped = 0; // found in the store from an earlier, interrupted run of the same plan
+    int comparisonsCreated = 0;
+    std::vector<qint64> comparisonIds; // every comparison of the plan, made now or before
+    bool cancelled = false;
+};
+
+// Runs a plan into the run store. Resumable: every run and comparison carries a key derived from what
+// defines it, so the same plan again skips finished work. The strategies of one comparison that still
+// need running go through the model together, one batched forward pass per token. Presentation
+// order of each comparison is a shuffle seeded by its key, recorded with blind labels A, B, ...
+Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& tokenizer, Database& database,
+                                            const ComparisonPlan& plan,
+                                            const std::function<void(const ComparisonProgress&)>& progress = {},
+                                            const std::atomic<bool>* cancel = nullptr);
+
+} // namespace swb

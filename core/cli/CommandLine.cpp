@@ -56,7 +56,7 @@ void printOverview(const std::vector<Subcommand>& all, QTextStream& out) {
         << "Subcommands:\n";
     for (const Subcommand& command : all)
         if (!command.hidden)
-            out << "  " << command.name.leftJustified(18) << command.summary << '\n';
+            out << "  " << command.name.leftJustified(20) << command.summary << '\n';
     out << "\nGeneral options:\n"
         << "  --help, -h         show this help; 'swb help SUBCOMMAND' or 'swb SUBCOMMAND --help' for one\n"
         << "  --version, -v      print the version\n\n"

@@ -57,6 +57,9 @@ std::vector<Subcommand> samplingSubcommands();
 // generate (GenerateCommand.cpp), batch (BatchCommand.cpp).
 Subcommand generateSubcommand();
 Subcommand batchSubcommand();
+// export (ExportCommand.cpp); import-ratings, import-preferences (ImportCommands.cpp).
+Subcommand exportSubcommand();
+std::vector<Subcommand> importSubcommands();
 // info (ModelCommands.cpp).
 std::vector<Subcommand> modelSubcommands();
 // train-demo, perplexity (DemoCommands.cpp), both hidden.

@@ -10,6 +10,9 @@ std::vector<Subcommand> allSubcommands() {
         all.push_back(std::move(command));
     all.push_back(generateSubcommand());
     all.push_back(batchSubcommand());
+    for (Subcommand& command : importSubcommands())
+        all.push_back(std::move(command));
+    all.push_back(exportSubcommand());
     for (Subcommand& command : samplingSubcommands())
         all.push_back(std::move(command));
     all.push_back(benchSubcommand());

@@ -155,4 +155,16 @@ Result<std::optional<qint64>> ComparisonRepository::findComparisonByBatchKey(con
     return std::optional<qint64>(query.value(0).toLongLong());
 }
 
+Status ComparisonRepository::setGold(qint64 id, bool gold, const QString& winner) {
+    QSqlQuery query = m_db.prepare(QStringLiteral("UPDATE comparisons SET is_gold = ?, gold_winner = ? WHERE id = ?"));
+    query.addBindValue(gold ? 1 : 0);
+    query.addBindValue(gold ? QVariant(winner) : QVariant());
+    query.addBindValue(id);
+    if (Status status = Database::exec(query, QStringLiteral("mark a gold comparison")); !status)
+        return status;
+    if (query.numRowsAffected() != 1)
+        return Error::badInput(QStringLiteral("there is no comparison %1 in %2").arg(id).arg(m_db.path()));
+    return {};
+}
+
 } // namespace swb

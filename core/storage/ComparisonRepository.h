@@ -50,6 +50,8 @@ public:
     Result<ComparisonRecord> loadComparison(qint64 id);
     Result<std::vector<ComparisonRecord>> listComparisons();
     Result<std::optional<qint64>> findComparisonByBatchKey(const QString& key);
+    // Marks a comparison as gold with its expected winner (a blind label, "tie" or "bothbad"), or unmarks it.
+    Status setGold(qint64 id, bool gold, const QString& winner = {});
 
 private:
     Database& m_db;

@@ -1,0 +1,95 @@
+// swb export: one evaluation report of a run store as CSV (evaluation/Reports.h), to a file or stdout.
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QHash>
+#include <QSaveFile>
+
+#include "cli/RunStoreArgument.h"
+#include "cli/Subcommand.h"
+#include "evaluation/Reports.h"
+#include "storage/Database.h"
+#include "tokenizer/TokenizerLoader.h"
+
+namespace swb::cli {
+
+namespace {
+
+int runExport(const Invocation& call) {
+    const QString kindName = call.required(QStringLiteral("report"));
+    const std::optional<ReportKind> kind = Reports::kindFromName(kindName);
+    if (!kind)
+        failBadInput(QStringLiteral("--report must be one of %1, not '%2'")
+                         .arg(Reports::kindNames().join(QStringLiteral(", ")), kindName));
+    ReportOptions options;
+    options.bootstrapRounds = static_cast<int>(call.integer(QStringLiteral("bootstrap"), 1000, 0, 1000000));
+    options.seed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+
+    // Open the destination first: an unwritable path fails before any work.
+    const QString outPath = call.args.value(QStringLiteral("out"));
+    QSaveFile file(outPath);
+    QBuffer buffer;
+    QIODevice* device = &buffer;
+    if (!outPath.isEmpty()) {
+        if (!file.open(QIODevice::WriteOnly))
+            failBadInput(QStringLiteral("cannot write the report to %1: %2").arg(outPath, file.errorString()));
+        device = &file;
+    } else {
+        buffer.open(QIODevice::WriteOnly);
+    }
+
+    // Token texts for the steps report, from each run's model tokenizer where it still loads.
+    QHash<QString, std::shared_ptr<Tokenizer>> tokenizers;
+    Reports::TokenText tokenText = [&](const QString& modelPath, int tokenId) -> QString {
+        auto found = tokenizers.find(modelPath);
+        if (found == tokenizers.end()) {
+            Result<std::unique_ptr<Tokenizer>> loaded = loadTokenizer(modelPath);
+            if (!loaded)
+                call.err << QStringLiteral("swb: note: token_text is empty for the runs of %1: %2\n")
+                                .arg(modelPath, loaded.error().message);
+            found =
+                tokenizers.insert(modelPath, loaded ? std::shared_ptr<Tokenizer>(std::move(loaded).value()) : nullptr);
+        }
+        const std::shared_ptr<Tokenizer>& tokenizer = found.value();
+        if (!tokenizer || tokenId < 0 || tokenId >= tokenizer->vocabSize())
+            return {};
+        return QString::fromUtf8(tokenizer->piece(tokenId));
+    };
+
+    Reports reports(*database);
+    if (Status status = reports.writeCsv(*kind, *device, options, tokenText); !status)
+        throw Failure{status.error().kind == ErrorKind::BadInput ? 2 : 1, status.error().message};
+    if (!outPath.isEmpty()) {
+        if (!file.commit())
+            failBadInput(QStringLiteral("cannot write the report to %1: %2").arg(outPath, file.errorString()));
+    } else {
+        call.out << QString::fromUtf8(buffer.data());
+    }
+    return 0;
+}
+
+} // namespace
+
+Subcommand exportSubcommand() {
+    return {
+        QStringLiteral("export"),
+        QStringLiteral("swb export --db FILE --report runs|steps|ratings|preferences|summary|pairwise|agreement|"
+                       "raters [--out FILE.csv] [--bootstrap N] [--seed S]"),
+        QStringLiteral("Write an evaluation report of the run store as CSV (stdout without --out)."),
+        [](QCommandLineParser& parser) {
+            parser.addOptions({
+                {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
+                {QStringLiteral("report"), QStringLiteral("Which report: %1.").arg(Reports::kindNames().join(", ")),
+                 QStringLiteral("NAME")},
+                {QStringLiteral("out"), QStringLiteral("CSV file to write (default: stdout)."), QStringLiteral("FILE")},
+                {QStringLiteral("bootstrap"),
+                 QStringLiteral("Bootstrap resamples for the summary's intervals (default 1000)."),
+                 QStringLiteral("N")},
+                {QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 0)."), QStringLiteral("S")},
+            });
+        },
+        runExport};
+}
+
+} // namespace swb::cli

@@ -1,0 +1,380 @@
+// swb import-ratings, swb import-preferences: human judgements from CSV into the run store.
+// A file is imported whole or not at all: every row is checked first, every bad row is reported by its
+// line number, and the rows are written in one transaction.
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSqlQuery>
+
+#include "cli/RunStoreArgument.h"
+#include "cli/Subcommand.h"
+#include "evaluation/PromptFile.h"
+#include "storage/ComparisonRepository.h"
+#include "storage/Database.h"
+#include "storage/RatingRepository.h"
+
+namespace swb::cli {
+
+namespace {
+
+// A CSV file with a header row; rows carry the line they start on.
+struct CsvInput {
+    struct Row {
+        int line = 0;
+        QStringList cells;
+    };
+    QString path;
+    QHash<QString, int> columns; // lower-case header name -> index
+    int width = 0;
+    std::vector<Row> rows;
+
+    QString cell(const Row& row, const QString& column) const {
+        const int index = columns.value(column, -1);
+        return index >= 0 && index < row.cells.size() ? row.cells[index].trimmed() : QString();
+    }
+    bool has(const QString& column) const { return columns.contains(column); }
+};
+
+CsvInput readCsvInput(const QString& path, const QStringList& required, const QString& usage) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    QString text = QString::fromUtf8(file.readAll());
+    if (text.startsWith(QChar(0xFEFF))) // a byte-order mark, as spreadsheets write
+        text.remove(0, 1);
+    Result<QList<QStringList>> parsed = parseCsv(text);
+    if (!parsed)
+        failBadInput(QStringLiteral("cannot import %1: %2").arg(path, parsed.error().message));
+    if (parsed->isEmpty())
+        failBadInput(QStringLiteral("%1 is empty; it needs a header row with %2").arg(path, usage));
+    CsvInput input;
+    input.path = path;
+    int line = 1;
+    for (qsizetype r = 0; r < parsed->size(); ++r) {
+        const QStringList& cells = parsed->at(r);
+        const int rowLine = line;
+        // A record spans one line plus one per newline inside its quoted fields.
+        line += 1;
+        for (const QString& cell : cells)
+            line += static_cast<int>(cell.count(QLatin1Char('\n')));
+        if (r == 0) {
+            for (qsizetype c = 0; c < cells.size(); ++c) {
+                const QString name = cells[c].trimmed().toLower();
+                if (input.columns.contains(name))
+                    failBadInput(QStringLiteral("%1 names the column '%2' twice").arg(path, name));
+                input.columns.insert(name, static_cast<int>(c));
+            }
+            input.width = static_cast<int>(cells.size());
+            continue;
+        }
+        if (cells.size() == 1 && cells.first().trimmed().isEmpty())
+            continue; // a blank line
+        input.rows.push_back({rowLine, cells});
+    }
+    for (const QString& column : required)
+        if (!input.columns.contains(column))
+            failBadInput(QStringLiteral("%1 has no column '%2' (it needs %3)").arg(path, column, usage));
+    return input;
+}
+
+// Collects the problems of a file, one line each, and refuses the whole file when there are any.
+class RowErrors {
+public:
+    RowErrors(const Invocation& call, const CsvInput& input)
+        : m_call(call)
+        , m_input(input) {}
+
+    void add(const CsvInput::Row& row, const QString& problem) {
+        m_call.err << QStringLiteral("swb: %1 line %2: %3\n").arg(m_input.path).arg(row.line).arg(problem);
+        ++m_count;
+    }
+    // Cells beyond the header, or missing ones, are an error of the row.
+    bool checkWidth(const CsvInput::Row& row) {
+        if (row.cells.size() == m_input.width)
+            return true;
+        add(row, QStringLiteral("has %1 fields, the header has %2").arg(row.cells.size()).arg(m_input.width));
+        return false;
+    }
+    void failIfAny() const {
+        if (m_count == 0)
+            return;
+        m_call.err.flush();
+        failBadInput(QStringLiteral("nothing was imported from %1: %2 %3 errors")
+                         .arg(m_input.path)
+                         .arg(m_count)
+                         .arg(m_count == 1 ? QStringLiteral("row has") : QStringLiteral("rows have")));
+    }
+
+private:
+    const Invocation& m_call;
+    const CsvInput& m_input;
+    int m_count = 0;
+};
+
+std::optional<qint64> positiveId(const QString& text) {
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value <= 0)
+        return std::nullopt;
+    return value;
+}
+
+QSet<qint64> allRunIds(Database& database) {
+    QSqlQuery query = database.prepare(QStringLiteral("SELECT id FROM runs"));
+    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+        failBadInput(status.error().message);
+    QSet<qint64> ids;
+    while (query.next())
+        ids.insert(query.value(0).toLongLong());
+    return ids;
+}
+
+void begin(Database::Transaction& transaction) {
+    if (Status status = transaction.begin(); !status)
+        failBadInput(status.error().message);
+}
+
+void commit(Database::Transaction& transaction) {
+    if (Status status = transaction.commit(); !status)
+        failBadInput(status.error().message);
+}
+
+// A checked row waiting to be written: its line, its rater's name and the record (rating or preference).
+template <typename Record> struct Pending {
+    int line = 0;
+    QString rater;
+    Record record;
+};
+
+// Writes the checked rows (creating raters by name) and returns how many raters they name.
+template <typename Record, typename Save>
+qsizetype saveAll(std::vector<Pending<Record>>& pending, RatingRepository& ratings, const QString& csvPath,
+                  const Save& save) {
+    QSet<QString> raters;
+    for (Pending<Record>& p : pending) {
+        Result<qint64> rater = ratings.raterId(p.rater);
+        if (!rater)
+            failBadInput(QStringLiteral("%1 line %2: %3").arg(csvPath).arg(p.line).arg(rater.error().message));
+        p.record.raterId = rater.value();
+        raters.insert(p.rater);
+        if (Status status = save(p.record); !status)
+            failBadInput(QStringLiteral("%1 line %2: %3").arg(csvPath).arg(p.line).arg(status.error().message));
+    }
+    return raters.size();
+}
+
+int runImportRatings(const Invocation& call) {
+    const QString csvPath = call.required(QStringLiteral("csv"));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+    const QString usage = QStringLiteral("run_id, rater, dimension, score and optionally note");
+    const CsvInput input = readCsvInput(
+        csvPath,
+        {QStringLiteral("run_id"), QStringLiteral("rater"), QStringLiteral("dimension"), QStringLiteral("score")},
+        usage);
+
+    Database::Transaction transaction(*database);
+    begin(transaction);
+    RatingRepository ratings(*database);
+    const QString rubricName = call.args.isSet(QStringLiteral("rubric")) ? call.args.value(QStringLiteral("rubric"))
+                                                                         : QString::fromLatin1(Rubric::kDefaultName);
+    Rubric rubric;
+    if (rubricName == QLatin1String(Rubric::kDefaultName)) {
+        Result<Rubric> found = ratings.defaultRubric();
+        if (!found)
+            failBadInput(found.error().message);
+        rubric = found.value();
+    } else {
+        Result<std::optional<Rubric>> found = ratings.findRubric(rubricName);
+        if (!found)
+            failBadInput(found.error().message);
+        if (!found.value())
+            failBadInput(QStringLiteral("there is no rubric '%1' in %2").arg(rubricName, database->path()));
+        rubric = *found.value();
+    }
+
+    const QSet<qint64> runIds = allRunIds(*database);
+    RowErrors errors(call, input);
+    std::map<std::tuple<qint64, QString, QString>, int> seen;
+    std::vector<Pending<RatingRecord>> pending;
+    for (const CsvInput::Row& row : input.rows) {
+        if (!errors.checkWidth(row))
+            continue;
+        QStringList problems;
+        const QString runText = input.cell(row, QStringLiteral("run_id"));
+        const std::optional<qint64> runId = positiveId(runText);
+        if (!runId)
+            problems << QStringLiteral("run_id '%1' is not a run id").arg(runText);
+        else if (!runIds.contains(*runId))
+            problems << QStringLiteral("there is no run %1").arg(*runId);
+        const QString rater = input.cell(row, QStringLiteral("rater"));
+        if (rater.isEmpty())
+            problems << QStringLiteral("the rater is empty");
+        const QString dimensionName = input.cell(row, QStringLiteral("dimension"));
+        const RubricDimension* dimension = rubric.dimension(dimensionName);
+        if (!dimension) {
+            QStringList known;
+            for (const RubricDimension& d : rubric.dimensions)
+                known << d.name;
+            problems << QStringLiteral("the rubric '%1' has no dimension '%2' (it has %3)")
+                            .arg(rubric.name, dimensionName, known.join(QStringLiteral(", ")));
+        }
+        const QString scoreText = input.cell(row, QStringLiteral("score"));
+        bool numeric = false;
+        const double score = scoreText.toDouble(&numeric);
+        if (!numeric || !std::isfinite(score))
+            problems << QStringLiteral("the score '%1' is not a number").arg(scoreText);
+        else if (dimension && (score < dimension->min || score > dimension->max))
+            problems << QStringLiteral("the score %1 is outside %2 to %3 of '%4'")
+                            .arg(scoreText)
+                            .arg(dimension->min)
+                            .arg(dimension->max)
+                            .arg(dimension->name);
+        if (problems.isEmpty()) {
+            const auto [previous, fresh] = seen.emplace(std::tuple{*runId, rater, dimensionName}, row.line);
+            if (!fresh)
+                problems << QStringLiteral("repeats the rating of line %1").arg(previous->second);
+        }
+        if (!problems.isEmpty()) {
+            errors.add(row, problems.join(QStringLiteral("; ")));
+            continue;
+        }
+        RatingRecord rating;
+        rating.runId = *runId;
+        rating.dimension = dimensionName;
+        rating.score = score;
+        rating.note =
+            input.has(QStringLiteral("note")) ? row.cells[input.columns.value(QStringLiteral("note"))] : QString();
+        pending.push_back({row.line, rater, rating});
+    }
+    errors.failIfAny();
+
+    const qsizetype raters =
+        saveAll(pending, ratings, csvPath, [&](RatingRecord& rating) { return ratings.saveRating(rating, rubric); });
+    commit(transaction);
+    const QJsonObject summary{{QStringLiteral("ratings_imported"), static_cast<qint64>(pending.size())},
+                              {QStringLiteral("raters"), static_cast<qint64>(raters)},
+                              {QStringLiteral("rubric"), rubric.name},
+                              {QStringLiteral("db"), database->path()}};
+    call.out << QJsonDocument(summary).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
+int runImportPreferences(const Invocation& call) {
+    const QString csvPath = call.required(QStringLiteral("csv"));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+    const QString usage = QStringLiteral("comparison_id, rater, winner and optionally note");
+    const CsvInput input = readCsvInput(
+        csvPath, {QStringLiteral("comparison_id"), QStringLiteral("rater"), QStringLiteral("winner")}, usage);
+
+    Database::Transaction transaction(*database);
+    begin(transaction);
+    Result<std::vector<ComparisonRecord>> list = ComparisonRepository(*database).listComparisons();
+    if (!list)
+        failBadInput(list.error().message);
+    std::map<qint64, ComparisonRecord> comparisons;
+    for (ComparisonRecord& comparison : list.value())
+        comparisons.emplace(comparison.id, std::move(comparison));
+
+    RowErrors errors(call, input);
+    std::map<std::pair<qint64, QString>, int> seen;
+    std::vector<Pending<PreferenceRecord>> pending;
+    for (const CsvInput::Row& row : input.rows) {
+        if (!errors.checkWidth(row))
+            continue;
+        QStringList problems;
+        const QString idText = input.cell(row, QStringLiteral("comparison_id"));
+        const std::optional<qint64> comparisonId = positiveId(idText);
+        const ComparisonRecord* comparison = nullptr;
+        if (!comparisonId)
+            problems << QStringLiteral("comparison_id '%1' is not a comparison id").arg(idText);
+        else if (const auto found = comparisons.find(*comparisonId); found == comparisons.end())
+            problems << QStringLiteral("there is no comparison %1").arg(*comparisonId);
+        else
+            comparison = &found->second;
+        const QString rater = input.cell(row, QStringLiteral("rater"));
+        if (rater.isEmpty())
+            problems << QStringLiteral("the rater is empty");
+        const QString winner = input.cell(row, QStringLiteral("winner"));
+        PreferenceRecord preference;
+        if (const auto kind = PreferenceRecord::winnerFromName(winner.toLower());
+            kind && *kind != PreferenceWinner::Slot) {
+            preference.winner = *kind;
+        } else if (comparison) {
+            QStringList labels;
+            for (const ComparisonRecord::Entry& entry : comparison->entries) {
+                labels << entry.blindLabel;
+                if (!winner.isEmpty() && entry.blindLabel.compare(winner, Qt::CaseInsensitive) == 0) {
+                    preference.winner = PreferenceWinner::Slot;
+                    preference.winnerSlot = entry.slot;
+                }
+            }
+            if (!preference.winnerSlot)
+                problems << QStringLiteral("the winner '%1' is none of %2, tie or bothbad")
+                                .arg(winner, labels.join(QStringLiteral(", ")));
+        }
+        if (problems.isEmpty()) {
+            const auto [previous, fresh] = seen.emplace(std::pair{*comparisonId, rater}, row.line);
+            if (!fresh)
+                problems << QStringLiteral("repeats the preference of line %1").arg(previous->second);
+        }
+        if (!problems.isEmpty()) {
+            errors.add(row, problems.join(QStringLiteral("; ")));
+            continue;
+        }
+        preference.comparisonId = *comparisonId;
+        preference.note =
+            input.has(QStringLiteral("note")) ? row.cells[input.columns.value(QStringLiteral("note"))] : QString();
+        pending.push_back({row.line, rater, preference});
+    }
+    errors.failIfAny();
+
+    RatingRepository ratings(*database);
+    const qsizetype raters = saveAll(pending, ratings, csvPath,
+                                     [&](PreferenceRecord& preference) { return ratings.savePreference(preference); });
+    commit(transaction);
+    const QJsonObject summary{{QStringLiteral("preferences_imported"), static_cast<qint64>(pending.size())},
+                              {QStringLiteral("raters"), static_cast<qint64>(raters)},
+                              {QStringLiteral("db"), database->path()}};
+    call.out << QJsonDocument(summary).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
+} // namespace
+
+std::vector<Subcommand> importSubcommands() {
+    return {
+        {QStringLiteral("import-ratings"), QStringLiteral("swb import-ratings --db FILE --csv FILE [--rubric NAME]"),
+         QStringLiteral("Import rubric scores (run_id, rater, dimension, score[, note]); all rows or none."),
+         [](QCommandLineParser& parser) {
+             parser.addOptions({
+                 {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
+                 {QStringLiteral("csv"), QStringLiteral("CSV file with a header row."), QStringLiteral("FILE")},
+                 {QStringLiteral("rubric"),
+                  QStringLiteral("Rubric the scores belong to (default: 'default', relevance 0-3, fluency 0-2, "
+                                 "usefulness 0-4)."),
+                  QStringLiteral("NAME")},
+             });
+         },
+         runImportRatings},
+        {QStringLiteral("import-preferences"), QStringLiteral("swb import-preferences --db FILE --csv FILE"),
+         QStringLiteral("Import blind preferences (comparison_id, rater, winner = label|tie|bothbad[, note]); all "
+                        "rows or none."),
+         [](QCommandLineParser& parser) {
+             parser.addOptions({
+                 {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
+                 {QStringLiteral("csv"), QStringLiteral("CSV file with a header row."), QStringLiteral("FILE")},
+             });
+         },
+         runImportPreferences},
+    };
+}
+
+} // namespace swb::cli

@@ -1,0 +1,681 @@
+#include "evaluation/Reports.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <QHash>
+#include <QIODevice>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include "evaluation/CsvWriter.h"
+#include "storage/ComparisonRepository.h"
+#include "storage/Database.h"
+#include "storage/RatingRepository.h"
+
+namespace swb {
+
+namespace {
+
+QDateTime timeOf(const QVariant& value) {
+    return QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+}
+
+QString timeText(const QDateTime& time) {
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QString optionalText(const std::optional<qint64>& value) {
+    return value ? QString::number(*value) : QString();
+}
+
+struct StrategyEntry {
+    qint64 id = 0;
+    QString label;
+    QString json;
+};
+
+// Strategies with runs, by id, labelled; and which strategy each run used.
+struct StrategyIndex {
+    std::vector<StrategyEntry> strategies;
+    QHash<qint64, int> byStrategyId;
+    QHash<qint64, int> byRunId; // run id -> position in strategies
+};
+
+Result<StrategyIndex> loadStrategyIndex(Database& db) {
+    StrategyIndex index;
+    QSqlQuery strategies = db.prepare(QStringLiteral(
+        "SELECT id, name, json FROM strategies WHERE id IN (SELECT DISTINCT strategy_id FROM runs) ORDER BY id"));
+    if (Status status = Database::exec(strategies, QStringLiteral("list strategies")); !status)
+        return status.error();
+    QHash<QString, int> nameCount;
+    while (strategies.next()) {
+        StrategyEntry entry{strategies.value(0).toLongLong(), strategies.value(1).toString(),
+                            strategies.value(2).toString()};
+        if (entry.label.isEmpty())
+            entry.label = QStringLiteral("strategy %1").arg(entry.id);
+        ++nameCount[entry.label];
+        index.byStrategyId.insert(entry.id, static_cast<int>(index.strategies.size()));
+        index.strategies.push_back(std::move(entry));
+    }
+    for (StrategyEntry& entry : index.strategies)
+        if (nameCount.value(entry.label) > 1)
+            entry.label += QStringLiteral(" #%1").arg(entry.id);
+    QSqlQuery runs = db.prepare(QStringLiteral("SELECT id, strategy_id FROM runs"));
+    runs.setForwardOnly(true);
+    if (Status status = Database::exec(runs, QStringLiteral("list runs")); !status)
+        return status.error();
+    while (runs.next())
+        index.byRunId.insert(runs.value(0).toLongLong(), index.byStrategyId.value(runs.value(1).toLongLong(), -1));
+    return index;
+}
+
+// A battle with what decided it, for the pairwise table (which counts bothbad apart from ties).
+struct RecordedBattle {
+    stats::Battle battle;
+    bool bothBad = false;
+};
+
+std::vector<RecordedBattle> battlesOf(const std::vector<PreferenceRecord>& preferences,
+                                      const std::map<qint64, ComparisonRecord>& comparisons,
+                                      const StrategyIndex& index) {
+    std::vector<RecordedBattle> battles;
+    for (const PreferenceRecord& preference : preferences) {
+        const auto comparison = comparisons.find(preference.comparisonId);
+        if (comparison == comparisons.end())
+            continue;
+        const std::vector<ComparisonRecord::Entry>& entries = comparison->second.entries;
+        auto strategyOf = [&](const ComparisonRecord::Entry& entry) { return index.byRunId.value(entry.runId, -1); };
+        if (preference.winner == PreferenceWinner::Slot) {
+            const auto winner = std::find_if(entries.begin(), entries.end(),
+                                             [&](const auto& e) { return e.slot == preference.winnerSlot; });
+            if (winner == entries.end())
+                continue;
+            for (const ComparisonRecord::Entry& other : entries) {
+                const int a = strategyOf(*winner);
+                const int b = strategyOf(other);
+                if (other.slot != winner->slot && a >= 0 && b >= 0 && a != b)
+                    battles.push_back({{a, b, stats::BattleOutcome::AWins}, false});
+            }
+        } else {
+            for (std::size_t i = 0; i < entries.size(); ++i)
+                for (std::size_t j = i + 1; j < entries.size(); ++j) {
+                    const int a = strategyOf(entries[i]);
+                    const int b = strategyOf(entries[j]);
+                    if (a >= 0 && b >= 0 && a != b)
+                        battles.push_back(
+                            {{a, b, stats::BattleOutcome::Tie}, preference.winner == PreferenceWinner::BothBad});
+                }
+        }
+    }
+    return battles;
+}
+
+Result<std::map<qint64, ComparisonRecord>> loadComparisons(Database& db) {
+    ComparisonRepository repository(db);
+    Result<std::vector<ComparisonRecord>> list = repository.listComparisons();
+    if (!list)
+        return list.error();
+    std::map<qint64, ComparisonRecord> comparisons;
+    for (ComparisonRecord& comparison : list.value())
+        comparisons.emplace(comparison.id, std::move(comparison));
+    return comparisons;
+}
+
+// Strategies, comparisons and preferences: what every report on preferences starts from.
+struct Judgements {
+    StrategyIndex index;
+    std::map<qint64, ComparisonRecord> comparisons;
+    std::vector<PreferenceRecord> preferences;
+};
+
+Result<Judgements> loadJudgements(Database& db) {
+    Result<StrategyIndex> index = loadStrategyIndex(db);
+    if (!index)
+        return index.error();
+    Result<std::map<qint64, ComparisonRecord>> comparisons = loadComparisons(db);
+    if (!comparisons)
+        return comparisons.error();
+    Result<std::vector<PreferenceRecord>> preferences = RatingRepository(db).listPreferences();
+    if (!preferences)
+        return preferences.error();
+    return Judgements{std::move(index).value(), std::move(comparisons).value(), std::move(preferences).value()};
+}
+
+// The rated dimensions in rubric order (rubrics by id), then the others by name.
+Result<QStringList> ratedDimensions(Database& db, const std::vector<RatingRecord>& ratings) {
+    std::set<QString> rated;
+    for (const RatingRecord& rating : ratings)
+        rated.insert(rating.dimension);
+    Result<std::vector<Rubric>> rubrics = RatingRepository(db).listRubrics();
+    if (!rubrics)
+        return rubrics.error();
+    QStringList dimensions;
+    for (const Rubric& rubric : rubrics.value())
+        for (const RubricDimension& dimension : rubric.dimensions)
+            if (rated.contains(dimension.name) && !dimensions.contains(dimension.name))
+                dimensions << dimension.name;
+    for (const QString& name : rated)
+        if (!dimensions.contains(name))
+            dimensions << name;
+    return dimensions;
+}
+
+// Steps of every run, as the text metrics need them.
+struct RunSteps {
+    std::vector<int> tokens;
+    std::vector<double> rawP;
+    std::vector<double> rawEntropy;
+};
+
+Result<QHash<qint64, RunSteps>> loadRunSteps(Database& db) {
+    QSqlQuery query =
+        db.prepare(QStringLiteral("SELECT run_id, token, raw_p, raw_entropy FROM steps ORDER BY run_id, step"));
+    query.setForwardOnly(true);
+    if (Status status = Database::exec(query, QStringLiteral("read the steps")); !status)
+        return status.error();
+    QHash<qint64, RunSteps> steps;
+    while (query.next()) {
+        RunSteps& run = steps[query.value(0).toLongLong()];
+        run.tokens.push_back(query.value(1).toInt());
+        run.rawP.push_back(query.value(2).toDouble());
+        run.rawEntropy.push_back(query.value(3).toDouble());
+    }
+    return steps;
+}
+
+std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::vector<RatingRecord>& ratings) {
+    std::vector<AgreementRow> rows;
+    for (const QString& dimension : dimensions) {
+        std::map<qint64, int> units;
+        std::map<qint64, int> coders;
+        for (const RatingRecord& rating : ratings)
+            if (rating.dimension == dimension) {
+                units.emplace(rating.runId, static_cast<int>(units.size()));
+                coders.emplace(rating.raterId, static_cast<int>(coders.size()));
+            }
+        std::vector<std::vector<double>> matrix(units.size(), std::vector<double>(coders.size(), stats::kNaN));
+        for (const RatingRecord& rating : ratings)
+            if (rating.dimension == dimension)
+                matrix[static_cast<std::size_t>(units.at(rating.runId))]
+                      [static_cast<std::size_t>(coders.at(rating.raterId))] = rating.score;
+        const stats::AlphaResult ordinal = stats::krippendorffAlpha(matrix, stats::AlphaMetric::Ordinal);
+        const stats::AlphaResult interval = stats::krippendorffAlpha(matrix, stats::AlphaMetric::Interval);
+        rows.push_back({dimension, ordinal.alpha, interval.alpha, ordinal.units, ordinal.pairable,
+                        static_cast<int>(coders.size())});
+    }
+    return rows;
+}
+
+// What a gold comparison's gold_winner names: a slot (by blind label), tie or bothbad.
+struct GoldWinner {
+    PreferenceWinner winner = PreferenceWinner::Tie;
+    std::optional<int> slot;
+};
+
+std::optional<GoldWinner> goldWinnerOf(const ComparisonRecord& comparison) {
+    const QString gold = comparison.goldWinner.trimmed();
+    if (const auto winner = PreferenceRecord::winnerFromName(gold.toLower());
+        winner && *winner != PreferenceWinner::Slot)
+        return GoldWinner{*winner, std::nullopt};
+    for (const ComparisonRecord::Entry& entry : comparison.entries)
+        if (!gold.isEmpty() && entry.blindLabel.compare(gold, Qt::CaseInsensitive) == 0)
+            return GoldWinner{PreferenceWinner::Slot, entry.slot};
+    return std::nullopt;
+}
+
+std::vector<RaterRow> ratersOf(Database& db, const std::vector<RatingRecord>& ratings,
+                               const std::vector<PreferenceRecord>& preferences,
+                               const std::map<qint64, ComparisonRecord>& comparisons, Status& status) {
+    std::map<QString, RaterRow> rows;
+    Result<std::vector<RaterRecord>> raters = RatingRepository(db).listRaters();
+    if (!raters) {
+        status = raters.error();
+        return {};
+    }
+    for (const RaterRecord& rater : raters.value())
+        rows[rater.name].rater = rater.name;
+    for (const RatingRecord& rating : ratings)
+        ++rows[rating.raterName].ratings;
+    for (const PreferenceRecord& preference : preferences) {
+        RaterRow& row = rows[preference.raterName];
+        ++row.preferences;
+        const auto comparison = comparisons.find(preference.comparisonId);
+        if (comparison == comparisons.end() || !comparison->second.isGold)
+            continue;
+        const auto gold = goldWinnerOf(comparison->second);
+        if (!gold)
+            continue;
+        ++row.goldAnswered;
+        if (gold->winner == preference.winner && gold->slot == preference.winnerSlot)
+            ++row.goldCorrect;
+    }
+    std::vector<RaterRow> list;
+    for (auto& [name, row] : rows) {
+        row.rater = name;
+        if (row.goldAnswered > 0)
+            row.goldAccuracy = static_cast<double>(row.goldCorrect) / row.goldAnswered;
+        list.push_back(row);
+    }
+    return list;
+}
+
+QString label(int index, const StrategyIndex& strategies) {
+    return index >= 0 ? strategies.strategies[static_cast<std::size_t>(index)].label : QString();
+}
+
+QStringList runCells(const RunReportRow& run) {
+    return {QString::number(run.runId),
+            run.model,
+            QString::number(run.strategyId),
+            run.strategy,
+            run.strategyJson,
+            QString::number(run.seed),
+            run.prompt,
+            run.text,
+            QString::number(run.tokens),
+            run.finishReason,
+            CsvWriter::number(run.ttftMs),
+            CsvWriter::number(run.tokensPerSecond),
+            optionalText(run.parentRunId),
+            run.branchStep ? QString::number(*run.branchStep) : QString(),
+            timeText(run.createdAt)};
+}
+
+} // namespace
+
+QStringList Reports::kindNames() {
+    return {QStringLiteral("runs"),        QStringLiteral("steps"),   QStringLiteral("ratings"),
+            QStringLiteral("preferences"), QStringLiteral("summary"), QStringLiteral("pairwise"),
+            QStringLiteral("agreement"),   QStringLiteral("raters")};
+}
+
+std::optional<ReportKind> Reports::kindFromName(const QString& name) {
+    const qsizetype index = kindNames().indexOf(name);
+    if (index < 0)
+        return std::nullopt;
+    return static_cast<ReportKind>(index);
+}
+
+Result<std::vector<RunReportRow>> Reports::runs() {
+    Result<StrategyIndex> index = loadStrategyIndex(m_db);
+    if (!index)
+        return index.error();
+    QSqlQuery query = m_db.prepare(QStringLiteral(
+        "SELECT r.id, m.path, r.strategy_id, s.json, r.seed, r.prompt_text, r.text, r.token_count, r.finish_reason, "
+        "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at "
+        "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = r.strategy_id ORDER BY r.id"));
+    query.setForwardOnly(true);
+    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+        return status.error();
+    std::vector<RunReportRow> rows;
+    while (query.next()) {
+        RunReportRow row;
+        row.runId = query.value(0).toLongLong();
+        row.model = query.value(1).toString();
+        row.strategyId = query.value(2).toLongLong();
+        row.strategy = label(index->byStrategyId.value(row.strategyId, -1), index.value());
+        row.strategyJson = query.value(3).toString();
+        row.seed = static_cast<std::uint64_t>(query.value(4).toLongLong());
+        row.prompt = query.value(5).toString();
+        row.text = query.value(6).toString();
+        row.tokens = query.value(7).toInt();
+        row.finishReason = query.value(8).toString();
+        row.ttftMs = query.value(9).isNull() ? stats::kNaN : query.value(9).toDouble();
+        row.tokensPerSecond = query.value(10).isNull() ? stats::kNaN : query.value(10).toDouble();
+        if (!query.value(11).isNull())
+            row.parentRunId = query.value(11).toLongLong();
+        if (!query.value(12).isNull())
+            row.branchStep = query.value(12).toInt();
+        row.createdAt = timeOf(query.value(13));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& visit, const TokenText& tokenText) {
+    QSqlQuery query = m_db.prepare(QStringLiteral(
+        "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
+        "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
+        "ORDER BY s.run_id, s.step"));
+    query.setForwardOnly(true);
+    if (Status status = Database::exec(query, QStringLiteral("read the steps")); !status)
+        return status;
+    while (query.next()) {
+        StepReportRow row;
+        row.runId = query.value(0).toLongLong();
+        row.step = query.value(1).toInt();
+        row.tokenId = query.value(2).toInt();
+        row.rawP = static_cast<float>(query.value(3).toDouble());
+        row.finalP = static_cast<float>(query.value(4).toDouble());
+        row.rawRank = query.value(5).toInt();
+        row.rawEntropy = query.value(6).toDouble();
+        row.finalEntropy = query.value(7).toDouble();
+        row.finalCount = query.value(8).toInt();
+        if (tokenText)
+            row.tokenText = tokenText(query.value(9).toString(), row.tokenId);
+        visit(row);
+    }
+    return {};
+}
+
+Result<std::vector<RatingReportRow>> Reports::ratings() {
+    Result<StrategyIndex> index = loadStrategyIndex(m_db);
+    if (!index)
+        return index.error();
+    Result<std::vector<RatingRecord>> ratings = RatingRepository(m_db).listRatings();
+    if (!ratings)
+        return ratings.error();
+    std::vector<RatingReportRow> rows;
+    for (const RatingRecord& rating : ratings.value()) {
+        const int strategy = index->byRunId.value(rating.runId, -1);
+        rows.push_back({rating.runId, strategy >= 0 ? index->strategies[static_cast<std::size_t>(strategy)].id : 0,
+                        label(strategy, index.value()), rating.raterName, rating.dimension, rating.score, rating.note});
+    }
+    return rows;
+}
+
+Result<std::vector<PreferenceReportRow>> Reports::preferences() {
+    Result<Judgements> judgements = loadJudgements(m_db);
+    if (!judgements)
+        return judgements.error();
+    const StrategyIndex& index = judgements->index;
+    const std::map<qint64, ComparisonRecord>& comparisons = judgements->comparisons;
+    std::vector<PreferenceReportRow> rows;
+    for (const PreferenceRecord& preference : judgements->preferences) {
+        PreferenceReportRow row;
+        row.comparisonId = preference.comparisonId;
+        row.rater = preference.raterName;
+        row.note = preference.note;
+        row.winner = PreferenceRecord::winnerName(preference.winner);
+        const auto comparison = comparisons.find(preference.comparisonId);
+        if (comparison != comparisons.end()) {
+            row.prompt = comparison->second.promptText;
+            for (const ComparisonRecord::Entry& entry : comparison->second.entries) {
+                const QString strategy = label(index.byRunId.value(entry.runId, -1), index);
+                row.entries.push_back({entry.blindLabel, entry.slot, strategy});
+                if (preference.winner == PreferenceWinner::Slot && preference.winnerSlot == entry.slot) {
+                    row.winner = entry.blindLabel;
+                    row.winnerStrategy = strategy;
+                }
+            }
+            std::sort(row.entries.begin(), row.entries.end(), [](const auto& a, const auto& b) {
+                return a.label.size() != b.label.size() ? a.label.size() < b.label.size() : a.label < b.label;
+            });
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Result<SummaryReport> Reports::summary(const ReportOptions& options) {
+    Result<Judgements> judgements = loadJudgements(m_db);
+    if (!judgements)
+        return judgements.error();
+    const StrategyIndex* index = &judgements->index;
+    const std::map<qint64, ComparisonRecord>* comparisons = &judgements->comparisons;
+    const std::vector<PreferenceRecord>* preferences = &judgements->preferences;
+    Result<std::vector<RatingRecord>> ratings = RatingRepository(m_db).listRatings();
+    if (!ratings)
+        return ratings.error();
+    Result<QStringList> dimensions = ratedDimensions(m_db, ratings.value());
+    if (!dimensions)
+        return dimensions.error();
+    Result<QHash<qint64, RunSteps>> steps = loadRunSteps(m_db);
+    if (!steps)
+        return steps.error();
+
+    SummaryReport report;
+    report.dimensions = dimensions.value();
+    const auto players = static_cast<int>(index->strategies.size());
+    const std::vector<RecordedBattle> recorded = battlesOf(*preferences, *comparisons, *index);
+    std::vector<stats::Battle> battles;
+    for (const RecordedBattle& b : recorded)
+        battles.push_back(b.battle);
+    stats::BradleyTerryOptions bt;
+    bt.elo = options.elo;
+    bt.priorTies = options.bradleyTerryPriorTies;
+    const stats::BradleyTerryFit fit = stats::bradleyTerry(players, battles, bt);
+    const std::vector<stats::Interval> intervals =
+        stats::bradleyTerryIntervals(players, battles, bt, options.bootstrapRounds, options.seed);
+    const std::vector<double> elo = stats::onlineElo(players, battles, options.eloK, options.elo);
+
+    // Pairwise counts, keyed by (lower, higher) strategy position.
+    std::map<std::pair<int, int>, PairwiseRow> pairs;
+    std::vector<double> credit(static_cast<std::size_t>(players), 0.0);
+    std::vector<int> played(static_cast<std::size_t>(players), 0);
+    for (const RecordedBattle& b : recorded) {
+        const int lo = std::min(b.battle.a, b.battle.b);
+        const int hi = std::max(b.battle.a, b.battle.b);
+        PairwiseRow& row = pairs[{lo, hi}];
+        const bool loIsA = lo == b.battle.a;
+        if (b.battle.outcome == stats::BattleOutcome::Tie) {
+            ++(b.bothBad ? row.bothBad : row.ties);
+            credit[static_cast<std::size_t>(lo)] += 0.5;
+            credit[static_cast<std::size_t>(hi)] += 0.5;
+        } else {
+            const bool loWon = (b.battle.outcome == stats::BattleOutcome::AWins) == loIsA;
+            ++(loWon ? row.winsA : row.winsB);
+            credit[static_cast<std::size_t>(loWon ? lo : hi)] += 1.0;
+        }
+        ++played[static_cast<std::size_t>(lo)];
+        ++played[static_cast<std::size_t>(hi)];
+    }
+    for (auto& [key, row] : pairs) {
+        row.strategyA = label(key.first, *index);
+        row.strategyB = label(key.second, *index);
+        const int total = row.winsA + row.winsB + row.ties + row.bothBad;
+        row.winRateA = (row.winsA + 0.5 * (row.ties + row.bothBad)) / total;
+        report.pairwise.push_back(row);
+    }
+
+    // Per strategy: runs, text metrics, ratings.
+    std::vector<std::vector<qint64>> runsOf(static_cast<std::size_t>(players));
+    for (auto it = index->byRunId.cbegin(); it != index->byRunId.cend(); ++it)
+        if (it.value() >= 0)
+            runsOf[static_cast<std::size_t>(it.value())].push_back(it.key());
+    for (int s = 0; s < players; ++s) {
+        const auto su = static_cast<std::size_t>(s);
+        std::sort(runsOf[su].begin(), runsOf[su].end());
+        StrategySummary summary;
+        summary.strategyId = index->strategies[su].id;
+        summary.strategy = index->strategies[su].label;
+        summary.runs = static_cast<int>(runsOf[su].size());
+        summary.bradleyTerry = fit.scores[su];
+        summary.bradleyTerryInterval = intervals[su];
+        summary.onlineElo = played[su] > 0 ? elo[su] : stats::kNaN;
+        summary.battles = played[su];
+        if (played[su] > 0)
+            summary.winRate = credit[su] / played[su];
+
+        std::vector<double> lengths, perplexities, entropies, rep4;
+        std::vector<std::vector<int>> texts;
+        for (qint64 runId : runsOf[su]) {
+            static const RunSteps kNoSteps;
+            const auto found = steps->constFind(runId);
+            const RunSteps& run = found != steps->cend() ? found.value() : kNoSteps;
+            lengths.push_back(static_cast<double>(run.tokens.size()));
+            if (!run.tokens.empty()) {
+                perplexities.push_back(stats::perplexity(run.rawP));
+                entropies.push_back(stats::mean(run.rawEntropy));
+            }
+            if (const double r = stats::repetitionRate(run.tokens, 4); !std::isnan(r))
+                rep4.push_back(r);
+            texts.push_back(run.tokens);
+        }
+        summary.meanLength = stats::mean(lengths);
+        summary.meanPerplexity = stats::mean(perplexities);
+        summary.meanRawEntropy = stats::mean(entropies);
+        summary.distinct1 = stats::distinctN(texts, 1);
+        summary.distinct2 = stats::distinctN(texts, 2);
+        summary.distinct3 = stats::distinctN(texts, 3);
+        summary.rep4 = stats::mean(rep4);
+
+        for (qsizetype d = 0; d < report.dimensions.size(); ++d) {
+            std::vector<double> scores;
+            for (const RatingRecord& rating : ratings.value())
+                if (rating.dimension == report.dimensions[d] && index->byRunId.value(rating.runId, -1) == s)
+                    scores.push_back(rating.score);
+            const std::uint64_t seed =
+                options.seed + 1 +
+                static_cast<std::uint64_t>(s) * static_cast<std::uint64_t>(report.dimensions.size()) +
+                static_cast<std::uint64_t>(d);
+            summary.dimensions.push_back({report.dimensions[d], stats::mean(scores),
+                                          stats::bootstrapMeanInterval(scores, options.bootstrapRounds, seed),
+                                          static_cast<int>(scores.size())});
+        }
+        report.strategies.push_back(std::move(summary));
+    }
+
+    report.agreement = agreementOf(report.dimensions, ratings.value());
+    Status status;
+    report.raters = ratersOf(m_db, ratings.value(), *preferences, *comparisons, status);
+    if (!status)
+        return status.error();
+    return report;
+}
+
+Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options, const TokenText& tokenText) {
+    CsvWriter csv(device);
+    auto finish = [&]() -> Status {
+        if (!csv.ok())
+            return Error::badInput(QStringLiteral("cannot write the report: %1").arg(device.errorString()));
+        return {};
+    };
+    switch (kind) {
+    case ReportKind::Runs: {
+        Result<std::vector<RunReportRow>> rows = runs();
+        if (!rows)
+            return rows.error();
+        csv.writeRow({QStringLiteral("run_id"), QStringLiteral("model"), QStringLiteral("strategy_id"),
+                      QStringLiteral("strategy"), QStringLiteral("strategy_json"), QStringLiteral("seed"),
+                      QStringLiteral("prompt"), QStringLiteral("text"), QStringLiteral("tokens"),
+                      QStringLiteral("finish"), QStringLiteral("ttft_ms"), QStringLiteral("tokens_per_second"),
+                      QStringLiteral("parent_run_id"), QStringLiteral("branch_step"), QStringLiteral("created_at")});
+        for (const RunReportRow& row : rows.value())
+            csv.writeRow(runCells(row));
+        return finish();
+    }
+    case ReportKind::Steps: {
+        csv.writeRow({QStringLiteral("run_id"), QStringLiteral("step"), QStringLiteral("token_id"),
+                      QStringLiteral("token_text"), QStringLiteral("raw_p"), QStringLiteral("final_p"),
+                      QStringLiteral("raw_rank"), QStringLiteral("raw_entropy"), QStringLiteral("final_entropy"),
+                      QStringLiteral("final_count")});
+        Status status = forEachStep(
+            [&](const StepReportRow& row) {
+                csv.writeRow({QString::number(row.runId), QString::number(row.step), QString::number(row.tokenId),
+                              row.tokenText, CsvWriter::number(row.rawP), CsvWriter::number(row.finalP),
+                              QString::number(row.rawRank), CsvWriter::number(row.rawEntropy),
+                              CsvWriter::number(row.finalEntropy), QString::number(row.finalCount)});
+            },
+            tokenText);
+        if (!status)
+            return status;
+        return finish();
+    }
+    case ReportKind::Ratings: {
+        Result<std::vector<RatingReportRow>> rows = ratings();
+        if (!rows)
+            return rows.error();
+        csv.writeRow({QStringLiteral("run_id"), QStringLiteral("strategy_id"), QStringLiteral("strategy"),
+                      QStringLiteral("rater"), QStringLiteral("dimension"), QStringLiteral("score"),
+                      QStringLiteral("note")});
+        for (const RatingReportRow& row : rows.value())
+            csv.writeRow({QString::number(row.runId), QString::number(row.strategyId), row.strategy, row.rater,
+                          row.dimension, CsvWriter::number(row.score), row.note});
+        return finish();
+    }
+    case ReportKind::Preferences: {
+        Result<std::vector<PreferenceReportRow>> rows = preferences();
+        if (!rows)
+            return rows.error();
+        // One strategy column per blind label that occurs, in label order.
+        QStringList labels;
+        for (const PreferenceReportRow& row : rows.value())
+            for (const PreferenceReportRow::Slot& slot : row.entries)
+                if (!labels.contains(slot.label))
+                    labels << slot.label;
+        std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
+            return a.size() != b.size() ? a.size() < b.size() : a < b;
+        });
+        QStringList header{QStringLiteral("comparison_id"), QStringLiteral("prompt"),          QStringLiteral("rater"),
+                           QStringLiteral("winner"),        QStringLiteral("winner_strategy"), QStringLiteral("note")};
+        for (const QString& l : labels)
+            header << QStringLiteral("strategy_%1").arg(l);
+        csv.writeRow(header);
+        for (const PreferenceReportRow& row : rows.value()) {
+            QStringList cells{
+                QString::number(row.comparisonId), row.prompt, row.rater, row.winner, row.winnerStrategy, row.note};
+            for (const QString& l : labels) {
+                const auto slot = std::find_if(row.entries.begin(), row.entries.end(),
+                                               [&](const PreferenceReportRow::Slot& s) { return s.label == l; });
+                cells << (slot != row.entries.end() ? slot->strategy : QString());
+            }
+            csv.writeRow(cells);
+        }
+        return finish();
+    }
+    case ReportKind::Summary:
+    case ReportKind::Pairwise:
+    case ReportKind::Agreement:
+    case ReportKind::Raters:
+        break;
+    }
+
+    ReportOptions effective = options;
+    if (kind != ReportKind::Summary)
+        effective.bootstrapRounds = 0; // the other tables use no interval
+    Result<SummaryReport> report = summary(effective);
+    if (!report)
+        return report.error();
+    if (kind == ReportKind::Summary) {
+        QStringList header{QStringLiteral("strategy_id"), QStringLiteral("strategy"), QStringLiteral("runs")};
+        for (const QString& d : report->dimensions)
+            header << d + QStringLiteral("_mean") << d + QStringLiteral("_ci_low") << d + QStringLiteral("_ci_high")
+                   << d + QStringLiteral("_n");
+        header << QStringLiteral("bt_score") << QStringLiteral("bt_ci_low") << QStringLiteral("bt_ci_high")
+               << QStringLiteral("online_elo") << QStringLiteral("battles") << QStringLiteral("win_rate")
+               << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
+               << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
+               << QStringLiteral("distinct_3") << QStringLiteral("rep_4");
+        csv.writeRow(header);
+        for (const StrategySummary& s : report->strategies) {
+            QStringList cells{QString::number(s.strategyId), s.strategy, QString::number(s.runs)};
+            for (const DimensionSummary& d : s.dimensions)
+                cells << CsvWriter::number(d.mean) << CsvWriter::number(d.interval.low)
+                      << CsvWriter::number(d.interval.high) << QString::number(d.n);
+            cells << CsvWriter::number(s.bradleyTerry) << CsvWriter::number(s.bradleyTerryInterval.low)
+                  << CsvWriter::number(s.bradleyTerryInterval.high) << CsvWriter::number(s.onlineElo)
+                  << QString::number(s.battles) << CsvWriter::number(s.winRate) << CsvWriter::number(s.meanLength)
+                  << CsvWriter::number(s.meanPerplexity) << CsvWriter::number(s.meanRawEntropy)
+                  << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
+                  << CsvWriter::number(s.rep4);
+            csv.writeRow(cells);
+        }
+    } else if (kind == ReportKind::Pairwise) {
+        csv.writeRow({QStringLiteral("strategy_a"), QStringLiteral("strategy_b"), QStringLiteral("wins_a"),
+                      QStringLiteral("wins_b"), QStringLiteral("ties"), QStringLiteral("bothbad"),
+                      QStringLiteral("win_rate_a")});
+        for (const PairwiseRow& row : report->pairwise)
+            csv.writeRow({row.strategyA, row.strategyB, QString::number(row.winsA), QString::number(row.winsB),
+                          QString::number(row.ties), QString::number(row.bothBad), CsvWriter::number(row.winRateA)});
+    } else if (kind == ReportKind::Agreement) {
+        csv.writeRow({QStringLiteral("dimension"), QStringLiteral("alpha_ordinal"), QStringLiteral("alpha_interval"),
+                      QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters")});
+        for (const AgreementRow& row : report->agreement)
+            csv.writeRow({row.dimension, CsvWriter::number(row.alphaOrdinal), CsvWriter::number(row.alphaInterval),
+                          QString::number(row.units), CsvWriter::number(row.pairable), QString::number(row.raters)});
+    } else {
+        csv.writeRow({QStringLiteral("rater"), QStringLiteral("ratings"), QStringLiteral("preferences"),
+                      QStringLiteral("gold_answered"), QStringLiteral("gold_correct"),
+                      QStringLiteral("gold_accuracy")});
+        for (const RaterRow& row : report->raters)
+            csv.writeRow({row.rater, QString::number(row.ratings), QString::number(row.preferences),
+                          QString::number(row.goldAnswered), QString::number(row.goldCorrect),
+                          CsvWriter::number(row.goldAccuracy)});
+    }
+    return finish();
+}
+
+} // namespace swb

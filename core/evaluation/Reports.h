@@ -1,0 +1,201 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include "Result.h"
+#include "evaluation/Statistics.h"
+
+class QIODevice;
+
+namespace swb {
+
+class Database;
+
+// The tables of an evaluation report. Each is a list of plain rows; writeCsv() writes any of them.
+enum class ReportKind { Runs, Steps, Ratings, Preferences, Summary, Pairwise, Agreement, Raters };
+
+// How the summary's statistics are computed.
+struct ReportOptions {
+    int bootstrapRounds = 1000;
+    // Seeds every bootstrap: Bradley-Terry intervals use seed; the mean of dimension d of strategy s uses
+    // seed + 1 + s * dimensions + d (strategies and dimensions in report order).
+    std::uint64_t seed = 0;
+    // One virtual tie between every pair of strategies: keeps Bradley-Terry scores finite when a strategy
+    // never wins or never loses (common in bootstrap resamples of a small evaluation); negligible with
+    // hundreds of battles. 0 gives FastChat's plain maximum-likelihood fit.
+    double bradleyTerryPriorTies = 1.0;
+    double eloK = 4.0; // FastChat's compute_online_elo
+    stats::EloScale elo;
+};
+
+// A run as one row: its inputs and outputs, without steps.
+struct RunReportRow {
+    qint64 runId = 0;
+    QString model; // the model's path as recorded
+    qint64 strategyId = 0;
+    QString strategy;     // the strategy's report label (see Reports::strategyLabels)
+    QString strategyJson; // canonical samplers JSON
+    std::uint64_t seed = 0;
+    QString prompt;
+    QString text;
+    int tokens = 0;
+    QString finishReason;
+    double ttftMs = stats::kNaN;
+    double tokensPerSecond = stats::kNaN;
+    std::optional<qint64> parentRunId;
+    std::optional<int> branchStep;
+    QDateTime createdAt;
+};
+
+struct StepReportRow {
+    qint64 runId = 0;
+    int step = 0;
+    int tokenId = 0;
+    QString tokenText; // the token's decoded text when a tokenizer was at hand, else empty
+    float rawP = 0.0f;
+    float finalP = 0.0f;
+    int rawRank = 0;
+    double rawEntropy = 0.0;
+    double finalEntropy = 0.0;
+    int finalCount = 0;
+};
+
+struct RatingReportRow {
+    qint64 runId = 0;
+    qint64 strategyId = 0;
+    QString strategy;
+    QString rater;
+    QString dimension;
+    double score = 0.0;
+    QString note;
+};
+
+struct PreferenceReportRow {
+    struct Slot {
+        QString label; // blind label shown to the rater
+        int slot = 0;
+        QString strategy;
+    };
+    qint64 comparisonId = 0;
+    QString prompt;
+    QString rater;
+    QString winner;         // the winning slot's blind label, "tie" or "bothbad"
+    QString winnerStrategy; // empty for tie and bothbad
+    QString note;
+    std::vector<Slot> entries; // in label order ("slots" is a Qt macro)
+};
+
+// One rubric dimension of one strategy: mean of its ratings with a bootstrap 95% interval.
+struct DimensionSummary {
+    QString dimension;
+    double mean = stats::kNaN;
+    stats::Interval interval;
+    int n = 0;
+};
+
+// A pair of strategies: every battle between them (see Reports for how preferences become battles).
+struct PairwiseRow {
+    QString strategyA;
+    QString strategyB;
+    int winsA = 0;
+    int winsB = 0;
+    int ties = 0;
+    int bothBad = 0;
+    double winRateA = stats::kNaN; // (winsA + (ties + bothBad) / 2) / battles
+};
+
+struct StrategySummary {
+    qint64 strategyId = 0;
+    QString strategy;
+    int runs = 0;
+    std::vector<DimensionSummary> dimensions; // one per SummaryReport::dimensions, same order
+    double bradleyTerry = stats::kNaN;
+    stats::Interval bradleyTerryInterval;
+    double onlineElo = stats::kNaN;
+    int battles = 0;
+    double winRate = stats::kNaN; // (wins + (ties + bothBad) / 2) / battles
+    double meanLength = stats::kNaN;
+    double meanPerplexity = stats::kNaN;
+    double meanRawEntropy = stats::kNaN;
+    double distinct1 = stats::kNaN;
+    double distinct2 = stats::kNaN;
+    double distinct3 = stats::kNaN;
+    double rep4 = stats::kNaN;
+};
+
+// Inter-rater agreement on one dimension: units are runs, coders are raters.
+struct AgreementRow {
+    QString dimension;
+    double alphaOrdinal = stats::kNaN;
+    double alphaInterval = stats::kNaN;
+    int units = 0;         // runs with at least two ratings on the dimension
+    double pairable = 0.0; // ratings in those runs
+    int raters = 0;
+};
+
+struct RaterRow {
+    QString rater;
+    int ratings = 0;
+    int preferences = 0;
+    int goldAnswered = 0; // preferences on gold comparisons with a known winner
+    int goldCorrect = 0;
+    double goldAccuracy = stats::kNaN;
+};
+
+struct SummaryReport {
+    QStringList dimensions; // rated dimensions: in rubric order (rubrics by id), then others by name
+    std::vector<StrategySummary> strategies;
+    std::vector<PairwiseRow> pairwise;
+    std::vector<AgreementRow> agreement;
+    std::vector<RaterRow> raters;
+};
+
+// Builds the evaluation reports from a run store.
+//
+// Strategies are the stored, deduplicated strategies that have runs, by id; a strategy's label is its
+// name ("strategy N" when unnamed), with " #N" appended when two strategies share a name.
+//
+// Preferences become battles between strategies, in the order they were first given: a winning slot beats
+// every other slot of its comparison; a tie or bothbad is a tie between every pair of slots (FastChat
+// counts "tie (bothbad)" as a tie). Battles between two slots of the same strategy are dropped. Bradley-Terry
+// scores, online Elo and win rates use these battles; a tie counts as half a win for each side.
+//
+// Text metrics per strategy: mean length in tokens, mean of the runs' perplexities and of their mean raw
+// entropies, distinct-1/2/3 over all the strategy's runs together (Li et al. 2016), mean rep-4 over runs
+// with at least four tokens. Every run in the store counts, branches included.
+//
+// Gold accuracy: comparisons marked gold whose gold_winner is a blind label, "tie" or "bothbad".
+class Reports {
+public:
+    explicit Reports(Database& database)
+        : m_db(database) {}
+
+    // The token's text for a step, given the path of the model its run came from; may return empty.
+    using TokenText = std::function<QString(const QString& modelPath, int tokenId)>;
+
+    Result<std::vector<RunReportRow>> runs();
+    // Streams the steps in run and step order (a store may hold millions).
+    Status forEachStep(const std::function<void(const StepReportRow&)>& visit, const TokenText& tokenText = {});
+    Result<std::vector<RatingReportRow>> ratings();
+    Result<std::vector<PreferenceReportRow>> preferences();
+    Result<SummaryReport> summary(const ReportOptions& options = {});
+
+    // The report as CSV (CsvWriter: RFC 4180, UTF-8, CRLF, formula cells neutralised).
+    Status writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options = {},
+                    const TokenText& tokenText = {});
+
+    static QStringList kindNames(); // runs, steps, ratings, preferences, summary, pairwise, agreement, raters
+    static std::optional<ReportKind> kindFromName(const QString& name);
+
+private:
+    Database& m_db;
+};
+
+} // namespace swb

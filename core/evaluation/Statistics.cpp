@@ -1,0 +1,351 @@
+#include "evaluation/Statistics.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "sampling/Rng.h"
+#include "sampling/StepTrace.h"
+
+namespace swb::stats {
+
+namespace {
+
+double squaredDistance(AlphaMetric metric, const std::vector<double>& values, const std::vector<double>& counts,
+                       std::size_t c, std::size_t k) {
+    if (c == k)
+        return 0.0;
+    const double vc = values[c];
+    const double vk = values[k];
+    switch (metric) {
+    case AlphaMetric::Nominal:
+        return 1.0;
+    case AlphaMetric::Interval:
+        return (vc - vk) * (vc - vk);
+    case AlphaMetric::Ratio: {
+        const double sum = vc + vk;
+        return sum == 0.0 ? 0.0 : ((vc - vk) / sum) * ((vc - vk) / sum);
+    }
+    case AlphaMetric::Ordinal: {
+        const std::size_t lo = std::min(c, k);
+        const std::size_t hi = std::max(c, k);
+        double between = 0.0;
+        for (std::size_t g = lo; g <= hi; ++g)
+            between += counts[g];
+        const double d = between - (counts[c] + counts[k]) / 2.0;
+        return d * d;
+    }
+    }
+    return 0.0;
+}
+
+// Index into [0, size) from one PCG64 draw; the modulo bias is below 2^-40 for any realistic size.
+std::size_t drawIndex(Pcg64& rng, std::size_t size) {
+    return static_cast<std::size_t>(rng.next() % size);
+}
+
+double creditOfA(BattleOutcome outcome) {
+    return outcome == BattleOutcome::AWins ? 1.0 : outcome == BattleOutcome::Tie ? 0.5 : 0.0;
+}
+
+// wins[i][j]: i's win credit against j (a tie is half a win each way); games[i][j]: battles between them.
+struct Tally {
+    std::vector<std::vector<double>> wins;
+    std::vector<std::vector<double>> games;
+    std::vector<bool> active; // has played at least once
+};
+
+Tally tally(std::size_t players, const std::vector<Battle>& battles) {
+    Tally t{std::vector<std::vector<double>>(players, std::vector<double>(players, 0.0)),
+            std::vector<std::vector<double>>(players, std::vector<double>(players, 0.0)),
+            std::vector<bool>(players, false)};
+    for (const Battle& battle : battles) {
+        const auto a = static_cast<std::size_t>(battle.a);
+        const auto b = static_cast<std::size_t>(battle.b);
+        if (battle.a < 0 || battle.b < 0 || a >= players || b >= players || a == b)
+            continue;
+        const double creditA = creditOfA(battle.outcome);
+        t.wins[a][b] += creditA;
+        t.wins[b][a] += 1.0 - creditA;
+        t.games[a][b] += 1.0;
+        t.games[b][a] += 1.0;
+        t.active[a] = t.active[b] = true;
+    }
+    return t;
+}
+
+// Whether every active player can reach every other through "has won something against" edges (ties
+// count both ways): Hunter's (2004) condition for the maximum-likelihood estimate to exist.
+bool stronglyConnected(const std::vector<std::vector<double>>& wins, const std::vector<bool>& active) {
+    const std::size_t n = wins.size();
+    std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            reach[i][j] = i == j || wins[i][j] > 0.0;
+    for (std::size_t m = 0; m < n; ++m)
+        for (std::size_t i = 0; i < n; ++i)
+            if (reach[i][m])
+                for (std::size_t j = 0; j < n; ++j)
+                    if (reach[m][j])
+                        reach[i][j] = true;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (active[i] && active[j] && !reach[i][j])
+                return false;
+    return true;
+}
+
+} // namespace
+
+AlphaResult krippendorffAlpha(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric) {
+    AlphaResult result;
+    // The distinct values that occur in pairable units, ascending: the rows and columns of the coincidences.
+    std::vector<double> values;
+    for (const std::vector<double>& unit : unitsByCoders) {
+        const auto present = std::count_if(unit.begin(), unit.end(), [](double v) { return !std::isnan(v); });
+        if (present < 2)
+            continue;
+        for (double v : unit)
+            if (!std::isnan(v))
+                values.push_back(v);
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (values.empty())
+        return result;
+    const std::size_t size = values.size();
+    auto indexOf = [&](double v) {
+        return static_cast<std::size_t>(std::lower_bound(values.begin(), values.end(), v) - values.begin());
+    };
+
+    std::vector<std::vector<double>> coincidences(size, std::vector<double>(size, 0.0));
+    for (const std::vector<double>& unit : unitsByCoders) {
+        std::vector<std::size_t> present;
+        for (double v : unit)
+            if (!std::isnan(v))
+                present.push_back(indexOf(v));
+        if (present.size() < 2)
+            continue;
+        ++result.units;
+        const double weight = 1.0 / static_cast<double>(present.size() - 1);
+        for (std::size_t i = 0; i < present.size(); ++i)
+            for (std::size_t j = 0; j < present.size(); ++j)
+                if (i != j)
+                    coincidences[present[i]][present[j]] += weight;
+    }
+    std::vector<double> counts(size, 0.0);
+    for (std::size_t c = 0; c < size; ++c)
+        counts[c] = std::accumulate(coincidences[c].begin(), coincidences[c].end(), 0.0);
+    const double n = std::accumulate(counts.begin(), counts.end(), 0.0);
+    result.pairable = n;
+
+    double observed = 0.0;
+    double expected = 0.0;
+    for (std::size_t c = 0; c < size; ++c)
+        for (std::size_t k = 0; k < size; ++k) {
+            const double d = squaredDistance(metric, values, counts, c, k);
+            observed += coincidences[c][k] * d;
+            expected += counts[c] * counts[k] * d;
+        }
+    if (n <= 1.0 || expected <= 0.0)
+        return result;
+    result.alpha = 1.0 - (n - 1.0) * observed / expected;
+    return result;
+}
+
+BradleyTerryFit bradleyTerry(int players, const std::vector<Battle>& battles, const BradleyTerryOptions& options) {
+    const auto n = static_cast<std::size_t>(std::max(players, 0));
+    BradleyTerryFit fit;
+    fit.scores.assign(n, kNaN);
+    Tally t = tally(n, battles);
+    std::vector<std::vector<double>>& wins = t.wins;
+    std::vector<std::vector<double>>& games = t.games;
+    const std::vector<bool>& active = t.active;
+    if (options.priorTies > 0.0)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                if (i != j && active[i] && active[j]) {
+                    wins[i][j] += options.priorTies / 2.0;
+                    games[i][j] += options.priorTies;
+                }
+    const auto activeCount = std::count(active.begin(), active.end(), true);
+    if (activeCount == 0 || !stronglyConnected(wins, active))
+        return fit;
+
+    std::vector<double> totalWins(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        totalWins[i] = std::accumulate(wins[i].begin(), wins[i].end(), 0.0);
+    std::vector<double> strength(n, 1.0);
+    std::vector<double> next(n, 1.0);
+    for (fit.iterations = 1; fit.iterations <= options.maxIterations; ++fit.iterations) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!active[i])
+                continue;
+            double denominator = 0.0;
+            for (std::size_t j = 0; j < n; ++j)
+                if (j != i && games[i][j] > 0.0)
+                    denominator += games[i][j] / (strength[i] + strength[j]);
+            next[i] = totalWins[i] / denominator;
+        }
+        // Normalise to a geometric mean of 1 (mean log-strength 0), so scores average elo.initial.
+        double meanLog = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (active[i])
+                meanLog += std::log(next[i]);
+        meanLog /= static_cast<double>(activeCount);
+        double change = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!active[i])
+                continue;
+            next[i] = std::exp(std::log(next[i]) - meanLog);
+            change = std::max(change, std::abs(std::log(next[i]) - std::log(strength[i])));
+        }
+        std::swap(strength, next);
+        if (change < options.tolerance) {
+            fit.converged = true;
+            break;
+        }
+    }
+    if (!fit.converged)
+        return fit;
+    for (std::size_t i = 0; i < n; ++i)
+        if (active[i])
+            fit.scores[i] =
+                options.elo.initial + options.elo.scale * std::log(strength[i]) / std::log(options.elo.base);
+    return fit;
+}
+
+std::vector<Interval> bradleyTerryIntervals(int players, const std::vector<Battle>& battles,
+                                            const BradleyTerryOptions& options, int rounds, std::uint64_t seed) {
+    const auto n = static_cast<std::size_t>(std::max(players, 0));
+    std::vector<Interval> intervals(n);
+    if (battles.empty() || rounds <= 0)
+        return intervals;
+    Pcg64 rng(seed);
+    std::vector<std::vector<double>> samples(n);
+    std::vector<Battle> resample(battles.size());
+    for (int round = 0; round < rounds; ++round) {
+        for (Battle& battle : resample)
+            battle = battles[drawIndex(rng, battles.size())];
+        const BradleyTerryFit fit = bradleyTerry(players, resample, options);
+        for (std::size_t i = 0; i < n; ++i)
+            if (std::isfinite(fit.scores[i]))
+                samples[i].push_back(fit.scores[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        intervals[i] = {percentile(samples[i], 2.5), percentile(samples[i], 97.5)};
+    return intervals;
+}
+
+std::vector<double> onlineElo(int players, const std::vector<Battle>& battles, double k, const EloScale& elo) {
+    std::vector<double> rating(static_cast<std::size_t>(std::max(players, 0)), elo.initial);
+    for (const Battle& battle : battles) {
+        if (battle.a < 0 || battle.b < 0 || battle.a >= players || battle.b >= players || battle.a == battle.b)
+            continue;
+        double& ra = rating[static_cast<std::size_t>(battle.a)];
+        double& rb = rating[static_cast<std::size_t>(battle.b)];
+        const double ea = 1.0 / (1.0 + std::pow(elo.base, (rb - ra) / elo.scale));
+        const double eb = 1.0 / (1.0 + std::pow(elo.base, (ra - rb) / elo.scale));
+        const double sa = creditOfA(battle.outcome);
+        ra += k * (sa - ea);
+        rb += k * (1.0 - sa - eb);
+    }
+    return rating;
+}
+
+std::vector<std::vector<double>> winRateMatrix(int players, const std::vector<Battle>& battles) {
+    const auto n = static_cast<std::size_t>(std::max(players, 0));
+    Tally t = tally(n, battles);
+    std::vector<std::vector<double>>& wins = t.wins;
+    const std::vector<std::vector<double>>& games = t.games;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            wins[i][j] = games[i][j] > 0.0 ? wins[i][j] / games[i][j] : kNaN;
+    return wins;
+}
+
+double mean(const std::vector<double>& values) {
+    if (values.empty())
+        return kNaN;
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty())
+        return kNaN;
+    std::sort(values.begin(), values.end());
+    const double h = (static_cast<double>(values.size()) - 1.0) * std::clamp(p, 0.0, 100.0) / 100.0;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+Interval bootstrapMeanInterval(const std::vector<double>& values, int rounds, std::uint64_t seed) {
+    if (values.empty() || rounds <= 0)
+        return {};
+    Pcg64 rng(seed);
+    std::vector<double> means(static_cast<std::size_t>(rounds));
+    for (double& m : means) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            sum += values[drawIndex(rng, values.size())];
+        m = sum / static_cast<double>(values.size());
+    }
+    return {percentile(means, 2.5), percentile(means, 97.5)};
+}
+
+double distinctN(const std::vector<std::vector<int>>& texts, int n) {
+    if (n < 1)
+        return kNaN;
+    std::set<std::vector<int>> unique;
+    std::size_t total = 0;
+    for (const std::vector<int>& tokens : texts) {
+        const auto size = static_cast<std::size_t>(n);
+        for (std::size_t i = 0; i + size <= tokens.size(); ++i) {
+            unique.emplace(tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                           tokens.begin() + static_cast<std::ptrdiff_t>(i + size));
+            ++total;
+        }
+    }
+    return total == 0 ? kNaN : static_cast<double>(unique.size()) / static_cast<double>(total);
+}
+
+double distinctN(const std::vector<int>& tokens, int n) {
+    return distinctN(std::vector<std::vector<int>>{tokens}, n);
+}
+
+double repetitionRate(const std::vector<int>& tokens, int n) {
+    const double distinct = distinctN(tokens, n);
+    return std::isnan(distinct) ? kNaN : 1.0 - distinct;
+}
+
+double perplexity(const std::vector<double>& chosenRawP) {
+    if (chosenRawP.empty())
+        return kNaN;
+    double sum = 0.0;
+    for (double p : chosenRawP)
+        sum += std::log(p);
+    return std::exp(-sum / static_cast<double>(chosenRawP.size()));
+}
+
+TextMetrics textMetrics(const std::vector<StepTrace>& steps) {
+    TextMetrics metrics;
+    metrics.tokens = static_cast<int>(steps.size());
+    std::vector<int> tokens;
+    std::vector<double> probabilities;
+    std::vector<double> entropies;
+    for (const StepTrace& step : steps) {
+        tokens.push_back(step.chosen);
+        probabilities.push_back(step.rawP);
+        entropies.push_back(step.rawEntropy);
+    }
+    metrics.distinct1 = distinctN(tokens, 1);
+    metrics.distinct2 = distinctN(tokens, 2);
+    metrics.distinct3 = distinctN(tokens, 3);
+    metrics.rep4 = repetitionRate(tokens, 4);
+    metrics.meanRawEntropy = mean(entropies);
+    metrics.perplexity = perplexity(probabilities);
+    return metrics;
+}
+
+} // namespace swb::stats

@@ -1,0 +1,140 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace swb {
+struct StepTrace;
+}
+
+// The statistics behind evaluation reports: inter-rater agreement, paired-comparison scores,
+// bootstrap confidence intervals and automatic text metrics. Plain C++ on plain values; NaN marks
+// "missing" on the way in and "undefined" on the way out.
+namespace swb::stats {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Krippendorff's alpha
+
+enum class AlphaMetric { Nominal, Ordinal, Interval, Ratio };
+
+struct AlphaResult {
+    double alpha = kNaN; // NaN when undefined: no pairable values, or no variation at all (D_e = 0)
+    double pairable = 0; // n: values in units that hold at least two values
+    int units = 0;       // units that hold at least two values
+};
+
+// Krippendorff's alpha (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability") from a
+// units x coders matrix, NaN = missing, through the coincidence matrix: a unit with m_u >= 2 values
+// adds 1/(m_u - 1) per ordered pair of its values; alpha = 1 - (n - 1) * sum o_ck d_ck / sum n_c n_k d_ck.
+// Ordinal distances use the marginal counts n_g of the values between c and k; ratio ((c-k)/(c+k))^2.
+AlphaResult krippendorffAlpha(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paired comparisons
+
+enum class BattleOutcome { AWins, BWins, Tie };
+
+// One comparison of player a with player b (indices into the player list).
+struct Battle {
+    int a = 0;
+    int b = 0;
+    BattleOutcome outcome = BattleOutcome::Tie;
+};
+
+// The Elo-like scale of FastChat's leaderboard: score = initial + scale * log_base(strength).
+struct EloScale {
+    double scale = 400.0;
+    double base = 10.0;
+    double initial = 1000.0;
+};
+
+struct BradleyTerryOptions {
+    EloScale elo;
+    // Virtual ties added between every pair of players (a tie is half a win each way). 0 gives the plain
+    // maximum-likelihood fit; > 0 keeps every score finite when someone never wins or never loses.
+    double priorTies = 0.0;
+    int maxIterations = 100000;
+    double tolerance = 1e-12; // on the largest change of a log-strength in one iteration
+};
+
+struct BradleyTerryFit {
+    // One per player, on the Elo scale, mean of the scored players = elo.initial (as FastChat's logistic
+    // fit started from zero: the mean log-strength stays 0). NaN for a player without battles, and for
+    // everyone when the maximum-likelihood estimate does not exist (some group of players never wins
+    // anything against the rest; see Hunter 2004, assumption 1) or the iteration did not converge.
+    std::vector<double> scores;
+    bool converged = false;
+    int iterations = 0;
+};
+
+// Bradley-Terry strengths by Hunter's (2004) MM algorithm: p_i <- W_i / sum_j n_ij / (p_i + p_j), where a
+// tie counts as half a win for each side (FastChat's convention: a tie is one win each at half weight).
+BradleyTerryFit bradleyTerry(int players, const std::vector<Battle>& battles, const BradleyTerryOptions& options = {});
+
+// Percentile-bootstrap interval.
+struct Interval {
+    double low = kNaN;
+    double high = kNaN;
+};
+
+// Bootstrap 95% intervals of bradleyTerry() scores: `rounds` resamples of the battles with replacement
+// (PCG64 seeded with seed, index = next() mod size), the 2.5th and 97.5th percentiles of each player's
+// finite scores (linear interpolation between order statistics, numpy's default). NaN when no resample
+// gave a finite score.
+std::vector<Interval> bradleyTerryIntervals(int players, const std::vector<Battle>& battles,
+                                            const BradleyTerryOptions& options, int rounds, std::uint64_t seed);
+
+// FastChat's compute_online_elo: battles in order, every rating starts at elo.initial, expected score
+// e_a = 1 / (1 + base^((r_b - r_a) / scale)), r_a += k (s_a - e_a), r_b += k (1 - s_a - e_b); a tie is 0.5.
+std::vector<double> onlineElo(int players, const std::vector<Battle>& battles, double k = 4.0,
+                              const EloScale& elo = {});
+
+// wins[i][j]: (battles i won against j + half the ties) / battles between i and j; NaN without battles.
+std::vector<std::vector<double>> winRateMatrix(int players, const std::vector<Battle>& battles);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Means and their intervals
+
+double mean(const std::vector<double>& values); // NaN when empty
+
+// The p-th percentile (0..100) of values by linear interpolation between order statistics (numpy's
+// default); NaN when empty. values need not be sorted.
+double percentile(std::vector<double> values, double p);
+
+// Percentile-bootstrap 95% interval of the mean: `rounds` resamples with replacement (PCG64 seeded with
+// seed), the 2.5th and 97.5th percentiles of their means. NaN when values is empty.
+Interval bootstrapMeanInterval(const std::vector<double>& values, int rounds, std::uint64_t seed);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Automatic text metrics, over token ids
+
+// Distinct-n (Li et al. 2016): unique n-grams / total n-grams, counted over every text (n-grams never span
+// two texts). NaN when there is no n-gram.
+double distinctN(const std::vector<std::vector<int>>& texts, int n);
+double distinctN(const std::vector<int>& tokens, int n);
+
+// rep-n of one text: the fraction of its n-grams that repeat an n-gram seen earlier in the same text
+// (= 1 - distinct-n of the text). NaN when the text has no n-gram.
+double repetitionRate(const std::vector<int>& tokens, int n = 4);
+
+// Perplexity of a text under the model that produced it: exp(-mean ln p) of the chosen tokens' raw
+// probabilities (softmax of the unmodified logits). NaN when empty; infinite when a probability is 0.
+double perplexity(const std::vector<double>& chosenRawP);
+
+// Per-run metrics from a recorded run's steps.
+struct TextMetrics {
+    int tokens = 0;
+    double distinct1 = kNaN;
+    double distinct2 = kNaN;
+    double distinct3 = kNaN;
+    double rep4 = kNaN;
+    double meanRawEntropy = kNaN; // nats, over steps
+    double perplexity = kNaN;     // from StepTrace::rawP
+};
+TextMetrics textMetrics(const std::vector<StepTrace>& steps);
+
+} // namespace swb::stats

@@ -1,0 +1,384 @@
+// Evaluation statistics against published and hand-computed values, and the CSV writer (quoting,
+// formula neutralisation, round trip through parseCsv).
+
+#include <cmath>
+
+#include <QBuffer>
+#include <QTest>
+
+#include "evaluation/CsvWriter.h"
+#include "evaluation/PromptFile.h"
+#include "evaluation/Statistics.h"
+#include "sampling/StepTrace.h"
+
+using namespace swb;
+using namespace swb::stats;
+
+Q_DECLARE_METATYPE(swb::stats::AlphaMetric)
+
+namespace {
+
+constexpr double M = kNaN; // a missing value
+
+// Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers x 12 units.
+std::vector<std::vector<double>> krippendorffExample() {
+    const std::vector<std::vector<double>> byObserver = {
+        {1, 2, 3, 3, 2, 1, 4, 1, 2, M, M, M},
+        {1, 2, 3, 3, 2, 2, 4, 1, 2, 5, M, 3},
+        {M, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, M},
+        {1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, M},
+    };
+    std::vector<std::vector<double>> units(12, std::vector<double>(4));
+    for (std::size_t u = 0; u < 12; ++u)
+        for (std::size_t c = 0; c < 4; ++c)
+            units[u][c] = byObserver[c][u];
+    return units;
+}
+
+std::vector<Battle> repeat(int times, Battle battle) {
+    return std::vector<Battle>(static_cast<std::size_t>(times), battle);
+}
+
+std::vector<Battle> concat(std::initializer_list<std::vector<Battle>> parts) {
+    std::vector<Battle> all;
+    for (const auto& part : parts)
+        all.insert(all.end(), part.begin(), part.end());
+    return all;
+}
+
+// Checks the Bradley-Terry likelihood equations W_i = sum_j n_ij p_i / (p_i + p_j) (ties half a win,
+// plus `prior` virtual ties per pair) with p_i = 10^((s_i - 1000) / 400), and that scores average 1000.
+void verifyLikelihoodEquations(int players, const std::vector<Battle>& battles, const std::vector<double>& scores,
+                               double prior) {
+    std::vector<std::vector<double>> games(players, std::vector<double>(players, prior));
+    std::vector<double> wins(players, prior * (players - 1) / 2.0);
+    for (const Battle& b : battles) {
+        games[b.a][b.b] += 1;
+        games[b.b][b.a] += 1;
+        wins[b.a] += b.outcome == BattleOutcome::AWins ? 1.0 : b.outcome == BattleOutcome::Tie ? 0.5 : 0.0;
+        wins[b.b] += b.outcome == BattleOutcome::BWins ? 1.0 : b.outcome == BattleOutcome::Tie ? 0.5 : 0.0;
+    }
+    double sum = 0;
+    for (int i = 0; i < players; ++i) {
+        const double pi = std::pow(10.0, (scores[i] - 1000.0) / 400.0);
+        double expected = 0;
+        for (int j = 0; j < players; ++j)
+            if (j != i)
+                expected += games[i][j] * pi / (pi + std::pow(10.0, (scores[j] - 1000.0) / 400.0));
+        QVERIFY2(
+            std::abs(expected - wins[i]) < 1e-8,
+            qPrintable(QStringLiteral("player %1: expected wins %2, actual %3").arg(i).arg(expected).arg(wins[i])));
+        sum += scores[i];
+    }
+    QVERIFY(std::abs(sum / players - 1000.0) < 1e-8);
+}
+
+StepTrace step(int token, float rawP, double rawEntropy) {
+    StepTrace trace;
+    trace.chosen = token;
+    trace.rawP = rawP;
+    trace.rawEntropy = rawEntropy;
+    return trace;
+}
+
+} // namespace
+
+class TestEvaluation : public QObject {
+    Q_OBJECT
+
+private slots:
+    void krippendorffPublishedExample_data() {
+        QTest::addColumn<AlphaMetric>("metric");
+        QTest::addColumn<double>("published");
+        QTest::newRow("nominal") << AlphaMetric::Nominal << 0.743;
+        QTest::newRow("ordinal") << AlphaMetric::Ordinal << 0.815;
+        QTest::newRow("interval") << AlphaMetric::Interval << 0.849;
+        QTest::newRow("ratio") << AlphaMetric::Ratio << 0.797;
+    }
+    void krippendorffPublishedExample() {
+        QFETCH(AlphaMetric, metric);
+        QFETCH(double, published);
+        const AlphaResult result = krippendorffAlpha(krippendorffExample(), metric);
+        QCOMPARE(std::round(result.alpha * 1000.0) / 1000.0, published);
+        // Unit 12 holds a single value: 11 pairable units, n = 40 pairable values (the paper's n..).
+        QCOMPARE(result.units, 11);
+        QCOMPARE(result.pairable, 40.0);
+    }
+
+    // Two coders, units (3,2) and (2,1); by hand: n_1 = 1, n_2 = 2, n_3 = 1, n = 4, o_12 = o_21 = o_23 = o_32 = 1.
+    void krippendorffHandComputed_data() {
+        QTest::addColumn<AlphaMetric>("metric");
+        QTest::addColumn<double>("expected");
+        // nominal: 1 - 3 * 4 / (16 - 6)
+        QTest::newRow("nominal") << AlphaMetric::Nominal << -0.2;
+        // ordinal: d_12 = d_23 = (3/2)^2, d_13 = (4 - 1)^2; 1 - 3 * 9 / 36
+        QTest::newRow("ordinal") << AlphaMetric::Ordinal << 0.25;
+        // interval: 1 - 3 * 4 / 16
+        QTest::newRow("interval") << AlphaMetric::Interval << 0.25;
+        // ratio: observed 2/9 + 2/25, expected 4/9 + 4/25 + 1/2; 1 - 408/497
+        QTest::newRow("ratio") << AlphaMetric::Ratio << 89.0 / 497.0;
+    }
+    void krippendorffHandComputed() {
+        QFETCH(AlphaMetric, metric);
+        QFETCH(double, expected);
+        const AlphaResult result = krippendorffAlpha({{3, 2}, {2, 1}}, metric);
+        QVERIFY2(std::abs(result.alpha - expected) < 1e-12, qPrintable(QString::number(result.alpha, 'g', 17)));
+    }
+
+    void krippendorffPerfectAgreementIsOne() {
+        for (AlphaMetric metric :
+             {AlphaMetric::Nominal, AlphaMetric::Ordinal, AlphaMetric::Interval, AlphaMetric::Ratio})
+            QCOMPARE(krippendorffAlpha({{1, 1, M}, {2, M, 2}, {3, 3, 3}, {M, 4, M}}, metric).alpha, 1.0);
+    }
+
+    void krippendorffUndefinedIsNaN() {
+        // No unit holds two values: nothing is pairable.
+        const AlphaResult lonely = krippendorffAlpha({{1, M}, {M, 2}, {3, M}}, AlphaMetric::Interval);
+        QVERIFY(std::isnan(lonely.alpha));
+        QCOMPARE(lonely.units, 0);
+        QCOMPARE(lonely.pairable, 0.0);
+        QVERIFY(std::isnan(krippendorffAlpha({}, AlphaMetric::Nominal).alpha));
+        // Every value the same: no variation, expected disagreement 0.
+        QVERIFY(std::isnan(krippendorffAlpha({{2, 2}, {2, 2}}, AlphaMetric::Ordinal).alpha));
+    }
+
+    void bradleyTerryTwoPlayers() {
+        // A beats B 3 times of 4: P(A beats B) = 0.75, score difference 400 log10 3, mean 1000.
+        const auto battles = concat({repeat(3, {0, 1, BattleOutcome::AWins}), repeat(1, {1, 0, BattleOutcome::AWins})});
+        const BradleyTerryFit fit = bradleyTerry(2, battles);
+        QVERIFY(fit.converged);
+        QVERIFY(std::abs(fit.scores[0] - (1000 + 200 * std::log10(3.0))) < 1e-9);
+        QVERIFY(std::abs(fit.scores[1] - (1000 - 200 * std::log10(3.0))) < 1e-9);
+        QVERIFY(std::abs(1 / (1 + std::pow(10, (fit.scores[1] - fit.scores[0]) / 400)) - 0.75) < 1e-12);
+        // Two ties add half a win to each side: 4 wins to 2.
+        const auto withTies = concat({battles, repeat(2, {0, 1, BattleOutcome::Tie})});
+        const BradleyTerryFit tied = bradleyTerry(2, withTies);
+        QVERIFY(std::abs(tied.scores[0] - tied.scores[1] - 400 * std::log10(4.0 / 2.0)) < 1e-9);
+    }
+
+    void bradleyTerryThreePlayersSatisfiesLikelihoodEquations() {
+        const auto battles = concat({repeat(2, {0, 1, BattleOutcome::AWins}), repeat(1, {1, 0, BattleOutcome::AWins}),
+                                     repeat(2, {1, 2, BattleOutcome::AWins}), repeat(1, {2, 1, BattleOutcome::AWins}),
+                                     repeat(1, {0, 2, BattleOutcome::AWins}), repeat(1, {0, 2, BattleOutcome::BWins}),
+                                     repeat(1, {2, 0, BattleOutcome::Tie})});
+        const BradleyTerryFit fit = bradleyTerry(3, battles);
+        QVERIFY(fit.converged);
+        verifyLikelihoodEquations(3, battles, fit.scores, 0.0);
+        QVERIFY(fit.scores[0] > fit.scores[1] && fit.scores[1] > fit.scores[2]);
+
+        BradleyTerryOptions prior;
+        prior.priorTies = 1.0;
+        const BradleyTerryFit regularised = bradleyTerry(3, battles, prior);
+        verifyLikelihoodEquations(3, battles, regularised.scores, 1.0);
+    }
+
+    void bradleyTerryWithoutEstimate() {
+        // A always beats B: no maximum-likelihood estimate; C never played.
+        const auto battles = repeat(3, {0, 1, BattleOutcome::AWins});
+        const BradleyTerryFit plain = bradleyTerry(3, battles);
+        QVERIFY(!plain.converged);
+        for (double score : plain.scores)
+            QVERIFY(std::isnan(score));
+        // One virtual tie: 3.5 wins to 0.5, a difference of 400 log10 7; C still has no score.
+        BradleyTerryOptions prior;
+        prior.priorTies = 1.0;
+        const BradleyTerryFit fit = bradleyTerry(3, battles, prior);
+        QVERIFY(fit.converged);
+        QVERIFY(std::abs(fit.scores[0] - fit.scores[1] - 400 * std::log10(7.0)) < 1e-9);
+        QVERIFY(std::isnan(fit.scores[2]));
+    }
+
+    void bradleyTerryIntervalsAreSeededPercentiles() {
+        // All ties: every resample gives equal strengths, so the interval is exactly [1000, 1000].
+        const auto ties = repeat(5, {0, 1, BattleOutcome::Tie});
+        const auto flat = bradleyTerryIntervals(2, ties, {}, 200, 7);
+        QCOMPARE(flat[0].low, 1000.0);
+        QCOMPARE(flat[1].high, 1000.0);
+
+        const auto battles = concat({repeat(6, {0, 1, BattleOutcome::AWins}), repeat(3, {0, 1, BattleOutcome::BWins}),
+                                     repeat(2, {0, 1, BattleOutcome::Tie})});
+        BradleyTerryOptions prior;
+        prior.priorTies = 1.0;
+        const auto a = bradleyTerryIntervals(2, battles, prior, 500, 42);
+        const auto b = bradleyTerryIntervals(2, battles, prior, 500, 42);
+        const auto c = bradleyTerryIntervals(2, battles, prior, 500, 43);
+        QCOMPARE(a[0].low, b[0].low);
+        QCOMPARE(a[0].high, b[0].high);
+        QVERIFY(a[0].low != c[0].low || a[0].high != c[0].high);
+        const BradleyTerryFit fit = bradleyTerry(2, battles, prior);
+        QVERIFY(a[0].low < fit.scores[0] && fit.scores[0] < a[0].high);
+        QVERIFY(a[1].low < fit.scores[1] && fit.scores[1] < a[1].high);
+        // With two players the scores mirror each other around 1000.
+        QVERIFY(std::abs((a[0].low - 1000) + (a[1].high - 1000)) < 1e-9);
+    }
+
+    void onlineEloFollowsFastChat() {
+        // Reference values from FastChat's compute_online_elo formula evaluated in Python.
+        const std::vector<Battle> battles = {
+            {0, 1, BattleOutcome::AWins}, {0, 1, BattleOutcome::Tie}, {1, 0, BattleOutcome::AWins}};
+        std::vector<double> one = onlineElo(2, {battles[0]});
+        QCOMPARE(one[0], 1002.0); // expected 0.5, K = 4
+        QCOMPARE(one[1], 998.0);
+        std::vector<double> two = onlineElo(2, {battles[0], battles[1]});
+        QVERIFY(std::abs(two[0] - 1001.9769751663554) < 1e-9);
+        QVERIFY(std::abs(two[1] - 998.0230248336446) < 1e-9);
+        std::vector<double> three = onlineElo(2, battles);
+        QVERIFY(std::abs(three[0] - 999.9542153811743) < 1e-9);
+        QVERIFY(std::abs(three[1] - 1000.0457846188257) < 1e-9);
+        QCOMPARE(onlineElo(3, battles)[2], 1000.0);
+    }
+
+    void winRates() {
+        const std::vector<Battle> battles = {{0, 1, BattleOutcome::AWins},
+                                             {0, 1, BattleOutcome::Tie},
+                                             {1, 0, BattleOutcome::AWins},
+                                             {1, 0, BattleOutcome::BWins},
+                                             {2, 0, BattleOutcome::BWins}};
+        const auto matrix = winRateMatrix(3, battles);
+        QCOMPARE(matrix[0][1], (2 + 0.5) / 4); // two wins and a tie in four
+        QCOMPARE(matrix[1][0], (1 + 0.5) / 4);
+        QCOMPARE(matrix[0][2], 1.0);
+        QCOMPARE(matrix[2][0], 0.0);
+        QVERIFY(std::isnan(matrix[1][2]));
+    }
+
+    void meansAndPercentiles() {
+        QVERIFY(std::isnan(mean({})));
+        QCOMPARE(mean({1, 2, 3, 6}), 3.0);
+        // numpy.percentile([1, 2, 3, 4], q): 25 -> 1.75, 50 -> 2.5, 97.5 -> 3.925.
+        QCOMPARE(percentile({4, 1, 3, 2}, 25), 1.75);
+        QCOMPARE(percentile({4, 1, 3, 2}, 50), 2.5);
+        QVERIFY(std::abs(percentile({4, 1, 3, 2}, 97.5) - 3.925) < 1e-12);
+        QCOMPARE(percentile({5}, 2.5), 5.0);
+
+        const Interval constant = bootstrapMeanInterval({2, 2, 2}, 100, 1);
+        QCOMPARE(constant.low, 2.0);
+        QCOMPARE(constant.high, 2.0);
+        const std::vector<double> values = {0, 1, 1, 2, 3, 3, 3, 0, 1, 2};
+        const Interval a = bootstrapMeanInterval(values, 1000, 9);
+        const Interval b = bootstrapMeanInterval(values, 1000, 9);
+        QCOMPARE(a.low, b.low);
+        QCOMPARE(a.high, b.high);
+        QVERIFY(a.low < mean(values) && mean(values) < a.high);
+        QVERIFY(a.low >= 0 && a.high <= 3);
+        // The standard error is sqrt(var / n) ~ 0.35 here; a 95% interval spans roughly +-2 of them.
+        QVERIFY(a.high - a.low > 0.8 && a.high - a.low < 1.8);
+        QVERIFY(std::isnan(bootstrapMeanInterval({}, 10, 1).low));
+    }
+
+    void textMetricsByHand() {
+        const std::vector<int> tokens = {1, 2, 3, 1, 2, 3, 1, 2};
+        QCOMPARE(distinctN(tokens, 1), 3.0 / 8);
+        QCOMPARE(distinctN(tokens, 2), 3.0 / 7); // 12 23 31 12 23 31 12
+        QCOMPARE(distinctN(tokens, 3), 3.0 / 6);
+        QCOMPARE(repetitionRate(tokens, 4), 2.0 / 5); // 1231 2312 3123 [1231] [2312]
+        QVERIFY(std::isnan(repetitionRate({1, 2, 3}, 4)));
+        QCOMPARE(repetitionRate({1, 2, 3, 4, 5}, 4), 0.0);
+        // Over several texts n-grams never span two texts: bigrams 12 and 21, not 22.
+        QCOMPARE(distinctN(std::vector<std::vector<int>>{{1, 2}, {2, 1}}, 1), 2.0 / 4);
+        QCOMPARE(distinctN(std::vector<std::vector<int>>{{1, 2}, {2, 1}}, 2), 1.0);
+        QVERIFY(std::isnan(distinctN(std::vector<int>{}, 1)));
+
+        // exp(-(ln 0.5 + ln 0.25) / 2) = 2^1.5
+        QVERIFY(std::abs(perplexity({0.5, 0.25}) - std::pow(2.0, 1.5)) < 1e-12);
+        QCOMPARE(perplexity({1.0, 1.0}), 1.0);
+        QVERIFY(std::isinf(perplexity({0.5, 0.0})));
+        QVERIFY(std::isnan(perplexity({})));
+
+        const TextMetrics metrics = textMetrics({step(7, 0.5f, 1.0), step(8, 0.25f, 2.0), step(7, 1.0f, 0.5)});
+        QCOMPARE(metrics.tokens, 3);
+        QCOMPARE(metrics.distinct1, 2.0 / 3);
+        QCOMPARE(metrics.distinct2, 1.0);
+        QVERIFY(std::isnan(metrics.rep4));
+        QCOMPARE(metrics.meanRawEntropy, 3.5 / 3);
+        QVERIFY(std::abs(metrics.perplexity - std::pow(8.0, 1.0 / 3)) < 1e-9); // exp(ln 8 / 3)
+    }
+
+    void csvCells_data() {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("encoded");
+        QTest::newRow("plain") << QStringLiteral("hello") << QStringLiteral("hello");
+        QTest::newRow("empty") << QString() << QString();
+        QTest::newRow("comma") << QStringLiteral("a,b") << QStringLiteral("\"a,b\"");
+        QTest::newRow("quote") << QStringLiteral("say \"hi\"") << QStringLiteral("\"say \"\"hi\"\"\"");
+        QTest::newRow("newline") << QStringLiteral("a\nb") << QStringLiteral("\"a\nb\"");
+        QTest::newRow("crlf") << QStringLiteral("a\r\nb") << QStringLiteral("\"a\r\nb\"");
+        QTest::newRow("formula") << QStringLiteral("=1+1") << QStringLiteral("'=1+1");
+        QTest::newRow("hyperlink") << QStringLiteral("=HYPERLINK(\"http://x\",\"y\")")
+                                   << QStringLiteral("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+        QTest::newRow("plus") << QStringLiteral("+cmd") << QStringLiteral("'+cmd");
+        QTest::newRow("minus") << QStringLiteral("-2+3") << QStringLiteral("'-2+3");
+        QTest::newRow("at") << QStringLiteral("@SUM(A1)") << QStringLiteral("'@SUM(A1)");
+        QTest::newRow("tab") << QStringLiteral("\tx") << QStringLiteral("'\tx");
+        QTest::newRow("cr") << QStringLiteral("\rx") << QStringLiteral("\"'\rx\"");
+        QTest::newRow("dash alone") << QStringLiteral("-") << QStringLiteral("'-");
+        QTest::newRow("minus inf") << QStringLiteral("-inf") << QStringLiteral("'-inf");
+        QTest::newRow("negative number") << QStringLiteral("-0.5") << QStringLiteral("-0.5");
+        QTest::newRow("signed number") << QStringLiteral("+3") << QStringLiteral("+3");
+        QTest::newRow("exponent") << QStringLiteral("-1e-05") << QStringLiteral("-1e-05");
+        QTest::newRow("equals later") << QStringLiteral("a=b") << QStringLiteral("a=b");
+        QTest::newRow("unicode") << QStringLiteral("ünï — 中文") << QStringLiteral("ünï — 中文");
+    }
+    void csvCells() {
+        QFETCH(QString, value);
+        QFETCH(QString, encoded);
+        QCOMPARE(CsvWriter::encodeCell(value), encoded);
+    }
+
+    void csvNumbers() {
+        QCOMPARE(CsvWriter::number(0.1), QStringLiteral("0.1"));
+        QCOMPARE(CsvWriter::number(1000.0), QStringLiteral("1000"));
+        QCOMPARE(CsvWriter::number(-0.25), QStringLiteral("-0.25"));
+        QCOMPARE(CsvWriter::number(kNaN), QString());
+        QCOMPARE(CsvWriter::number(std::numeric_limits<double>::infinity()), QStringLiteral("inf"));
+        QCOMPARE(CsvWriter::number(0.2f), QStringLiteral("0.2"));
+        QCOMPARE(CsvWriter::number(1.0 / 3).toDouble(), 1.0 / 3); // shortest text that reads back exactly
+    }
+
+    void csvRoundTripThroughParser() {
+        const QStringList header = {QStringLiteral("id"), QStringLiteral("text"), QStringLiteral("score")};
+        const QList<QStringList> rows = {
+            {QStringLiteral("1"), QStringLiteral("plain"), QStringLiteral("0.5")},
+            {QStringLiteral("2"), QStringLiteral("comma, \"quotes\"\r\nand a new line"), QStringLiteral("-0.5")},
+            {QStringLiteral("3"), QStringLiteral("=cmd|' /C calc'!A0"), QString()},
+            {QStringLiteral("4"), QStringLiteral("中文 ünï"), QStringLiteral("@x")},
+        };
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        CsvWriter writer(buffer);
+        writer.writeRow(header);
+        for (const QStringList& row : rows)
+            writer.writeRow(row);
+        QVERIFY(writer.ok());
+        const QByteArray bytes = buffer.data();
+        QVERIFY(bytes.startsWith("id,text,score\r\n"));
+        QVERIFY(bytes.endsWith("\"'@x\"\r\n") || bytes.endsWith("'@x\r\n"));
+        QVERIFY(!bytes.startsWith("\xEF\xBB\xBF"));
+
+        const Result<QList<QStringList>> parsed = parseCsv(QString::fromUtf8(bytes));
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed->size(), rows.size() + 1);
+        QCOMPARE(parsed->at(0), header);
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            QStringList expected;
+            for (const QString& cell : rows[r])
+                expected << CsvWriter::neutralise(cell);
+            QCOMPARE(parsed->at(r + 1), expected);
+        }
+        QCOMPARE(parsed->at(2)[1], rows[1][1]);                       // untouched text survives exactly
+        QCOMPARE(parsed->at(3)[1], QStringLiteral("'") + rows[2][1]); // a formula comes back as text
+        QCOMPARE(parsed->at(2)[2], QStringLiteral("-0.5"));           // numbers are not altered
+    }
+
+    void csvWriteFailureIsReported() {
+        QBuffer readOnly;
+        readOnly.open(QIODevice::ReadOnly);
+        CsvWriter writer(readOnly);
+        QTest::ignoreMessage(QtWarningMsg, "QIODevice::write (QBuffer): ReadOnly device");
+        writer.writeRow({QStringLiteral("a")});
+        QVERIFY(!writer.ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvaluation)
+#include "tst_evaluation.moc"

@@ -1,0 +1,735 @@
+// End to end: `swb batch` on the bundled demo model, ratings and preferences imported from CSV files this
+// test writes, every report exported and parsed back; the summary checked against figures the test works
+// out itself from its own data and from the database. Then bad input: files refused whole with every bad
+// line named, and exports to places that cannot be written.
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "evaluation/PromptFile.h"
+#include "storage/Database.h"
+#include "storage/RatingRepository.h"
+
+namespace {
+
+struct Run {
+    qint64 id = 0;
+    QString strategy;
+    QString text;
+    std::vector<int> tokens;
+    std::vector<double> rawP;
+    std::vector<double> rawEntropy;
+};
+
+struct Slot {
+    int slot = 0;
+    qint64 runId = 0;
+    QString label;
+};
+
+struct Rating {
+    qint64 runId;
+    QString rater;
+    QString dimension;
+    double score;
+    QString note;
+};
+
+struct Preference {
+    qint64 comparisonId;
+    QString rater;
+    QString winner; // as written in the file
+};
+
+using Table = QList<QStringList>;
+
+// One strategy's battles as the test counts them.
+struct Tally {
+    double credit = 0;
+    int battles = 0;
+    int wins = 0;
+};
+
+QString quoted(const QString& cell) {
+    QString escaped = cell;
+    escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+QByteArray readBytes(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool near(double actual, double expected, double tolerance = 1e-9) {
+    return std::abs(actual - expected) <= tolerance * std::max(1.0, std::abs(expected));
+}
+
+double number(const QString& cell) {
+    bool ok = false;
+    const double value = cell.toDouble(&ok);
+    return ok ? value : NAN;
+}
+
+double meanOf(const std::vector<double>& values) {
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    return values.empty() ? NAN : sum / static_cast<double>(values.size());
+}
+
+// Starts-with rule of the README: = + - @ tab CR, unless the whole cell is a number.
+QString expectedCell(const QString& text) {
+    static const QString risky = QStringLiteral("=+-@\t\r");
+    bool isNumber = false;
+    text.toDouble(&isNumber);
+    if (!text.isEmpty() && risky.contains(text.front()) && !isNumber)
+        return QLatin1Char('\'') + text;
+    return text;
+}
+
+} // namespace
+
+class TestReportsCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+    std::map<qint64, Run> m_runs;
+    std::map<qint64, std::vector<Slot>> m_comparisons;
+    std::vector<Rating> m_ratings;
+    std::vector<Preference> m_preferences;
+    qint64 m_gold = 0;
+    QString m_goldLabel;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    static swb::test::ProcessResult swb(const QStringList& args) { return swb::test::runSwbProcess(args, 300000); }
+
+    // Runs a query on a connection of the test's own (not the code under test).
+    void query(const QString& sql, const std::function<void(QSqlQuery&)>& visit) {
+        const QString name = QStringLiteral("tst-reports-reader");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(m_db);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY2(q.exec(sql), qPrintable(sql));
+            while (q.next())
+                visit(q);
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+    int count(const QString& table) {
+        int n = -1;
+        query(QStringLiteral("SELECT count(*) FROM %1").arg(table), [&](QSqlQuery& q) { n = q.value(0).toInt(); });
+        return n;
+    }
+
+    // Exports a report to a file, checks line endings and header, parses it back.
+    Table exportReport(const QString& report, const QStringList& expectedHeader = {}) {
+        const QString out = path(report + QStringLiteral(".csv"));
+        const auto result = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
+                                 report, QStringLiteral("--out"), out});
+        if (result.status != 0)
+            qWarning() << result.err;
+        const QByteArray bytes = readBytes(out);
+        // Every line ends in CRLF: no LF without its CR outside quoted cells (the texts hold no LF).
+        if (bytes.isEmpty() || !bytes.endsWith("\r\n"))
+            return {};
+        const auto parsed = swb::parseCsv(QString::fromUtf8(bytes));
+        if (!parsed.ok() || parsed->isEmpty())
+            return {};
+        if (!expectedHeader.isEmpty() && parsed->first() != expectedHeader) {
+            qWarning() << "header" << parsed->first() << "expected" << expectedHeader;
+            return {};
+        }
+        for (const QStringList& row : parsed.value())
+            if (row.size() != parsed->first().size())
+                return {};
+        return parsed.value();
+    }
+
+    static int column(const Table& table, const QString& name) { return static_cast<int>(table.first().indexOf(name)); }
+    static const QStringList* rowWhere(const Table& table, const QString& columnName, const QString& value) {
+        const int c = column(table, columnName);
+        for (qsizetype r = 1; r < table.size(); ++r)
+            if (table[r][c] == value)
+                return &table[r];
+        return nullptr;
+    }
+
+    QString strategyOfLabel(qint64 comparison, const QString& label) const {
+        for (const Slot& slot : m_comparisons.at(comparison))
+            if (slot.label.compare(label, Qt::CaseInsensitive) == 0)
+                return m_runs.at(slot.runId).strategy;
+        return {};
+    }
+
+    // Battles the way the README defines them, from the test's own preferences: with two slots, a label is
+    // a win of its strategy over the other, tie and bothbad a tie.
+    std::map<QString, Tally> tallies() const {
+        std::map<QString, Tally> tally;
+        for (const Preference& p : m_preferences) {
+            const auto& entries = m_comparisons.at(p.comparisonId);
+            const QString a = m_runs.at(entries[0].runId).strategy;
+            const QString b = m_runs.at(entries[1].runId).strategy;
+            ++tally[a].battles;
+            ++tally[b].battles;
+            if (p.winner == QLatin1String("tie") || p.winner == QLatin1String("bothbad")) {
+                tally[a].credit += 0.5;
+                tally[b].credit += 0.5;
+            } else {
+                const QString winner = strategyOfLabel(p.comparisonId, p.winner);
+                tally[winner].credit += 1;
+                ++tally[winner].wins;
+            }
+        }
+        return tally;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_db = path(QStringLiteral("eval.sqlite"));
+        writeFile(path(QStringLiteral("prompts.txt")), "And God said\nIn the beginning\nThe LORD is my shepherd\n"
+                                                       "Blessed are the meek\nAnd it came to pass\n");
+        const auto batch =
+            swb({QStringLiteral("batch"), QStringLiteral("--prompts"), path(QStringLiteral("prompts.txt")),
+                 QStringLiteral("--strategy"), QStringLiteral("greedy"), QStringLiteral("--strategy"),
+                 QStringLiteral("chat"), QStringLiteral("--max-tokens"), QStringLiteral("12"), QStringLiteral("--db"),
+                 m_db, QStringLiteral("--blind")});
+        QVERIFY2(batch.status == 0, batch.err.constData());
+
+        query(QStringLiteral("SELECT r.id, s.name, r.text FROM runs r JOIN strategies s ON s.id = r.strategy_id"),
+              [&](QSqlQuery& q) {
+                  m_runs[q.value(0).toLongLong()] = {
+                      q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), {}, {}, {}};
+              });
+        query(QStringLiteral("SELECT run_id, token, raw_p, raw_entropy FROM steps ORDER BY run_id, step"),
+              [&](QSqlQuery& q) {
+                  Run& run = m_runs[q.value(0).toLongLong()];
+                  run.tokens.push_back(q.value(1).toInt());
+                  run.rawP.push_back(q.value(2).toDouble());
+                  run.rawEntropy.push_back(q.value(3).toDouble());
+              });
+        query(QStringLiteral("SELECT comparison_id, slot, run_id, blind_label FROM comparison_runs ORDER BY "
+                             "comparison_id, slot"),
+              [&](QSqlQuery& q) {
+                  m_comparisons[q.value(0).toLongLong()].push_back(
+                      {q.value(1).toInt(), q.value(2).toLongLong(), q.value(3).toString()});
+              });
+        QCOMPARE(m_runs.size(), std::size_t(10));
+        QCOMPARE(m_comparisons.size(), std::size_t(5));
+
+        // The first comparison becomes a gold one: greedy's output is the expected winner.
+        m_gold = m_comparisons.begin()->first;
+        for (const Slot& slot : m_comparisons.begin()->second)
+            if (m_runs.at(slot.runId).strategy == QLatin1String("greedy"))
+                m_goldLabel = slot.label;
+        query(QStringLiteral("UPDATE comparisons SET is_gold = 1, gold_winner = '%1' WHERE id = %2")
+                  .arg(m_goldLabel)
+                  .arg(m_gold),
+              [](QSqlQuery&) {});
+
+        // Ratings: two raters score relevance (0-3) and fluency (0-2); only ann scores usefulness (0-4).
+        // Columns in an unusual order, notes with commas, quotes, a new line and a formula.
+        for (const auto& [id, run] : m_runs) {
+            for (const QString& rater : {QStringLiteral("ann"), QStringLiteral("bob")}) {
+                const int b = rater == QLatin1String("bob") ? 1 : 0;
+                m_ratings.push_back({id, rater, QStringLiteral("relevance"), double((id * 7 + 2 * b) % 4),
+                                     id == 1 ? QStringLiteral("=SUM(A1:A9)") : QString()});
+                m_ratings.push_back({id, rater, QStringLiteral("fluency"), double((id + b) % 3),
+                                     id == 2 ? QStringLiteral("fine, \"mostly\"\nsecond line") : QString()});
+            }
+            m_ratings.push_back({id, QStringLiteral("ann"), QStringLiteral("usefulness"), double(id % 5), {}});
+        }
+        QByteArray ratings = "rater,run_id,score,dimension,note\r\n";
+        for (const Rating& r : m_ratings)
+            ratings += QStringList{quoted(r.rater), QString::number(r.runId), QString::number(r.score), r.dimension,
+                                   quoted(r.note)}
+                           .join(',')
+                           .toUtf8() +
+                       "\n";
+        writeFile(path(QStringLiteral("ratings.csv")), ratings);
+        const auto imported = swb({QStringLiteral("import-ratings"), QStringLiteral("--db"), m_db,
+                                   QStringLiteral("--csv"), path(QStringLiteral("ratings.csv"))});
+        QVERIFY2(imported.status == 0, imported.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(imported.out).object();
+        QCOMPARE(summary.value(QLatin1String("ratings_imported")).toInt(), int(m_ratings.size()));
+        QCOMPARE(summary.value(QLatin1String("raters")).toInt(), 2);
+        QCOMPARE(count(QStringLiteral("ratings")), int(m_ratings.size()));
+
+        // Preferences: labels (one lower-case), ties and bothbad from two raters.
+        const QStringList ann = {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("tie"),
+                                 QStringLiteral("bothbad"), QStringLiteral("b")};
+        const QStringList bob = {QStringLiteral("B"), QStringLiteral("A"), QStringLiteral("A"), QStringLiteral("tie"),
+                                 QStringLiteral("bothbad")};
+        int i = 0;
+        for (const auto& [id, entries] : m_comparisons) {
+            m_preferences.push_back({id, QStringLiteral("ann"), ann[i]});
+            m_preferences.push_back({id, QStringLiteral("bob"), bob[i]});
+            ++i;
+        }
+        QByteArray preferences = "comparison_id,rater,winner\n";
+        for (const Preference& p : m_preferences)
+            preferences += QStringLiteral("%1,%2,%3\n").arg(p.comparisonId).arg(p.rater, p.winner).toUtf8();
+        writeFile(path(QStringLiteral("preferences.csv")), preferences);
+        const auto votes = swb({QStringLiteral("import-preferences"), QStringLiteral("--db"), m_db,
+                                QStringLiteral("--csv"), path(QStringLiteral("preferences.csv"))});
+        QVERIFY2(votes.status == 0, votes.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(votes.out).object().value(QLatin1String("preferences_imported")).toInt(), 10);
+        QCOMPARE(count(QStringLiteral("preferences")), 10);
+    }
+
+    void summaryMatchesIndependentFigures() {
+        const QStringList dims = {QStringLiteral("relevance"), QStringLiteral("fluency"), QStringLiteral("usefulness")};
+        QStringList header = {QStringLiteral("strategy_id"), QStringLiteral("strategy"), QStringLiteral("runs")};
+        for (const QString& d : dims)
+            header << d + "_mean" << d + "_ci_low" << d + "_ci_high" << d + "_n";
+        header << "bt_score"
+               << "bt_ci_low"
+               << "bt_ci_high"
+               << "online_elo"
+               << "battles"
+               << "win_rate"
+               << "mean_length"
+               << "mean_perplexity"
+               << "mean_raw_entropy"
+               << "distinct_1"
+               << "distinct_2"
+               << "distinct_3"
+               << "rep_4";
+        const Table table = exportReport(QStringLiteral("summary"), header);
+        QCOMPARE(table.size(), 3);
+        const std::map<QString, Tally> tally = tallies();
+        double eloSum = 0;
+        std::map<QString, double> bt;
+        for (const QString& strategy : {QStringLiteral("greedy"), QStringLiteral("chat")}) {
+            const QStringList* row = rowWhere(table, QStringLiteral("strategy"), strategy);
+            QVERIFY(row);
+            auto cell = [&](const QString& name) { return number(row->at(column(table, name))); };
+            std::vector<const Run*> runs;
+            for (const auto& [id, run] : m_runs)
+                if (run.strategy == strategy)
+                    runs.push_back(&run);
+            QCOMPARE(cell("runs"), double(runs.size()));
+
+            for (const QString& d : dims) {
+                std::vector<double> scores;
+                for (const Rating& r : m_ratings)
+                    if (r.dimension == d && m_runs.at(r.runId).strategy == strategy)
+                        scores.push_back(r.score);
+                QCOMPARE(cell(d + "_n"), double(scores.size()));
+                QVERIFY2(near(cell(d + "_mean"), meanOf(scores)), qPrintable(d));
+                QVERIFY(cell(d + "_ci_low") <= cell(d + "_mean") && cell(d + "_mean") <= cell(d + "_ci_high"));
+            }
+
+            const Tally& t = tally.at(strategy);
+            QCOMPARE(cell("battles"), double(t.battles));
+            QVERIFY(near(cell("win_rate"), t.credit / t.battles));
+            bt[strategy] = cell("bt_score");
+            QVERIFY(cell("bt_ci_low") <= bt[strategy] && bt[strategy] <= cell("bt_ci_high"));
+            eloSum += cell("online_elo");
+            // Each online update moves a rating by less than K = 4.
+            QVERIFY(std::abs(cell("online_elo") - 1000) < 4.0 * t.battles);
+
+            std::vector<double> lengths, perplexities, entropies, rep4;
+            std::set<std::vector<int>> grams[4];
+            int totals[4] = {0, 0, 0, 0};
+            for (const Run* run : runs) {
+                lengths.push_back(double(run->tokens.size()));
+                double logSum = 0;
+                for (double p : run->rawP)
+                    logSum += std::log(p);
+                perplexities.push_back(std::exp(-logSum / double(run->rawP.size())));
+                entropies.push_back(meanOf(run->rawEntropy));
+                for (int n = 1; n <= 3; ++n)
+                    for (std::size_t i = 0; i + n <= run->tokens.size(); ++i) {
+                        grams[n].insert(std::vector<int>(run->tokens.begin() + i, run->tokens.begin() + i + n));
+                        ++totals[n];
+                    }
+                std::set<std::vector<int>> seen;
+                int repeats = 0, all = 0;
+                for (std::size_t i = 0; i + 4 <= run->tokens.size(); ++i, ++all)
+                    if (!seen.insert(std::vector<int>(run->tokens.begin() + i, run->tokens.begin() + i + 4)).second)
+                        ++repeats;
+                if (all > 0)
+                    rep4.push_back(double(repeats) / all);
+            }
+            QVERIFY(near(cell("mean_length"), meanOf(lengths)));
+            QVERIFY(near(cell("mean_perplexity"), meanOf(perplexities)));
+            QVERIFY(near(cell("mean_raw_entropy"), meanOf(entropies)));
+            QVERIFY(near(cell("distinct_1"), double(grams[1].size()) / totals[1]));
+            QVERIFY(near(cell("distinct_2"), double(grams[2].size()) / totals[2]));
+            QVERIFY(near(cell("distinct_3"), double(grams[3].size()) / totals[3]));
+            QVERIFY(near(cell("rep_4"), meanOf(rep4)));
+        }
+        // Online Elo is zero-sum: two players starting at 1000 keep a total of 2000.
+        QVERIFY(near(eloSum, 2000.0));
+        // Bradley-Terry with one virtual tie per pair (README): P(greedy beats chat) = (credit + 0.5) / (n + 1),
+        // and the scores average 1000.
+        const double n = tally.at(QStringLiteral("greedy")).battles;
+        const double p = (tally.at(QStringLiteral("greedy")).credit + 0.5) / (n + 1);
+        QVERIFY(near(1 / (1 + std::pow(10, (bt["chat"] - bt["greedy"]) / 400)), p));
+        QVERIFY(near((bt["chat"] + bt["greedy"]) / 2, 1000.0));
+    }
+
+    void pairwiseMatchesIndependentCounts() {
+        const Table table = exportReport(QStringLiteral("pairwise"), {"strategy_a", "strategy_b", "wins_a", "wins_b",
+                                                                      "ties", "bothbad", "win_rate_a"});
+        QCOMPARE(table.size(), 2);
+        const QStringList& row = table[1];
+        const QString a = row[0];
+        const QString b = row[1];
+        QCOMPARE(QSet<QString>({a, b}), QSet<QString>({QStringLiteral("greedy"), QStringLiteral("chat")}));
+        int winsA = 0, winsB = 0, ties = 0, bothBad = 0;
+        for (const Preference& p : m_preferences) {
+            if (p.winner == QLatin1String("tie"))
+                ++ties;
+            else if (p.winner == QLatin1String("bothbad"))
+                ++bothBad;
+            else if (strategyOfLabel(p.comparisonId, p.winner) == a)
+                ++winsA;
+            else
+                ++winsB;
+        }
+        QCOMPARE(row[2].toInt(), winsA);
+        QCOMPARE(row[3].toInt(), winsB);
+        QCOMPARE(row[4].toInt(), ties);
+        QCOMPARE(row[5].toInt(), bothBad);
+        QVERIFY(near(number(row[6]), (winsA + 0.5 * (ties + bothBad)) / 10.0));
+    }
+
+    void agreementMatchesClosedForm() {
+        const Table table = exportReport(QStringLiteral("agreement"), {"dimension", "alpha_ordinal", "alpha_interval",
+                                                                       "units", "pairable_values", "raters"});
+        QCOMPARE(table.size(), 4);
+        // Two raters, no missing values: interval alpha = 1 - (n - 1) sum_u (a_u - b_u)^2 / (n SS), n = 2 units,
+        // SS the sum of squared deviations of all 2N values from their mean.
+        for (const QString& d : {QStringLiteral("relevance"), QStringLiteral("fluency")}) {
+            std::map<qint64, std::pair<double, double>> byRun;
+            std::vector<double> all;
+            for (const Rating& r : m_ratings)
+                if (r.dimension == d) {
+                    (r.rater == QLatin1String("ann") ? byRun[r.runId].first : byRun[r.runId].second) = r.score;
+                    all.push_back(r.score);
+                }
+            const double mean = meanOf(all);
+            double ss = 0, disagreement = 0;
+            for (double v : all)
+                ss += (v - mean) * (v - mean);
+            for (const auto& [run, pair] : byRun)
+                disagreement += (pair.first - pair.second) * (pair.first - pair.second);
+            const double n = double(all.size());
+            const QStringList* row = rowWhere(table, QStringLiteral("dimension"), d);
+            QVERIFY(row);
+            QVERIFY2(near(number(row->at(2)), 1 - (n - 1) * disagreement / (n * ss)), qPrintable(row->join(',')));
+            QVERIFY(number(row->at(1)) <= 1.0);
+            QCOMPARE(row->at(3), QStringLiteral("10"));
+            QCOMPARE(row->at(4), QStringLiteral("20"));
+            QCOMPARE(row->at(5), QStringLiteral("2"));
+        }
+        // Usefulness has one rater only: nothing to agree on, alpha empty.
+        const QStringList* useful = rowWhere(table, QStringLiteral("dimension"), QStringLiteral("usefulness"));
+        QVERIFY(useful);
+        QVERIFY(useful->at(1).isEmpty() && useful->at(2).isEmpty());
+        QCOMPARE(useful->at(3), QStringLiteral("0"));
+    }
+
+    void ratersAndGoldAccuracy() {
+        const Table table = exportReport(QStringLiteral("raters"), {"rater", "ratings", "preferences", "gold_answered",
+                                                                    "gold_correct", "gold_accuracy"});
+        QCOMPARE(table.size(), 3);
+        for (const QString& rater : {QStringLiteral("ann"), QStringLiteral("bob")}) {
+            int ratings = 0, preferences = 0, correct = 0;
+            for (const Rating& r : m_ratings)
+                ratings += r.rater == rater;
+            for (const Preference& p : m_preferences) {
+                preferences += p.rater == rater;
+                if (p.rater == rater && p.comparisonId == m_gold)
+                    correct = p.winner.compare(m_goldLabel, Qt::CaseInsensitive) == 0;
+            }
+            const QStringList* row = rowWhere(table, QStringLiteral("rater"), rater);
+            QVERIFY(row);
+            QCOMPARE(row->at(1).toInt(), ratings);
+            QCOMPARE(row->at(2).toInt(), preferences);
+            QCOMPARE(row->at(3), QStringLiteral("1"));
+            QCOMPARE(row->at(4).toInt(), correct);
+            QCOMPARE(number(row->at(5)), double(correct));
+        }
+    }
+
+    void runsReport() {
+        const Table table =
+            exportReport(QStringLiteral("runs"), {"run_id", "model", "strategy_id", "strategy", "strategy_json", "seed",
+                                                  "prompt", "text", "tokens", "finish", "ttft_ms", "tokens_per_second",
+                                                  "parent_run_id", "branch_step", "created_at"});
+        QCOMPARE(table.size(), 11);
+        for (qsizetype r = 1; r < table.size(); ++r) {
+            const Run& run = m_runs.at(table[r][0].toLongLong());
+            QCOMPARE(table[r][3], run.strategy);
+            QCOMPARE(table[r][7], expectedCell(run.text));
+            QCOMPARE(table[r][8].toInt(), int(run.tokens.size()));
+            QVERIFY(QJsonDocument::fromJson(table[r][4].toUtf8()).isObject());
+            QVERIFY(table[r][1].endsWith(QStringLiteral("kjv-tiny")));
+            QVERIFY(table[r][12].isEmpty());
+        }
+    }
+
+    void stepsReport() {
+        const Table table =
+            exportReport(QStringLiteral("steps"), {"run_id", "step", "token_id", "token_text", "raw_p", "final_p",
+                                                   "raw_rank", "raw_entropy", "final_entropy", "final_count"});
+        std::size_t steps = 0;
+        for (const auto& [id, run] : m_runs)
+            steps += run.tokens.size();
+        QCOMPARE(std::size_t(table.size() - 1), steps);
+        int withText = 0;
+        for (qsizetype r = 1; r < table.size(); ++r) {
+            const Run& run = m_runs.at(table[r][0].toLongLong());
+            const auto step = static_cast<std::size_t>(table[r][1].toInt());
+            QCOMPARE(table[r][2].toInt(), run.tokens.at(step));
+            QVERIFY(near(number(table[r][4]), run.rawP.at(step), 1e-6));
+            withText += !table[r][3].isEmpty();
+        }
+        QVERIFY(withText > int(steps) / 2); // the demo model's tokenizer names the tokens
+    }
+
+    void ratingsAndPreferencesReports() {
+        const Table ratings = exportReport(
+            QStringLiteral("ratings"), {"run_id", "strategy_id", "strategy", "rater", "dimension", "score", "note"});
+        QCOMPARE(ratings.size(), qsizetype(m_ratings.size() + 1));
+        for (const Rating& r : m_ratings) {
+            bool found = false;
+            for (qsizetype i = 1; i < ratings.size(); ++i)
+                if (ratings[i][0].toLongLong() == r.runId && ratings[i][3] == r.rater && ratings[i][4] == r.dimension) {
+                    found = true;
+                    QCOMPARE(number(ratings[i][5]), r.score);
+                    QCOMPARE(ratings[i][6], expectedCell(r.note));
+                    QCOMPARE(ratings[i][2], m_runs.at(r.runId).strategy);
+                }
+            QVERIFY(found);
+        }
+
+        const Table preferences =
+            exportReport(QStringLiteral("preferences"), {"comparison_id", "prompt", "rater", "winner",
+                                                         "winner_strategy", "note", "strategy_A", "strategy_B"});
+        QCOMPARE(preferences.size(), 11);
+        for (qsizetype i = 1; i < preferences.size(); ++i) {
+            const QStringList& row = preferences[i];
+            const qint64 comparison = row[0].toLongLong();
+            const auto p = std::find_if(m_preferences.begin(), m_preferences.end(), [&](const Preference& p) {
+                return p.comparisonId == comparison && p.rater == row[2];
+            });
+            QVERIFY(p != m_preferences.end());
+            if (p->winner == QLatin1String("tie") || p->winner == QLatin1String("bothbad")) {
+                QCOMPARE(row[3], p->winner);
+                QVERIFY(row[4].isEmpty());
+            } else {
+                QCOMPARE(row[3], p->winner.toUpper());
+                QCOMPARE(row[4], strategyOfLabel(comparison, p->winner));
+            }
+            QCOMPARE(row[6], strategyOfLabel(comparison, QStringLiteral("A")));
+            QCOMPARE(row[7], strategyOfLabel(comparison, QStringLiteral("B")));
+        }
+    }
+
+    void stdoutWithoutOut() {
+        const auto result = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
+                                 QStringLiteral("pairwise")});
+        QCOMPARE(result.status, 0);
+        exportReport(QStringLiteral("pairwise"));
+        QCOMPARE(result.out, readBytes(path(QStringLiteral("pairwise.csv"))));
+    }
+
+    void badRatingsImportNothing() {
+        const int before = count(QStringLiteral("ratings"));
+        const int raters = count(QStringLiteral("raters"));
+        // line 2 good (a new rater), 3 unknown run, 4 score out of range, 5-6 a good row with a two-line note,
+        // 7 unknown dimension, 8 not a number, 9 repeats line 2.
+        writeFile(path(QStringLiteral("bad-ratings.csv")), "run_id,rater,dimension,score,note\n"
+                                                           "1,carol,relevance,2,\n"
+                                                           "9999,carol,relevance,1,\n"
+                                                           "1,carol,fluency,3,\n"
+                                                           "2,carol,fluency,1,\"two\nlines\"\n"
+                                                           "2,carol,tone,1,\n"
+                                                           "3,carol,relevance,abc,\n"
+                                                           "1,carol,relevance,1,\n");
+        const auto result = swb({QStringLiteral("import-ratings"), QStringLiteral("--db"), m_db,
+                                 QStringLiteral("--csv"), path(QStringLiteral("bad-ratings.csv"))});
+        QCOMPARE(result.status, 2);
+        QVERIFY(result.out.isEmpty());
+        const QStringList lines = QString::fromUtf8(result.err).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 6);
+        const QStringList bad = {"line 3:", "line 4:", "line 7:", "line 8:", "line 9:"};
+        for (int i = 0; i < bad.size(); ++i)
+            QVERIFY2(lines[i].startsWith(QStringLiteral("swb: ")) && lines[i].contains(bad[i]), qPrintable(lines[i]));
+        QVERIFY(lines[0].contains(QStringLiteral("9999")));
+        QVERIFY(lines[1].contains(QStringLiteral("outside")));
+        QVERIFY(lines[4].contains(QStringLiteral("line 2")));
+        QVERIFY(lines[5].contains(QStringLiteral("nothing was imported")));
+        QCOMPARE(count(QStringLiteral("ratings")), before);
+        QCOMPARE(count(QStringLiteral("raters")), raters);
+    }
+
+    void badPreferencesImportNothing() {
+        const qint64 c = m_comparisons.begin()->first;
+        writeFile(path(QStringLiteral("bad-preferences.csv")), QStringLiteral("comparison_id,rater,winner\n"
+                                                                              "%1,dave,A\n"
+                                                                              "9999,dave,A\n"
+                                                                              "%1,erin,Z\n"
+                                                                              "%1,erin,\n"
+                                                                              "%1,dave,tie\n")
+                                                                   .arg(c)
+                                                                   .toUtf8());
+        const auto result = swb({QStringLiteral("import-preferences"), QStringLiteral("--db"), m_db,
+                                 QStringLiteral("--csv"), path(QStringLiteral("bad-preferences.csv"))});
+        QCOMPARE(result.status, 2);
+        const QStringList lines = QString::fromUtf8(result.err).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(lines[i].contains(QStringLiteral("line %1:").arg(i + 3)), qPrintable(lines[i]));
+        QVERIFY(lines[1].contains(QStringLiteral("'Z'")));
+        QCOMPARE(count(QStringLiteral("preferences")), 10);
+        QCOMPARE(count(QStringLiteral("raters")), 2);
+    }
+
+    void oneSentenceErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("needle");
+        const QString db = path(QStringLiteral("eval.sqlite"));
+        QTest::newRow("unwritable out")
+            << QStringList{"export", "--db", db, "--report", "summary", "--out", "/nonexistent-folder/summary.csv"}
+            << QStringLiteral("/nonexistent-folder/summary.csv");
+        QTest::newRow("out is a folder") << QStringList{"export", "--db", db, "--report", "runs", "--out", m_dir.path()}
+                                         << QStringLiteral("cannot write the report");
+        QTest::newRow("unknown report") << QStringList{"export", "--db", db, "--report", "bogus"}
+                                        << QStringLiteral("'bogus'");
+        QTest::newRow("missing store") << QStringList{"export", "--db", path("none.sqlite"), "--report", "runs"}
+                                       << QStringLiteral("none.sqlite");
+        QTest::newRow("unknown rubric") << QStringList{"import-ratings",    "--db",     db,    "--csv",
+                                                       path("ratings.csv"), "--rubric", "nope"}
+                                        << QStringLiteral("'nope'");
+        QTest::newRow("missing column") << QStringList{"import-preferences", "--db", db, "--csv", path("ratings.csv")}
+                                        << QStringLiteral("comparison_id");
+    }
+    void oneSentenceErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, needle);
+        const auto result = swb(args);
+        QCOMPARE(result.status, 2);
+        QVERIFY(result.out.isEmpty());
+        QCOMPARE(result.err.count('\n'), 1);
+        QVERIFY2(result.err.startsWith("swb: ") && QString::fromUtf8(result.err).contains(needle),
+                 result.err.constData());
+        QVERIFY(!QFile::exists(path(QStringLiteral("none.sqlite"))));
+    }
+
+    // The repository the GUI rates through, on the same store (last: it changes it).
+    void ratingRepositoryQueries() {
+        auto db = swb::Database::open(m_db);
+        QVERIFY(db.ok());
+        swb::RatingRepository repository(*db.value());
+        const qint64 ann = repository.raterId(QStringLiteral("ann")).value();
+        QCOMPARE(repository.raterId(QStringLiteral("  ann ")).value(), ann);
+        QVERIFY(!repository.raterId(QStringLiteral(" ")).ok());
+
+        const swb::Rubric rubric = repository.defaultRubric().value();
+        QCOMPARE(rubric.name, QStringLiteral("default"));
+        QCOMPARE(rubric.dimensions.size(), std::size_t(3));
+        QCOMPARE(rubric.dimension(QStringLiteral("usefulness"))->max, 4.0);
+        QVERIFY(!repository.saveRubric(QStringLiteral("bad"), {{QStringLiteral("x"), 3, 1}}).ok());
+        QVERIFY(
+            !repository.saveRubric(QStringLiteral("bad"), {{QStringLiteral("x"), 0, 1}, {QStringLiteral("x"), 0, 2}})
+                 .ok());
+        const swb::Rubric tone =
+            repository.saveRubric(QStringLiteral("tone"), {{QStringLiteral("tone"), 1, 5}}).value();
+        QCOMPARE(repository.findRubric(QStringLiteral("tone")).value()->dimensions, tone.dimensions);
+        QVERIFY(!repository.findRubric(QStringLiteral("bad")).value().has_value());
+        QCOMPARE(repository.listRubrics()->size(), std::size_t(2));
+
+        // Ratings: validated against the rubric, upserted by (run, rater, dimension).
+        const qint64 run = m_runs.begin()->first;
+        swb::RatingRecord rating;
+        rating.runId = run;
+        rating.raterId = ann;
+        rating.dimension = QStringLiteral("tone");
+        rating.score = 6;
+        QVERIFY(!repository.saveRating(rating, tone).ok());
+        rating.score = 2;
+        QVERIFY(!repository.saveRating(rating, rubric).ok()); // tone is not in the default rubric
+        QVERIFY(repository.saveRating(rating, tone).ok());
+        const qint64 id = rating.id;
+        rating.score = 4;
+        rating.note = QStringLiteral("changed my mind");
+        QVERIFY(repository.saveRating(rating, tone).ok());
+        QCOMPARE(rating.id, id);
+        int tones = 0;
+        const std::vector<swb::RatingRecord> ofRun = repository.ratingsOfRun(run).value();
+        for (const swb::RatingRecord& r : ofRun)
+            if (r.dimension == QLatin1String("tone")) {
+                ++tones;
+                QCOMPARE(r.score, 4.0);
+                QCOMPARE(r.note, QStringLiteral("changed my mind"));
+                QCOMPARE(r.raterName, QStringLiteral("ann"));
+            }
+        QCOMPARE(tones, 1);
+        QVERIFY(repository.deleteRating(run, ann, QStringLiteral("tone")).ok());
+        QCOMPARE(repository.listRatings()->size(), m_ratings.size());
+
+        // Preferences and the rating queue of a new rater.
+        const qint64 zed = repository.raterId(QStringLiteral("zed")).value();
+        const qint64 first = m_comparisons.begin()->first;
+        const qint64 second = std::next(m_comparisons.begin())->first;
+        QCOMPARE(repository.nextUnratedComparison(zed).value(), std::optional<qint64>(first));
+        QCOMPARE(repository.progress(zed)->rated, 0);
+        QCOMPARE(repository.progress(zed)->total, 5);
+        swb::PreferenceRecord vote;
+        vote.comparisonId = first;
+        vote.raterId = zed;
+        vote.winner = swb::PreferenceWinner::Slot;
+        vote.winnerSlot = 7;
+        QVERIFY(!repository.savePreference(vote).ok()); // no slot 7
+        vote.winnerSlot.reset();
+        QVERIFY(!repository.savePreference(vote).ok()); // a slot winner needs its slot
+        vote.winnerSlot = m_comparisons.begin()->second.front().slot;
+        QVERIFY(repository.savePreference(vote).ok());
+        vote.winner = swb::PreferenceWinner::BothBad;
+        vote.winnerSlot.reset();
+        QVERIFY(repository.savePreference(vote).ok());
+        const auto stored = repository.preference(first, zed).value();
+        QVERIFY(stored.has_value());
+        QCOMPARE(stored->winner, swb::PreferenceWinner::BothBad);
+        QVERIFY(!stored->winnerSlot.has_value());
+        QCOMPARE(repository.nextUnratedComparison(zed).value(), std::optional<qint64>(second));
+        QCOMPARE(repository.nextUnratedComparison(zed, second).value(),
+                 std::optional<qint64>(std::next(m_comparisons.begin(), 2)->first));
+        QCOMPARE(repository.progress(zed)->rated, 1);
+        QVERIFY(!repository.nextUnratedComparison(ann).value().has_value()); // ann rated all five
+        QCOMPARE(repository.progress(ann)->rated, 5);
+        QVERIFY(repository.deletePreference(first, zed).ok());
+        QCOMPARE(repository.listPreferences()->size(), std::size_t(10));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportsCli)
+#include "tst_reports_cli.moc"

@@ -12,9 +12,10 @@
 #include <QTabWidget>
 
 #include "AppInfo.h"
-#include "EmptyStatePage.h"
 #include "Settings.h"
+#include "compare/CompareView.h"
 #include "explore/ExploreView.h"
+#include "reports/ReportsView.h"
 #include "runs/RunsView.h"
 #include "storage/Database.h"
 
@@ -35,29 +36,33 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
-    const auto addPage = [this](const QString& key, const QString& label, const QString& title,
-                                const QString& explanation) {
-        auto* page = new EmptyStatePage(title, explanation, m_tabs);
-        page->setObjectName(key);
-        m_tabs->addTab(page, label);
-    };
     m_explore = new ExploreView(*m_settings, m_database.get(), databasePath, m_tabs);
     m_tabs->addTab(m_explore, tr("&Explore"));
-    addPage(QStringLiteral("compare"), tr("&Compare"), tr("Compare strategies side by side"),
-            tr("Run two to four sampling strategies on the same prompts and rate their outputs blind, on a "
-               "rubric and pairwise."));
+    m_compare = new CompareView(*m_settings, m_database.get(), m_explore, m_tabs);
+    m_tabs->addTab(m_compare, tr("&Compare"));
+    connect(m_compare, &CompareView::openStep, this, [this](qint64 runId, int step) {
+        if (m_explore->openRun(runId)) {
+            m_explore->selectStep(step);
+            selectTab(QStringLiteral("explore"));
+        }
+    });
     m_runsView = new RunsView(m_database.get(), m_tabs);
     m_tabs->addTab(m_runsView, tr("&Runs"));
     connect(m_explore, &ExploreView::runSaved, m_runsView, &RunsView::refresh);
+    connect(m_compare, &CompareView::comparisonsChanged, m_runsView, &RunsView::refresh);
     connect(m_runsView, &RunsView::openRequested, this, [this](qint64 id) {
         if (m_explore->openRun(id))
             selectTab(QStringLiteral("explore"));
     });
-    for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_runsView)})
+    m_reportsView = new ReportsView(m_database.get(), m_tabs);
+    m_tabs->addTab(m_reportsView, tr("Re&ports"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_reportsView)
+            m_reportsView->refresh();
+    });
+    for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_compare),
+                            static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)})
         connect(source, SIGNAL(statusMessage(QString)), this, SLOT(showStatus(QString)));
-    addPage(QStringLiteral("reports"), tr("Re&ports"), tr("No ratings yet"),
-            tr("Once outputs are rated, this view summarises each strategy: rubric means with confidence "
-               "intervals, win rates, Bradley-Terry scores and automatic metrics, exportable as CSV."));
     setCentralWidget(m_tabs);
 
     createMenus();

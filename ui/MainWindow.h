@@ -7,8 +7,10 @@ class QTabWidget;
 
 namespace swb {
 
+class CompareView;
 class Database;
 class ExploreView;
+class ReportsView;
 class RunsView;
 class Settings;
 
@@ -28,7 +30,9 @@ public:
     bool selectTab(const QString& key);
     QTabWidget* tabs() const { return m_tabs; }
     ExploreView* explore() const { return m_explore; }
+    CompareView* compare() const { return m_compare; }
     RunsView* runs() const { return m_runsView; }
+    ReportsView* reports() const { return m_reportsView; }
     // The GUI thread's run store; null when it could not be opened (the reason is in the status bar).
     Database* database() const { return m_database.get(); }
 
@@ -49,7 +53,9 @@ private:
     QString m_databaseError;
     QTabWidget* m_tabs = nullptr;
     ExploreView* m_explore = nullptr;
+    CompareView* m_compare = nullptr;
     RunsView* m_runsView = nullptr;
+    ReportsView* m_reportsView = nullptr;
 };
 
 } // namespace swb

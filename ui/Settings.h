@@ -31,6 +31,9 @@ inline const SettingKey<int> exploreMaxTokens{"explore/maxTokens", 64};
 inline const SettingKey<bool> exploreShowFinal{"explore/showFinal", false};
 inline const SettingKey<bool> exploreLogScale{"explore/logScale", false};
 inline const SettingKey<QByteArray> exploreSplitters{"explore/splitters", {}};
+inline const SettingKey<QString> compareRater{"compare/rater", {}};
+inline const SettingKey<QStringList> compareStrategies{"compare/strategies", {QStringLiteral("greedy"), QStringLiteral("chat")}};
+inline const SettingKey<QString> comparePrompts{"compare/prompts", QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
 } // namespace settings
 
 // The application's QSettings, stored under the reverse-DNS application id

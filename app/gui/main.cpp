@@ -101,10 +101,15 @@ int main(int argc, char* argv[]) {
     }
     window.show();
     if (parser.isSet(screenshot)) {
+        const QString path = parser.value(screenshot);
         if (window.currentTabKey() == QLatin1String("explore"))
-            screenshotAfterDemoGeneration(&window, parser.value(screenshot));
+            screenshotAfterDemoGeneration(&window, path);
+        else if (window.currentTabKey() == QLatin1String("compare") && !window.explore()->isModelLoaded())
+            // Outputs are shown with the model's tokenizer: wait for it.
+            QObject::connect(window.explore(), &swb::ExploreView::modelReady, &window,
+                             [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection);
         else
-            takeScreenshotWhenPainted(&window, parser.value(screenshot));
+            takeScreenshotWhenPainted(&window, path);
     }
     return QApplication::exec();
 }

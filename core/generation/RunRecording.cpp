@@ -1,5 +1,7 @@
 #include "generation/RunRecording.h"
 
+#include <optional>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -49,6 +51,26 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     if (Status status = runs.saveRun(run); !status)
         return status.error();
     return run;
+}
+
+std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer* tokenizer) {
+    std::optional<StreamingDecoder> decoder;
+    if (tokenizer) {
+        decoder.emplace(*tokenizer);
+        for (TokenId id : run.promptIds)
+            decoder->push(id);
+    }
+    std::vector<GeneratedStep> steps;
+    steps.reserve(run.steps.size());
+    for (const StepTrace& trace : run.steps) {
+        GeneratedStep step;
+        step.token = trace.chosen;
+        if (decoder && !tokenizer->isSpecial(step.token))
+            step.text = decoder->push(step.token);
+        step.trace = trace;
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 } // namespace swb

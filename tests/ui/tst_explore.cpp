@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -191,6 +192,37 @@ private slots:
         QVERIFY(inspected.wait(30000));
         QCOMPARE(k->value(), 5);
         QCOMPARE(m_explore->inspection()->trace.finalCount, m_explore->run().steps[step].trace.finalCount);
+    }
+
+    void strategyJsonRoundTripsAndRejectsBadInput() {
+        StrategyEditor* editor = m_explore->strategyEditor();
+        editor->setStrategy(strategyFromJson(
+            R"({"seed": 11, "samplers": [{"type": "min_p", "p": 0.05}, {"type": "temperature", "value": 0.8}, {"type": "dist"}]})"));
+        const Strategy before = editor->strategy();
+        const QString text = editor->jsonText();
+        // The JSON view's text parses back to the same strategy, seed included.
+        QCOMPARE(Strategy::parse(text).value(), before);
+        QVERIFY(editor->applyJsonText(text));
+        QCOMPARE(editor->strategy(), before);
+        // Broken JSON and out-of-range parameters are refused with a message; nothing changes.
+        QVERIFY(!editor->applyJsonText(QStringLiteral("{\"samplers\": [")));
+        QVERIFY(!editor->applyJsonText(QStringLiteral(R"({"samplers": [{"type": "top_p", "p": 1.5}]})")));
+        auto* error = editor->findChild<QLabel*>(QStringLiteral("strategyError"));
+        QVERIFY(error && !error->isHidden());
+        QVERIFY(error->text().contains(QStringLiteral("top_p")));
+        QCOMPARE(editor->strategy(), before);
+        // Adding, moving and removing samplers are undoable edits.
+        const int depth = editor->undoStack()->index();
+        editor->addSampler(QStringLiteral("top_k"));
+        QCOMPARE(editor->strategy().samplers.size(), std::size_t(4));
+        QCOMPARE(editor->strategy().samplers[2].type, QStringLiteral("top_k"));
+        editor->moveStage(2, 0);
+        QCOMPARE(editor->strategy().samplers[0].type, QStringLiteral("top_k"));
+        editor->removeStage(1);
+        QCOMPARE(editor->strategy().samplers[1].type, QStringLiteral("temperature"));
+        while (editor->undoStack()->index() > depth)
+            editor->undoStack()->undo();
+        QCOMPARE(editor->strategy(), before);
     }
 
     void branchCreatesAChildRun() {

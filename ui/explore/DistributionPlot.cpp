@@ -32,7 +32,7 @@ DistributionPlot::DistributionPlot(QWidget* parent)
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("distributionPlot"));
-    m_plot->setMinimumHeight(200);
+    m_plot->setMinimumHeight(140);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
@@ -205,7 +205,7 @@ void DistributionPlot::redraw() {
         auto* label = new QCPItemText(m_plot);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(x, 0.03 + 0.09 * row);
-        label->setPositionAlignment((marker.onPlot && x < n * 0.7 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        label->setPositionAlignment((marker.onPlot && x < n * 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
         label->setPadding(QMargins(4, 1, 4, 1));
         label->setBrush(QColor(255, 255, 255, 220));
         label->setColor(palette::marker());

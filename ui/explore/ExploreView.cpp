@@ -269,7 +269,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_mainSplitter->addWidget(m_rightSplitter);
     m_mainSplitter->setStretchFactor(1, 1);
     m_mainSplitter->setSizes({330, 950});
-    m_rightSplitter->setSizes({180, 220, 320});
+    m_rightSplitter->setSizes({160, 200, 360});
     if (const QByteArray state = m_settings.get(settings::exploreSplitters); !state.isEmpty()) {
         QDataStream in(state);
         QByteArray a, b, c;
@@ -374,8 +374,13 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
     emit modelReady(model.info.path);
 }
 
+void ExploreView::setWorkerBusy(bool busy) {
+    m_workerBusy = busy;
+    updateButtons();
+}
+
 void ExploreView::updateButtons() {
-    const bool ready = m_model.has_value() && m_loadId == 0;
+    const bool ready = m_model.has_value() && m_loadId == 0 && !m_workerBusy;
     m_generate->setEnabled(ready && !m_generating);
     m_generateAction->setEnabled(ready && !m_generating);
     m_stop->setEnabled(m_generating);
@@ -383,7 +388,7 @@ void ExploreView::updateButtons() {
 }
 
 void ExploreView::generate() {
-    if (!m_model || m_generating || m_loadId != 0)
+    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy)
         return;
     GenerationJob job;
     job.request.prompt = m_prompt->toPlainText().toStdString();
@@ -545,20 +550,7 @@ bool ExploreView::openRun(qint64 runId) {
         m_run.modelHash = hash.value(0).toString();
     // Step texts: decoded in context when the run's tokenizer is loaded.
     const Tokenizer* tokenizer = m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer.get() : nullptr;
-    std::optional<StreamingDecoder> decoder;
-    if (tokenizer) {
-        decoder.emplace(*tokenizer);
-        for (TokenId id : m_run.promptIds)
-            decoder->push(id);
-    }
-    for (StepTrace& trace : record->steps) {
-        GeneratedStep step;
-        step.token = trace.chosen;
-        if (decoder && !tokenizer->isSpecial(step.token))
-            step.text = decoder->push(step.token);
-        step.trace = std::move(trace);
-        m_run.steps.push_back(std::move(step));
-    }
+    m_run.steps = generatedSteps(record.value(), tokenizer);
     m_inspection.reset();
     m_inspectedStep = -1;
     m_stream->setTokenizer(tokenizer);

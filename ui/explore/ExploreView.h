@@ -58,6 +58,7 @@ public:
     void openModel(const QString& path);
     void cancelModelLoad();
     bool isModelLoaded() const { return m_model.has_value(); }
+    const std::optional<LoadedModelInfo>& loadedModel() const { return m_model; }
     bool isGenerating() const { return m_generating; }
     void generate();
     void stop();
@@ -66,6 +67,8 @@ public:
     bool openRun(qint64 runId);
     void selectStep(int step);
     void saveSettings();
+    // Another view has the worker busy (e.g. running a comparison): Generate waits for it.
+    void setWorkerBusy(bool busy);
 
     const ExploreRun& run() const { return m_run; }
     const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
@@ -122,6 +125,7 @@ private:
     quint64 m_jobId = 0;
     quint64 m_inspectId = 0;
     bool m_generating = false;
+    bool m_workerBusy = false;
     ExploreRun m_run;
     std::vector<GeneratedStep> m_pending;
     std::optional<ReplayedStep> m_inspection;

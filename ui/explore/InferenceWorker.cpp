@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <QElapsedTimer>
+
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -14,6 +16,8 @@ InferenceWorker::InferenceWorker(QString databasePath)
     qRegisterMetaType<swb::GeneratedStep>();
     qRegisterMetaType<swb::GenerationOutcome>();
     qRegisterMetaType<swb::ReplayedStep>();
+    qRegisterMetaType<swb::ComparisonProgress>();
+    qRegisterMetaType<swb::ComparisonOutcome>();
 }
 
 InferenceWorker::~InferenceWorker() = default;
@@ -113,6 +117,34 @@ void InferenceWorker::inspect(const InspectJob& job) {
         return;
     }
     emit stepInspected(job.id, replay.value());
+}
+
+void InferenceWorker::runComparison(quint64 id, const ComparisonPlan& plan) {
+    if (!m_model) {
+        emit comparisonFailed(id, tr("No model is loaded."));
+        return;
+    }
+    QString error;
+    Database* db = database(&error);
+    if (!db) {
+        emit comparisonFailed(id, error);
+        return;
+    }
+    m_stop.store(false);
+    QElapsedTimer throttle;
+    throttle.start();
+    Result<ComparisonOutcome> outcome =
+        runComparisonPlan(*m_model, *m_tokenizer, *db, plan, [&](const ComparisonProgress& progress) {
+            if (throttle.elapsed() >= 50 || progress.done == progress.total) {
+                throttle.restart();
+                emit comparisonProgress(id, progress);
+            }
+        }, &m_stop);
+    if (!outcome) {
+        emit comparisonFailed(id, outcome.error().message);
+        return;
+    }
+    emit comparisonFinished(id, outcome.value());
 }
 
 } // namespace swb

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "generation/ComparisonRunner.h"
 #include "generation/Generator.h"
 #include "generation/RunRecording.h"
 #include "generation/StepReplay.h"
@@ -62,6 +63,8 @@ public:
     void loadModel(quint64 id, const QString& path, const ModelOptions& options);
     void generate(const GenerationJob& job);
     void inspect(const InspectJob& job);
+    // Runs a comparison plan into the run store (progress at most ~20 times a second).
+    void runComparison(quint64 id, const ComparisonPlan& plan);
 
     void requestStop() { m_stop.store(true); }
     // Inspections with an id below this are skipped (the GUI moved on).
@@ -75,6 +78,9 @@ signals:
     void generationFailed(quint64 id, const QString& message);
     void stepInspected(quint64 id, const swb::ReplayedStep& replay);
     void inspectFailed(quint64 id, const QString& message);
+    void comparisonProgress(quint64 id, const swb::ComparisonProgress& progress);
+    void comparisonFinished(quint64 id, const swb::ComparisonOutcome& outcome);
+    void comparisonFailed(quint64 id, const QString& message);
 
 private:
     Database* database(QString* error);
@@ -97,3 +103,5 @@ Q_DECLARE_METATYPE(swb::LoadedModelInfo)
 Q_DECLARE_METATYPE(swb::GeneratedStep)
 Q_DECLARE_METATYPE(swb::GenerationOutcome)
 Q_DECLARE_METATYPE(swb::ReplayedStep)
+Q_DECLARE_METATYPE(swb::ComparisonProgress)
+Q_DECLARE_METATYPE(swb::ComparisonOutcome)

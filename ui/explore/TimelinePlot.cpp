@@ -14,7 +14,7 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("timelinePlot"));
-    m_plot->setMinimumHeight(170);
+    m_plot->setMinimumHeight(130);
     QCPAxisRect* top = m_plot->axisRect();
     m_bottom = new QCPAxisRect(m_plot);
     m_plot->plotLayout()->addElement(1, 0, m_bottom);

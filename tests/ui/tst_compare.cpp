@@ -1,0 +1,147 @@
+// The Compare view: a comparison set up and run through the GUI on the demo model, then rated blind
+// entirely from the keyboard (scores, notes, preferences, navigation, reveal); the ratings and
+// preferences are then read back from the run store.
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+#include "MainWindow.h"
+#include "compare/ComparePane.h"
+#include "compare/CompareView.h"
+#include "explore/ExploreView.h"
+#include "storage/ComparisonRepository.h"
+#include "storage/Database.h"
+#include "storage/RatingRepository.h"
+#include "storage/RunRepository.h"
+
+using namespace swb;
+
+class TestCompare : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+    CompareView* m_compare = nullptr;
+
+    static void press(Qt::Key key, Qt::KeyboardModifiers modifiers = {}, int times = 1) {
+        for (int i = 0; i < times; ++i) {
+            QWidget* focus = QApplication::focusWidget();
+            QVERIFY2(focus, "no widget has the keyboard focus");
+            QTest::keyClick(focus, key, modifiers);
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QApplication::setActiveWindow(m_window.get());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->explore()->isModelLoaded(), 60000);
+        m_compare = m_window->compare();
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+    }
+
+    void runsAComparisonFromTheGui() {
+        m_compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+        m_compare->setPrompts({QStringLiteral("And God said"), QStringLiteral("In the beginning"),
+                               QStringLiteral("Blessed are the meek")});
+        m_compare->maxTokensBox()->setValue(12);
+        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+        QCOMPARE(m_compare->comparisonCount(), 3);
+        RunRepository runs(*m_window->database());
+        QCOMPARE(runs.listRuns()->size(), std::size_t(6));
+        // Running the same setup again resumes: nothing new is generated.
+        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+        QCOMPARE(runs.listRuns()->size(), std::size_t(6));
+        QCOMPARE(m_compare->comparisonCount(), 3);
+    }
+
+    void ratesBlindEntirelyFromTheKeyboard() {
+        // The rater types a name, then Ctrl+N goes to the first unrated comparison.
+        auto* rater = m_compare->findChild<QComboBox*>(QStringLiteral("rater"));
+        rater->setFocus();
+        QTest::keyClicks(rater, QStringLiteral("alice"));
+        QCOMPARE(m_compare->rater(), QStringLiteral("alice"));
+        press(Qt::Key_N, Qt::ControlModifier);
+
+        // Scores per pane: relevance, fluency, usefulness, then a note; comparison k prefers pane k % 2.
+        const int scores[2][3] = {{2, 1, 3}, {1, 2, 0}};
+        std::map<qint64, std::array<int, 3>> expected; // run -> scores
+        std::map<qint64, QString> expectedWinner;       // comparison -> blind label
+        for (int k = 0; k < 3; ++k) {
+            const ComparisonRecord* comparison = m_compare->currentComparison();
+            QVERIFY(comparison);
+            QCOMPARE(m_compare->panes().size(), std::size_t(2));
+            // Blind: panes show only their labels.
+            for (ComparePane* pane : m_compare->panes())
+                QVERIFY(!pane->findChild<QLabel*>()->text().contains(QStringLiteral("greedy")));
+            QCOMPARE(QApplication::focusWidget(), m_compare->panes()[0]->scoreBox(0));
+            for (int p = 0; p < 2; ++p) {
+                for (int d = 0; d < 3; ++d) {
+                    QCOMPARE(QApplication::focusWidget(), m_compare->panes()[p]->scoreBox(d));
+                    press(Qt::Key_Up, {}, scores[p][d] + 1); // from "–" (unrated) up to the score
+                    press(Qt::Key_Tab);
+                }
+                QCOMPARE(QApplication::focusWidget(), m_compare->panes()[p]->noteEdit());
+                QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("=note %1").arg(p));
+                press(Qt::Key_Tab);
+                expected[m_compare->panes()[p]->runId()] = {scores[p][0], scores[p][1], scores[p][2]};
+            }
+            const int winner = k % 2;
+            press(winner == 0 ? Qt::Key_1 : Qt::Key_2, Qt::ControlModifier);
+            expectedWinner[comparison->id] = m_compare->panes()[winner]->label();
+            // Reveal, once a preference is given, names the strategies.
+            press(Qt::Key_R, Qt::ControlModifier);
+            QStringList titles;
+            for (ComparePane* pane : m_compare->panes())
+                titles << pane->findChild<QLabel*>()->text();
+            QVERIFY2(titles.join(QLatin1Char(' ')).contains(QStringLiteral("greedy")) &&
+                         titles.join(QLatin1Char(' ')).contains(QStringLiteral("creative")),
+                     qPrintable(titles.join(QLatin1Char('|'))));
+            QCOMPARE(m_compare->progressLabel()->text(), QStringLiteral("%1 of 3 rated").arg(k + 1));
+            press(Qt::Key_N, Qt::ControlModifier);
+        }
+
+        // Everything is in the store, under alice.
+        RatingRepository ratings(*m_window->database());
+        const qint64 alice = ratings.findRater(QStringLiteral("alice"))->value();
+        const std::vector<RatingRecord> all = ratings.listRatings().value();
+        QCOMPARE(all.size(), std::size_t(18));
+        const QStringList dimensions{QStringLiteral("relevance"), QStringLiteral("fluency"), QStringLiteral("usefulness")};
+        for (const RatingRecord& rating : all) {
+            QCOMPARE(rating.raterId, alice);
+            QVERIFY(expected.count(rating.runId));
+            QCOMPARE(rating.score, double(expected[rating.runId][static_cast<std::size_t>(dimensions.indexOf(rating.dimension))]));
+            QVERIFY(rating.note.startsWith(QStringLiteral("=note ")));
+        }
+        ComparisonRepository comparisons(*m_window->database());
+        const std::vector<PreferenceRecord> preferences = ratings.listPreferences().value();
+        QCOMPARE(preferences.size(), std::size_t(3));
+        for (const PreferenceRecord& preference : preferences) {
+            QCOMPARE(preference.winner, PreferenceWinner::Slot);
+            const ComparisonRecord comparison = comparisons.loadComparison(preference.comparisonId).value();
+            QString label;
+            for (const auto& entry : comparison.entries)
+                if (entry.slot == preference.winnerSlot)
+                    label = entry.blindLabel;
+            QCOMPARE(label, expectedWinner[preference.comparisonId]);
+        }
+        // Tie and both-bad from the keyboard overwrite the verdict of the comparison shown.
+        press(Qt::Key_T, Qt::ControlModifier);
+        QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::Tie);
+        press(Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::BothBad);
+    }
+};
+
+QTEST_MAIN(TestCompare)
+#include "tst_compare.moc"

@@ -1,0 +1,781 @@
+#include "compare/CompareView.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QJsonDocument>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QSqlQuery>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "Settings.h"
+#include "compare/ComparePane.h"
+#include "evaluation/PromptFile.h"
+#include "explore/ExploreView.h"
+#include "explore/StrategyEditor.h"
+#include "generation/RunRecording.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+
+namespace swb {
+
+namespace {
+constexpr int kMaxStrategies = 4;
+}
+
+CompareView::CompareView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent)
+    : QWidget(parent)
+    , m_settings(settings)
+    , m_database(database)
+    , m_explore(explore) {
+    setObjectName(QStringLiteral("compare"));
+    if (m_database) {
+        m_comparisonStore = std::make_unique<ComparisonRepository>(*m_database);
+        m_ratings = std::make_unique<RatingRepository>(*m_database);
+        if (Result<Rubric> rubric = m_ratings->defaultRubric())
+            m_rubric = rubric.value();
+    }
+    if (m_rubric.dimensions.empty())
+        m_rubric.dimensions = Rubric::defaultDimensions();
+
+    // Setup.
+    auto* setup = new QGroupBox(tr("New comparison"), this);
+    auto* setupLayout = new QVBoxLayout(setup);
+    setupLayout->addWidget(new QLabel(tr("Strategies (2 to 4): a preset, a saved name or JSON"), setup));
+    m_strategyRows = new QWidget(setup);
+    new QVBoxLayout(m_strategyRows);
+    m_strategyRows->layout()->setContentsMargins(0, 0, 0, 0);
+    setupLayout->addWidget(m_strategyRows);
+    auto* rowButtons = new QHBoxLayout;
+    auto* add = new QToolButton(setup);
+    add->setText(tr("Add"));
+    add->setToolTip(tr("Add a strategy (at most four)"));
+    connect(add, &QToolButton::clicked, this, [this] { addStrategyRow(); });
+    auto* remove = new QToolButton(setup);
+    remove->setText(tr("Remove"));
+    remove->setToolTip(tr("Remove the last strategy (at least two stay)"));
+    connect(remove, &QToolButton::clicked, this, &CompareView::removeStrategyRow);
+    auto* fromExplore = new QToolButton(setup);
+    fromExplore->setText(tr("From Explore"));
+    fromExplore->setToolTip(tr("Add the strategy being edited in Explore"));
+    connect(fromExplore, &QToolButton::clicked, this, [this] {
+        addStrategyRow(QString::fromUtf8(QJsonDocument(m_explore->strategyEditor()->strategy().toJson()).toJson(QJsonDocument::Compact)));
+    });
+    rowButtons->addWidget(add);
+    rowButtons->addWidget(remove);
+    rowButtons->addWidget(fromExplore);
+    rowButtons->addStretch();
+    setupLayout->addLayout(rowButtons);
+    for (const QString& strategy : m_settings.get(settings::compareStrategies))
+        addStrategyRow(strategy);
+    while (m_strategyBoxes.size() < 2)
+        addStrategyRow();
+
+    auto* promptHeader = new QHBoxLayout;
+    promptHeader->addWidget(new QLabel(tr("Prompts, one per line"), setup), 1);
+    auto* import = new QToolButton(setup);
+    import->setText(tr("Import…"));
+    import->setToolTip(tr("Read prompts from .txt (one per line), .jsonl (a \"prompt\" field) or .csv (a prompt column)"));
+    connect(import, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import Prompts"), QString(),
+                                                          tr("Prompt files (*.txt *.jsonl *.csv);;All files (*)"));
+        if (!path.isEmpty())
+            importPrompts(path);
+    });
+    promptHeader->addWidget(import);
+    setupLayout->addLayout(promptHeader);
+    m_prompts = new QPlainTextEdit(setup);
+    m_prompts->setObjectName(QStringLiteral("comparePrompts"));
+    m_prompts->setPlainText(m_settings.get(settings::comparePrompts));
+    m_prompts->setMinimumHeight(80);
+    connect(m_prompts, &QPlainTextEdit::textChanged, this, [this] { m_promptSource.clear(); });
+    setupLayout->addWidget(m_prompts, 1);
+
+    auto* form = new QFormLayout;
+    m_samples = new QSpinBox(setup);
+    m_samples->setRange(1, 1000);
+    m_samples->setToolTip(tr("Outputs per prompt and strategy; each sample is its own comparison"));
+    m_seed = new QSpinBox(setup);
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seedPolicy = new QComboBox(setup);
+    m_seedPolicy->addItem(tr("Same seed for every strategy"), static_cast<int>(SeedPolicy::Shared));
+    m_seedPolicy->addItem(tr("Independent seed per strategy"), static_cast<int>(SeedPolicy::Independent));
+    m_maxTokens = new QSpinBox(setup);
+    m_maxTokens->setRange(1, 100000);
+    m_maxTokens->setValue(64);
+    m_blind = new QCheckBox(tr("Blind (hide strategy names while rating)"), setup);
+    m_blind->setChecked(true);
+    form->addRow(tr("Samples"), m_samples);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Seeds"), m_seedPolicy);
+    form->addRow(tr("Max tokens"), m_maxTokens);
+    setupLayout->addLayout(form);
+    setupLayout->addWidget(m_blind);
+    auto* runRow = new QHBoxLayout;
+    m_run = new QPushButton(tr("Run Comparison"), setup);
+    m_run->setObjectName(QStringLiteral("runComparison"));
+    m_run->setToolTip(tr("Generate every prompt with every strategy; running the same setup again resumes where it stopped"));
+    m_cancel = new QPushButton(tr("Cancel"), setup);
+    m_cancel->setEnabled(false);
+    connect(m_run, &QPushButton::clicked, this, &CompareView::run);
+    connect(m_cancel, &QPushButton::clicked, this, &CompareView::cancel);
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    setupLayout->addLayout(runRow);
+    m_overall = new QProgressBar(setup);
+    m_overall->setFormat(tr("%v of %m runs"));
+    m_overall->setValue(0);
+    m_item = new QProgressBar(setup);
+    m_item->setFormat(tr("this comparison: %p%"));
+    m_item->setValue(0);
+    m_runStatus = new QLabel(setup);
+    m_runStatus->setWordWrap(true);
+    setupLayout->addWidget(m_overall);
+    setupLayout->addWidget(m_item);
+    m_overall->hide();
+    m_item->hide();
+    setupLayout->addWidget(m_runStatus);
+
+    // Rating.
+    auto* rating = new QWidget(this);
+    auto* ratingLayout = new QVBoxLayout(rating);
+    ratingLayout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Rater"), rating));
+    m_raterBox = new QComboBox(rating);
+    m_raterBox->setObjectName(QStringLiteral("rater"));
+    m_raterBox->setEditable(true);
+    m_raterBox->setMinimumWidth(140);
+    m_raterBox->lineEdit()->setPlaceholderText(tr("your name"));
+    refreshRaters();
+    m_raterBox->setCurrentText(m_settings.get(settings::compareRater));
+    connect(m_raterBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        m_settings.set(settings::compareRater, name.trimmed());
+        showComparison(m_index);
+    });
+    top->addWidget(m_raterBox);
+    auto* previousButton = new QPushButton(tr("Previous"), rating);
+    previousButton->setToolTip(tr("Previous comparison (Ctrl+PgUp)"));
+    auto* nextButton = new QPushButton(tr("Next"), rating);
+    nextButton->setToolTip(tr("Next comparison (Ctrl+PgDown)"));
+    auto* unrated = new QPushButton(tr("Next Unrated"), rating);
+    unrated->setToolTip(tr("The next comparison you have not rated (Ctrl+N)"));
+    connect(previousButton, &QPushButton::clicked, this, &CompareView::previous);
+    connect(nextButton, &QPushButton::clicked, this, &CompareView::next);
+    connect(unrated, &QPushButton::clicked, this, &CompareView::nextUnrated);
+    m_position = new QLabel(rating);
+    m_ratedLabel = new QLabel(rating);
+    m_ratedLabel->setObjectName(QStringLiteral("ratedProgress"));
+    m_reveal = new QPushButton(tr("Reveal"), rating);
+    m_reveal->setToolTip(tr("Show which strategy wrote each output (Ctrl+R); available once you gave a preference"));
+    connect(m_reveal, &QPushButton::clicked, this, &CompareView::reveal);
+    m_gold = new QPushButton(tr("Gold…"), rating);
+    m_gold->setToolTip(tr("Mark this comparison as gold, with the answer raters should give, to measure raters"));
+    connect(m_gold, &QPushButton::clicked, this, &CompareView::markGold);
+    top->addWidget(previousButton);
+    top->addWidget(nextButton);
+    top->addWidget(unrated);
+    top->addWidget(m_position);
+    top->addStretch();
+    top->addWidget(m_ratedLabel);
+    top->addWidget(m_reveal);
+    top->addWidget(m_gold);
+    ratingLayout->addLayout(top);
+    m_promptLabel = new QLabel(rating);
+    m_promptLabel->setWordWrap(true);
+    m_promptLabel->setTextFormat(Qt::PlainText);
+    QFont promptFont = m_promptLabel->font();
+    promptFont.setItalic(true);
+    m_promptLabel->setFont(promptFont);
+    ratingLayout->addWidget(m_promptLabel);
+    m_paneArea = new QWidget(rating);
+    m_paneLayout = new QHBoxLayout(m_paneArea);
+    m_paneLayout->setContentsMargins(0, 0, 0, 0);
+    ratingLayout->addWidget(m_paneArea, 1);
+    m_preferenceRow = new QWidget(rating);
+    new QHBoxLayout(m_preferenceRow);
+    m_preferenceRow->layout()->setContentsMargins(0, 0, 0, 0);
+    ratingLayout->addWidget(m_preferenceRow);
+    auto* keys = new QLabel(tr("Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; "
+                               "Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal."),
+                            rating);
+    keys->setWordWrap(true);
+    keys->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
+    ratingLayout->addWidget(keys);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* setupScroll = new QScrollArea(this);
+    setupScroll->setWidget(setup);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
+    splitter->addWidget(setupScroll);
+    splitter->addWidget(rating);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({340, 940});
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setupScroll->setMinimumWidth(setup->minimumSizeHint().width() + 12);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(splitter);
+
+    const auto shortcut = [this](QKeySequence keys, auto slot) {
+        auto* s = new QShortcut(keys, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown), [this] { next(); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp), [this] { previous(); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_N), [this] { nextUnrated(); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_R), [this] { reveal(); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_T), [this] { prefer(QStringLiteral("tie")); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_B), [this] { prefer(QStringLiteral("bothbad")); });
+    for (int i = 0; i < kMaxStrategies; ++i)
+        shortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
+                 [this, i] { prefer(QString(QChar(static_cast<char16_t>(u'A' + i)))); });
+
+    InferenceWorker* worker = m_explore->worker();
+    connect(worker, &InferenceWorker::comparisonProgress, this, &CompareView::onProgress);
+    connect(worker, &InferenceWorker::comparisonFinished, this, &CompareView::onFinished);
+    connect(worker, &InferenceWorker::comparisonFailed, this, &CompareView::onFailed);
+    // Token texts need the run's tokenizer: show the comparison again once a model is loaded.
+    connect(m_explore, &ExploreView::modelReady, this, [this] { showComparison(m_index); });
+    reloadComparisons();
+}
+
+CompareView::~CompareView() {
+    QStringList strategies;
+    for (QComboBox* box : m_strategyBoxes)
+        strategies << box->currentText();
+    m_settings.set(settings::compareStrategies, strategies);
+    m_settings.set(settings::comparePrompts, m_prompts->toPlainText());
+}
+
+void CompareView::addStrategyRow(const QString& text) {
+    if (static_cast<int>(m_strategyBoxes.size()) >= kMaxStrategies)
+        return;
+    auto* box = new QComboBox(m_strategyRows);
+    box->setEditable(true);
+    box->setObjectName(QStringLiteral("compareStrategy%1").arg(m_strategyBoxes.size() + 1));
+    box->addItems(strategyPresetNames());
+    if (m_database) {
+        RunRepository runs(*m_database);
+        if (auto named = runs.listNamedStrategies())
+            for (const auto& [id, strategy] : named.value())
+                if (!strategyPresetNames().contains(strategy.name))
+                    box->addItem(strategy.name);
+    }
+    box->setCurrentText(text.isEmpty() ? strategyPresetNames().value(static_cast<int>(m_strategyBoxes.size())) : text);
+    m_strategyRows->layout()->addWidget(box);
+    m_strategyBoxes.push_back(box);
+}
+
+void CompareView::removeStrategyRow() {
+    if (m_strategyBoxes.size() <= 2)
+        return;
+    delete m_strategyBoxes.back();
+    m_strategyBoxes.pop_back();
+}
+
+void CompareView::setStrategies(const QStringList& strategies) {
+    while (!m_strategyBoxes.empty()) {
+        delete m_strategyBoxes.back();
+        m_strategyBoxes.pop_back();
+    }
+    for (const QString& text : strategies)
+        addStrategyRow(text);
+}
+
+void CompareView::setPrompts(const QStringList& prompts) { m_prompts->setPlainText(prompts.join(QLatin1Char('\n'))); }
+
+bool CompareView::importPrompts(const QString& path) {
+    Result<QStringList> prompts = readPromptFile(path);
+    if (!prompts) {
+        m_runStatus->setText(prompts.error().message);
+        emit statusMessage(prompts.error().message);
+        return false;
+    }
+    setPrompts(prompts.value());
+    m_promptSource = QFileInfo(path).absoluteFilePath();
+    m_runStatus->setText(tr("Imported %n prompt(s) from %1.", nullptr, static_cast<int>(prompts->size()))
+                             .arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+Strategy CompareView::strategyFrom(const QString& text, QString* error) const {
+    if (m_database) {
+        RunRepository runs(*m_database);
+        if (auto named = runs.listNamedStrategies())
+            for (const auto& [id, strategy] : named.value())
+                if (strategy.name == text && !strategyPresetNames().contains(text))
+                    return strategy;
+    }
+    Result<Strategy> strategy = Strategy::parse(text);
+    if (!strategy) {
+        *error = strategy.error().message;
+        return {};
+    }
+    Strategy result = std::move(strategy).value();
+    if (result.name.isEmpty())
+        result.name = text.size() <= 40 ? text : text.left(37) + QStringLiteral("...");
+    return result;
+}
+
+void CompareView::run() {
+    if (isRunning())
+        return;
+    if (!m_database) {
+        m_runStatus->setText(tr("The run store is not open, so comparisons cannot be saved."));
+        return;
+    }
+    if (!m_explore->isModelLoaded() || m_explore->isGenerating()) {
+        m_runStatus->setText(tr("Wait for the model to load and Explore to finish generating."));
+        return;
+    }
+    ComparisonPlan plan;
+    for (QComboBox* box : m_strategyBoxes) {
+        QString error;
+        Strategy strategy = strategyFrom(box->currentText().trimmed(), &error);
+        if (!error.isEmpty()) {
+            m_runStatus->setText(tr("Strategy “%1”: %2").arg(box->currentText(), error));
+            return;
+        }
+        plan.strategies.push_back(std::move(strategy));
+    }
+    for (const QString& line : m_prompts->toPlainText().split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            plan.prompts << line;
+    if (plan.prompts.isEmpty()) {
+        m_runStatus->setText(tr("Type at least one prompt, or import a prompt file."));
+        return;
+    }
+    plan.promptSetSource = m_promptSource.isEmpty() ? tr("typed prompts") : QFileInfo(m_promptSource).fileName();
+    plan.promptSetName = m_promptSource.isEmpty()
+                             ? QStringLiteral("typed:") + QString::fromLatin1(QCryptographicHash::hash(plan.prompts.join(QChar(0x1F)).toUtf8(),
+                                                                                                      QCryptographicHash::Sha256)
+                                                                                  .toHex()
+                                                                                  .left(16))
+                             : m_promptSource;
+    plan.samples = m_samples->value();
+    plan.baseSeed = static_cast<std::uint64_t>(m_seed->value());
+    plan.seedPolicy = static_cast<SeedPolicy>(m_seedPolicy->currentData().toInt());
+    plan.maxTokens = m_maxTokens->value();
+    plan.blind = m_blind->isChecked();
+
+    m_runningId = m_nextId++;
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_overall->setRange(0, static_cast<int>(plan.prompts.size()) * plan.samples * static_cast<int>(plan.strategies.size()));
+    m_overall->setValue(0);
+    m_item->setValue(0);
+    m_overall->show();
+    m_item->show();
+    m_runStatus->setText(tr("Running…"));
+    m_explore->setWorkerBusy(true);
+    InferenceWorker* worker = m_explore->worker();
+    QMetaObject::invokeMethod(worker, [worker, id = m_runningId, plan = std::move(plan)] { worker->runComparison(id, plan); });
+}
+
+void CompareView::cancel() {
+    if (isRunning()) {
+        m_explore->worker()->requestStop();
+        m_runStatus->setText(tr("Cancelling…"));
+    }
+}
+
+void CompareView::onProgress(quint64 id, const ComparisonProgress& progress) {
+    if (id != m_runningId)
+        return;
+    m_overall->setMaximum(progress.total);
+    m_overall->setValue(progress.done);
+    m_item->setMaximum(std::max(1, progress.itemMaxTokens));
+    m_item->setValue(std::min(progress.itemTokens, progress.itemMaxTokens));
+    m_runStatus->setText(tr("Prompt %1, sample %2").arg(progress.prompt + 1).arg(progress.sample + 1));
+}
+
+void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
+    if (id != m_runningId)
+        return;
+    m_runningId = 0;
+    m_explore->setWorkerBusy(false);
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_overall->setValue(outcome.generated + outcome.skipped);
+    m_runStatus->setText(outcome.cancelled
+                             ? tr("Cancelled after %1 of %2 runs; Run again to resume.").arg(outcome.generated + outcome.skipped).arg(outcome.total)
+                             : tr("%1 runs generated, %2 already done; %3 new comparisons.")
+                                   .arg(outcome.generated)
+                                   .arg(outcome.skipped)
+                                   .arg(outcome.comparisonsCreated));
+    reloadComparisons();
+    if (!outcome.comparisonIds.empty()) {
+        for (int i = 0; i < comparisonCount(); ++i)
+            if (m_comparisons[static_cast<std::size_t>(i)].id == outcome.comparisonIds.front()) {
+                showComparison(i);
+                break;
+            }
+    }
+    emit comparisonsChanged();
+}
+
+void CompareView::onFailed(quint64 id, const QString& message) {
+    if (id != m_runningId)
+        return;
+    m_runningId = 0;
+    m_explore->setWorkerBusy(false);
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_runStatus->setText(message);
+    emit statusMessage(message);
+}
+
+void CompareView::refreshRaters() {
+    if (!m_ratings)
+        return;
+    const QString current = m_raterBox->currentText();
+    const QSignalBlocker blocker(m_raterBox);
+    m_raterBox->clear();
+    if (auto raters = m_ratings->listRaters())
+        for (const RaterRecord& rater : raters.value())
+            m_raterBox->addItem(rater.name);
+    m_raterBox->setCurrentText(current);
+}
+
+void CompareView::setRater(const QString& name) { m_raterBox->setCurrentText(name); }
+
+QString CompareView::rater() const { return m_raterBox->currentText().trimmed(); }
+
+std::optional<qint64> CompareView::raterId(bool create) {
+    if (!m_ratings || rater().isEmpty())
+        return std::nullopt;
+    if (!create) {
+        Result<std::optional<qint64>> found = m_ratings->findRater(rater());
+        return found ? found.value() : std::nullopt;
+    }
+    Result<qint64> id = m_ratings->raterId(rater());
+    if (!id) {
+        emit statusMessage(id.error().message);
+        return std::nullopt;
+    }
+    return id.value();
+}
+
+void CompareView::reloadComparisons() {
+    m_comparisons.clear();
+    if (m_comparisonStore) {
+        Result<std::vector<ComparisonRecord>> list = m_comparisonStore->listComparisons();
+        if (list)
+            m_comparisons = std::move(list).value();
+        else
+            emit statusMessage(list.error().message);
+    }
+    showComparison(m_comparisons.empty() ? -1 : std::clamp(m_index, 0, comparisonCount() - 1));
+}
+
+const ComparisonRecord* CompareView::currentComparison() const {
+    return m_index >= 0 && m_index < comparisonCount() ? &m_comparisons[static_cast<std::size_t>(m_index)] : nullptr;
+}
+
+bool CompareView::showComparison(int index) {
+    for (ComparePane* pane : m_panes)
+        delete pane;
+    m_panes.clear();
+    m_index = index >= 0 && index < comparisonCount() ? index : -1;
+    const ComparisonRecord* comparison = currentComparison();
+    if (!comparison) {
+        m_position->setText(tr("No comparisons yet: set one up on the left and run it, or use swb batch."));
+        m_promptLabel->clear();
+        rebuildPreferenceButtons({});
+        updateRatedLabel();
+        return false;
+    }
+    m_position->setText(tr("Comparison %1 of %2").arg(m_index + 1).arg(comparisonCount()));
+    m_promptLabel->setText(tr("Prompt: %1").arg(comparison->promptText));
+    m_revealed = !comparison->blind;
+    RunRepository runs(*m_database);
+    std::vector<ComparisonRecord::Entry> shown = comparison->entries;
+    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    const std::optional<qint64> rater = raterId(false);
+    const auto& model = m_explore->loadedModel();
+    for (const ComparisonRecord::Entry& entry : shown) {
+        auto* pane = new ComparePane(entry.blindLabel, m_rubric, m_paneArea);
+        Result<RunRecord> record = runs.loadRun(entry.runId);
+        if (!record) {
+            emit statusMessage(record.error().message);
+            continue;
+        }
+        QString strategyName;
+        if (Result<Strategy> strategy = runs.loadStrategy(record->strategyId))
+            strategyName = strategy->name;
+        QString hash;
+        QSqlQuery query = m_database->prepare(QStringLiteral("SELECT content_hash FROM models WHERE id = ?"));
+        query.addBindValue(record->modelId);
+        if (query.exec() && query.next())
+            hash = query.value(0).toString();
+        const Tokenizer* tokenizer = model && model->info.contentHash == hash ? model->tokenizer.get() : nullptr;
+        pane->setRun(entry.runId, strategyName, generatedSteps(record.value(), tokenizer), tokenizer);
+        pane->setRevealed(m_revealed);
+        if (rater && m_ratings) {
+            std::vector<RatingRecord> mine;
+            if (auto ratings = m_ratings->ratingsOfRun(entry.runId))
+                for (const RatingRecord& r : ratings.value())
+                    if (r.raterId == *rater)
+                        mine.push_back(r);
+            pane->setRatings(mine);
+        }
+        connect(pane, &ComparePane::scoreChanged, this, &CompareView::saveScore);
+        connect(pane, &ComparePane::noteChanged, this, &CompareView::saveNote);
+        connect(pane, &ComparePane::stepActivated, this, &CompareView::openStep);
+        // Panes are made in presentation order, so Tab walks A's scores and note, then B's, …
+        m_paneLayout->addWidget(pane, 1);
+        pane->show(); // now, not on the next event loop pass, so focus can move into it at once
+        m_panes.push_back(pane);
+    }
+    rebuildPreferenceButtons(*comparison);
+    updateRatedLabel();
+    if (!m_panes.empty() && m_panes.front()->scoreBox(0) && isVisible())
+        m_panes.front()->scoreBox(0)->setFocus(Qt::OtherFocusReason);
+    return true;
+}
+
+void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
+    for (QPushButton* button : m_preferenceButtons)
+        delete button;
+    m_preferenceButtons.clear();
+    auto* layout = static_cast<QHBoxLayout*>(m_preferenceRow->layout());
+    while (layout->count() > 0)
+        delete layout->takeAt(0);
+    if (comparison.entries.empty())
+        return;
+    std::vector<ComparisonRecord::Entry> shown = comparison.entries;
+    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    const bool pair = shown.size() == 2;
+    const auto addButton = [this, layout](const QString& text, const QString& winner, const QString& key) {
+        auto* button = new QPushButton(QStringLiteral("%1  (%2)").arg(text, key), m_preferenceRow);
+        button->setCheckable(true);
+        button->setProperty("winner", winner);
+        button->setObjectName(QStringLiteral("prefer_%1").arg(winner));
+        button->setFocusPolicy(Qt::TabFocus);
+        connect(button, &QPushButton::clicked, this, [this, winner] { prefer(winner); });
+        layout->addWidget(button);
+        button->show(); // at once, so Tab can reach it right away
+        m_preferenceButtons.push_back(button);
+    };
+    layout->addWidget(new QLabel(pair ? tr("Preference:") : tr("Best:"), m_preferenceRow));
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const QString label = shown[i].blindLabel;
+        addButton(pair ? tr("%1 better").arg(label) : label, label, tr("Ctrl+%1").arg(i + 1));
+        if (pair && i == 0)
+            addButton(tr("Tie"), QStringLiteral("tie"), tr("Ctrl+T"));
+    }
+    if (!pair)
+        addButton(tr("Tie"), QStringLiteral("tie"), tr("Ctrl+T"));
+    addButton(pair ? tr("Both bad") : tr("All bad"), QStringLiteral("bothbad"), tr("Ctrl+B"));
+    layout->addStretch();
+    updatePreferenceButtons();
+}
+
+void CompareView::updatePreferenceButtons() {
+    const ComparisonRecord* comparison = currentComparison();
+    const std::optional<qint64> rater = raterId(false);
+    QString given;
+    if (comparison && rater && m_ratings) {
+        if (auto preference = m_ratings->preference(comparison->id, *rater); preference && preference.value()) {
+            const PreferenceRecord& p = *preference.value();
+            if (p.winner == PreferenceWinner::Slot) {
+                for (const auto& entry : comparison->entries)
+                    if (p.winnerSlot && entry.slot == *p.winnerSlot)
+                        given = entry.blindLabel;
+            } else {
+                given = PreferenceRecord::winnerName(p.winner);
+            }
+        }
+    }
+    for (QPushButton* button : m_preferenceButtons)
+        button->setChecked(button->property("winner").toString() == given);
+    m_reveal->setEnabled(comparison && (!given.isEmpty() || !comparison->blind) && !m_revealed);
+    m_gold->setEnabled(comparison != nullptr);
+    if (comparison && comparison->isGold)
+        m_gold->setText(tr("Gold: %1").arg(comparison->goldWinner));
+    else
+        m_gold->setText(tr("Gold…"));
+}
+
+void CompareView::saveScore(qint64 runId, const QString& dimension, double score, bool cleared) {
+    const std::optional<qint64> rater = raterId(true);
+    if (!rater) {
+        emit statusMessage(tr("Type your rater name first, so your scores can be told from others'."));
+        m_raterBox->setFocus();
+        return;
+    }
+    if (cleared) {
+        m_ratings->deleteRating(runId, *rater, dimension);
+    } else {
+        RatingRecord rating;
+        rating.runId = runId;
+        rating.raterId = *rater;
+        rating.dimension = dimension;
+        rating.score = score;
+        for (ComparePane* pane : m_panes)
+            if (pane->runId() == runId)
+                rating.note = pane->noteEdit()->text();
+        if (Status status = m_ratings->saveRating(rating, m_rubric); !status) {
+            emit statusMessage(status.error().message);
+            return;
+        }
+    }
+    refreshRaters();
+    updateRatedLabel();
+    emit ratingsChanged();
+}
+
+void CompareView::saveNote(qint64 runId, const QString& note) {
+    const std::optional<qint64> rater = raterId(false);
+    if (!rater || !m_ratings)
+        return;
+    // The note goes with every score this rater gave the run.
+    if (auto ratings = m_ratings->ratingsOfRun(runId)) {
+        for (RatingRecord rating : ratings.value()) {
+            if (rating.raterId != *rater)
+                continue;
+            rating.note = note;
+            if (Status status = m_ratings->saveRating(rating, m_rubric); !status)
+                emit statusMessage(status.error().message);
+        }
+    }
+    emit ratingsChanged();
+}
+
+void CompareView::prefer(const QString& winner) {
+    const ComparisonRecord* comparison = currentComparison();
+    if (!comparison || !m_ratings)
+        return;
+    PreferenceRecord preference;
+    preference.comparisonId = comparison->id;
+    if (winner == QLatin1String("tie")) {
+        preference.winner = PreferenceWinner::Tie;
+    } else if (winner == QLatin1String("bothbad")) {
+        preference.winner = PreferenceWinner::BothBad;
+    } else {
+        preference.winner = PreferenceWinner::Slot;
+        for (const auto& entry : comparison->entries)
+            if (entry.blindLabel == winner)
+                preference.winnerSlot = entry.slot;
+        if (!preference.winnerSlot)
+            return; // Ctrl+3 on a comparison of two
+    }
+    const std::optional<qint64> rater = raterId(true);
+    if (!rater) {
+        emit statusMessage(tr("Type your rater name first, so your preferences can be told from others'."));
+        m_raterBox->setFocus();
+        return;
+    }
+    preference.raterId = *rater;
+    if (Status status = m_ratings->savePreference(preference); !status) {
+        emit statusMessage(status.error().message);
+        return;
+    }
+    refreshRaters();
+    updatePreferenceButtons();
+    updateRatedLabel();
+    emit ratingsChanged();
+}
+
+void CompareView::updateRatedLabel() {
+    const std::optional<qint64> rater = raterId(false);
+    if (!m_ratings || !rater) {
+        m_ratedLabel->setText(tr("0 of %1 rated").arg(comparisonCount()));
+        return;
+    }
+    Result<RatingProgress> progress = m_ratings->progress(*rater);
+    if (progress)
+        m_ratedLabel->setText(tr("%1 of %2 rated").arg(progress->rated).arg(progress->total));
+}
+
+void CompareView::next() {
+    if (m_index + 1 < comparisonCount())
+        showComparison(m_index + 1);
+}
+
+void CompareView::previous() {
+    if (m_index > 0)
+        showComparison(m_index - 1);
+}
+
+void CompareView::nextUnrated() {
+    const std::optional<qint64> id = raterId(false);
+    if (!id) {
+        // Nobody rated anything yet under this name: the first comparison is unrated.
+        showComparison(0);
+        return;
+    }
+    const ComparisonRecord* current = currentComparison();
+    Result<std::optional<qint64>> next = m_ratings->nextUnratedComparison(*id, current ? current->id : 0);
+    if (next && !next.value())
+        next = m_ratings->nextUnratedComparison(*id, 0); // wrap around
+    if (!next || !next.value()) {
+        emit statusMessage(tr("Every comparison is rated by %1.").arg(rater()));
+        return;
+    }
+    for (int i = 0; i < comparisonCount(); ++i)
+        if (m_comparisons[static_cast<std::size_t>(i)].id == *next.value())
+            showComparison(i);
+}
+
+void CompareView::reveal() {
+    if (!m_reveal->isEnabled())
+        return;
+    m_revealed = true;
+    for (ComparePane* pane : m_panes)
+        pane->setRevealed(true);
+    m_reveal->setEnabled(false);
+}
+
+void CompareView::markGold() {
+    const ComparisonRecord* comparison = currentComparison();
+    if (!comparison || !m_comparisonStore)
+        return;
+    QMenu menu(this);
+    std::vector<ComparisonRecord::Entry> shown = comparison->entries;
+    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    QString chosen;
+    bool unmark = false;
+    for (const auto& entry : shown)
+        menu.addAction(tr("Expected: %1 better").arg(entry.blindLabel), this, [&chosen, label = entry.blindLabel] { chosen = label; });
+    menu.addAction(tr("Expected: tie"), this, [&chosen] { chosen = QStringLiteral("tie"); });
+    menu.addAction(tr("Expected: both bad"), this, [&chosen] { chosen = QStringLiteral("bothbad"); });
+    if (comparison->isGold) {
+        menu.addSeparator();
+        menu.addAction(tr("Not a gold comparison"), this, [&unmark] { unmark = true; });
+    }
+    menu.exec(m_gold->mapToGlobal(QPoint(0, m_gold->height())));
+    if (chosen.isEmpty() && !unmark)
+        return;
+    if (Status status = m_comparisonStore->setGold(comparison->id, !unmark, chosen); !status) {
+        emit statusMessage(status.error().message);
+        return;
+    }
+    ComparisonRecord& stored = m_comparisons[static_cast<std::size_t>(m_index)];
+    stored.isGold = !unmark;
+    stored.goldWinner = unmark ? QString() : chosen;
+    updatePreferenceButtons();
+    emit ratingsChanged();
+}
+
+} // namespace swb

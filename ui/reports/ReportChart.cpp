@@ -1,0 +1,114 @@
+#include "reports/ReportChart.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "reports/ReportPalette.h"
+
+namespace swb {
+
+namespace {
+void styleAxis(QCPAxis* axis) {
+    const QColor ink(0x4A, 0x4F, 0x57);
+    axis->setBasePen(QPen(QColor(0xB0, 0xB5, 0xBC)));
+    axis->setTickPen(QPen(QColor(0xB0, 0xB5, 0xBC)));
+    axis->setSubTickPen(Qt::NoPen);
+    axis->setTickLabelColor(ink);
+    axis->setLabelColor(ink);
+    axis->grid()->setPen(QPen(reportPalette::grid(), 1));
+    axis->grid()->setZeroLinePen(Qt::NoPen);
+}
+} // namespace
+
+ReportChart::ReportChart(const QString& title, QWidget* parent)
+    : QWidget(parent) {
+    m_title = new QLabel(title, this);
+    m_title->setTextFormat(Qt::PlainText);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setObjectName(QStringLiteral("exportChart"));
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save this chart as a PNG image or a PDF document"));
+    exportButton->setAutoRaise(true);
+    connect(exportButton, &QToolButton::clicked, this, &ReportChart::exportRequested);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumSize(240, 200);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_plot->setMouseTracking(true);
+    m_plot->setBackground(Qt::white);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis})
+        styleAxis(axis);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->axisRect()->setAutoMargins(QCP::msAll);
+    connect(m_plot, &QCustomPlot::customContextMenuRequested, this, &ReportChart::showContextMenu);
+
+    m_header = new QHBoxLayout;
+    m_header->setContentsMargins(2, 0, 0, 0);
+    m_header->addWidget(m_title, 1);
+    m_header->addWidget(exportButton);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(m_header);
+    layout->addWidget(m_plot, 1);
+}
+
+QString ReportChart::title() const { return m_title->text(); }
+
+void ReportChart::addHeaderWidget(QWidget* widget) { m_header->insertWidget(m_header->count() - 1, widget); }
+
+void ReportChart::showPlaceholder(const QString& message) {
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->xAxis->setVisible(false);
+    m_plot->yAxis->setVisible(false);
+    m_placeholderText = message;
+    m_placeholder = new QCPItemText(m_plot);
+    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_placeholder->position->setCoords(0.5, 0.45);
+    m_placeholder->setText(message);
+    m_placeholder->setColor(QColor(0x6B, 0x71, 0x7A));
+    m_placeholder->setClipToAxisRect(false);
+    m_plot->replot();
+}
+
+void ReportChart::beginContent() {
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_placeholder = nullptr;
+    m_placeholderText.clear();
+    m_plot->xAxis->setVisible(true);
+    m_plot->yAxis->setVisible(true);
+}
+
+bool ReportChart::exportTo(const QString& path) {
+    // The exported file carries the title that the widget shows above the plot.
+    m_plot->plotLayout()->insertRow(0);
+    auto* heading = new QCPTextElement(m_plot, title(), QFont(m_title->font().family(), 11, QFont::Bold));
+    m_plot->plotLayout()->addElement(0, 0, heading);
+    const bool laidOut = m_plot->width() >= 320 && m_plot->height() >= 200;
+    const int width = laidOut ? 0 : 640;
+    const int height = laidOut ? 0 : 420;
+    const bool saved = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
+                           ? m_plot->savePdf(path, width, height)
+                           : m_plot->savePng(path, width, height, 2.0);
+    m_plot->plotLayout()->remove(heading);
+    m_plot->plotLayout()->simplify();
+    m_plot->replot();
+    return saved;
+}
+
+void ReportChart::showContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    menu.addAction(tr("Export as PNG or PDF…"), this, &ReportChart::exportRequested);
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+} // namespace swb

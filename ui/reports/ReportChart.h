@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPItemText;
+class QHBoxLayout;
+class QLabel;
+
+namespace swb {
+
+// A titled QCustomPlot of the Reports view with an Export button and context menu (PNG or PDF). The
+// title is drawn into exported files too. Subclasses draw their content; with nothing to show, a chart
+// shows one centred sentence saying why.
+class ReportChart : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReportChart)
+
+public:
+    ReportChart(const QString& title, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    QString title() const;
+    // Controls placed in the header, between the title and the Export button.
+    void addHeaderWidget(QWidget* widget);
+    // .pdf by suffix, otherwise PNG at twice the pixel density; at least 640x420 when not laid out yet.
+    bool exportTo(const QString& path);
+    // The sentence shown instead of content; empty when the chart has content.
+    QString placeholder() const { return m_placeholderText; }
+
+signals:
+    void exportRequested();
+
+protected:
+    // Removes every plottable and item, hides the axes and shows message in the middle.
+    void showPlaceholder(const QString& message);
+    // Removes every plottable and item and shows the axes, ready for content.
+    void beginContent();
+
+private:
+    void showContextMenu(const QPoint& pos);
+
+    QCustomPlot* m_plot = nullptr;
+    QLabel* m_title = nullptr;
+    QHBoxLayout* m_header = nullptr;
+    QCPItemText* m_placeholder = nullptr;
+    QString m_placeholderText;
+};
+
+} // namespace swb

@@ -1,0 +1,196 @@
+#include "reports/ReportTables.h"
+
+#include <cmath>
+#include <limits>
+
+#include "reports/ReportPalette.h"
+
+namespace swb {
+
+namespace {
+
+QVariant sortKey(double value) {
+    // NaN would compare unordered: undefined figures sort before every number.
+    return std::isnan(value) ? -std::numeric_limits<double>::infinity() : value;
+}
+
+ReportCell numberCell(const QString& text, double value, const QString& toolTip = {}) {
+    ReportCell cell;
+    cell.text = text;
+    cell.sortKey = sortKey(value);
+    cell.toolTip = toolTip;
+    return cell;
+}
+
+ReportCell textCell(const QString& text, const QString& toolTip = {}) {
+    ReportCell cell;
+    cell.text = text;
+    cell.toolTip = toolTip;
+    cell.numeric = false;
+    return cell;
+}
+
+ReportCell countCell(int value) { return numberCell(QString::number(value), value); }
+
+} // namespace
+
+QString ReportTables::missing() { return QStringLiteral("\u2014"); }
+
+QString ReportTables::fixed(double value, int decimals) {
+    if (std::isnan(value))
+        return missing();
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("\u221e") : QStringLiteral("\u2212\u221e");
+    return QString::number(value, 'f', decimals);
+}
+
+QString ReportTables::significant(double value) {
+    if (std::isnan(value) || std::isinf(value))
+        return fixed(value, 0);
+    const double magnitude = std::abs(value);
+    if (magnitude != 0.0 && (magnitude < 1e-3 || magnitude >= 1e6))
+        return QString::number(value, 'g', 3);
+    const int digits = magnitude == 0.0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
+    return QString::number(value, 'f', std::clamp(2 - digits, 0, 5));
+}
+
+QString ReportTables::withInterval(double value, const stats::Interval& interval, int decimals) {
+    if (std::isnan(value))
+        return missing();
+    if (std::isnan(interval.low) || std::isnan(interval.high))
+        return fixed(value, decimals);
+    return tr("%1 [%2, %3]").arg(fixed(value, decimals), fixed(interval.low, decimals), fixed(interval.high, decimals));
+}
+
+ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapRounds) {
+    ReportTable table;
+    table.columns.push_back(
+        {tr("Strategy"), tr("The strategy's name (#id appended when two share one); the square is its colour in the charts.")});
+    table.columns.push_back({tr("Runs"), tr("Runs recorded with this strategy, branches included.")});
+    for (const QString& dimension : report.dimensions)
+        table.columns.push_back(
+            {dimension, tr("Mean %1 score of this strategy's runs over every rater, with its 95% percentile-bootstrap "
+                           "interval (%2 resamples of the ratings) and n, the number of ratings.")
+                            .arg(dimension)
+                            .arg(bootstrapRounds)});
+    table.columns.push_back(
+        {tr("Bradley–Terry"), tr("Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. "
+                                 "In brackets the 95% interval from %1 bootstrap resamples of the battles.")
+                                  .arg(bootstrapRounds)});
+    table.columns.push_back({tr("Elo"), tr("Online Elo as FastChat computes it (K = 4, start 1000), preferences in the "
+                                           "order they were given; unlike Bradley–Terry it depends on that order.")});
+    table.columns.push_back({tr("Win rate"), tr("(wins + ties / 2) / battles: a tie or a both-bad verdict counts as half "
+                                                "a win for each side.")});
+    table.columns.push_back({tr("Battles"), tr("Pairwise battles from preferences: the chosen output beats every other "
+                                               "output of its comparison; tie and both-bad are a tie between every pair.")});
+    table.columns.push_back({tr("Length"), tr("Mean length of the runs in tokens.")});
+    table.columns.push_back({tr("Perplexity"), tr("Mean over runs of exp(−mean ln p) of the chosen tokens under the "
+                                                  "model's raw distribution: how surprising the text is to the model.")});
+    table.columns.push_back({tr("Entropy"), tr("Mean over runs of the mean entropy (nats) of the raw next-token "
+                                               "distribution: how uncertain the model was while writing.")});
+    for (int n = 1; n <= 3; ++n)
+        table.columns.push_back({tr("Distinct-%1").arg(n),
+                                 tr("Unique %1-grams / all %1-grams over all the strategy's runs together (Li et al. "
+                                    "2016): higher means more varied text.")
+                                     .arg(n)});
+    table.columns.push_back({tr("Rep-4"), tr("Mean over runs of the share of 4-grams that repeat an earlier 4-gram of "
+                                             "the same run: higher means more repetitive text.")});
+
+    for (std::size_t s = 0; s < report.strategies.size(); ++s) {
+        const StrategySummary& summary = report.strategies[s];
+        std::vector<ReportCell> row;
+        ReportCell name = textCell(summary.strategy, tr("Strategy id %1").arg(summary.strategyId));
+        name.swatch = reportPalette::strategy(static_cast<int>(s));
+        row.push_back(name);
+        row.push_back(countCell(summary.runs));
+        for (const DimensionSummary& d : summary.dimensions) {
+            if (d.n == 0) {
+                row.push_back(numberCell(missing(), stats::kNaN, tr("No %1 ratings for this strategy.").arg(d.dimension)));
+                continue;
+            }
+            row.push_back(numberCell(tr("%1 n=%2").arg(withInterval(d.mean, d.interval, 2)).arg(d.n), d.mean,
+                                     tr("%1: mean %2 of %n rating(s); 95% interval %3 to %4.", nullptr, d.n)
+                                         .arg(d.dimension, fixed(d.mean, 3), fixed(d.interval.low, 3),
+                                              fixed(d.interval.high, 3))));
+        }
+        if (summary.battles == 0) {
+            const QString none = tr("No preferences involve this strategy yet.");
+            row.push_back(numberCell(missing(), stats::kNaN, none));
+            row.push_back(numberCell(missing(), stats::kNaN, none));
+            row.push_back(numberCell(missing(), stats::kNaN, none));
+        } else {
+            row.push_back(numberCell(withInterval(summary.bradleyTerry, summary.bradleyTerryInterval, 0),
+                                     summary.bradleyTerry,
+                                     tr("Bradley–Terry %1; 95% interval %2 to %3.")
+                                         .arg(fixed(summary.bradleyTerry, 1), fixed(summary.bradleyTerryInterval.low, 1),
+                                              fixed(summary.bradleyTerryInterval.high, 1))));
+            row.push_back(numberCell(fixed(summary.onlineElo, 1), summary.onlineElo));
+            row.push_back(numberCell(fixed(summary.winRate, 2), summary.winRate,
+                                     tr("%1% of %n battle(s)", nullptr, summary.battles).arg(fixed(summary.winRate * 100, 1))));
+        }
+        row.push_back(countCell(summary.battles));
+        row.push_back(numberCell(fixed(summary.meanLength, 1), summary.meanLength));
+        row.push_back(numberCell(significant(summary.meanPerplexity), summary.meanPerplexity));
+        row.push_back(numberCell(fixed(summary.meanRawEntropy, 2), summary.meanRawEntropy));
+        for (double distinct : {summary.distinct1, summary.distinct2, summary.distinct3})
+            row.push_back(numberCell(fixed(distinct, 2), distinct));
+        row.push_back(numberCell(fixed(summary.rep4, 2), summary.rep4));
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+ReportTable ReportTables::agreement(const SummaryReport& report) {
+    ReportTable table;
+    const QString scale = tr("1 is perfect agreement, 0 no better than chance, below 0 systematic disagreement; "
+                             "Krippendorff counts 0.8 and above as reliable, 0.667 to 0.8 as tentative.");
+    table.columns = {
+        {tr("Dimension"), tr("A rubric dimension that has ratings.")},
+        {tr("α ordinal"), tr("Krippendorff's α with ordinal distances (only the order of scores matters). %1").arg(scale)},
+        {tr("α interval"), tr("Krippendorff's α with interval distances (squared score differences). %1").arg(scale)},
+        {tr("Units"), tr("Runs with at least two ratings on this dimension: only these can show agreement.")},
+        {tr("Pairable"), tr("Ratings in those runs.")},
+        {tr("Raters"), tr("Raters who scored this dimension.")},
+    };
+    const QString undefined = tr("Undefined: no run has two ratings on this dimension, or the scores never vary.");
+    for (const AgreementRow& a : report.agreement) {
+        std::vector<ReportCell> row;
+        row.push_back(textCell(a.dimension));
+        for (double alpha : {a.alphaOrdinal, a.alphaInterval}) {
+            ReportCell cell = numberCell(fixed(alpha, 3), alpha, std::isnan(alpha) ? undefined : QString());
+            cell.background = reportPalette::agreement(alpha);
+            row.push_back(cell);
+        }
+        row.push_back(countCell(a.units));
+        row.push_back(numberCell(significant(a.pairable), a.pairable));
+        row.push_back(countCell(a.raters));
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+ReportTable ReportTables::raters(const SummaryReport& report) {
+    ReportTable table;
+    table.columns = {
+        {tr("Rater"), tr("A rater, by name.")},
+        {tr("Ratings"), tr("Rubric scores given (one per run and dimension).")},
+        {tr("Preferences"), tr("Pairwise verdicts given (one per comparison).")},
+        {tr("Gold"), tr("Preferences on gold comparisons, whose right answer is known.")},
+        {tr("Correct"), tr("Gold comparisons on which the rater picked the known answer.")},
+        {tr("Gold accuracy"), tr("Correct / gold answered: a check that the rater reads the outputs.")},
+    };
+    for (const RaterRow& r : report.raters) {
+        std::vector<ReportCell> row;
+        row.push_back(textCell(r.rater));
+        row.push_back(countCell(r.ratings));
+        row.push_back(countCell(r.preferences));
+        row.push_back(countCell(r.goldAnswered));
+        row.push_back(countCell(r.goldCorrect));
+        row.push_back(numberCell(fixed(r.goldAccuracy, 2), r.goldAccuracy,
+                                 r.goldAnswered == 0 ? tr("This rater has answered no gold comparison.") : QString()));
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+} // namespace swb

@@ -54,22 +54,12 @@ constexpr std::size_t kLanes = 8;
     return best;
 }
 
-// out[i] = exp(x[i] - shift); terms[i] = out[i] * max(x[i] - shift, -87), finite even for -inf logits.
-[[gnu::target_clones("avx2", "default")]] static void expShiftStore(const float* x, float* out, float* terms,
-                                                                    std::size_t n, float shift) {
-    for (std::size_t i = 0; i < n; ++i) {
-        const float d = x[i] - shift;
-        const float e = expNonPositive(d);
-        out[i] = e;
-        terms[i] = e * (d < -87.0f ? -87.0f : d);
-    }
-}
-
-// Sums in float lanes over blocks of 2048 items, each block added to a double total: vectorises
-// fully (the lane structure is explicit, so every CPU adds in the same order) and keeps the
-// relative error near 1e-7 for any vocabulary size.
-[[gnu::target_clones("avx2", "default")]] static void sums(const float* e, const float* terms, std::size_t n,
-                                                           double* sum, double* weighted) {
+// out[i] = exp(x[i] - shift), with sum = sum of out and weighted = sum of out[i] * max(x[i] - shift, -87)
+// (finite even for -inf logits), in one pass. Sums run in float lanes over blocks of 2048 items, each
+// block added to a double total: vectorises fully (the lane structure is explicit, so every CPU adds
+// in the same order) and keeps the relative error near 1e-7 for any vocabulary size.
+[[gnu::target_clones("avx2", "default")]] static void expShiftSums(const float* x, float* out, std::size_t n,
+                                                                   float shift, double* sum, double* weighted) {
     constexpr std::size_t kBlock = 2048;
     double total = 0.0;
     double totalWeighted = 0.0;
@@ -81,8 +71,11 @@ constexpr std::size_t kLanes = 8;
         std::size_t i = start;
         for (; i < full; i += kLanes) {
             for (std::size_t j = 0; j < kLanes; ++j) {
-                s[j] += e[i + j];
-                w[j] += terms[i + j];
+                const float d = x[i + j] - shift;
+                const float e = expNonPositive(d);
+                out[i + j] = e;
+                s[j] += e;
+                w[j] += e * (d < -87.0f ? -87.0f : d);
             }
         }
         float blockSum = 0.0f;
@@ -92,8 +85,11 @@ constexpr std::size_t kLanes = 8;
             blockWeighted += w[j];
         }
         for (; i < end; ++i) {
-            blockSum += e[i];
-            blockWeighted += terms[i];
+            const float d = x[i] - shift;
+            const float e = expNonPositive(d);
+            out[i] = e;
+            blockSum += e;
+            blockWeighted += e * (d < -87.0f ? -87.0f : d);
         }
         total += blockSum;
         totalWeighted += blockWeighted;
@@ -103,10 +99,7 @@ constexpr std::size_t kLanes = 8;
 }
 
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
-    thread_local ScratchVector<float> terms;
-    terms.resize(n);
-    expShiftStore(x, out, terms.data(), n, shift);
-    sums(out, terms.data(), n, sum, weightedSum);
+    expShiftSums(x, out, n, shift, sum, weightedSum);
 }
 
 [[gnu::target_clones("avx2", "default")]] void bucketIndices(const float* x, std::size_t n, float top, float scale,
@@ -168,6 +161,7 @@ Candidates::Candidates(std::span<const float> logits) {
 }
 
 void Candidates::assign(std::span<const float> logits) {
+    m_totalProb = -1.0;
     m_ids.resize(logits.size());
     std::iota(m_ids.begin(), m_ids.end(), 0);
     m_logits.assign(logits.begin(), logits.end());
@@ -182,6 +176,7 @@ void Candidates::assign(std::span<const float> logits) {
 }
 
 void Candidates::logitsChanged(bool orderKept) {
+    m_totalProb = -1.0;
     m_probsValid = false;
     if (!orderKept)
         m_sortedCount = 0;
@@ -202,8 +197,13 @@ void Candidates::softmax() {
     double weighted = 0.0;
     kernels::expShift(m_logits.data(), m_probs.data(), n, max, &sum, &weighted);
     const float inverse = static_cast<float>(1.0 / sum);
-    for (float& p : m_probs)
+    // The sum of the normalised probabilities, in the order totalProb() adds them, comes free here.
+    double total = 0.0;
+    for (float& p : m_probs) {
         p *= inverse;
+        total += p;
+    }
+    m_totalProb = total;
     // H = -sum p log p with log p = (x - max) - log Z: no logarithm per token.
     m_entropy = std::max(0.0, std::log(sum) - weighted / sum);
     m_logPartition = static_cast<double>(max) + std::log(sum);
@@ -216,6 +216,8 @@ double Candidates::entropy() {
 }
 
 double Candidates::totalProb() const {
+    if (m_probsValid && m_totalProb >= 0.0)
+        return m_totalProb;
     double total = 0.0;
     for (float p : m_probs)
         total += p;
@@ -223,6 +225,7 @@ double Candidates::totalProb() const {
 }
 
 void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix) {
+    m_totalProb = -1.0;
     const bool withProbs = m_probs.size() == m_ids.size();
     ScratchVector<TokenId> ids(order.size());
     ScratchVector<float> logits(order.size());
@@ -240,6 +243,7 @@ void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sort
 }
 
 void Candidates::swapItems(std::size_t a, std::size_t b) {
+    m_totalProb = -1.0;
     std::swap(m_ids[a], m_ids[b]);
     std::swap(m_logits[a], m_logits[b]);
     if (m_probs.size() == m_ids.size())
@@ -323,6 +327,7 @@ void Candidates::sortTop(std::size_t k) {
 }
 
 void Candidates::keepFirst(std::size_t n) {
+    m_totalProb = -1.0;
     if (n >= size())
         return;
     m_ids.resize(n);
@@ -334,6 +339,7 @@ void Candidates::keepFirst(std::size_t n) {
 }
 
 bool Candidates::keepWhere(const std::vector<char>& keep) {
+    m_totalProb = -1.0;
     if (std::find(keep.begin(), keep.end(), 1) == keep.end())
         return false;
     const bool withProbs = m_probs.size() == m_ids.size();

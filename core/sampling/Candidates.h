@@ -92,6 +92,7 @@ private:
     ScratchVector<float> m_probs;
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
+    double m_totalProb = -1.0; // cached totalProb(); negative when unknown
     double m_entropy = 0.0;
     double m_logPartition = 0.0;
     int m_vocabSize = 0;

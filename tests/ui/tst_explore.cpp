@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -267,13 +268,20 @@ private slots:
         m_explore->strategyEditor()->setStrategy(strategyFromJson(
             R"({"seed": 3, "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "top_k", "k": 40}, {"type": "dist"}]})"));
         m_explore->maxTokens()->setValue(100);
+        // At step 3 the worker waits until the GUI thread has clicked Stop, as a user would.
         int seen = 0;
+        QSemaphore clicked;
+        auto* stopButton = m_explore->findChild<QPushButton*>(QStringLiteral("stop"));
         const auto connection = connect(
             m_explore->worker(), &InferenceWorker::stepGenerated, m_explore->worker(),
             [&](quint64, const GeneratedStep&) {
-                if (++seen == 3)
-                    QMetaObject::invokeMethod(m_explore->findChild<QPushButton*>(QStringLiteral("stop")), "click",
-                                              Qt::DirectConnection); // the Stop button, pressed at step 3
+                if (++seen != 3)
+                    return;
+                QMetaObject::invokeMethod(stopButton, [&] {
+                    QTest::mouseClick(stopButton, Qt::LeftButton);
+                    clicked.release();
+                });
+                clicked.acquire();
             },
             Qt::DirectConnection);
         QVERIFY(m_explore->findChild<QPushButton*>(QStringLiteral("stop")));

@@ -59,7 +59,9 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     // Setup.
     auto* setup = new QGroupBox(tr("New comparison"), this);
     auto* setupLayout = new QVBoxLayout(setup);
-    setupLayout->addWidget(new QLabel(tr("Strategies (2 to 4): a preset, a saved name or JSON"), setup));
+    auto* strategiesLabel = new QLabel(tr("Strategies (2 to 4): a preset, a saved name or JSON"), setup);
+    strategiesLabel->setWordWrap(true);
+    setupLayout->addWidget(strategiesLabel);
     m_strategyRows = new QWidget(setup);
     new QVBoxLayout(m_strategyRows);
     m_strategyRows->layout()->setContentsMargins(0, 0, 0, 0);
@@ -121,7 +123,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_maxTokens = new QSpinBox(setup);
     m_maxTokens->setRange(1, 100000);
     m_maxTokens->setValue(64);
-    m_blind = new QCheckBox(tr("Blind (hide strategy names while rating)"), setup);
+    m_blind = new QCheckBox(tr("Blind rating"), setup);
+    m_blind->setToolTip(tr("Hide strategy names while rating; panes are labelled A, B, … in a random, recorded order"));
     m_blind->setChecked(true);
     form->addRow(tr("Samples"), m_samples);
     form->addRow(tr("Seed"), m_seed);
@@ -231,7 +234,7 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({340, 940});
     setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setupScroll->setMinimumWidth(setup->minimumSizeHint().width() + 12);
+    setupScroll->setMinimumWidth(280);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(splitter);
@@ -499,8 +502,8 @@ bool CompareView::showComparison(int index) {
     m_index = index >= 0 && index < comparisonCount() ? index : -1;
     const ComparisonRecord* comparison = currentComparison();
     if (!comparison) {
-        m_position->setText(tr("No comparisons yet: set one up on the left and run it, or use swb batch."));
-        m_promptLabel->clear();
+        m_position->clear();
+        m_promptLabel->setText(tr("No comparisons yet: set one up on the left and run it, or use swb batch."));
         rebuildPreferenceButtons({});
         updateRatedLabel();
         return false;
@@ -561,8 +564,10 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
     auto* layout = static_cast<QHBoxLayout*>(m_preferenceRow->layout());
     while (layout->count() > 0)
         delete layout->takeAt(0);
-    if (comparison.entries.empty())
+    if (comparison.entries.empty()) {
+        updatePreferenceButtons();
         return;
+    }
     std::vector<ComparisonRecord::Entry> shown = comparison.entries;
     std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     const bool pair = shown.size() == 2;

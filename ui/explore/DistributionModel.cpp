@@ -11,7 +11,8 @@ namespace swb {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("swb::DistributionModel", text); }
+// lupdate files these under the context "swb" (the enclosing namespace).
+QString tr(const char* text) { return QCoreApplication::translate("swb", text); }
 
 QString number(double value) { return QString::number(value, 'g', 3); }
 

@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "explore/ExploreView.h"
 #include "explore/TokenStreamView.h"
+#include "reports/ReportsView.h"
 
 namespace {
 
@@ -104,6 +105,11 @@ int main(int argc, char* argv[]) {
         const QString path = parser.value(screenshot);
         if (window.currentTabKey() == QLatin1String("explore"))
             screenshotAfterDemoGeneration(&window, path);
+        else if (window.currentTabKey() == QLatin1String("reports"))
+            // The summary is computed off the GUI thread: wait for it.
+            QObject::connect(window.reports(), &swb::ReportsView::reportUpdated, &window,
+                             [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection),
+                window.reports()->refresh();
         else if (window.currentTabKey() == QLatin1String("compare") && !window.explore()->isModelLoaded())
             // Outputs are shown with the model's tokenizer: wait for it.
             QObject::connect(window.explore(), &swb::ExploreView::modelReady, &window,

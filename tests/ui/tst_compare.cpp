@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
+#include <QSettings>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -11,6 +13,7 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include "AppInfo.h"
 #include "MainWindow.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
@@ -38,6 +41,10 @@ class TestCompare : public QObject {
 
 private slots:
     void initTestCase() {
+        // Start from an empty run store and settings, also when the test runs again in the same home.
+        for (const char* suffix : {"", "-wal", "-shm"})
+            QFile::remove(Database::defaultPath() + QLatin1String(suffix));
+        QSettings(applicationId(), QStringLiteral("settings")).clear();
         m_window = std::make_unique<MainWindow>();
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

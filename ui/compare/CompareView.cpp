@@ -412,13 +412,17 @@ void CompareView::onProgress(quint64 id, const ComparisonProgress& progress) {
     m_runStatus->setText(tr("Prompt %1, sample %2").arg(progress.prompt + 1).arg(progress.sample + 1));
 }
 
-void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
-    if (id != m_runningId)
-        return;
+void CompareView::runEnded() {
     m_runningId = 0;
     m_explore->setWorkerBusy(false);
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
+}
+
+void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
+    if (id != m_runningId)
+        return;
+    runEnded();
     m_overall->setValue(outcome.generated + outcome.skipped);
     m_runStatus->setText(outcome.cancelled
                              ? tr("Cancelled after %1 of %2 runs; Run again to resume.").arg(outcome.generated + outcome.skipped).arg(outcome.total)
@@ -440,10 +444,7 @@ void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
 void CompareView::onFailed(quint64 id, const QString& message) {
     if (id != m_runningId)
         return;
-    m_runningId = 0;
-    m_explore->setWorkerBusy(false);
-    m_run->setEnabled(true);
-    m_cancel->setEnabled(false);
+    runEnded();
     m_runStatus->setText(message);
     emit statusMessage(message);
 }

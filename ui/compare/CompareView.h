@@ -73,6 +73,7 @@ private:
     void onProgress(quint64 id, const ComparisonProgress& progress);
     void onFinished(quint64 id, const ComparisonOutcome& outcome);
     void onFailed(quint64 id, const QString& message);
+    void runEnded();
     void addStrategyRow(const QString& text = {});
     void removeStrategyRow();
     void rebuildPreferenceButtons(const ComparisonRecord& comparison);

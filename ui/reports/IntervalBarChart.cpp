@@ -14,14 +14,18 @@ IntervalBarChart::IntervalBarChart(const QString& title, QWidget* parent)
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     plot()->legend->setFont(legendFont);
     plot()->legend->setBrush(QColor(255, 255, 255, 220));
-    plot()->legend->setBorderPen(QPen(QColor(0xD0, 0xD4, 0xD9)));
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot()->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot()->legend->setBorderPen(Qt::NoPen);
+    // Under the plot when shown (showLegend), so it never hides a bar.
+    plot()->axisRect()->insetLayout()->take(plot()->legend);
+    plot()->legend->setVisible(false);
     connect(plot(), &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const int bar = barAt(event->pos());
         if (bar < 0)
             QToolTip::hideText();
         else
-            QToolTip::showText(event->globalPosition().toPoint(), m_bars[static_cast<std::size_t>(bar)].toolTip, plot());
+            QToolTip::showText(event->globalPosition().toPoint(), m_bars[static_cast<std::size_t>(bar)].toolTip,
+                               plot());
     });
 }
 
@@ -32,9 +36,23 @@ int IntervalBarChart::barAt(const QPoint& pos) const {
     return bar >= 0 && bar < static_cast<int>(m_bars.size()) ? bar : -1;
 }
 
+void IntervalBarChart::showLegend(bool show) {
+    QCPLayoutGrid* layout = plot()->plotLayout();
+    const bool shown = layout->elementCount() > 1 && layout->hasElement(layout->rowCount() - 1, 0) &&
+                       layout->element(layout->rowCount() - 1, 0) == plot()->legend;
+    if (show && !shown) {
+        layout->addElement(layout->rowCount(), 0, plot()->legend);
+        layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+    } else if (!show && shown) {
+        layout->take(plot()->legend);
+        layout->simplify();
+    }
+    plot()->legend->setVisible(show);
+}
+
 void IntervalBarChart::clear(const QString& message) {
     m_bars.clear();
-    plot()->legend->setVisible(false);
+    showLegend(false);
     showPlaceholder(message);
 }
 
@@ -67,7 +85,7 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
     const double span = high - low > 0 ? high - low : 1.0;
     // Room above for the printed values, and below when bars hang from the base.
     const double top = high + span * 0.14;
-    const double bottom = (axis.range && low >= axis.range->first) || low >= axis.base ? low : low - span * 0.08;
+    const double bottom = (axis.range && low >= axis.range->first) || low >= axis.base ? low : low - span * 0.14;
 
     QCPBars* legendBars = nullptr;
     for (int i = 0; i < n; ++i) {
@@ -87,10 +105,12 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
         QColor fill = bar.colour;
         fill.setAlpha(200);
         bars->setBrush(fill);
-        bars->addData(i, bar.value);
+        bars->addData(i, bar.value - axis.base); // QCPBars draws from its base value by this much
         bars->removeFromLegend();
         if (!legendBars)
             legendBars = bars;
+        // The value goes beyond the bar's end and its whisker: above a bar that rises, below one that hangs.
+        const bool hangs = bar.value < axis.base;
         double labelAt = bar.value;
         if (std::isfinite(bar.interval.low) && std::isfinite(bar.interval.high)) {
             auto* errors = new QCPErrorBars(p->xAxis, p->yAxis);
@@ -100,12 +120,12 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
             errors->setSymbolGap(0);
             errors->addData(std::max(0.0, bar.value - bar.interval.low), std::max(0.0, bar.interval.high - bar.value));
             errors->removeFromLegend();
-            labelAt = std::max(bar.value, bar.interval.high);
+            labelAt = hangs ? std::min(bar.value, bar.interval.low) : std::max(bar.value, bar.interval.high);
         }
         auto* value = new QCPItemText(p);
         value->position->setCoords(i, labelAt);
-        value->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        value->setPadding(QMargins(2, 0, 2, 3));
+        value->setPositionAlignment(Qt::AlignHCenter | (hangs ? Qt::AlignTop : Qt::AlignBottom));
+        value->setPadding(hangs ? QMargins(2, 3, 2, 0) : QMargins(2, 0, 2, 3));
         value->setText(QString::number(bar.value, 'f', axis.decimals));
         value->setColor(QColor(0x30, 0x34, 0x3A));
         value->setClipToAxisRect(false);
@@ -125,9 +145,9 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
             key->setPen(QPen(QColor(0x8A, 0x90, 0x99)));
             key->setBrush(QColor(0xC8, 0xCD, 0xD3));
         }
-        p->legend->setVisible(true);
+        showLegend(true);
     } else {
-        p->legend->setVisible(false);
+        showLegend(false);
     }
     if (axis.base != 0.0) {
         auto* baseline = new QCPItemStraightLine(p);

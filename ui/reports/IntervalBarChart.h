@@ -44,6 +44,7 @@ public:
 
 private:
     int barAt(const QPoint& pos) const;
+    void showLegend(bool show);
 
     std::vector<IntervalBar> m_bars;
 };

@@ -28,6 +28,10 @@ ReportChart::ReportChart(const QString& title, QWidget* parent)
     : QWidget(parent) {
     m_title = new QLabel(title, this);
     m_title->setTextFormat(Qt::PlainText);
+    m_title->setToolTip(title);
+    // May be cut short in a narrow window rather than squeezing the controls beside it.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setMinimumWidth(60);
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -60,9 +64,13 @@ ReportChart::ReportChart(const QString& title, QWidget* parent)
     layout->addWidget(m_plot, 1);
 }
 
-QString ReportChart::title() const { return m_title->text(); }
+QString ReportChart::title() const {
+    return m_title->text();
+}
 
-void ReportChart::addHeaderWidget(QWidget* widget) { m_header->insertWidget(m_header->count() - 1, widget); }
+void ReportChart::addHeaderWidget(QWidget* widget) {
+    m_header->insertWidget(m_header->count() - 1, widget);
+}
 
 void ReportChart::showPlaceholder(const QString& message) {
     m_plot->clearPlottables();
@@ -89,18 +97,28 @@ void ReportChart::beginContent() {
 }
 
 bool ReportChart::exportTo(const QString& path) {
-    // The exported file carries the title that the widget shows above the plot.
-    m_plot->plotLayout()->insertRow(0);
-    auto* heading = new QCPTextElement(m_plot, title(), QFont(m_title->font().family(), 11, QFont::Bold));
-    m_plot->plotLayout()->addElement(0, 0, heading);
+    // The exported file carries the title that the widget shows above the plot: a text item over the whole
+    // width, in room made at the top of the layout (a layout row would be as narrow as its column).
+    QFont font = m_title->font();
+    font.setPointSizeF(font.pointSizeF() * 1.1);
+    const QMargins margins = m_plot->plotLayout()->margins();
+    m_plot->plotLayout()->setMargins(margins + QMargins(0, QFontMetrics(font).height() + 10, 0, 0));
+    auto* heading = new QCPItemText(m_plot);
+    heading->setClipToAxisRect(false);
+    heading->position->setType(QCPItemPosition::ptViewportRatio);
+    heading->position->setCoords(0.5, 0.0);
+    heading->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    heading->setPadding(QMargins(0, 6, 0, 0));
+    heading->setFont(font);
+    heading->setText(title());
     const bool laidOut = m_plot->width() >= 320 && m_plot->height() >= 200;
     const int width = laidOut ? 0 : 640;
     const int height = laidOut ? 0 : 420;
     const bool saved = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
                            ? m_plot->savePdf(path, width, height)
                            : m_plot->savePng(path, width, height, 2.0);
-    m_plot->plotLayout()->remove(heading);
-    m_plot->plotLayout()->simplify();
+    m_plot->removeItem(heading);
+    m_plot->plotLayout()->setMargins(margins);
     m_plot->replot();
     return saved;
 }

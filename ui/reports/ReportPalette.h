@@ -17,13 +17,25 @@ inline QColor strategy(int index) {
 }
 
 // Win rates: red below one half, white at one half, blue above (ColorBrewer RdBu).
-inline QColor losing() { return QColor(0xB2, 0x18, 0x2B); }
-inline QColor even() { return QColor(0xF7, 0xF7, 0xF7); }
-inline QColor winning() { return QColor(0x21, 0x66, 0xAC); }
-inline QColor noData() { return QColor(0xE4, 0xE6, 0xEA); }
+inline QColor losing() {
+    return QColor(0xB2, 0x18, 0x2B);
+}
+inline QColor even() {
+    return QColor(0xF7, 0xF7, 0xF7);
+}
+inline QColor winning() {
+    return QColor(0x21, 0x66, 0xAC);
+}
+inline QColor noData() {
+    return QColor(0xE4, 0xE6, 0xEA);
+}
 
-inline QColor errorText() { return QColor(0xA3, 0x1F, 0x34); }
-inline QColor grid() { return QColor(0xE3, 0xE5, 0xE8); }
+inline QColor errorText() {
+    return QColor(0xA3, 0x1F, 0x34);
+}
+inline QColor grid() {
+    return QColor(0xE3, 0xE5, 0xE8);
+}
 
 // Krippendorff's thresholds: alpha >= 0.8 reliable, >= 0.667 tentative, below that not to be relied on.
 inline QColor agreement(double alpha) {

@@ -13,17 +13,21 @@ void ReportTableModel::setTable(ReportTable table) {
     endResetModel();
 }
 
-QString ReportTableModel::text(const QString& key, const QString& column) const {
-    int c = -1;
-    for (std::size_t i = 0; i < m_table.columns.size(); ++i)
-        if (m_table.columns[i].title == column)
-            c = static_cast<int>(i);
-    if (c < 0)
-        return {};
+const ReportCell* ReportTableModel::cell(const QString& key, const QString& column) const {
+    std::size_t c = 0;
+    while (c < m_table.columns.size() && m_table.columns[c].title != column)
+        ++c;
+    if (c == m_table.columns.size())
+        return nullptr;
     for (const std::vector<ReportCell>& row : m_table.rows)
-        if (!row.empty() && row.front().text == key)
-            return row[static_cast<std::size_t>(c)].text;
-    return {};
+        if (!row.empty() && row.front().text == key && c < row.size())
+            return &row[c];
+    return nullptr;
+}
+
+QString ReportTableModel::text(const QString& key, const QString& column) const {
+    const ReportCell* found = cell(key, column);
+    return found ? found->text : QString();
 }
 
 int ReportTableModel::rowCount(const QModelIndex& parent) const {

@@ -14,8 +14,8 @@ struct ReportCell {
     QString text;
     QVariant sortKey; // Qt::UserRole; the text when invalid
     QString toolTip;
-    QColor background;  // invalid: the view's own
-    QColor swatch;      // a colour square before the text (the strategy's chart colour); invalid: none
+    QColor background;   // invalid: the view's own
+    QColor swatch;       // a colour square before the text (the strategy's chart colour); invalid: none
     bool numeric = true; // right-aligned
 };
 
@@ -40,7 +40,8 @@ public:
 
     void setTable(ReportTable table);
     const ReportTable& table() const { return m_table; }
-    // The text of the cell in the row whose first cell reads `key`, in the column titled `column`; empty when absent.
+    // The cell in the row whose first cell reads `key`, in the column titled `column`; null when absent.
+    const ReportCell* cell(const QString& key, const QString& column) const;
     QString text(const QString& key, const QString& column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -1,5 +1,6 @@
 #include "reports/ReportTables.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -30,11 +31,15 @@ ReportCell textCell(const QString& text, const QString& toolTip = {}) {
     return cell;
 }
 
-ReportCell countCell(int value) { return numberCell(QString::number(value), value); }
+ReportCell countCell(int value) {
+    return numberCell(QString::number(value), value);
+}
 
 } // namespace
 
-QString ReportTables::missing() { return QStringLiteral("\u2014"); }
+QString ReportTables::missing() {
+    return QStringLiteral("\u2014");
+}
 
 QString ReportTables::fixed(double value, int decimals) {
     if (std::isnan(value))
@@ -65,7 +70,8 @@ QString ReportTables::withInterval(double value, const stats::Interval& interval
 ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapRounds) {
     ReportTable table;
     table.columns.push_back(
-        {tr("Strategy"), tr("The strategy's name (#id appended when two share one); the square is its colour in the charts.")});
+        {tr("Strategy"),
+         tr("The strategy's name (#id appended when two share one); the square is its colour in the charts.")});
     table.columns.push_back({tr("Runs"), tr("Runs recorded with this strategy, branches included.")});
     for (const QString& dimension : report.dimensions)
         table.columns.push_back(
@@ -73,26 +79,26 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
                            "interval (%2 resamples of the ratings) and n, the number of ratings.")
                             .arg(dimension)
                             .arg(bootstrapRounds)});
-    table.columns.push_back(
-        {tr("Bradley–Terry"), tr("Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. "
-                                 "In brackets the 95% interval from %1 bootstrap resamples of the battles.")
-                                  .arg(bootstrapRounds)});
+    table.columns.push_back({tr("Bradley–Terry"),
+                             tr("Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. "
+                                "In brackets the 95% interval from %1 bootstrap resamples of the battles.")
+                                 .arg(bootstrapRounds)});
     table.columns.push_back({tr("Elo"), tr("Online Elo as FastChat computes it (K = 4, start 1000), preferences in the "
                                            "order they were given; unlike Bradley–Terry it depends on that order.")});
-    table.columns.push_back({tr("Win rate"), tr("(wins + ties / 2) / battles: a tie or a both-bad verdict counts as half "
-                                                "a win for each side.")});
-    table.columns.push_back({tr("Battles"), tr("Pairwise battles from preferences: the chosen output beats every other "
-                                               "output of its comparison; tie and both-bad are a tie between every pair.")});
+    table.columns.push_back(
+        {tr("Win rate"), tr("(wins + ties / 2) / battles: a tie or a both-bad verdict counts as half a win for each "
+                            "side. A preference is a battle between every two outputs of its comparison: the chosen "
+                            "one beats each other one.")});
     table.columns.push_back({tr("Length"), tr("Mean length of the runs in tokens.")});
-    table.columns.push_back({tr("Perplexity"), tr("Mean over runs of exp(−mean ln p) of the chosen tokens under the "
-                                                  "model's raw distribution: how surprising the text is to the model.")});
+    table.columns.push_back(
+        {tr("Perplexity"), tr("Mean over runs of exp(−mean ln p) of the chosen tokens under the "
+                              "model's raw distribution: how surprising the text is to the model.")});
     table.columns.push_back({tr("Entropy"), tr("Mean over runs of the mean entropy (nats) of the raw next-token "
                                                "distribution: how uncertain the model was while writing.")});
-    for (int n = 1; n <= 3; ++n)
-        table.columns.push_back({tr("Distinct-%1").arg(n),
-                                 tr("Unique %1-grams / all %1-grams over all the strategy's runs together (Li et al. "
-                                    "2016): higher means more varied text.")
-                                     .arg(n)});
+    table.columns.push_back(
+        {tr("Distinct-1/2/3"), tr("Distinct-n: unique n-grams / all n-grams over all the strategy's "
+                                  "runs together (Li et al. 2016), for n = 1, 2 and 3; higher means "
+                                  "more varied text. Sorts by distinct-2.")});
     table.columns.push_back({tr("Rep-4"), tr("Mean over runs of the share of 4-grams that repeat an earlier 4-gram of "
                                              "the same run: higher means more repetitive text.")});
 
@@ -105,13 +111,15 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
         row.push_back(countCell(summary.runs));
         for (const DimensionSummary& d : summary.dimensions) {
             if (d.n == 0) {
-                row.push_back(numberCell(missing(), stats::kNaN, tr("No %1 ratings for this strategy.").arg(d.dimension)));
+                row.push_back(
+                    numberCell(missing(), stats::kNaN, tr("No %1 ratings for this strategy.").arg(d.dimension)));
                 continue;
             }
-            row.push_back(numberCell(tr("%1 n=%2").arg(withInterval(d.mean, d.interval, 2)).arg(d.n), d.mean,
-                                     tr("%1: mean %2 of %n rating(s); 95% interval %3 to %4.", nullptr, d.n)
-                                         .arg(d.dimension, fixed(d.mean, 3), fixed(d.interval.low, 3),
-                                              fixed(d.interval.high, 3))));
+            row.push_back(
+                numberCell(tr("%1 n=%2").arg(withInterval(d.mean, d.interval, 2)).arg(d.n), d.mean,
+                           tr("%1: mean %2, 95% interval %3 to %4; ratings: %5.")
+                               .arg(d.dimension, fixed(d.mean, 3), fixed(d.interval.low, 3), fixed(d.interval.high, 3))
+                               .arg(d.n)));
         }
         if (summary.battles == 0) {
             const QString none = tr("No preferences involve this strategy yet.");
@@ -119,21 +127,25 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
             row.push_back(numberCell(missing(), stats::kNaN, none));
             row.push_back(numberCell(missing(), stats::kNaN, none));
         } else {
-            row.push_back(numberCell(withInterval(summary.bradleyTerry, summary.bradleyTerryInterval, 0),
-                                     summary.bradleyTerry,
-                                     tr("Bradley–Terry %1; 95% interval %2 to %3.")
-                                         .arg(fixed(summary.bradleyTerry, 1), fixed(summary.bradleyTerryInterval.low, 1),
-                                              fixed(summary.bradleyTerryInterval.high, 1))));
+            row.push_back(
+                numberCell(withInterval(summary.bradleyTerry, summary.bradleyTerryInterval, 0), summary.bradleyTerry,
+                           tr("Bradley–Terry %1; 95% interval %2 to %3.")
+                               .arg(fixed(summary.bradleyTerry, 1), fixed(summary.bradleyTerryInterval.low, 1),
+                                    fixed(summary.bradleyTerryInterval.high, 1))));
             row.push_back(numberCell(fixed(summary.onlineElo, 1), summary.onlineElo));
-            row.push_back(numberCell(fixed(summary.winRate, 2), summary.winRate,
-                                     tr("%1% of %n battle(s)", nullptr, summary.battles).arg(fixed(summary.winRate * 100, 1))));
+            row.push_back(
+                numberCell(fixed(summary.winRate, 2), summary.winRate,
+                           tr("%1% of %2 battles").arg(fixed(summary.winRate * 100, 1)).arg(summary.battles)));
         }
-        row.push_back(countCell(summary.battles));
         row.push_back(numberCell(fixed(summary.meanLength, 1), summary.meanLength));
         row.push_back(numberCell(significant(summary.meanPerplexity), summary.meanPerplexity));
         row.push_back(numberCell(fixed(summary.meanRawEntropy, 2), summary.meanRawEntropy));
-        for (double distinct : {summary.distinct1, summary.distinct2, summary.distinct3})
-            row.push_back(numberCell(fixed(distinct, 2), distinct));
+        row.push_back(numberCell(
+            tr("%1 / %2 / %3")
+                .arg(fixed(summary.distinct1, 2), fixed(summary.distinct2, 2), fixed(summary.distinct3, 2)),
+            summary.distinct2,
+            tr("distinct-1 %1, distinct-2 %2, distinct-3 %3")
+                .arg(fixed(summary.distinct1, 3), fixed(summary.distinct2, 3), fixed(summary.distinct3, 3))));
         row.push_back(numberCell(fixed(summary.rep4, 2), summary.rep4));
         table.rows.push_back(std::move(row));
     }
@@ -146,7 +158,8 @@ ReportTable ReportTables::agreement(const SummaryReport& report) {
                              "Krippendorff counts 0.8 and above as reliable, 0.667 to 0.8 as tentative.");
     table.columns = {
         {tr("Dimension"), tr("A rubric dimension that has ratings.")},
-        {tr("α ordinal"), tr("Krippendorff's α with ordinal distances (only the order of scores matters). %1").arg(scale)},
+        {tr("α ordinal"),
+         tr("Krippendorff's α with ordinal distances (only the order of scores matters). %1").arg(scale)},
         {tr("α interval"), tr("Krippendorff's α with interval distances (squared score differences). %1").arg(scale)},
         {tr("Units"), tr("Runs with at least two ratings on this dimension: only these can show agreement.")},
         {tr("Pairable"), tr("Ratings in those runs.")},
@@ -162,7 +175,9 @@ ReportTable ReportTables::agreement(const SummaryReport& report) {
             row.push_back(cell);
         }
         row.push_back(countCell(a.units));
-        row.push_back(numberCell(significant(a.pairable), a.pairable));
+        row.push_back(numberCell(a.pairable == std::floor(a.pairable) ? QString::number(a.pairable, 'f', 0)
+                                                                      : significant(a.pairable),
+                                 a.pairable));
         row.push_back(countCell(a.raters));
         table.rows.push_back(std::move(row));
     }

@@ -1,26 +1,135 @@
 #pragma once
 
+#include <map>
+#include <utility>
+
 #include <QWidget>
+
+#include "evaluation/Reports.h"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+template <typename T> class QFutureWatcher;
 
 namespace swb {
 
 class Database;
+class IntervalBarChart;
+class ReportChart;
+class ReportTableModel;
+class WinRateHeatmap;
+struct ComputedReport;
 
-// Reports: per-strategy summaries of the ratings and preferences in the run store.
+// Reports: how raters judged each strategy, from the ratings and preferences in the run store
+// (evaluation/Reports.h computes every figure). A table per strategy (rubric means with bootstrap
+// intervals, Bradley-Terry, online Elo, win rate, text metrics), charts of a dimension's means, of the
+// Bradley-Terry scores and of the pairwise win rates, inter-rater agreement and gold accuracy, and CSV
+// export of every report kind. The summary is computed on a worker thread with its own connection; an
+// explanation of how to get data replaces it all while nothing is rated.
 class ReportsView final : public QWidget {
     Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReportsView)
 
 public:
+    enum class Chart { DimensionMeans, BradleyTerry, WinRates };
+    Q_ENUM(Chart)
+
     explicit ReportsView(Database* database, QWidget* parent = nullptr);
+    ~ReportsView() override;
+
+    // Writes a report as CSV (Reports::writeCsv) to path, now; false with a message (statusMessage and the
+    // view's message line) when it cannot. The view's buttons do the same on a worker thread.
+    bool exportCsv(ReportKind kind, const QString& path);
+    // Writes a chart as PNG, or PDF when path ends in .pdf; false with a message when it cannot.
+    bool exportChart(Chart chart, const QString& path);
+    // Test seam: the next file dialog returns path instead of asking.
+    void setNextSavePath(const QString& path) { m_nextSavePath = path; }
+
+    bool isComputing() const;
+    // Whether the report (rather than the explanation of how to get data) is shown.
+    bool showsReport() const;
+    const SummaryReport& report() const { return m_report; }
+    const ReportOptions& options() const { return m_options; }
+    // Milliseconds the last summary took on its worker thread.
+    qint64 lastComputeMs() const { return m_lastComputeMs; }
+    // The message line under the report: the last export's outcome or error.
+    QString message() const;
+
+    ReportTableModel* strategyModel() const { return m_strategyModel; }
+    ReportTableModel* agreementModel() const { return m_agreementModel; }
+    ReportTableModel* raterModel() const { return m_raterModel; }
+    QTableView* strategyTable() const { return m_strategyTable; }
+    QComboBox* dimensionCombo() const { return m_dimension; }
+    IntervalBarChart* dimensionChart() const { return m_meansChart; }
+    IntervalBarChart* bradleyTerryChart() const { return m_bradleyTerryChart; }
+    WinRateHeatmap* winRateChart() const { return m_winRateChart; }
+    QPushButton* csvButton(ReportKind kind) const;
+    QPushButton* refreshButton() const { return m_refresh; }
 
 public slots:
+    // Recomputes the report from the run store in the background (again once done, when already running).
     void refresh();
 
 signals:
     void statusMessage(const QString& text);
+    // A refresh has finished and its outcome is shown.
+    void reportUpdated();
+    // An export started from the view's buttons has finished.
+    void csvExportFinished(const QString& path, bool ok);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void applyComputed();
+    void fitTableHeights();
+    void showReport();
+    void showEmptyState(const QString& title, const QString& explanation);
+    void drawDimensionChart();
+    void drawBradleyTerryChart();
+    void drawWinRates();
+    void startCsvExport(ReportKind kind);
+    void exportChartDialog(Chart chart);
+    QString askSavePath(const QString& caption, const QString& fileName, const QString& filter);
+    void showMessage(const QString& text, bool error);
+    ReportChart* chart(Chart chart) const;
+    static QString kindTitle(ReportKind kind);
+
     Database* m_database = nullptr;
+    ReportOptions m_options;
+    SummaryReport m_report;
+    std::map<QString, std::pair<double, double>> m_scoreRanges; // rubric range of each dimension
+    qint64 m_lastComputeMs = 0;
+    bool m_refreshAgain = false;
+    QString m_nextSavePath;
+    QString m_lastDirectory;
+
+    QFutureWatcher<ComputedReport>* m_watcher = nullptr;
+    QFutureWatcher<std::pair<QString, QString>>* m_exportWatcher = nullptr; // path, error
+    QTimer* m_busyDelay = nullptr;
+    QLabel* m_overview = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QPushButton* m_refresh = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QWidget* m_emptyPage = nullptr;
+    QWidget* m_content = nullptr; // the report, as opposed to the empty state
+    ReportTableModel* m_strategyModel = nullptr;
+    ReportTableModel* m_agreementModel = nullptr;
+    ReportTableModel* m_raterModel = nullptr;
+    QTableView* m_strategyTable = nullptr;
+    QTableView* m_agreementTable = nullptr;
+    QTableView* m_raterTable = nullptr;
+    QComboBox* m_dimension = nullptr;
+    IntervalBarChart* m_meansChart = nullptr;
+    IntervalBarChart* m_bradleyTerryChart = nullptr;
+    WinRateHeatmap* m_winRateChart = nullptr;
+    std::map<ReportKind, QPushButton*> m_csvButtons;
+    QLabel* m_message = nullptr;
 };
 
 } // namespace swb

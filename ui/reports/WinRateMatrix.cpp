@@ -17,9 +17,9 @@ WinRateMatrix WinRateMatrix::fromReport(const SummaryReport& report) {
             continue;
         // Reports gives the first strategy's rate; the second's is its complement (ties count half both ways).
         matrix.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = {row.winRateA, row.winsA, row.winsB,
-                                                                                 row.ties, row.bothBad};
+                                                                                  row.ties, row.bothBad};
         matrix.cells[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)] = {1.0 - row.winRateA, row.winsB,
-                                                                                 row.winsA, row.ties, row.bothBad};
+                                                                                  row.winsA, row.ties, row.bothBad};
     }
     return matrix;
 }

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "reports/ReportChart.h"
+#include "reports/WinRateMatrix.h"
+
+class QCPColorScale;
+class QCPMarginGroup;
+
+namespace swb {
+
+// The pairwise win rates as a heatmap (QCPColorMap): row strategy against column strategy, red below one
+// half, blue above, the rate and the win-loss-tie counts printed in each cell, a colour scale beside it.
+class WinRateHeatmap final : public ReportChart {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WinRateHeatmap)
+
+public:
+    explicit WinRateHeatmap(const QString& title, QWidget* parent = nullptr);
+
+    void setMatrix(WinRateMatrix matrix);
+    void clear(const QString& message);
+    const WinRateMatrix& matrix() const { return m_matrix; }
+    // The text printed in a cell ("0.65\n13–7–2"); empty on the diagonal.
+    QString cellText(int row, int column) const;
+
+private:
+    void showScale(bool show);
+    std::pair<int, int> cellAt(const QPoint& pos) const;
+
+    WinRateMatrix m_matrix;
+    QCPColorScale* m_scale = nullptr;
+    QCPMarginGroup* m_margins = nullptr;
+};
+
+} // namespace swb

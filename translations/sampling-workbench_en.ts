@@ -614,9 +614,9 @@
     <message numerus="yes">
         <location line="+99"/>
         <source>Imported %n prompt(s) from %1.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Imported %n prompt from %1.</numerusform>
+            <numerusform>Imported %n prompts from %1.</numerusform>
         </translation>
     </message>
     <message>
@@ -1773,9 +1773,9 @@ have been compared.</source>
     <message numerus="yes">
         <location line="+43"/>
         <source>%n run(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n run</numerusform>
+            <numerusform>%n runs</numerusform>
         </translation>
     </message>
     <message>

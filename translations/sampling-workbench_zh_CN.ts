@@ -24,292 +24,292 @@
     <message>
         <location filename="../ui/reports/ReportTables.cpp" line="+67"/>
         <source>%1 [%2, %3]</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 [%2, %3]</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Strategy</source>
-        <translation type="unfinished">策略</translation>
+        <translation>策略</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The strategy&apos;s name (#id appended when two share one); the square is its colour in the charts.</source>
-        <translation type="unfinished"></translation>
+        <translation>策略名称（两个策略同名时附加 #id）；方块是它在图表中的颜色。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>运行数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Runs recorded with this strategy, branches included.</source>
-        <translation type="unfinished"></translation>
+        <translation>使用此策略记录的运行，包括分支。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Mean %1 score of this strategy&apos;s runs over every rater, with its 95% percentile-bootstrap interval (%2 resamples of the ratings) and n, the number of ratings.</source>
-        <translation type="unfinished"></translation>
+        <translation>此策略的运行在所有评分者上的 %1 平均分，附 95% 百分位自助法区间（对评分进行 %2 次重抽样）及 n（评分数）。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Bradley–Terry</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. In brackets the 95% interval from %1 bootstrap resamples of the battles.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry：类 Elo 刻度（400·log10）上的强度，均值 1000；平局计为一半。方括号中为对对战进行 %1 次自助法重抽样得到的 95% 区间。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Elo</source>
-        <translation type="unfinished"></translation>
+        <translation>Elo</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Online Elo as FastChat computes it (K = 4, start 1000), preferences in the order they were given; unlike Bradley–Terry it depends on that order.</source>
-        <translation type="unfinished"></translation>
+        <translation>按 FastChat 的方式计算的在线 Elo（K = 4，初始 1000），偏好按给出的顺序处理；与 Bradley–Terry 不同，它依赖于该顺序。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Win rate</source>
-        <translation type="unfinished"></translation>
+        <translation>胜率</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>(wins + ties / 2) / battles: a tie or a both-bad verdict counts as half a win for each side. A preference is a battle between every two outputs of its comparison: the chosen one beats each other one.</source>
-        <translation type="unfinished"></translation>
+        <translation>（胜 + 平 / 2）/ 对战数：平局或“都不好”的判定对双方各计半场胜利。一条偏好即其比较中每两个输出之间的一场对战：选中的输出战胜其余每一个。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Length</source>
-        <translation type="unfinished"></translation>
+        <translation>长度</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Mean length of the runs in tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行的平均长度（以词元计）。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Perplexity</source>
-        <translation type="unfinished"></translation>
+        <translation>困惑度</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Mean over runs of exp(−mean ln p) of the chosen tokens under the model&apos;s raw distribution: how surprising the text is to the model.</source>
-        <translation type="unfinished"></translation>
+        <translation>各运行中选中词元在模型原始分布下的 exp(−mean ln p) 的平均值：文本对模型而言有多出乎意料。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Entropy</source>
-        <translation type="unfinished"></translation>
+        <translation>熵</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Mean over runs of the mean entropy (nats) of the raw next-token distribution: how uncertain the model was while writing.</source>
-        <translation type="unfinished"></translation>
+        <translation>各运行中原始下一词元分布的平均熵（nats）的平均值：模型在生成时有多不确定。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Distinct-1/2/3</source>
-        <translation type="unfinished"></translation>
+        <translation>Distinct-1/2/3</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Distinct-n: unique n-grams / all n-grams over all the strategy&apos;s runs together (Li et al. 2016), for n = 1, 2 and 3; higher means more varied text. Sorts by distinct-2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Distinct-n：将该策略的所有运行合在一起，不重复的 n 元组数 / 全部 n 元组数（Li et al. 2016），n = 1、2、3；越高表示文本越多样。按 distinct-2 排序。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Rep-4</source>
-        <translation type="unfinished"></translation>
+        <translation>Rep-4</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Mean over runs of the share of 4-grams that repeat an earlier 4-gram of the same run: higher means more repetitive text.</source>
-        <translation type="unfinished"></translation>
+        <translation>各运行中重复了同一运行内先前某个 4 元组的 4 元组所占比例的平均值：越高表示文本越重复。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Strategy id %1</source>
-        <translation type="unfinished"></translation>
+        <translation>策略 id %1</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>No %1 ratings for this strategy.</source>
-        <translation type="unfinished"></translation>
+        <translation>此策略没有 %1 评分。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 n=%2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 n=%2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: mean %2, 95% interval %3 to %4; ratings: %5.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：均值 %2，95% 区间 %3 至 %4；评分数：%5。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>No preferences involve this strategy yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无涉及此策略的偏好。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Bradley–Terry %1; 95% interval %2 to %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry %1；95% 区间 %2 至 %3。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>%1% of %2 battles</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%（共 %2 场对战）</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>%1 / %2 / %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 / %3</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>distinct-1 %1, distinct-2 %2, distinct-3 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>distinct-1 %1，distinct-2 %2，distinct-3 %3</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>1 is perfect agreement, 0 no better than chance, below 0 systematic disagreement; Krippendorff counts 0.8 and above as reliable, 0.667 to 0.8 as tentative.</source>
-        <translation type="unfinished"></translation>
+        <translation>1 表示完全一致，0 表示不比随机好，低于 0 表示系统性不一致；Krippendorff 将 0.8 及以上视为可靠，0.667 至 0.8 视为可初步采信。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Dimension</source>
-        <translation type="unfinished"></translation>
+        <translation>维度</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>A rubric dimension that has ratings.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有评分的评分标准维度。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>α ordinal</source>
-        <translation type="unfinished"></translation>
+        <translation>α（序数）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Krippendorff&apos;s α with ordinal distances (only the order of scores matters). %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用序数距离的 Krippendorff&apos;s α（只有分数的顺序有意义）。%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>α interval</source>
-        <translation type="unfinished"></translation>
+        <translation>α（等距）</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Krippendorff&apos;s α with interval distances (squared score differences). %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用等距距离的 Krippendorff&apos;s α（分数差的平方）。%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Units</source>
-        <translation type="unfinished"></translation>
+        <translation>单元数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Runs with at least two ratings on this dimension: only these can show agreement.</source>
-        <translation type="unfinished"></translation>
+        <translation>在此维度上至少有两条评分的运行：只有这些运行能体现一致性。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Pairable</source>
-        <translation type="unfinished"></translation>
+        <translation>可配对数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ratings in those runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>这些运行中的评分数。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Raters</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Raters who scored this dimension.</source>
-        <translation type="unfinished"></translation>
+        <translation>为此维度打分的评分者。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Undefined: no run has two ratings on this dimension, or the scores never vary.</source>
-        <translation type="unfinished"></translation>
+        <translation>未定义：没有运行在此维度上有两条评分，或者分数从未变化。</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Rater</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>A rater, by name.</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者（按名称）。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Ratings</source>
-        <translation type="unfinished"></translation>
+        <translation>评分数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Rubric scores given (one per run and dimension).</source>
-        <translation type="unfinished"></translation>
+        <translation>给出的评分标准分数（每个运行和维度各一条）。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>偏好数</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Pairwise verdicts given (one per comparison).</source>
-        <translation type="unfinished"></translation>
+        <translation>给出的成对判定（每个比较一条）。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Gold</source>
-        <translation type="unfinished"></translation>
+        <translation>金标准</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Preferences on gold comparisons, whose right answer is known.</source>
-        <translation type="unfinished"></translation>
+        <translation>在金标准比较（正确答案已知）上给出的偏好。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Correct</source>
-        <translation type="unfinished"></translation>
+        <translation>正确</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Gold comparisons on which the rater picked the known answer.</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者选中已知答案的金标准比较。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Gold accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>金标准准确率</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Correct / gold answered: a check that the rater reads the outputs.</source>
-        <translation type="unfinished"></translation>
+        <translation>正确数 / 已作答的金标准数：用于检查评分者是否认真阅读了输出。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>This rater has answered no gold comparison.</source>
-        <translation type="unfinished"></translation>
+        <translation>此评分者尚未回答任何金标准比较。</translation>
     </message>
 </context>
 <context>
@@ -370,415 +370,450 @@
     <message>
         <location filename="../ui/compare/ComparePane.cpp" line="+44"/>
         <source>entropy</source>
-        <translation type="unfinished"></translation>
+        <translation>熵</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Raw entropy of each step (nats)</source>
-        <translation type="unfinished"></translation>
+        <translation>每一步的原始熵（nats）</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Note (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>备注（可选）</translation>
     </message>
     <message>
         <location line="+40"/>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>–</source>
-        <translation type="unfinished"></translation>
+        <translation>–</translation>
     </message>
     <message>
         <location line="+3"/>
         <source> / %1</source>
-        <translation type="unfinished"></translation>
+        <translation> / %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 score of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 的 %1 分数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 from %2 to %3; type a number or use the arrow keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，范围 %2 至 %3；输入数字或使用方向键</translation>
     </message>
 </context>
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+60"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+63"/>
         <source>New comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>新建比较</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Strategies (2 to 4): a preset, a saved name or JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>策略（2 至 4 个）：预设、已保存的名称或 JSON</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Add</source>
-        <translation type="unfinished">添加</translation>
+        <translation>添加</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Add a strategy (at most four)</source>
-        <translation type="unfinished"></translation>
+        <translation>添加一个策略（最多四个）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Remove</source>
-        <translation type="unfinished">移除</translation>
+        <translation>移除</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove the last strategy (at least two stay)</source>
-        <translation type="unfinished"></translation>
+        <translation>移除最后一个策略（至少保留两个）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>From Explore</source>
-        <translation type="unfinished"></translation>
+        <translation>从探索添加</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Add the strategy being edited in Explore</source>
-        <translation type="unfinished"></translation>
+        <translation>添加正在探索中编辑的策略</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Prompts, one per line</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词，每行一个</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Read prompts from .txt (one per line), .jsonl (a &quot;prompt&quot; field) or .csv (a prompt column)</source>
-        <translation type="unfinished"></translation>
+        <translation>从 .txt（每行一个）、.jsonl（&quot;prompt&quot; 字段）或 .csv（prompt 列）读取提示词</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Import Prompts</source>
-        <translation type="unfinished"></translation>
+        <translation>导入提示词</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prompt files (*.txt *.jsonl *.csv);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词文件 (*.txt *.jsonl *.csv);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Outputs per prompt and strategy; each sample is its own comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>每个提示词和策略的输出数；每个样本各自构成一个比较</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Same seed for every strategy</source>
-        <translation type="unfinished"></translation>
+        <translation>所有策略使用相同种子</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Independent seed per strategy</source>
-        <translation type="unfinished"></translation>
+        <translation>每个策略使用独立种子</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Blind rating</source>
-        <translation type="unfinished"></translation>
+        <translation>盲评</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Hide strategy names while rating; panes are labelled A, B, … in a random, recorded order</source>
-        <translation type="unfinished"></translation>
+        <translation>评分时隐藏策略名称；各窗格按随机且会被记录的顺序标为 A、B、…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>样本数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Seed</source>
-        <translation type="unfinished">种子</translation>
+        <translation>种子</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Seeds</source>
-        <translation type="unfinished"></translation>
+        <translation>种子分配</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Max tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>最大词元数</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Run Comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>运行比较</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Generate every prompt with every strategy; running the same setup again resumes where it stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>用每个策略为每个提示词生成；再次运行相同设置时会从中断处继续</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>%v of %m runs</source>
-        <translation type="unfinished"></translation>
+        <translation>%v / %m 个运行</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>this comparison: %p%</source>
-        <translation type="unfinished"></translation>
+        <translation>当前比较：%p%</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Rater</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>your name</source>
-        <translation type="unfinished"></translation>
+        <translation>你的名字</translation>
     </message>
     <message>
         <location line="+8"/>
+        <source>Rubric</source>
+        <translation>评分标准</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The dimensions each output is scored on</source>
+        <translation>为每个输出打分所用的维度</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit This Rubric…</source>
+        <translation>编辑此评分标准…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New Rubric…</source>
+        <translation>新建评分标准…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Previous</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Previous comparison (Ctrl+PgUp)</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个比较（Ctrl+PgUp）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Next</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Next comparison (Ctrl+PgDown)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个比较（Ctrl+PgDown）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Next Unrated</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个未评分</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The next comparison you have not rated (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个尚未评分的比较（Ctrl+N）</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Reveal</source>
-        <translation type="unfinished"></translation>
+        <translation>揭晓</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Show which strategy wrote each output (Ctrl+R); available once you gave a preference</source>
-        <translation type="unfinished"></translation>
+        <translation>显示每个输出由哪个策略生成（Ctrl+R）；给出偏好后可用</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+430"/>
+        <location line="+471"/>
         <source>Gold…</source>
-        <translation type="unfinished"></translation>
+        <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-429"/>
+        <location line="-470"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
-        <translation type="unfinished"></translation>
+        <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
     <message numerus="yes">
         <location line="+99"/>
         <source>Imported %n prompt(s) from %1.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已从 %1 导入 %n 个提示词。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+28"/>
         <source>The run store is not open, so comparisons cannot be saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行存储未打开，因此无法保存比较。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Wait for the model to load and Explore to finish generating.</source>
-        <translation type="unfinished"></translation>
+        <translation>请等待模型加载完毕，并等待探索中的生成结束。</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Strategy “%1”: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>策略“%1”：%2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Type at least one prompt, or import a prompt file.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少输入一个提示词，或导入提示词文件。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>typed prompts</source>
-        <translation type="unfinished"></translation>
+        <translation>输入的提示词</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>Running…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行…</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Prompt %1, sample %2</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词 %1，样本 %2</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Cancelled after %1 of %2 runs; Run again to resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>已在完成 %1 / %2 个运行后取消；再次运行即可继续。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 runs generated, %2 already done; %3 new comparisons.</source>
-        <translation type="unfinished"></translation>
+        <translation>已生成 %1 个运行，%2 个此前已完成；新增 %3 个比较。</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+52"/>
+        <source>There is no rubric “%1”.</source>
+        <translation>没有名为“%1”的评分标准。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>my rubric</source>
+        <translation>我的评分标准</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无比较：请在左侧设置并运行一个比较，或使用 swb batch。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Comparison %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个比较，共 %2 个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Prompt: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词：%1</translation>
     </message>
     <message>
         <location line="+73"/>
         <source>Preference:</source>
-        <translation type="unfinished"></translation>
+        <translation>偏好：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Best:</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 better</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 更好</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+%1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+%1</translation>
     </message>
     <message>
         <location line="+2"/>
         <location line="+3"/>
         <source>Tie</source>
-        <translation type="unfinished"></translation>
+        <translation>平局</translation>
     </message>
     <message>
         <location line="-3"/>
         <location line="+3"/>
         <source>Ctrl+T</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+T</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Both bad</source>
-        <translation type="unfinished"></translation>
+        <translation>都不好</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>All bad</source>
-        <translation type="unfinished"></translation>
+        <translation>全都不好</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+B</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+B</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Gold: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>金标准：%1</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Type your rater name first, so your scores can be told from others&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先输入评分者名称，以便将你的分数与他人的区分开。</translation>
     </message>
     <message>
         <location line="+62"/>
         <source>Type your rater name first, so your preferences can be told from others&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先输入评分者名称，以便将你的偏好与他人的区分开。</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>0 of %1 rated</source>
-        <translation type="unfinished"></translation>
+        <translation>已评分 0 / %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 of %2 rated</source>
-        <translation type="unfinished"></translation>
+        <translation>已评分 %1 / %2</translation>
     </message>
     <message>
         <location line="+25"/>
         <source>Every comparison is rated by %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有比较均已由 %1 评分。</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>Expected: %1 better</source>
-        <translation type="unfinished"></translation>
+        <translation>预期：%1 更好</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Expected: tie</source>
-        <translation type="unfinished"></translation>
+        <translation>预期：平局</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Expected: both bad</source>
-        <translation type="unfinished"></translation>
+        <translation>预期：都不好</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Not a gold comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>不是金标准比较</translation>
     </message>
 </context>
 <context>
@@ -1121,7 +1156,7 @@ p %2</translation>
     <message>
         <location filename="../ui/reports/IntervalBarChart.cpp" line="+97"/>
         <source>no data</source>
-        <translation type="unfinished"></translation>
+        <translation>无数据</translation>
     </message>
 </context>
 <context>
@@ -1321,17 +1356,17 @@ p %2</translation>
     <message>
         <location filename="../ui/reports/ReportChart.cpp" line="+40"/>
         <source>Export…</source>
-        <translation type="unfinished">导出…</translation>
+        <translation>导出…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Save this chart as a PNG image or a PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>将此图表保存为 PNG 图像或 PDF 文档</translation>
     </message>
     <message>
         <location line="+87"/>
         <source>Export as PNG or PDF…</source>
-        <translation type="unfinished">导出为 PNG 或 PDF…</translation>
+        <translation>导出为 PNG 或 PDF…</translation>
     </message>
 </context>
 <context>
@@ -1340,372 +1375,438 @@ p %2</translation>
         <location filename="../ui/reports/ReportsView.cpp" line="+99"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 %1 报告写入 %2：%3。</translation>
     </message>
     <message>
         <location line="-3"/>
         <source>Cannot export the %1 report: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出 %1 报告：%2。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>One row per run: strategy, seed, prompt, output, length and timings.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个运行一行：策略、种子、提示词、输出、长度和耗时。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per generated token: its probability, rank and the entropy at that step.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个生成的词元一行：其概率、排名及该步的熵。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per rubric score: run, strategy, rater, dimension, score and note.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个评分标准分数一行：运行、策略、评分者、维度、分数和备注。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per pairwise verdict, with the strategy behind each blind label.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个成对判定一行，并附上每个盲评标签背后的策略。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per strategy: the table above, with every interval bound.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个策略一行：即上方的表格，并包含所有区间边界。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per pair of strategies: wins each way, ties, both bad and win rate.</source>
-        <translation type="unfinished"></translation>
+        <translation>每对策略一行：双方各自的胜场、平局、都不好及胜率。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per rated dimension: Krippendorff&apos;s α, ordinal and interval.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个已评分维度一行：Krippendorff&apos;s α（序数和等距）。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One row per rater: ratings, preferences and gold accuracy.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个评分者一行：评分、偏好和金标准准确率。</translation>
     </message>
     <message>
         <location line="+65"/>
         <source>Evaluation report</source>
-        <translation type="unfinished"></translation>
+        <translation>评估报告</translation>
     </message>
     <message>
         <location line="+12"/>
         <location line="+148"/>
         <source>Computing the report…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算报告…</translation>
     </message>
     <message>
         <location line="-146"/>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">刷新(&amp;R)</translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Compute the report again from the run store, with every rating made since</source>
-        <translation type="unfinished"></translation>
+        <translation>根据运行存储重新计算报告，纳入此后给出的所有评分</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Mean score per strategy</source>
-        <translation type="unfinished"></translation>
+        <translation>各策略的平均分</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
-        <translation type="unfinished"></translation>
+        <translation>所选维度上所有评分的平均值；误差线为均值的 95% 自助法区间。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>The rubric dimension to plot</source>
-        <translation type="unfinished"></translation>
+        <translation>要绘制的评分标准维度</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Bradley–Terry score</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry 分数</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. Whiskers: 95% bootstrap intervals; diamonds: online Elo.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry：类 Elo 刻度（400·log10）上的强度，均值 1000；平局计为一半。误差线：95% 自助法区间；菱形：在线 Elo。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Pairwise win rate, row against column</source>
-        <translation type="unfinished"></translation>
+        <translation>成对胜率（行对列）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>How often the row&apos;s strategy beat the column&apos;s in preferences, a tie counting half; under the rate: wins–losses–draws.</source>
-        <translation type="unfinished"></translation>
+        <translation>在偏好中行策略战胜列策略的频率，平局计为一半；胜率下方为：胜–负–平。</translation>
     </message>
     <message>
         <location line="+29"/>
         <source>Inter-rater agreement (Krippendorff&apos;s α)</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者间一致性（Krippendorff&apos;s α）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Do raters agree on the scores? Runs are the units, raters the coders; hover a column for how to read it.</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者在分数上是否一致？运行为单元，评分者为编码者；将鼠标悬停在列上可查看解读方法。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Raters and gold accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者与金标准准确率</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Gold comparisons carry a known right answer; accuracy on them shows a rater is reading.</source>
-        <translation type="unfinished"></translation>
+        <translation>金标准比较带有已知的正确答案；其上的准确率可表明评分者是否在认真阅读。</translation>
     </message>
     <message>
         <location line="+20"/>
         <source>Export CSV:</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>RFC 4180 CSV, UTF-8, the same files as “swb export”</source>
-        <translation type="unfinished"></translation>
+        <translation>RFC 4180 CSV，UTF-8，与“swb export”生成的文件相同</translation>
     </message>
     <message>
         <location line="+36"/>
         <location line="+311"/>
         <source>Wrote %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 %1。</translation>
     </message>
     <message>
         <location line="-300"/>
         <source>The run store is not open</source>
-        <translation type="unfinished"></translation>
+        <translation>运行存储未打开</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reports are computed from the run store, which could not be opened; the status bar says why.</source>
-        <translation type="unfinished"></translation>
+        <translation>报告根据运行存储计算，但运行存储无法打开；原因见状态栏。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Reading ratings and preferences from the run store.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在从运行存储读取评分和偏好。</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>步</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Ratings</source>
-        <translation type="unfinished"></translation>
+        <translation>评分</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>偏好</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>汇总</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Pairwise</source>
-        <translation type="unfinished"></translation>
+        <translation>成对</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Agreement</source>
-        <translation type="unfinished"></translation>
+        <translation>一致性</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Raters</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者</translation>
     </message>
     <message>
         <location line="+72"/>
         <source>Cannot compute the report: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法计算报告：%1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>No report</source>
-        <translation type="unfinished"></translation>
+        <translation>无报告</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Strategies: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>策略：%1</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Runs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>运行：%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Ratings: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>评分：%1</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Preferences: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>偏好：%1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Raters: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>评分者：%1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Intervals are 95% percentile bootstraps of %1 resamples, seed %2; computed in %3 ms.</source>
-        <translation type="unfinished"></translation>
+        <translation>区间为基于 %1 次重抽样的 95% 百分位自助法区间，种子 %2；计算耗时 %3 ms。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Nothing to report yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无可报告的内容</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The report shows how raters judged each strategy&apos;s outputs, and the run store holds no rating or preference yet (runs recorded so far: %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>报告展示评分者如何评判各策略的输出，而运行存储中尚无任何评分或偏好（目前已记录的运行：%1）。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Rate outputs blind in the Compare tab, or import scores and verdicts from CSV:</source>
-        <translation type="unfinished"></translation>
+        <translation>在“比较”标签页中对输出进行盲评，或从 CSV 导入分数和判定：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>swb import-ratings --db %1 --csv FILE</source>
-        <translation type="unfinished"></translation>
+        <translation>swb import-ratings --db %1 --csv FILE</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>swb import-preferences --db %1 --csv FILE</source>
-        <translation type="unfinished"></translation>
+        <translation>swb import-preferences --db %1 --csv FILE</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Then press Refresh.</source>
-        <translation type="unfinished"></translation>
+        <translation>然后按“刷新”。</translation>
     </message>
     <message>
         <location line="+51"/>
         <source>No rubric scores yet.
 Score outputs in Compare
 or run “swb import-ratings”.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无评分标准分数。
+请在“比较”中为输出打分
+或运行“swb import-ratings”。</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>%1, %2: mean %3, 95% interval %4 to %5
 ratings: %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2：均值 %3，95% 区间 %4 至 %5
+评分数：%6</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 has no %2 ratings.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 没有 %2 评分。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>mean %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 平均分</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>%1: Bradley–Terry %2, 95% interval %3 to %4
 online Elo %5, win rate %6, battles: %7</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：Bradley–Terry %2，95% 区间 %3 至 %4
+在线 Elo %5，胜率 %6，对战数：%7</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>%1 has not been in a preference yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 尚未参与任何偏好。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>No preferences yet.
 Pick the better output in Compare
 or run “swb import-preferences”.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无偏好。
+请在“比较”中选出更好的输出
+或运行“swb import-preferences”。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>score (Elo scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>分数（Elo 刻度）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>online Elo</source>
-        <translation type="unfinished"></translation>
+        <translation>在线 Elo</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Bradley–Terry, 95% interval</source>
-        <translation type="unfinished"></translation>
+        <translation>Bradley–Terry，95% 区间</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>No preferences yet.
 Win rates appear once outputs
 have been compared.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无偏好。
+对输出进行比较后
+将显示胜率。</translation>
     </message>
     <message>
         <location line="+29"/>
         <source>The run store is not open, so there is nothing to export.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行存储未打开，因此没有可导出的内容。</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Export the %1 Report</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 %1 报告</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>CSV files (*.csv);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Writing %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在写入 %1…</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>Cannot write the chart to %1: check that the folder exists and can be written to.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将图表写入 %1：请检查文件夹是否存在且可写。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Saved “%1” as %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>已将“%1”保存为 %2。</translation>
     </message>
     <message>
         <location line="+17"/>
         <source>Export Chart</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>PNG image (*.png);;PDF document (*.pdf)</source>
-        <translation type="unfinished">PNG 图像 (*.png);;PDF 文档 (*.pdf)</translation>
+        <translation>PNG 图像 (*.png);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>swb::RubricDialog</name>
+    <message>
+        <location filename="../ui/compare/RubricDialog.cpp" line="+20"/>
+        <source>Rubric</source>
+        <translation>评分标准</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lowest score</source>
+        <translation>最低分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Highest score</source>
+        <translation>最高分</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Add Dimension</source>
+        <translation>添加维度(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>new</source>
+        <translation>新维度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove Dimension</source>
+        <translation>移除维度(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Scores are whole numbers from the lowest to the highest score.</source>
+        <translation>分数为从最低分到最高分之间的整数。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Row %1: the lowest and highest scores must be whole numbers.</source>
+        <translation>第 %1 行：最低分和最高分必须是整数。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A rubric needs at least one dimension.</source>
+        <translation>评分标准至少需要一个维度。</translation>
     </message>
 </context>
 <context>
@@ -2089,29 +2190,31 @@ entropy raw %7 · final %8 nats</source>
     <message>
         <location filename="../ui/reports/WinRateHeatmap.cpp" line="+23"/>
         <source>against</source>
-        <translation type="unfinished"></translation>
+        <translation>对阵</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>win rate of row</source>
-        <translation type="unfinished"></translation>
+        <translation>行的胜率</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>%1 and %2 have not met in a preference yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 与 %2 尚未在任何偏好中相遇。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 against %2: win rate %3, battles: %4
 %5 won, %6 lost, %7 tied, %8 both bad</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 对阵 %2：胜率 %3，对战数：%4
+胜 %5，负 %6，平 %7，都不好 %8</translation>
     </message>
     <message>
         <location line="+42"/>
         <source>%1
 %2–%3–%4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2–%3–%4</translation>
     </message>
 </context>
 </TS>

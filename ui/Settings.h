@@ -32,6 +32,7 @@ inline const SettingKey<bool> exploreShowFinal{"explore/showFinal", false};
 inline const SettingKey<bool> exploreLogScale{"explore/logScale", false};
 inline const SettingKey<QByteArray> exploreSplitters{"explore/splitters", {}};
 inline const SettingKey<QString> compareRater{"compare/rater", {}};
+inline const SettingKey<QString> compareRubric{"compare/rubric", QStringLiteral("default")};
 inline const SettingKey<QStringList> compareStrategies{"compare/strategies", {QStringLiteral("greedy"), QStringLiteral("chat")}};
 inline const SettingKey<QString> comparePrompts{"compare/prompts", QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
 } // namespace settings

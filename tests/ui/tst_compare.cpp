@@ -11,13 +11,16 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 
 #include "AppInfo.h"
 #include "MainWindow.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
+#include "compare/RubricDialog.h"
 #include "explore/ExploreView.h"
+#include "explore/TokenStreamView.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
@@ -147,6 +150,43 @@ private slots:
         QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::Tie);
         press(Qt::Key_B, Qt::ControlModifier);
         QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::BothBad);
+    }
+
+    void rubricsAreEditable() {
+        RatingRepository ratings(*m_window->database());
+        RubricDialog dialog(ratings, Rubric{0, QStringLiteral("strict"), {{QStringLiteral("accuracy"), 1, 5}}});
+        QVERIFY(dialog.save());
+        QVERIFY(m_compare->setRubric(QStringLiteral("strict")));
+        ComparePane* pane = m_compare->panes().front();
+        QCOMPARE(pane->scoreBox(0)->objectName(), QStringLiteral("score%1_accuracy").arg(pane->label()));
+        QCOMPARE(pane->scoreBox(0)->maximum(), 5);
+        QCOMPARE(pane->scoreBox(0)->minimum(), 0); // one below 1: "not rated"
+        QVERIFY(!pane->scoreBox(1));
+        // A score on the new rubric is stored under its dimension.
+        m_compare->setRater(QStringLiteral("bob"));
+        pane = m_compare->panes().front();
+        pane->scoreBox(0)->setValue(4);
+        const qint64 bob = ratings.findRater(QStringLiteral("bob"))->value();
+        bool found = false;
+        const std::vector<RatingRecord> ofRun = ratings.ratingsOfRun(pane->runId()).value();
+        for (const RatingRecord& rating : ofRun)
+            found = found || (rating.raterId == bob && rating.dimension == QStringLiteral("accuracy") && rating.score == 4.0);
+        QVERIFY(found);
+        // A broken rubric is refused with a reason, and nothing is saved.
+        dialog.table()->item(0, 1)->setText(QStringLiteral("one"));
+        QVERIFY(!dialog.save());
+        dialog.table()->item(0, 1)->setText(QStringLiteral("6"));
+        QVERIFY(!dialog.save()); // lowest above highest
+        QCOMPARE(ratings.findRubric(QStringLiteral("strict"))->value().dimensions.front().min, 1.0);
+    }
+
+    void clickingATokenOpensItsStepInExplore() {
+        ComparePane* pane = m_compare->panes().back();
+        QVERIFY(pane->stream()->stepCount() > 2);
+        QTest::mouseClick(pane->stream(), Qt::LeftButton, {}, pane->stream()->chipRect(2).center());
+        QCOMPARE(m_window->currentTabKey(), QStringLiteral("explore"));
+        QCOMPARE(m_window->explore()->run().runId, pane->runId());
+        QCOMPARE(m_window->explore()->stream()->selectedStep(), 2);
     }
 };
 

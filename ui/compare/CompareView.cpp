@@ -28,6 +28,7 @@
 
 #include "Settings.h"
 #include "compare/ComparePane.h"
+#include "compare/RubricDialog.h"
 #include "evaluation/PromptFile.h"
 #include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
@@ -52,6 +53,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
         m_ratings = std::make_unique<RatingRepository>(*m_database);
         if (Result<Rubric> rubric = m_ratings->defaultRubric())
             m_rubric = rubric.value();
+        if (auto chosen = m_ratings->findRubric(m_settings.get(settings::compareRubric)); chosen && chosen.value())
+            m_rubric = *chosen.value();
     }
     if (m_rubric.dimensions.empty())
         m_rubric.dimensions = Rubric::defaultDimensions();
@@ -175,6 +178,21 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
         showComparison(m_index);
     });
     top->addWidget(m_raterBox);
+    top->addWidget(new QLabel(tr("Rubric"), rating));
+    m_rubricBox = new QComboBox(rating);
+    m_rubricBox->setObjectName(QStringLiteral("rubric"));
+    m_rubricBox->setToolTip(tr("The dimensions each output is scored on"));
+    refreshRubrics();
+    connect(m_rubricBox, &QComboBox::activated, this, [this] { setRubric(m_rubricBox->currentText()); });
+    top->addWidget(m_rubricBox);
+    auto* rubricMenu = new QToolButton(rating);
+    rubricMenu->setText(tr("Edit"));
+    rubricMenu->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(rubricMenu);
+    menu->addAction(tr("Edit This Rubric…"), this, [this] { editRubric(false); });
+    menu->addAction(tr("New Rubric…"), this, [this] { editRubric(true); });
+    rubricMenu->setMenu(menu);
+    top->addWidget(rubricMenu);
     auto* previousButton = new QPushButton(tr("Previous"), rating);
     previousButton->setToolTip(tr("Previous comparison (Ctrl+PgUp)"));
     auto* nextButton = new QPushButton(tr("Next"), rating);
@@ -193,15 +211,18 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_gold = new QPushButton(tr("Gold…"), rating);
     m_gold->setToolTip(tr("Mark this comparison as gold, with the answer raters should give, to measure raters"));
     connect(m_gold, &QPushButton::clicked, this, &CompareView::markGold);
-    top->addWidget(previousButton);
-    top->addWidget(nextButton);
-    top->addWidget(unrated);
-    top->addWidget(m_position);
     top->addStretch();
     top->addWidget(m_ratedLabel);
     top->addWidget(m_reveal);
     top->addWidget(m_gold);
     ratingLayout->addLayout(top);
+    auto* navigation = new QHBoxLayout;
+    navigation->addWidget(previousButton);
+    navigation->addWidget(nextButton);
+    navigation->addWidget(unrated);
+    navigation->addWidget(m_position);
+    navigation->addStretch();
+    ratingLayout->addLayout(navigation);
     m_promptLabel = new QLabel(rating);
     m_promptLabel->setWordWrap(true);
     m_promptLabel->setTextFormat(Qt::PlainText);
@@ -459,6 +480,47 @@ void CompareView::refreshRaters() {
         for (const RaterRecord& rater : raters.value())
             m_raterBox->addItem(rater.name);
     m_raterBox->setCurrentText(current);
+}
+
+void CompareView::refreshRubrics() {
+    const QSignalBlocker blocker(m_rubricBox);
+    m_rubricBox->clear();
+    if (m_ratings)
+        if (auto rubrics = m_ratings->listRubrics())
+            for (const Rubric& rubric : rubrics.value())
+                m_rubricBox->addItem(rubric.name);
+    if (m_rubricBox->findText(m_rubric.name) < 0)
+        m_rubricBox->addItem(m_rubric.name);
+    m_rubricBox->setCurrentText(m_rubric.name);
+}
+
+bool CompareView::setRubric(const QString& name) {
+    if (!m_ratings)
+        return false;
+    Result<std::optional<Rubric>> found = m_ratings->findRubric(name);
+    if (!found || !found.value()) {
+        emit statusMessage(found ? tr("There is no rubric “%1”.").arg(name) : found.error().message);
+        return false;
+    }
+    m_rubric = *found.value();
+    m_settings.set(settings::compareRubric, m_rubric.name);
+    refreshRubrics();
+    showComparison(m_index);
+    return true;
+}
+
+void CompareView::editRubric(bool asNew) {
+    if (!m_ratings)
+        return;
+    Rubric start = m_rubric;
+    if (asNew) {
+        start.id = 0;
+        start.name = tr("my rubric");
+    }
+    RubricDialog dialog(*m_ratings, start, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    setRubric(dialog.saved().name);
 }
 
 void CompareView::setRater(const QString& name) { m_raterBox->setCurrentText(name); }

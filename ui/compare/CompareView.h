@@ -62,6 +62,10 @@ public:
     void reveal();
     void markGold();
     QLabel* progressLabel() const { return m_ratedLabel; }
+    // Rubrics: the one scores are given on, chosen by name; edit opens the rubric dialog.
+    bool setRubric(const QString& name);
+    const Rubric& rubric() const { return m_rubric; }
+    void editRubric(bool asNew);
 
 signals:
     void comparisonsChanged();
@@ -83,6 +87,7 @@ private:
     void updatePreferenceButtons();
     std::optional<qint64> raterId(bool create);
     void refreshRaters();
+    void refreshRubrics();
     Strategy strategyFrom(const QString& text, QString* error) const;
 
     Settings& m_settings;
@@ -112,6 +117,7 @@ private:
 
     // Rating.
     QComboBox* m_raterBox = nullptr;
+    QComboBox* m_rubricBox = nullptr;
     QLabel* m_promptLabel = nullptr;
     QLabel* m_ratedLabel = nullptr;
     QLabel* m_position = nullptr;

@@ -622,17 +622,17 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+471"/>
+        <location line="+474"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-470"/>
+        <location line="-473"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -934,7 +934,7 @@ p %2</source>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+51"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+55"/>
         <source>Cannot replay this step: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1036,7 +1036,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1139,7 +1139,7 @@ p %2</source>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+56"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1246,12 +1246,12 @@ p %2</source>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+136"/>
+        <location line="+143"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-133"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1336,12 +1336,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>Layer %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7</source>
         <translation type="unfinished"></translation>
     </message>

@@ -622,17 +622,17 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+471"/>
+        <location line="+474"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-470"/>
+        <location line="-473"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
@@ -939,7 +939,7 @@ p %2</translation>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+51"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+55"/>
         <source>Cannot replay this step: %1</source>
         <translation>无法重放这一步：%1</translation>
     </message>
@@ -1041,7 +1041,7 @@ p %2</translation>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -1144,7 +1144,7 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+56"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1251,12 +1251,12 @@ p %2</translation>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+136"/>
+        <location line="+143"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-133"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1341,12 +1341,17 @@ p %2</translation>
         <translation>模型 (*.gguf *.bin config.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>Layer %1 of %2</source>
+        <translation>第 %1 层，共 %2 层</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7</source>
         <translation>%1 · %2M 参数 · %3 → %4 · %5 · 上下文 %6 · 词表 %7</translation>
     </message>

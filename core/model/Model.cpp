@@ -193,7 +193,7 @@ struct Model::Impl {
         std::span<const TokenId> tokens;
     };
 
-    Status load(const ModelWeights& weights);
+    Status load(const ModelWeights& weights, const std::function<bool(int, int)>& progress);
     at::Tensor tensor(const ModelWeights& weights, const std::string& name, bool toCompute = true) const;
     Linear linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const;
     void computeRopeFrequencies(const ModelWeights& weights);
@@ -272,7 +272,7 @@ void Model::Impl::computeRopeFrequencies(const ModelWeights& weights) {
     invFreq = at::from_blob(inv.data(), {half}, at::kFloat).clone().to(device);
 }
 
-Status Model::Impl::load(const ModelWeights& weights) {
+Status Model::Impl::load(const ModelWeights& weights, const std::function<bool(int, int)>& progress) {
     config = weights.config();
     const bool gpt2 = config.family == BlockFamily::Gpt2;
     embed = tensor(weights, "embed");
@@ -307,6 +307,8 @@ Status Model::Impl::load(const ModelWeights& weights) {
             layer.up = linear(weights, p + "w_up", {});
             layer.down = linear(weights, p + "w_down", {});
         }
+        if (progress && !progress(l + 1, config.layers))
+            return Error::badInput(QStringLiteral("loading the model was cancelled"));
     }
     return {};
 }
@@ -543,7 +545,7 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
             setBlasThreads(options.threads);
         }
         c10::InferenceMode inference;
-        if (Status loaded = impl->load(weights.value()); !loaded)
+        if (Status loaded = impl->load(weights.value(), options.progress); !loaded)
             return loaded.error();
     } catch (const c10::Error& e) {
         return Error::internal(

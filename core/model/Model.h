@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -46,6 +47,9 @@ struct ModelOptions {
     QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
     QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
     int threads = 0;                        // 0: libtorch's default; process-wide (torch and BLAS pools)
+    // Called as the weights load, after each layer (done of total); returning false stops the load,
+    // which then fails with "loading ... was cancelled".
+    std::function<bool(int done, int total)> progress;
 };
 
 // A decoder-only language model (Llama or GPT-2 family) running on libtorch.

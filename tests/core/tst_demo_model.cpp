@@ -70,6 +70,28 @@ private slots:
                     m_corpusWords.insert(w);
     }
 
+    void loadingReportsProgressAndCanBeCancelled() {
+        ModelOptions options;
+        std::vector<std::pair<int, int>> seen;
+        options.progress = [&](int done, int total) {
+            seen.emplace_back(done, total);
+            return true;
+        };
+        Result<std::unique_ptr<Model>> model = Model::load(modelDir(), options);
+        QVERIFY(model);
+        const int layers = model.value()->info().layers;
+        QCOMPARE(static_cast<int>(seen.size()), layers);
+        for (int l = 0; l < layers; ++l)
+            QCOMPARE(seen[static_cast<std::size_t>(l)], std::make_pair(l + 1, layers));
+        // Returning false stops the load with a clear error.
+        int calls = 0;
+        options.progress = [&](int, int) { return ++calls < 1; };
+        Result<std::unique_ptr<Model>> cancelled = Model::load(modelDir(), options);
+        QVERIFY(!cancelled);
+        QCOMPARE(calls, 1);
+        QVERIFY(cancelled.error().message.contains(QStringLiteral("cancelled")));
+    }
+
     void batchedGenerationMatchesOneAtATime() {
         // The strategies of a comparison go through the model together; each must draw what it draws alone.
         Result<std::unique_ptr<Model>> model = Model::load(modelDir());

@@ -103,6 +103,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
         emit statusMessage(message);
         updateButtons();
     });
+    connect(m_worker, &InferenceWorker::loadProgress, this, [this](quint64 id, int done, int total) {
+        if (id == m_loadId)
+            m_modelBar->setProgress(done, total);
+    });
     connect(m_worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
     connect(m_worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
     connect(m_worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
@@ -335,7 +339,8 @@ void ExploreView::openModel(const QString& path) {
 }
 
 void ExploreView::cancelModelLoad() {
-    // Loading cannot be interrupted inside libtorch; the result is discarded when it arrives.
+    // The load stops at its next layer; the model loaded before stays in use.
+    m_worker->requestCancelLoad();
     m_loadId = 0;
     if (m_model)
         m_modelBar->setLoaded(m_model->info);

@@ -35,12 +35,18 @@ Database* InferenceWorker::database(QString* error) {
 }
 
 void InferenceWorker::loadModel(quint64 id, const QString& path, const ModelOptions& options) {
+    m_cancelLoad.store(false);
+    ModelOptions withProgress = options;
+    withProgress.progress = [this, id](int done, int total) {
+        emit loadProgress(id, done, total);
+        return !m_cancelLoad.load();
+    };
     Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path);
     if (!tokenizer) {
         emit modelFailed(id, tokenizer.error().message);
         return;
     }
-    Result<std::unique_ptr<Model>> model = Model::load(path, options);
+    Result<std::unique_ptr<Model>> model = Model::load(path, withProgress);
     if (!model) {
         emit modelFailed(id, model.error().message);
         return;

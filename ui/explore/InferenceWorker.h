@@ -67,12 +67,15 @@ public:
     void runComparison(quint64 id, const ComparisonPlan& plan);
 
     void requestStop() { m_stop.store(true); }
+    // Stops a model load at the next layer; the model loaded before stays.
+    void requestCancelLoad() { m_cancelLoad.store(true); }
     // Inspections with an id below this are skipped (the GUI moved on).
     void setLatestInspect(quint64 id) { m_latestInspect.store(id); }
 
 signals:
     void modelLoaded(quint64 id, const swb::LoadedModelInfo& model);
     void modelFailed(quint64 id, const QString& message);
+    void loadProgress(quint64 id, int done, int total);
     void stepGenerated(quint64 id, const swb::GeneratedStep& step);
     void generationFinished(quint64 id, const swb::GenerationOutcome& outcome);
     void generationFailed(quint64 id, const QString& message);
@@ -90,6 +93,7 @@ private:
     std::unique_ptr<Model> m_model;
     std::shared_ptr<const Tokenizer> m_tokenizer;
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_cancelLoad{false};
     std::atomic<quint64> m_latestInspect{0};
     // Logits of the run last inspected, reused while the same run is inspected.
     std::vector<TokenId> m_cachedPrompt;

@@ -136,8 +136,15 @@ void ModelBar::chooseFile() {
 
 bool ModelBar::isLoading() const { return m_progress->isVisible(); }
 
+void ModelBar::setProgress(int done, int total) {
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    m_progress->setToolTip(tr("Layer %1 of %2").arg(done).arg(total));
+}
+
 void ModelBar::setLoading(const QString& path) {
     m_name->setText(tr("Loading %1…").arg(displayName(path)));
+    m_progress->setRange(0, 0); // busy until the first layer reports
     m_details->setText(QDir::toNativeSeparators(path));
     m_progress->show();
     m_cancel->show();

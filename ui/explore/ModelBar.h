@@ -26,6 +26,7 @@ public:
     void setOptions(const ModelOptions& options);
     void setRecent(const QStringList& paths);
     void setLoading(const QString& path);
+    void setProgress(int done, int total);
     void setLoaded(const ModelInfo& info);
     void setFailed(const QString& message);
     bool isLoading() const;

@@ -591,8 +591,10 @@ void ExploreView::showStep() {
         m_pipeline->setRowCount(0);
         return;
     }
-    const Tokenizer* tokenizer = m_stream->stepCount() > 0 && m_model ? m_model->tokenizer.get() : nullptr;
-    const int vocab = m_model ? m_model->info.vocabSize : 0;
+    // Token texts only from the tokenizer of the run's own model.
+    const bool sameModel = m_model && m_model->info.contentHash == m_run.modelHash;
+    const Tokenizer* tokenizer = sameModel ? m_model->tokenizer.get() : nullptr;
+    const int vocab = sameModel ? m_model->info.vocabSize : 0;
     const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
     const int stage = selected.isEmpty() ? -1 : selected.front()->row();
     const bool replayed = m_inspection && m_inspectedStep == step;
@@ -645,6 +647,7 @@ void ExploreView::requestInspection() {
     InspectJob job;
     job.id = m_nextId++;
     m_inspectId = job.id;
+    m_requestedStep = step;
     m_worker->setLatestInspect(job.id);
     job.promptIds = m_run.promptIds;
     job.tokens = m_run.tokens();
@@ -657,9 +660,11 @@ void ExploreView::requestInspection() {
 void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
     if (id != m_inspectId)
         return;
-    const int step = m_stream->selectedStep();
+    const int step = m_requestedStep;
     m_inspection = replay;
     m_inspectedStep = step;
+    if (step != m_stream->selectedStep())
+        return; // the selection moved on; its own request follows
     fillPipeline(replay.trace, m_editor->strategy());
     showStep();
     emit inspectionUpdated(step);
@@ -671,7 +676,8 @@ void ExploreView::updateWhatIf() {
         m_whatIf->clear();
         return;
     }
-    const Tokenizer* tokenizer = m_model ? m_model->tokenizer.get() : nullptr;
+    const Tokenizer* tokenizer =
+        m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer.get() : nullptr;
     const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
     QString text = tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
                        .arg(step + 1)

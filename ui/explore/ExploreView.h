@@ -130,6 +130,7 @@ private:
     std::vector<GeneratedStep> m_pending;
     std::optional<ReplayedStep> m_inspection;
     int m_inspectedStep = -1;
+    int m_requestedStep = -1;
     int m_maxTokensOfJob = 0;
 
     ModelBar* m_modelBar = nullptr;

@@ -10,130 +10,27 @@ namespace swb {
 
 namespace kernels {
 
-namespace {
-
-// exp(x) for x <= 0; 0 below -87 (where float exp underflows anyway). Cody-Waite range reduction
-// and the Cephes expf polynomial; written so that GCC vectorises the loops that call it.
-[[gnu::always_inline]] inline float expNonPositive(float x) {
-    const float clamped = x < -87.0f ? -87.0f : x;
-    // n = round(x / ln 2) with the 1.5 * 2^23 trick, which also leaves n in the low mantissa bits.
-    const float shifted = clamped * 1.44269504088896341f + 12582912.0f;
-    const auto bits = std::bit_cast<std::int32_t>(shifted);
-    const float n = shifted - 12582912.0f;
-    float r = clamped - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    const float z = r * r;
-    float p = 1.9875691500E-4f;
-    p = p * r + 1.3981999507E-3f;
-    p = p * r + 8.3334519073E-3f;
-    p = p * r + 4.1665795894E-2f;
-    p = p * r + 1.6666665459E-1f;
-    p = p * r + 5.0000001201E-1f;
-    p = p * z + r + 1.0f;
-    const std::int32_t exponent = (bits - 0x4B400000 + 127) << 23;
-    const float value = p * std::bit_cast<float>(exponent);
-    return x < -87.0f ? 0.0f : value;
-}
-
-constexpr std::size_t kLanes = 8;
-
-} // namespace
-
-[[gnu::target_clones("avx2", "default")]] float maxOf(const float* x, std::size_t n) {
-    float lanes[kLanes];
-    std::fill(lanes, lanes + kLanes, -INFINITY);
-    std::size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-        for (std::size_t j = 0; j < kLanes; ++j)
-            lanes[j] = lanes[j] < x[i + j] ? x[i + j] : lanes[j];
-    float best = -INFINITY;
-    for (float lane : lanes)
-        best = best < lane ? lane : best;
-    for (; i < n; ++i)
-        best = best < x[i] ? x[i] : best;
-    return best;
-}
-
-// out[i] = exp(x[i] - shift), with sum = sum of out and weighted = sum of out[i] * max(x[i] - shift, -87)
-// (finite even for -inf logits), in one pass. Sums run in float lanes over blocks of 2048 items, each
-// block added to a double total: vectorises fully (the lane structure is explicit, so every CPU adds
-// in the same order) and keeps the relative error near 1e-7 for any vocabulary size.
-[[gnu::target_clones("avx2", "default")]] static void expShiftSums(const float* x, float* out, std::size_t n,
-                                                                   float shift, double* sum, double* weighted) {
-    constexpr std::size_t kBlock = 2048;
-    double total = 0.0;
-    double totalWeighted = 0.0;
-    for (std::size_t start = 0; start < n; start += kBlock) {
-        const std::size_t end = std::min(n, start + kBlock);
-        const std::size_t full = start + (end - start) / kLanes * kLanes;
-        float s[kLanes] = {};
-        float w[kLanes] = {};
-        std::size_t i = start;
-        for (; i < full; i += kLanes) {
-            for (std::size_t j = 0; j < kLanes; ++j) {
-                const float d = x[i + j] - shift;
-                const float e = expNonPositive(d);
-                out[i + j] = e;
-                s[j] += e;
-                w[j] += e * (d < -87.0f ? -87.0f : d);
-            }
-        }
-        float blockSum = 0.0f;
-        float blockWeighted = 0.0f;
-        for (std::size_t j = 0; j < kLanes; ++j) {
-            blockSum += s[j];
-            blockWeighted += w[j];
-        }
-        for (; i < end; ++i) {
-            const float d = x[i] - shift;
-            const float e = expNonPositive(d);
-            out[i] = e;
-            blockSum += e;
-            blockWeighted += e * (d < -87.0f ? -87.0f : d);
-        }
-        total += blockSum;
-        totalWeighted += blockWeighted;
-    }
-    *sum = total;
-    *weighted = totalWeighted;
-}
-
-void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
-    expShiftSums(x, out, n, shift, sum, weightedSum);
-}
-
-[[gnu::target_clones("avx2", "default")]] void bucketIndices(const float* x, std::size_t n, float top, float scale,
-                                                             std::uint16_t last, std::uint16_t* out) {
-    const float limit = static_cast<float>(last);
-    for (std::size_t i = 0; i < n; ++i) {
-        float offset = (top - x[i]) * scale;
-        offset = offset < limit ? offset : limit;
-        offset = offset > 0.0f ? offset : 0.0f;
-        out[i] = static_cast<std::uint16_t>(static_cast<std::int32_t>(offset));
-    }
-}
-
 std::size_t drawIndex(const Candidates& candidates, double u) {
     const std::size_t n = candidates.size();
     const std::span<const TokenId> ids = candidates.ids();
     const std::span<const float> probs = candidates.probs();
-    // Visit order: ascending id. Small or already ordered sets are walked directly, large permuted
-    // ones through a dense by-id array; both add the same probabilities in the same order.
+    // Visit order: ascending id, whatever order the samplers left the items in. Large sets go through
+    // a dense by-id array (zeros add nothing to a sum), small ones are put in id order directly.
+    if (n > kDenseDrawFrom) {
+        thread_local std::vector<float> dense; // all zero between uses
+        dense.resize(static_cast<std::size_t>(candidates.vocabSize()), 0.0f);
+        for (std::size_t i = 0; i < n; ++i)
+            dense[static_cast<std::size_t>(ids[i])] = probs[i];
+        const auto id = static_cast<TokenId>(drawFromDense(dense.data(), dense.size(), u));
+        for (std::size_t i = 0; i < n; ++i)
+            dense[static_cast<std::size_t>(ids[i])] = 0.0f;
+        return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
+    }
     std::vector<std::size_t> order;
     if (!std::is_sorted(ids.begin(), ids.end())) {
         order.resize(n);
         std::iota(order.begin(), order.end(), 0);
-        if (n <= 4096) {
-            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
-        } else {
-            std::vector<std::int32_t> slot(static_cast<std::size_t>(candidates.vocabSize()), -1);
-            for (std::size_t i = 0; i < n; ++i)
-                slot[static_cast<std::size_t>(ids[i])] = static_cast<std::int32_t>(i);
-            order.clear();
-            for (std::int32_t index : slot)
-                if (index >= 0)
-                    order.push_back(static_cast<std::size_t>(index));
-        }
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
     }
     const auto at = [&](std::size_t k) { return order.empty() ? k : order[k]; };
     double total = 0.0;
@@ -164,7 +61,9 @@ void Candidates::assign(std::span<const float> logits) {
     m_totalProb = -1.0;
     m_ids.resize(logits.size());
     std::iota(m_ids.begin(), m_ids.end(), 0);
-    m_logits.assign(logits.begin(), logits.end());
+    m_logits.resize(logits.size());
+    m_max = kernels::copyAndMax(logits.data(), m_logits.data(), logits.size());
+    m_maxValid = true;
     m_probs.resize(logits.size()); // stale until softmax(); resizing to the same size costs nothing
     m_vocabSize = static_cast<int>(logits.size());
     m_sortedCount = 0;
@@ -178,8 +77,19 @@ void Candidates::assign(std::span<const float> logits) {
 void Candidates::logitsChanged(bool orderKept) {
     m_totalProb = -1.0;
     m_probsValid = false;
+    m_maxValid = false;
     if (!orderKept)
         m_sortedCount = 0;
+}
+
+float Candidates::maxLogit() {
+    if (m_sortedCount > 0)
+        return m_logits[0];
+    if (!m_maxValid) {
+        m_max = kernels::maxOf(m_logits.data(), size());
+        m_maxValid = true;
+    }
+    return m_max;
 }
 
 void Candidates::softmax() {
@@ -192,18 +102,12 @@ void Candidates::softmax() {
         m_probsValid = true;
         return;
     }
-    const float max = m_sortedCount > 0 ? m_logits[0] : kernels::maxOf(m_logits.data(), n);
+    const float max = maxLogit();
     double sum = 0.0;
     double weighted = 0.0;
     kernels::expShift(m_logits.data(), m_probs.data(), n, max, &sum, &weighted);
-    const float inverse = static_cast<float>(1.0 / sum);
-    // The sum of the normalised probabilities, in the order totalProb() adds them, comes free here.
-    double total = 0.0;
-    for (float& p : m_probs) {
-        p *= inverse;
-        total += p;
-    }
-    m_totalProb = total;
+    // The sum of the normalised probabilities, as totalProb() adds them, comes free here.
+    m_totalProb = kernels::scaleAndSum(m_probs.data(), n, static_cast<float>(1.0 / sum));
     // H = -sum p log p with log p = (x - max) - log Z: no logarithm per token.
     m_entropy = std::max(0.0, std::log(sum) - weighted / sum);
     m_logPartition = static_cast<double>(max) + std::log(sum);
@@ -218,10 +122,7 @@ double Candidates::entropy() {
 double Candidates::totalProb() const {
     if (m_probsValid && m_totalProb >= 0.0)
         return m_totalProb;
-    double total = 0.0;
-    for (float p : m_probs)
-        total += p;
-    return total;
+    return kernels::sum(m_probs.data(), m_probs.size());
 }
 
 void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix) {
@@ -275,9 +176,8 @@ void Candidates::sortTop(std::size_t k) {
     float threshold = -INFINITY;
     const float* logits = m_logits.data();
     const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
-    for (std::size_t i = 0; i < n; ++i) {
-        if (logits[i] < threshold)
-            continue;
+    for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
+         i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
         selected.push_back(i);
         if (selected.size() >= capacity) {
             std::nth_element(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(k - 1), selected.end(),
@@ -336,41 +236,32 @@ void Candidates::keepFirst(std::size_t n) {
         m_probs.resize(n);
     m_sortedCount = std::min(m_sortedCount, n);
     m_probsValid = false;
+    m_maxValid = false;
 }
 
-bool Candidates::keepWhere(const std::vector<char>& keep) {
-    m_totalProb = -1.0;
+bool Candidates::keepWhere(const std::vector<std::uint8_t>& keep) {
     if (std::find(keep.begin(), keep.end(), 1) == keep.end())
         return false;
+    m_totalProb = -1.0;
     const bool withProbs = m_probs.size() == m_ids.size();
-    std::size_t out = 0;
     std::size_t sorted = 0;
-    for (std::size_t i = 0; i < size(); ++i) {
-        if (!keep[i])
-            continue;
-        if (i < m_sortedCount)
-            ++sorted;
-        m_ids[out] = m_ids[i];
-        m_logits[out] = m_logits[i];
-        if (withProbs)
-            m_probs[out] = m_probs[i];
-        ++out;
-    }
-    m_ids.resize(out);
-    m_logits.resize(out);
-    m_probs.resize(withProbs ? out : 0);
+    for (std::size_t i = 0; i < m_sortedCount; ++i)
+        sorted += keep[i];
+    const std::size_t kept =
+        kernels::compact(keep.data(), size(), m_ids.data(), m_logits.data(), withProbs ? m_probs.data() : nullptr);
+    m_ids.resize(kept);
+    m_logits.resize(kept);
+    m_probs.resize(withProbs ? kept : 0);
     // Removal keeps the relative order; items after the old prefix were strictly smaller than its
     // last item, hence than every surviving prefix item, so the shorter prefix stays closed under ties.
     m_sortedCount = sorted;
     m_probsValid = false;
+    m_maxValid = false;
     return true;
 }
 
 double Candidates::massOfFirst(std::size_t n) const {
-    double mass = 0.0;
-    for (std::size_t i = 0; i < std::min(n, m_probs.size()); ++i)
-        mass += m_probs[i];
-    return mass;
+    return kernels::sum(m_probs.data(), std::min(n, m_probs.size()));
 }
 
 } // namespace swb

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sampling/Kernels.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
@@ -57,6 +58,9 @@ public:
     std::size_t sortedCount() const { return m_sortedCount; }
     bool probsValid() const { return m_probsValid; }
 
+    // Largest logit of the current items (NaN if any is NaN); cached between changes.
+    float maxLogit();
+
     // Makes probs the softmax of the current logits (no-op when valid).
     void softmax();
     // log of the softmax's partition function (max logit + log sum exp), valid after softmax().
@@ -75,7 +79,8 @@ public:
     void keepFirst(std::size_t n);
     // Keeps the items whose flag is set, in order; the sorted prefix shrinks accordingly. A cut that
     // would leave nothing is refused (returns false, nothing changes): a chain never runs dry.
-    bool keepWhere(const std::vector<char>& keep);
+    // Flags are 0 or 1.
+    bool keepWhere(const std::vector<std::uint8_t>& keep);
     // Sum of probs[0, n) in double.
     double massOfFirst(std::size_t n) const;
 
@@ -92,6 +97,8 @@ private:
     ScratchVector<float> m_probs;
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
+    bool m_maxValid = false;
+    float m_max = 0.0f;
     double m_totalProb = -1.0; // cached totalProb(); negative when unknown
     double m_entropy = 0.0;
     double m_logPartition = 0.0;
@@ -99,18 +106,12 @@ private:
 };
 
 namespace kernels {
-// Vectorised kernels, identical in result on every x86-64 CPU (fixed lane structure, no FMA
-// contraction): max of x; out[i] = exp(x[i] - shift) with sum and sum of out[i]*(x[i]-shift)
-// accumulated in double. exp is our own (Cephes-style, max relative error about 1e-7, exactly 0
-// below -87).
-float maxOf(const float* x, std::size_t n);
-void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
-// out[i] = min(last, floor((top - x[i]) * scale)): the bucket of each logit below top (histograms).
-void bucketIndices(const float* x, std::size_t n, float top, float scale, std::uint16_t last, std::uint16_t* out);
 // Index of the item a uniform draw u in [0, 1) selects from probs, walking the items in ascending
-// id order so that the result does not depend on how samplers permuted them.
+// id order so that the result does not depend on how samplers permuted them. Up to kDenseDrawFrom
+// items the probabilities are added one by one in double; larger sets use drawFromDense() over the
+// vocabulary.
+inline constexpr std::size_t kDenseDrawFrom = 256;
 std::size_t drawIndex(const Candidates& candidates, double u);
-
 } // namespace kernels
 
 } // namespace swb

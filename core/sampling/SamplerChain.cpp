@@ -51,17 +51,6 @@ void SamplerChain::reset(std::uint64_t seed) {
         sampler->reset();
 }
 
-namespace {
-
-[[gnu::target_clones("avx2", "default")]] int countGreater(const float* x, std::size_t n, float value) {
-    int count = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        count += x[i] > value ? 1 : 0;
-    return count;
-}
-
-} // namespace
-
 Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<const TokenId> history,
                                        TraceLevel level, Candidates* final) {
     if (logits.empty())
@@ -71,12 +60,13 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
     StepTrace trace;
     SamplingContext context{m_rng, history, level == TraceLevel::Full};
 
+    // assign() found the maximum while copying; NaN propagates into it.
+    if (!std::isfinite(candidates.maxLogit()))
+        return Error::badInput(QStringLiteral("the logits row holds NaN, +inf or no finite value"));
     double rawLogPartition = 0.0;
     if (level != TraceLevel::None) {
         candidates.softmax();
         rawLogPartition = candidates.logPartition();
-        if (!std::isfinite(rawLogPartition))
-            return Error::badInput(QStringLiteral("the logits row holds NaN or no finite value"));
         trace.rawEntropy = candidates.entropy();
     }
     if (level == TraceLevel::Full) {
@@ -110,30 +100,32 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
         trace.finalEntropy = candidates.entropy();
         const float chosenLogit = logits[static_cast<std::size_t>(trace.chosen)];
         trace.rawP = static_cast<float>(std::exp(static_cast<double>(chosenLogit) - rawLogPartition));
-        trace.rawRank = 1 + countGreater(logits.data(), logits.size(), chosenLogit);
+        // The rank comes from the raw top-N when the chosen token is among them (the top list is the
+        // sorted prefix, closed under ties), else from a count over the row.
+        const auto inTop = std::find_if(trace.top.begin(), trace.top.end(),
+                                        [&](const TopCandidate& top) { return top.logit <= chosenLogit; });
+        if (inTop != trace.top.end() && inTop->logit == chosenLogit)
+            trace.rawRank = 1 + static_cast<int>(inTop - trace.top.begin());
+        else
+            trace.rawRank = 1 + static_cast<int>(kernels::countGreater(logits.data(), logits.size(), chosenLogit));
     }
     if (level == TraceLevel::Full) {
-        // Final probability of each top-N raw candidate: a sorted lookup for small survivor sets, a
-        // dense by-id table for large ones (no sort of a large set).
-        if (candidates.size() <= 4096) {
-            std::vector<std::pair<TokenId, float>> byId(candidates.size());
-            for (std::size_t i = 0; i < candidates.size(); ++i)
-                byId[i] = {candidates.id(i), candidates.prob(i)};
-            std::sort(byId.begin(), byId.end());
-            for (TopCandidate& top : trace.top) {
-                const auto found = std::lower_bound(byId.begin(), byId.end(), std::pair<TokenId, float>{top.id, -1.0f});
-                top.finalP = found != byId.end() && found->first == top.id ? found->second : 0.0f;
-            }
-        } else {
-            thread_local std::vector<float> byId; // all zero between uses
-            byId.resize(logits.size(), 0.0f);
-            for (std::size_t i = 0; i < candidates.size(); ++i)
-                byId[static_cast<std::size_t>(candidates.id(i))] = candidates.prob(i);
-            for (TopCandidate& top : trace.top)
-                top.finalP = byId[static_cast<std::size_t>(top.id)];
-            for (std::size_t i = 0; i < candidates.size(); ++i)
-                byId[static_cast<std::size_t>(candidates.id(i))] = 0.0f;
+        // Final probability of each top-N raw candidate: one pass over the survivors against a bit set
+        // of the top ids.
+        thread_local std::vector<std::uint64_t> isTop; // all zero between uses
+        isTop.resize(logits.size() / 64 + 1, 0);
+        for (const TopCandidate& top : trace.top)
+            isTop[static_cast<std::size_t>(top.id) / 64] |= std::uint64_t{1} << (top.id % 64);
+        const std::span<const TokenId> ids = candidates.ids();
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const auto id = static_cast<std::size_t>(ids[i]);
+            if ((isTop[id / 64] >> (id % 64)) & 1)
+                std::find_if(trace.top.begin(), trace.top.end(), [&](const TopCandidate& top) {
+                    return top.id == ids[i];
+                })->finalP = candidates.prob(i);
         }
+        for (const TopCandidate& top : trace.top)
+            isTop[static_cast<std::size_t>(top.id) / 64] = 0;
     }
     if (final)
         *final = candidates;

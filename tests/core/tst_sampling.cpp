@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <map>
+#include <numeric>
 
 #include <QJsonDocument>
 #include <QTest>
 
+#include "sampling/Kernels.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/Strategy.h"
 
@@ -246,6 +248,173 @@ private slots:
             ++removed;
         }
         QCOMPARE(final.size(), sorted.size() - removed);
+    }
+
+    // Each vector kernel against a plain loop, over lengths around the lane (8), pair (16), short-sum
+    // (64) and block (2048) boundaries.
+    void kernelsMatchPlainLoops() {
+        Pcg64 rng(17);
+        for (std::size_t n : {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 2047, 2048, 2049, 5000, 70001}) {
+            std::vector<float> x(n);
+            for (float& v : x)
+                v = static_cast<float>(20.0 * rng.uniform() - 15.0);
+            const QByteArray where = "n = " + QByteArray::number(static_cast<qulonglong>(n));
+            const float max = n ? *std::max_element(x.begin(), x.end()) : -INFINITY;
+            QVERIFY2(kernels::maxOf(x.data(), n) == max, where);
+            std::vector<float> copy(n, 0.0f);
+            QVERIFY2(kernels::copyAndMax(x.data(), copy.data(), n) == max, where);
+            QVERIFY2(copy == x, where);
+            if (n > 0) {
+                for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+                    std::vector<float> withNaN = x;
+                    withNaN[at] = NAN;
+                    QVERIFY2(std::isnan(kernels::maxOf(withNaN.data(), n)), where);
+                    QVERIFY2(std::isnan(kernels::copyAndMax(withNaN.data(), copy.data(), n)), where);
+                }
+                QCOMPARE(kernels::minOf(x.data(), n), *std::min_element(x.begin(), x.end()));
+            }
+
+            std::vector<float> e(n);
+            double sum = 0.0;
+            double weighted = 0.0;
+            kernels::expShift(x.data(), e.data(), n, 5.0f, &sum, &weighted);
+            double expectSum = 0.0;
+            double expectWeighted = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const double d = x[i] - 5.0f; // the kernel's own (float) difference
+                QVERIFY2(std::abs(e[i] - std::exp(d)) <= 2e-7 * std::exp(d), where);
+                expectSum += std::exp(d);
+                expectWeighted += std::exp(d) * d;
+            }
+            QVERIFY2(std::abs(sum - expectSum) <= 1e-6 * expectSum, where);
+            QVERIFY2(std::abs(weighted - expectWeighted) <= 1e-6 * std::abs(expectWeighted) + 1e-12, where);
+            double plain = 0.0;
+            for (float v : e)
+                plain += v;
+            QVERIFY2(std::abs(kernels::sum(e.data(), n) - plain) <= 1e-6 * plain, where);
+            std::vector<float> scaled = e;
+            const double scaledSum = kernels::scaleAndSum(scaled.data(), n, 0.5f);
+            for (std::size_t i = 0; i < n; ++i)
+                QVERIFY2(scaled[i] == e[i] * 0.5f, where);
+            QVERIFY2(scaledSum == kernels::sum(scaled.data(), n), where);
+
+            const float threshold = 4.0f;
+            for (std::size_t from : {std::size_t{0}, n / 3}) {
+                std::size_t expect = from;
+                while (expect < n && x[expect] < threshold)
+                    ++expect;
+                QVERIFY2(kernels::findNotBelow(x.data(), from, n, threshold) == std::max(expect, std::min(from, n)),
+                         where);
+            }
+            QVERIFY2(kernels::countGreater(x.data(), n, threshold) ==
+                         static_cast<std::size_t>(std::count_if(x.begin(), x.end(), [](float v) { return v > 4.0f; })),
+                     where);
+
+            std::vector<std::uint16_t> buckets(n);
+            kernels::bucketIndices(x.data(), n, 5.0f, 10.0f, 99, buckets.data());
+            std::vector<std::uint8_t> keep(n);
+            std::vector<std::uint32_t> edge(n + 1);
+            std::size_t edges = 0;
+            const std::size_t kept = kernels::flagBuckets(buckets.data(), n, 50, keep.data(), edge.data(), &edges);
+            std::size_t expectKept = 0;
+            std::vector<std::uint32_t> expectEdge;
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto bucket = static_cast<std::uint16_t>(std::min(99.0f, std::max(0.0f, (5.0f - x[i]) * 10.0f)));
+                QVERIFY2(buckets[i] == bucket, where);
+                QVERIFY2(keep[i] == (bucket < 50 ? 1 : 0), where);
+                expectKept += keep[i];
+                if (bucket == 50)
+                    expectEdge.push_back(static_cast<std::uint32_t>(i));
+            }
+            QVERIFY2(kept == expectKept, where);
+            QVERIFY2(std::vector<std::uint32_t>(edge.begin(), edge.begin() + static_cast<std::ptrdiff_t>(edges)) ==
+                         expectEdge,
+                     where);
+
+            for (bool withB : {true, false}) {
+                std::vector<std::int32_t> ids(n);
+                std::iota(ids.begin(), ids.end(), 0);
+                std::vector<float> a = x;
+                std::vector<float> b = e;
+                std::vector<std::int32_t> expectIds;
+                std::vector<float> expectA;
+                std::vector<float> expectB;
+                for (std::size_t i = 0; i < n; ++i) {
+                    keep[i] = rng.uniform() < 0.3 ? 1 : 0;
+                    if (keep[i]) {
+                        expectIds.push_back(ids[i]);
+                        expectA.push_back(a[i]);
+                        expectB.push_back(b[i]);
+                    }
+                }
+                const std::size_t count = kernels::compact(keep.data(), n, ids.data(), a.data(), withB ? b.data() : nullptr);
+                QVERIFY2(count == expectIds.size(), where);
+                ids.resize(count);
+                a.resize(count);
+                b.resize(count);
+                QVERIFY2(ids == expectIds && a == expectA, where);
+                if (withB)
+                    QVERIFY2(b == expectB, where);
+            }
+        }
+    }
+
+    // The dense draw picks the item whose cumulative weight (in index order) brackets u * total.
+    void denseDrawBracketsTheTarget() {
+        Pcg64 rng(23);
+        std::vector<float> weights(10000);
+        for (float& w : weights)
+            w = rng.uniform() < 0.2 ? static_cast<float>(rng.uniform()) : 0.0f;
+        double total = 0.0;
+        for (float w : weights)
+            total += w;
+        for (double u : {0.0, 1e-9, 0.25, 0.5, 0.9, 0.999999, 0.9999999999}) {
+            const std::size_t index = kernels::drawFromDense(weights.data(), weights.size(), u);
+            QVERIFY(weights[index] > 0.0f);
+            double before = 0.0;
+            for (std::size_t i = 0; i < index; ++i)
+                before += weights[i];
+            QVERIFY2(before <= u * total + 1e-6 * total && before + weights[index] >= u * total - 1e-6 * total,
+                     qPrintable(QString::number(u)));
+        }
+    }
+
+    // Large survivor sets take the dense draw: it fits the distribution, and neither the trace level
+    // (the full trace permutes the candidates) nor the survivors' order changes the drawn tokens.
+    void largeDrawFitsAndIgnoresTraceLevel() {
+        std::vector<float> logits(600);
+        for (std::size_t i = 0; i < logits.size(); ++i)
+            logits[i] = static_cast<float>(std::log((i % 10 + 1) / 55.0));
+        const Strategy strategy = Strategy::parse(R"({"seed":99,"samplers":[{"type":"dist"}]})").value();
+        const auto drawAll = [&](TraceLevel level) {
+            SamplerChain chain = SamplerChain::build(strategy).value();
+            std::vector<TokenId> draws;
+            for (int i = 0; i < 20000; ++i)
+                draws.push_back(chain.sample(logits, {}, level)->chosen);
+            return draws;
+        };
+        const std::vector<TokenId> draws = drawAll(TraceLevel::None);
+        std::vector<int> counts(10, 0);
+        for (TokenId id : draws)
+            ++counts[static_cast<std::size_t>(id % 10)];
+        double chiSquare = 0.0;
+        for (std::size_t k = 0; k < 10; ++k) {
+            const double expected = 20000.0 * (k + 1) / 55.0;
+            chiSquare += (counts[k] - expected) * (counts[k] - expected) / expected;
+        }
+        QVERIFY2(chiSquare < 27.877, qPrintable(QString::number(chiSquare))); // 9 dof, p = 0.001
+        QCOMPARE(drawAll(TraceLevel::Full), draws);
+
+        // top_p on 50k logits: the same tokens with and without the trace.
+        Pcg64 rng(5);
+        std::vector<float> large(50000);
+        for (float& logit : large)
+            logit = static_cast<float>(6.0 * rng.uniform());
+        const Strategy topP = Strategy::parse(R"({"seed":7,"samplers":[{"type":"top_p","p":0.9},{"type":"dist"}]})").value();
+        SamplerChain plain = SamplerChain::build(topP).value();
+        SamplerChain traced = SamplerChain::build(topP).value();
+        for (int step = 0; step < 50; ++step)
+            QCOMPARE(traced.sample(large, {}, TraceLevel::Full)->chosen, plain.sample(large, {}, TraceLevel::None)->chosen);
     }
 
     void validation_data() {

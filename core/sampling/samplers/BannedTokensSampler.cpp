@@ -35,7 +35,7 @@ public:
             return;
         if (context.tracing)
             candidates.softmax();
-        std::vector<char> keep(candidates.size());
+        std::vector<std::uint8_t> keep(candidates.size());
         double mass = 0.0;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             keep[i] = !banned.contains(candidates.id(i));

@@ -72,7 +72,7 @@ public:
     void apply(Candidates& candidates, StageTrace& stage, SamplingContext& context) override {
         candidates.softmax();
         stage.threshold = m_mu;
-        std::vector<char> keep(candidates.size());
+        std::vector<std::uint8_t> keep(candidates.size());
         double mass = 0.0;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             keep[i] = !(-std::log2(candidates.prob(i)) > m_mu);

@@ -29,7 +29,7 @@ public:
         if (banned.empty())
             return;
         candidates.softmax();
-        std::vector<char> keep(candidates.size());
+        std::vector<std::uint8_t> keep(candidates.size());
         double mass = 0.0;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             keep[i] = !banned.contains(candidates.id(i));

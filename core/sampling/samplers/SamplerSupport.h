@@ -43,7 +43,7 @@ template <typename T> auto makeFrom() {
 
 // Applies a cut whose kept set is monotone in probability (p >= some threshold), keeping at least
 // the top minKeep tokens by logit: the union is then just the top max(kept, minKeep).
-inline void cutMonotone(Candidates& candidates, std::vector<char>& keep, std::size_t kept, std::size_t minKeep) {
+inline void cutMonotone(Candidates& candidates, std::vector<std::uint8_t>& keep, std::size_t kept, std::size_t minKeep) {
     if (kept >= minKeep) {
         candidates.keepWhere(keep);
         return;
@@ -56,7 +56,7 @@ inline void cutMonotone(Candidates& candidates, std::vector<char>& keep, std::si
 // stage's threshold and kept mass. Shared by min_p, epsilon and eta.
 inline void cutBelow(Candidates& candidates, StageTrace& stage, float threshold, std::size_t minKeep) {
     const std::span<const float> probs = candidates.probs();
-    std::vector<char> keep(probs.size());
+    std::vector<std::uint8_t> keep(probs.size());
     std::size_t kept = 0;
     double mass = 0.0;
     for (std::size_t i = 0; i < probs.size(); ++i) {

@@ -32,7 +32,7 @@ public:
             squares += (logit - mean) * (logit - mean);
         const float sigma = static_cast<float>(std::sqrt(squares / static_cast<double>(n)));
         const float threshold = max - static_cast<float>(m_n) * sigma;
-        std::vector<char> keep(n);
+        std::vector<std::uint8_t> keep(n);
         double mass = 0.0;
         for (std::size_t i = 0; i < n; ++i) {
             keep[i] = !(logits[i] < threshold);

@@ -66,61 +66,64 @@ private:
     }
 
     // For a large unsorted set: a histogram of mass over logit buckets finds the one bucket that
-    // holds the boundary; only that bucket is sorted. Two passes over the vocabulary in all.
+    // holds the boundary; only that bucket is sorted. Three passes over the vocabulary in all
+    // (buckets, histogram, flags) plus the compaction.
     void cutByHistogram(Candidates& candidates, double removable) {
-        constexpr int kBuckets = 1024;
+        constexpr std::size_t kBuckets = 1024;
         constexpr float kSpan = 40.0f; // logits more than 40 below the max share the last bucket
         const std::size_t n = candidates.size();
         const std::span<const float> logits = candidates.logits();
         const std::span<const float> probs = candidates.probs();
-        const float max = kernels::maxOf(logits.data(), n);
         const float scale = (kBuckets - 1) / kSpan;
         thread_local std::vector<std::uint16_t> bucketOf; // scratch, reused between steps
         bucketOf.resize(n);
-        kernels::bucketIndices(logits.data(), n, max, scale, kBuckets - 1, bucketOf.data());
-        std::vector<double> mass(kBuckets, 0.0);
-        for (std::size_t i = 0; i < n; ++i)
-            mass[bucketOf[i]] += probs[i];
-        // tailAfter(b): mass of buckets below b. The boundary bucket is the first whose tail is <= removable.
+        kernels::bucketIndices(logits.data(), n, candidates.maxLogit(), scale, kBuckets - 1, bucketOf.data());
+
+        // Four interleaved histograms, so that neighbouring items in one bucket do not wait on each
+        // other's store; combined in a fixed order.
+        std::vector<double> partial(4 * kBuckets, 0.0);
+        std::size_t i = 0;
+        for (; i + 4 <= n; i += 4)
+            for (std::size_t j = 0; j < 4; ++j)
+                partial[j * kBuckets + bucketOf[i + j]] += probs[i + j];
+        for (; i < n; ++i)
+            partial[bucketOf[i]] += probs[i];
+        std::vector<double> mass(kBuckets);
+        for (std::size_t b = 0; b < kBuckets; ++b)
+            mass[b] = ((partial[b] + partial[kBuckets + b]) + partial[2 * kBuckets + b]) + partial[3 * kBuckets + b];
+        // tailAfter[b]: mass of the buckets below b. The boundary bucket is the first whose tail is <= removable.
         std::vector<double> tailAfter(kBuckets, 0.0);
-        for (int b = kBuckets - 2; b >= 0; --b)
-            tailAfter[static_cast<std::size_t>(b)] =
-                tailAfter[static_cast<std::size_t>(b) + 1] + mass[static_cast<std::size_t>(b) + 1];
-        int boundary = 0;
-        while (boundary < kBuckets - 1 && tailAfter[static_cast<std::size_t>(boundary)] > removable)
+        for (std::size_t b = kBuckets - 1; b-- > 0;)
+            tailAfter[b] = tailAfter[b + 1] + mass[b + 1];
+        std::size_t boundary = 0;
+        while (boundary < kBuckets - 1 && tailAfter[boundary] > removable)
             ++boundary;
 
         // One pass: flags for the buckets above the boundary, and the boundary bucket's items.
-        std::vector<std::size_t> edge;
-        std::vector<char> keep(n);
-        std::size_t kept = 0;
+        thread_local std::vector<std::uint8_t> keep;
+        thread_local std::vector<std::uint32_t> edge;
+        keep.resize(n);
+        edge.resize(n); // grows once; the kernel overwrites what it uses
+        std::size_t edges = 0;
+        std::size_t kept = kernels::flagBuckets(bucketOf.data(), n, static_cast<std::uint16_t>(boundary), keep.data(),
+                                                edge.data(), &edges);
         m_keptMass = 0.0;
-        float lowest = INFINITY;
-        for (std::size_t i = 0; i < n; ++i) {
-            const int bucket = bucketOf[i];
-            const bool above = bucket < boundary;
-            keep[i] = above;
-            if (above) {
-                ++kept;
-                m_keptMass += probs[i];
-                lowest = std::min(lowest, probs[i]);
-            } else if (bucket == boundary) {
-                edge.push_back(i);
-            }
-        }
-        std::sort(edge.begin(), edge.end(), [&](std::size_t a, std::size_t b) {
+        for (std::size_t b = 0; b < boundary; ++b)
+            m_keptMass += mass[b];
+        const auto edgeEnd = edge.begin() + static_cast<std::ptrdiff_t>(edges);
+        std::sort(edge.begin(), edgeEnd, [&](std::size_t a, std::size_t b) {
             return logits[a] > logits[b] || (logits[a] == logits[b] && candidates.id(a) < candidates.id(b));
         });
         // Within the boundary bucket, walk down: a token survives while the mass at or below it exceeds
         // the removable mass.
-        double atOrBelow = tailAfter[static_cast<std::size_t>(boundary)] + mass[static_cast<std::size_t>(boundary)];
-        for (std::size_t index : edge) {
+        double atOrBelow = tailAfter[boundary] + mass[boundary];
+        for (auto it = edge.begin(); it != edgeEnd; ++it) {
+            const std::uint32_t index = *it;
             if (atOrBelow <= removable && kept >= m_minKeep)
                 break;
             keep[index] = 1;
             ++kept;
             m_keptMass += probs[index];
-            lowest = std::min(lowest, probs[index]);
             atOrBelow -= probs[index];
         }
         if (kept < m_minKeep) {
@@ -130,8 +133,8 @@ private:
             candidates.keepFirst(m_minKeep);
             return;
         }
-        m_lowestKept = lowest;
         candidates.keepWhere(keep);
+        m_lowestKept = kernels::minOf(candidates.probs().data(), candidates.size());
     }
 
     double m_p;

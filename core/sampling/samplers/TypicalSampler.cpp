@@ -54,7 +54,7 @@ public:
             window = std::min(window * 8, n);
         }
         const float bound = shifted[order[last]];
-        std::vector<char> keep(n, 0);
+        std::vector<std::uint8_t> keep(n, 0);
         std::size_t kept = 0;
         double mass = 0.0;
         for (std::size_t i = 0; i < n; ++i)

@@ -42,7 +42,7 @@ public:
             return;
         stage.threshold = m_threshold;
         stage.keptMass = 1.0 - candidates.massOfFirst(removed) / candidates.totalProb();
-        std::vector<char> keep(candidates.size(), 1);
+        std::vector<std::uint8_t> keep(candidates.size(), 1);
         std::fill(keep.begin(), keep.begin() + static_cast<std::ptrdiff_t>(removed), 0);
         candidates.keepWhere(keep);
     }

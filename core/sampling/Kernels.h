@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+// The loops over the whole vocabulary that a sampling step runs: vectorised, and identical in
+// result on every x86-64 CPU. Each is written once with 8-lane GCC vector types and compiled for
+// AVX2 and baseline SSE2 (picked at load time); lanes are combined in a fixed order and
+// nothing is contracted into FMA, so the lane structure, not the instruction set, fixes the bits.
+namespace swb::kernels {
+
+// Largest element; NaN if any element is NaN (a NaN logits row must not look valid).
+float maxOf(const float* x, std::size_t n);
+// Copies x to out and returns maxOf(x), in one pass.
+float copyAndMax(const float* x, float* out, std::size_t n);
+// out[i] = exp(x[i] - shift), with sum = sum of out and weightedSum = sum of out[i] * max(x[i] - shift,
+// -87) (finite even for -inf logits), in one pass. exp is our own (Cephes-style, max relative error
+// about 1e-7, exactly 0 below -87).
+void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
+// Sum of x. Up to 64 elements in double, in order; longer arrays in 8 float lanes over blocks of
+// 2048, each block added to a double total (relative error near 1e-7 for any length).
+double sum(const float* x, std::size_t n);
+// Index of the item a uniform draw u in [0, 1) selects from weights p (non-negative, at least one
+// positive): the first whose cumulative weight, in index order, exceeds u times sum(p).
+std::size_t drawFromDense(const float* p, std::size_t n, double u);
+// x[i] *= factor, returning sum(x) of the scaled values.
+double scaleAndSum(float* x, std::size_t n, float factor);
+// Index of the first element in [from, n) that is >= threshold, or n (x holds no NaN).
+std::size_t findNotBelow(const float* x, std::size_t from, std::size_t n, float threshold);
+// Number of elements strictly greater than value.
+std::size_t countGreater(const float* x, std::size_t n, float value);
+// out[i] = min(last, floor((top - x[i]) * scale)): the bucket of each logit below top (histograms).
+void bucketIndices(const float* x, std::size_t n, float top, float scale, std::uint16_t last, std::uint16_t* out);
+// keep[i] = bucket[i] < boundary, returning how many were kept; the indices of the items in the
+// boundary bucket go to edge (room for n), in ascending order, and their number to edgeCount.
+std::size_t flagBuckets(const std::uint16_t* bucket, std::size_t n, std::uint16_t boundary, std::uint8_t* keep,
+                        std::uint32_t* edge, std::size_t* edgeCount);
+// Smallest element (x holds no NaN); +inf for an empty array.
+float minOf(const float* x, std::size_t n);
+// Moves the items whose keep flag is set to the front of ids, a and b (b may be null), in order;
+// returns how many were kept.
+std::size_t compact(const std::uint8_t* keep, std::size_t n, std::int32_t* ids, float* a, float* b);
+
+} // namespace swb::kernels

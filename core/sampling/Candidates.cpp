@@ -14,25 +14,38 @@ std::size_t drawIndex(const Candidates& candidates, double u) {
     const std::size_t n = candidates.size();
     const std::span<const TokenId> ids = candidates.ids();
     const std::span<const float> probs = candidates.probs();
-    // Visit order: ascending id, whatever order the samplers left the items in. Large sets go through
-    // a dense by-id array (zeros add nothing to a sum), small ones are put in id order directly.
-    if (n > kDenseDrawFrom) {
-        thread_local std::vector<float> dense; // all zero between uses
-        dense.resize(static_cast<std::size_t>(candidates.vocabSize()), 0.0f);
-        for (std::size_t i = 0; i < n; ++i)
-            dense[static_cast<std::size_t>(ids[i])] = probs[i];
-        const auto id = static_cast<TokenId>(drawFromDense(dense.data(), dense.size(), u));
-        for (std::size_t i = 0; i < n; ++i)
-            dense[static_cast<std::size_t>(ids[i])] = 0.0f;
-        return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
-    }
+    // Visit order: ascending id, whatever order the samplers left the items in (cuts keep the order,
+    // so large sets usually are in id order already). Up to kDenseDrawFrom items the probabilities are
+    // added one by one in double, beyond that by drawFromDense() over the id-ordered sequence.
     std::vector<std::size_t> order;
-    if (!std::is_sorted(ids.begin(), ids.end())) {
+    if (!candidates.idOrdered() && !std::is_sorted(ids.begin(), ids.end())) {
         order.resize(n);
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+        if (n <= 4096) {
+            std::iota(order.begin(), order.end(), 0);
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+        } else {
+            thread_local std::vector<std::int32_t> slot; // all -1 between uses
+            slot.resize(static_cast<std::size_t>(candidates.vocabSize()), -1);
+            for (std::size_t i = 0; i < n; ++i)
+                slot[static_cast<std::size_t>(ids[i])] = static_cast<std::int32_t>(i);
+            std::size_t next = 0;
+            for (std::int32_t& index : slot) {
+                if (index >= 0) {
+                    order[next++] = static_cast<std::size_t>(index);
+                    index = -1;
+                }
+            }
+        }
     }
     const auto at = [&](std::size_t k) { return order.empty() ? k : order[k]; };
+    if (n > kDenseDrawFrom) {
+        if (order.empty())
+            return drawFromDense(probs.data(), n, u);
+        std::vector<float> ordered(n);
+        for (std::size_t k = 0; k < n; ++k)
+            ordered[k] = probs[order[k]];
+        return order[drawFromDense(ordered.data(), n, u)];
+    }
     double total = 0.0;
     for (std::size_t k = 0; k < n; ++k)
         total += probs[at(k)];
@@ -67,6 +80,7 @@ void Candidates::assign(std::span<const float> logits) {
     m_probs.resize(logits.size()); // stale until softmax(); resizing to the same size costs nothing
     m_vocabSize = static_cast<int>(logits.size());
     m_sortedCount = 0;
+    m_idOrdered = true;
     m_probsValid = false;
     m_entropy = 0.0;
     m_logPartition = 0.0;
@@ -141,14 +155,51 @@ void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sort
     m_logits = std::move(logits);
     m_probs = std::move(probs);
     m_sortedCount = sortedPrefix;
+    m_idOrdered = false;
 }
 
 void Candidates::swapItems(std::size_t a, std::size_t b) {
     m_totalProb = -1.0;
+    m_idOrdered = false;
     std::swap(m_ids[a], m_ids[b]);
     std::swap(m_logits[a], m_logits[b]);
     if (m_probs.size() == m_ids.size())
         std::swap(m_probs[a], m_probs[b]);
+}
+
+std::vector<std::size_t> Candidates::largest(std::size_t k) const {
+    const std::size_t n = size();
+    k = std::min(k, n);
+    if (k == 0)
+        return {};
+    // Scan with a rising threshold: keep indices whose logit is >= the k-th largest seen so far,
+    // re-selecting when the buffer fills. Most items are rejected by one vector comparison.
+    const std::size_t capacity = 4 * k + 64;
+    std::vector<std::size_t> selected;
+    selected.reserve(capacity);
+    float threshold = -INFINITY;
+    const float* logits = m_logits.data();
+    const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
+    for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
+         i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
+        selected.push_back(i);
+        if (selected.size() >= capacity) {
+            std::nth_element(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(k - 1), selected.end(),
+                             larger);
+            threshold = logits[selected[k - 1]];
+            std::erase_if(selected, [logits, threshold](std::size_t index) { return logits[index] < threshold; });
+        }
+    }
+    std::sort(selected.begin(), selected.end(), [this](std::size_t a, std::size_t b) {
+        return m_logits[a] > m_logits[b] || (m_logits[a] == m_logits[b] && m_ids[a] < m_ids[b]);
+    });
+    // Close under ties: keep everything tied with the k-th item.
+    const float kth = m_logits[selected[k - 1]];
+    std::size_t prefix = k;
+    while (prefix < selected.size() && m_logits[selected[prefix]] == kth)
+        ++prefix;
+    selected.resize(prefix);
+    return selected;
 }
 
 void Candidates::sortTop(std::size_t k) {
@@ -169,30 +220,8 @@ void Candidates::sortTop(std::size_t k) {
         return;
     }
 
-    // Scan with a rising threshold: keep indices whose logit is >= the k-th largest seen so far,
-    // re-selecting when the buffer fills. Most items are rejected by one comparison.
-    const std::size_t capacity = 4 * k + 64;
-    selected.reserve(capacity);
-    float threshold = -INFINITY;
-    const float* logits = m_logits.data();
-    const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
-    for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
-         i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
-        selected.push_back(i);
-        if (selected.size() >= capacity) {
-            std::nth_element(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(k - 1), selected.end(),
-                             larger);
-            threshold = logits[selected[k - 1]];
-            std::erase_if(selected, [logits, threshold](std::size_t index) { return logits[index] < threshold; });
-        }
-    }
-    std::sort(selected.begin(), selected.end(), before);
-    // Close the prefix under ties: keep everything tied with the k-th item.
-    const float kth = m_logits[selected[k - 1]];
-    std::size_t prefix = k;
-    while (prefix < selected.size() && m_logits[selected[prefix]] == kth)
-        ++prefix;
-    selected.resize(prefix);
+    selected = largest(k);
+    const std::size_t prefix = selected.size();
 
     // Move the selected items into [0, prefix) by swaps (O(prefix), no pass over the rest), then
     // put that range in order.

@@ -56,6 +56,9 @@ public:
     void logitsChanged(bool orderKept);
 
     std::size_t sortedCount() const { return m_sortedCount; }
+    // True while the items are known to be in ascending id order: from assign() until something
+    // moves them (cuts keep the order; sorting does not).
+    bool idOrdered() const { return m_idOrdered; }
     bool probsValid() const { return m_probsValid; }
 
     // Largest logit of the current items (NaN if any is NaN); cached between changes.
@@ -73,6 +76,9 @@ public:
     // the whole array unless k is close to size.
     void sortTop(std::size_t k);
     void sortAll() { sortTop(size()); }
+    // Indices of the min(k, size) largest logits in sorted order, plus any tied with the k-th, without
+    // moving anything.
+    std::vector<std::size_t> largest(std::size_t k) const;
 
     // Keeps items [0, n); requires n <= sortedCount or n == size(). Probabilities are kept as they
     // are (not renormalised) but marked stale.
@@ -98,6 +104,7 @@ private:
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
     bool m_maxValid = false;
+    bool m_idOrdered = false;
     float m_max = 0.0f;
     double m_totalProb = -1.0; // cached totalProb(); negative when unknown
     double m_entropy = 0.0;
@@ -109,7 +116,7 @@ namespace kernels {
 // Index of the item a uniform draw u in [0, 1) selects from probs, walking the items in ascending
 // id order so that the result does not depend on how samplers permuted them. Up to kDenseDrawFrom
 // items the probabilities are added one by one in double; larger sets use drawFromDense() over the
-// vocabulary.
+// id-ordered probabilities.
 inline constexpr std::size_t kDenseDrawFrom = 256;
 std::size_t drawIndex(const Candidates& candidates, double u);
 } // namespace kernels

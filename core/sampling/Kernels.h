@@ -16,7 +16,10 @@ float copyAndMax(const float* x, float* out, std::size_t n);
 // out[i] = exp(x[i] - shift), with sum = sum of out and weightedSum = sum of out[i] * max(x[i] - shift,
 // -87) (finite even for -inf logits), in one pass. exp is our own (Cephes-style, max relative error
 // about 1e-7, exactly 0 below -87).
+// Computes the exponentials 16 at a time where the CPU has AVX-512, with the same bits.
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
+// expShift() never taking the AVX-512 path (tests compare the two).
+void expShiftWithoutAvx512(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
 // Sum of x. Up to 64 elements in double, in order; longer arrays in 8 float lanes over blocks of
 // 2048, each block added to a double total (relative error near 1e-7 for any length).
 double sum(const float* x, std::size_t n);

@@ -70,11 +70,15 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
         trace.rawEntropy = candidates.entropy();
     }
     if (level == TraceLevel::Full) {
-        candidates.sortTop(static_cast<std::size_t>(m_topN));
-        const std::size_t top = std::min(static_cast<std::size_t>(m_topN), candidates.size());
+        // Selected in place, not sorted to the front: the candidates stay in id order, which the
+        // samplers' cuts keep and the draw then walks directly.
+        const std::vector<std::size_t> largest = candidates.largest(static_cast<std::size_t>(m_topN));
+        const std::size_t top = std::min(static_cast<std::size_t>(m_topN), largest.size());
         trace.top.reserve(top);
-        for (std::size_t i = 0; i < top; ++i)
-            trace.top.push_back({candidates.id(i), candidates.logit(i), candidates.prob(i), 0.0f});
+        for (std::size_t i = 0; i < top; ++i) {
+            const std::size_t index = largest[i];
+            trace.top.push_back({candidates.id(index), candidates.logit(index), candidates.prob(index), 0.0f});
+        }
         trace.stages.reserve(m_samplers.size());
     }
 
@@ -110,22 +114,30 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
             trace.rawRank = 1 + static_cast<int>(kernels::countGreater(logits.data(), logits.size(), chosenLogit));
     }
     if (level == TraceLevel::Full) {
-        // Final probability of each top-N raw candidate: one pass over the survivors against a bit set
-        // of the top ids.
-        thread_local std::vector<std::uint64_t> isTop; // all zero between uses
-        isTop.resize(logits.size() / 64 + 1, 0);
-        for (const TopCandidate& top : trace.top)
-            isTop[static_cast<std::size_t>(top.id) / 64] |= std::uint64_t{1} << (top.id % 64);
+        // Final probability of each top-N raw candidate: binary searches while the survivors are in id
+        // order, else one pass over them against a bit set of the top ids.
         const std::span<const TokenId> ids = candidates.ids();
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            const auto id = static_cast<std::size_t>(ids[i]);
-            if ((isTop[id / 64] >> (id % 64)) & 1)
-                std::find_if(trace.top.begin(), trace.top.end(), [&](const TopCandidate& top) {
-                    return top.id == ids[i];
-                })->finalP = candidates.prob(i);
+        if (candidates.idOrdered()) {
+            for (TopCandidate& top : trace.top) {
+                const auto found = std::lower_bound(ids.begin(), ids.end(), top.id);
+                if (found != ids.end() && *found == top.id)
+                    top.finalP = candidates.prob(static_cast<std::size_t>(found - ids.begin()));
+            }
+        } else {
+            thread_local std::vector<std::uint64_t> isTop; // all zero between uses
+            isTop.resize(logits.size() / 64 + 1, 0);
+            for (const TopCandidate& top : trace.top)
+                isTop[static_cast<std::size_t>(top.id) / 64] |= std::uint64_t{1} << (top.id % 64);
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                const auto id = static_cast<std::size_t>(ids[i]);
+                if ((isTop[id / 64] >> (id % 64)) & 1)
+                    std::find_if(trace.top.begin(), trace.top.end(), [&](const TopCandidate& top) {
+                        return top.id == ids[i];
+                    })->finalP = candidates.prob(i);
+            }
+            for (const TopCandidate& top : trace.top)
+                isTop[static_cast<std::size_t>(top.id) / 64] = 0;
         }
-        for (const TopCandidate& top : trace.top)
-            isTop[static_cast<std::size_t>(top.id) / 64] = 0;
     }
     if (final)
         *final = candidates;

@@ -288,6 +288,11 @@ private slots:
             }
             QVERIFY2(std::abs(sum - expectSum) <= 1e-6 * expectSum, where);
             QVERIFY2(std::abs(weighted - expectWeighted) <= 1e-6 * std::abs(expectWeighted) + 1e-12, where);
+            std::vector<float> narrow(n);
+            double narrowSum = 0.0;
+            double narrowWeighted = 0.0;
+            kernels::expShiftWithoutAvx512(x.data(), narrow.data(), n, 5.0f, &narrowSum, &narrowWeighted);
+            QVERIFY2(narrow == e && narrowSum == sum && narrowWeighted == weighted, where); // the same bits
             double plain = 0.0;
             for (float v : e)
                 plain += v;

@@ -250,6 +250,22 @@ std::int64_t currentRssBytes() {
     return fields.size() > 1 ? fields[1].toLongLong() * static_cast<std::int64_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
+// RssAnon and RssFile from /proc/self/status (bytes), or zeros where unknown.
+std::pair<std::int64_t, std::int64_t> rssAnonAndFileBytes() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    std::pair<std::int64_t, std::int64_t> out{0, 0};
+    if (!status.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 2 && fields[0] == "RssAnon:")
+            out.first = fields[1].toLongLong() * 1024;
+        else if (fields.size() >= 2 && fields[0] == "RssFile:")
+            out.second = fields[1].toLongLong() * 1024;
+    }
+    return out;
+}
+
 std::int64_t peakRssBytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -325,6 +341,7 @@ int runBenchDecode(const Invocation& inv) {
     }
     const double decodeSeconds = seconds(decodeStart, Clock::now());
     const std::int64_t peakRss = peakRssBytes();
+    const auto [anonRss, fileRss] = rssAnonAndFileBytes(); // what makes up the peak: the decode loop is flat
     loaded.value().reset();
     state.reset();
 
@@ -368,6 +385,8 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("peak_rss_over_file"),
          round(static_cast<double>(peakRss) / static_cast<double>(info.fileBytes), 3)},
         {QStringLiteral("baseline_rss_bytes"), static_cast<double>(baselineRss)},
+        {QStringLiteral("rss_anon_bytes"), static_cast<double>(anonRss)},
+        {QStringLiteral("rss_file_bytes"), static_cast<double>(fileRss)},
         {QStringLiteral("model_rss_bytes"), static_cast<double>(peakRss - baselineRss)},
         {QStringLiteral("model_rss_over_file"),
          round(static_cast<double>(peakRss - baselineRss) / static_cast<double>(info.fileBytes), 3)},

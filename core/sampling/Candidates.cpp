@@ -68,17 +68,52 @@ std::size_t drawIndex(const Candidates& candidates, double u) {
 
 Candidates::Candidates(std::span<const float> logits) {
     assign(logits);
+    own();
+}
+
+Candidates::Candidates(const Candidates& other) {
+    *this = other;
+}
+
+Candidates& Candidates::operator=(const Candidates& other) {
+    if (this == &other)
+        return *this;
+    m_ids.assign(other.m_idsAt, other.m_idsAt + other.m_size);
+    m_logits.assign(other.m_logitsAt, other.m_logitsAt + other.m_size);
+    m_probs = other.m_probs;
+    m_size = other.m_size;
+    m_borrowed = false;
+    pointAtOwned();
+    m_sortedCount = other.m_sortedCount;
+    m_probsValid = other.m_probsValid;
+    m_maxValid = other.m_maxValid;
+    m_idOrdered = other.m_idOrdered;
+    m_max = other.m_max;
+    m_totalProb = other.m_totalProb;
+    m_entropy = other.m_entropy;
+    m_logPartition = other.m_logPartition;
+    m_vocabSize = other.m_vocabSize;
+    selected = other.selected;
+    draw = other.draw;
+    return *this;
 }
 
 void Candidates::assign(std::span<const float> logits) {
+    const std::size_t n = logits.size();
+    if (m_identity.size() < n) {
+        const std::size_t from = m_identity.size();
+        m_identity.resize(n);
+        std::iota(m_identity.begin() + static_cast<std::ptrdiff_t>(from), m_identity.end(), static_cast<TokenId>(from));
+    }
+    m_idsAt = m_identity.data();
+    m_logitsAt = logits.data();
+    m_size = n;
+    m_borrowed = true;
     m_totalProb = -1.0;
-    m_ids.resize(logits.size());
-    std::iota(m_ids.begin(), m_ids.end(), 0);
-    m_logits.resize(logits.size());
-    m_max = kernels::copyAndMax(logits.data(), m_logits.data(), logits.size());
+    m_max = kernels::maxOf(logits.data(), n);
     m_maxValid = true;
-    m_probs.resize(logits.size()); // stale until softmax(); resizing to the same size costs nothing
-    m_vocabSize = static_cast<int>(logits.size());
+    m_probs.resize(n); // stale until softmax(); resizing to the same size costs nothing
+    m_vocabSize = static_cast<int>(n);
     m_sortedCount = 0;
     m_idOrdered = true;
     m_probsValid = false;
@@ -86,6 +121,25 @@ void Candidates::assign(std::span<const float> logits) {
     m_logPartition = 0.0;
     selected = -1;
     draw = NAN;
+}
+
+void Candidates::own() {
+    if (!m_borrowed)
+        return;
+    m_ids.assign(m_idsAt, m_idsAt + m_size);
+    m_logits.assign(m_logitsAt, m_logitsAt + m_size);
+    m_borrowed = false;
+    pointAtOwned();
+}
+
+void Candidates::pointAtOwned() {
+    m_idsAt = m_ids.data();
+    m_logitsAt = m_logits.data();
+}
+
+std::span<float> Candidates::mutableLogits() {
+    own();
+    return {m_logits.data(), m_size};
 }
 
 void Candidates::logitsChanged(bool orderKept) {
@@ -98,9 +152,9 @@ void Candidates::logitsChanged(bool orderKept) {
 
 float Candidates::maxLogit() {
     if (m_sortedCount > 0)
-        return m_logits[0];
+        return m_logitsAt[0];
     if (!m_maxValid) {
-        m_max = kernels::maxOf(m_logits.data(), size());
+        m_max = kernels::maxOf(m_logitsAt, m_size);
         m_maxValid = true;
     }
     return m_max;
@@ -119,7 +173,7 @@ void Candidates::softmax() {
     const float max = maxLogit();
     double sum = 0.0;
     double weighted = 0.0;
-    kernels::expShift(m_logits.data(), m_probs.data(), n, max, &sum, &weighted);
+    kernels::expShift(m_logitsAt, m_probs.data(), n, max, &sum, &weighted);
     // The sum of the normalised probabilities, as totalProb() adds them, comes free here.
     m_totalProb = kernels::scaleAndSum(m_probs.data(), n, static_cast<float>(1.0 / sum));
     // H = -sum p log p with log p = (x - max) - log Z: no logarithm per token.
@@ -141,19 +195,22 @@ double Candidates::totalProb() const {
 
 void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix) {
     m_totalProb = -1.0;
-    const bool withProbs = m_probs.size() == m_ids.size();
+    const bool withProbs = m_probs.size() == m_size;
     ScratchVector<TokenId> ids(order.size());
     ScratchVector<float> logits(order.size());
     ScratchVector<float> probs(withProbs ? order.size() : 0);
     for (std::size_t i = 0; i < order.size(); ++i) {
-        ids[i] = m_ids[order[i]];
-        logits[i] = m_logits[order[i]];
+        ids[i] = m_idsAt[order[i]];
+        logits[i] = m_logitsAt[order[i]];
         if (withProbs)
             probs[i] = m_probs[order[i]];
     }
     m_ids = std::move(ids);
     m_logits = std::move(logits);
     m_probs = std::move(probs);
+    m_size = order.size();
+    m_borrowed = false;
+    pointAtOwned();
     m_sortedCount = sortedPrefix;
     m_idOrdered = false;
 }
@@ -161,9 +218,10 @@ void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sort
 void Candidates::swapItems(std::size_t a, std::size_t b) {
     m_totalProb = -1.0;
     m_idOrdered = false;
+    own();
     std::swap(m_ids[a], m_ids[b]);
     std::swap(m_logits[a], m_logits[b]);
-    if (m_probs.size() == m_ids.size())
+    if (m_probs.size() == m_size)
         std::swap(m_probs[a], m_probs[b]);
 }
 
@@ -178,7 +236,7 @@ std::vector<std::size_t> Candidates::largest(std::size_t k) const {
     std::vector<std::size_t> selected;
     selected.reserve(capacity);
     float threshold = -INFINITY;
-    const float* logits = m_logits.data();
+    const float* logits = m_logitsAt;
     const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
     for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
          i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
@@ -191,15 +249,37 @@ std::vector<std::size_t> Candidates::largest(std::size_t k) const {
         }
     }
     std::sort(selected.begin(), selected.end(), [this](std::size_t a, std::size_t b) {
-        return m_logits[a] > m_logits[b] || (m_logits[a] == m_logits[b] && m_ids[a] < m_ids[b]);
+        return m_logitsAt[a] > m_logitsAt[b] || (m_logitsAt[a] == m_logitsAt[b] && m_idsAt[a] < m_idsAt[b]);
     });
     // Close under ties: keep everything tied with the k-th item.
-    const float kth = m_logits[selected[k - 1]];
+    const float kth = m_logitsAt[selected[k - 1]];
     std::size_t prefix = k;
-    while (prefix < selected.size() && m_logits[selected[prefix]] == kth)
+    while (prefix < selected.size() && m_logitsAt[selected[prefix]] == kth)
         ++prefix;
     selected.resize(prefix);
     return selected;
+}
+
+void Candidates::keepLargest(std::size_t k) {
+    k = std::min(k, size());
+    if (k == 0)
+        return;
+    if (m_sortedCount >= k) {
+        const float kth = m_logitsAt[k - 1];
+        std::size_t kept = k;
+        while (kept < m_sortedCount && m_logitsAt[kept] == kth)
+            ++kept;
+        keepFirst(kept);
+        return;
+    }
+    const std::vector<std::size_t> selected = largest(k);
+    if (selected.size() == size()) {
+        sortTop(k);
+        return;
+    }
+    reorder(selected, selected.size());
+    m_probsValid = false;
+    m_maxValid = false;
 }
 
 void Candidates::sortTop(std::size_t k) {
@@ -208,7 +288,7 @@ void Candidates::sortTop(std::size_t k) {
     if (k == 0 || m_sortedCount >= k)
         return;
     const auto before = [this](std::size_t a, std::size_t b) {
-        return m_logits[a] > m_logits[b] || (m_logits[a] == m_logits[b] && m_ids[a] < m_ids[b]);
+        return m_logitsAt[a] > m_logitsAt[b] || (m_logitsAt[a] == m_logitsAt[b] && m_idsAt[a] < m_idsAt[b]);
     };
 
     std::vector<std::size_t> selected;
@@ -222,6 +302,7 @@ void Candidates::sortTop(std::size_t k) {
 
     selected = largest(k);
     const std::size_t prefix = selected.size();
+    own();
 
     // Move the selected items into [0, prefix) by swaps (O(prefix), no pass over the rest), then
     // put that range in order.
@@ -238,7 +319,7 @@ void Candidates::sortTop(std::size_t k) {
     std::vector<std::size_t> order(prefix);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), before);
-    const bool withProbs = m_probs.size() == m_ids.size();
+    const bool withProbs = m_probs.size() == m_size;
     std::vector<TokenId> ids(prefix);
     std::vector<float> values(prefix);
     std::vector<float> probs(withProbs ? prefix : 0);
@@ -259,8 +340,12 @@ void Candidates::keepFirst(std::size_t n) {
     m_totalProb = -1.0;
     if (n >= size())
         return;
-    m_ids.resize(n);
-    m_logits.resize(n);
+    if (!m_borrowed) { // a borrowed prefix stays valid as it is
+        m_ids.resize(n);
+        m_logits.resize(n);
+        pointAtOwned();
+    }
+    m_size = n;
     if (m_probs.size() > n)
         m_probs.resize(n);
     m_sortedCount = std::min(m_sortedCount, n);
@@ -272,14 +357,21 @@ bool Candidates::keepWhere(const std::vector<std::uint8_t>& keep) {
     if (std::find(keep.begin(), keep.end(), 1) == keep.end())
         return false;
     m_totalProb = -1.0;
-    const bool withProbs = m_probs.size() == m_ids.size();
+    const bool withProbs = m_probs.size() == m_size;
     std::size_t sorted = 0;
     for (std::size_t i = 0; i < m_sortedCount; ++i)
         sorted += keep[i];
-    const std::size_t kept =
-        kernels::compact(keep.data(), size(), m_ids.data(), m_logits.data(), withProbs ? m_probs.data() : nullptr);
+    if (m_borrowed) { // the survivors are written straight into our own arrays
+        m_ids.resize(m_size);
+        m_logits.resize(m_size);
+    }
+    const std::size_t kept = kernels::compact(keep.data(), m_size, m_idsAt, m_ids.data(), m_logitsAt, m_logits.data(),
+                                              withProbs ? m_probs.data() : nullptr);
     m_ids.resize(kept);
     m_logits.resize(kept);
+    m_size = kept;
+    m_borrowed = false;
+    pointAtOwned();
     m_probs.resize(withProbs ? kept : 0);
     // Removal keeps the relative order; items after the old prefix were strictly smaller than its
     // last item, hence than every surviving prefix item, so the shorter prefix stays closed under ties.

@@ -32,27 +32,34 @@ template <typename T> using ScratchVector = std::vector<T, UninitializedAllocato
 // - sortedCount: items [0, sortedCount) are the largest logits, descending (ties by ascending id),
 //   and every item after them has a strictly smaller logit (the prefix is closed under ties);
 // - probsValid: probs[i] = softmax(logits)[i] over the current items.
+//
+// Until something needs its own copy (an edit of the logits, a reorder, a cut that is not a prefix),
+// the ids are a shared 0..n-1 array and the logits are read from the row given to assign(): the first
+// pass of a step reads the caller's row directly, and a cut writes only the survivors.
 class Candidates {
 public:
     Candidates() = default;
-    explicit Candidates(std::span<const float> logits);
-    // Starts over from a logits row, reusing the buffers (no allocation per step).
+    explicit Candidates(std::span<const float> logits); // copies the row
+    Candidates(const Candidates& other);                // copies own their data
+    Candidates& operator=(const Candidates& other);
+    // Starts over from a logits row, reusing the buffers (no allocation per step). Borrows the row: it
+    // must stay alive and unchanged until the next assign() or until this object is no longer used.
     void assign(std::span<const float> logits);
 
-    std::size_t size() const { return m_ids.size(); }
-    bool empty() const { return m_ids.empty(); }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
     int vocabSize() const { return m_vocabSize; }
 
-    TokenId id(std::size_t i) const { return m_ids[i]; }
-    float logit(std::size_t i) const { return m_logits[i]; }
+    TokenId id(std::size_t i) const { return m_idsAt[i]; }
+    float logit(std::size_t i) const { return m_logitsAt[i]; }
     float prob(std::size_t i) const { return m_probs[i]; } // valid while probsValid() (kept across cuts)
-    std::span<const TokenId> ids() const { return m_ids; }
-    std::span<const float> logits() const { return m_logits; }
+    std::span<const TokenId> ids() const { return {m_idsAt, m_size}; }
+    std::span<const float> logits() const { return {m_logitsAt, m_size}; }
     std::span<const float> probs() const { return m_probs; }
 
     // Logits may be edited in place; call logitsChanged() afterwards (orderKept: the edit was
     // monotonic, e.g. a positive temperature, so the sorted prefix stays valid).
-    std::span<float> mutableLogits() { return m_logits; }
+    std::span<float> mutableLogits();
     void logitsChanged(bool orderKept);
 
     std::size_t sortedCount() const { return m_sortedCount; }
@@ -79,6 +86,9 @@ public:
     // Indices of the min(k, size) largest logits in sorted order, plus any tied with the k-th, without
     // moving anything.
     std::vector<std::size_t> largest(std::size_t k) const;
+    // Keeps only the min(k, size) largest logits and any tied with the k-th, sorted (top-k): the rest
+    // is dropped without being copied.
+    void keepLargest(std::size_t k);
 
     // Keeps items [0, n); requires n <= sortedCount or n == size(). Probabilities are kept as they
     // are (not renormalised) but marked stale.
@@ -97,10 +107,18 @@ public:
 private:
     void reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix);
     void swapItems(std::size_t a, std::size_t b);
+    // Copies borrowed ids and logits into m_ids and m_logits (no-op when they are owned already).
+    void own();
+    void pointAtOwned();
 
     ScratchVector<TokenId> m_ids;
     ScratchVector<float> m_logits;
     ScratchVector<float> m_probs;
+    ScratchVector<TokenId> m_identity; // 0, 1, 2, ...: the ids while borrowed
+    const TokenId* m_idsAt = nullptr;  // m_ids or m_identity
+    const float* m_logitsAt = nullptr; // m_logits or the row given to assign()
+    std::size_t m_size = 0;
+    bool m_borrowed = false;
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
     bool m_maxValid = false;

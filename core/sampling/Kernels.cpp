@@ -150,24 +150,6 @@ template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive
     return finishMax(maxOf(best0, best1), nan, x + i, n - i);
 }
 
-[[gnu::target_clones("avx2", "default")]] float copyAndMax(const float* x, float* out, std::size_t n) {
-    std::size_t i = 0;
-    Floats best0 = splat(-INFINITY);
-    Floats best1 = best0;
-    Ints nan{};
-    for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
-        const Floats a = load(x + i);
-        const Floats b = load(x + i + kLanes);
-        store(out + i, a);
-        store(out + i + kLanes, b);
-        best0 = maxOf(best0, a);
-        best1 = maxOf(best1, b);
-        nan |= isNaN(a) | isNaN(b);
-    }
-    std::copy(x + i, x + n, out + i);
-    return finishMax(maxOf(best0, best1), nan, x + i, n - i);
-}
-
 namespace {
 
 using Floats16 = float __attribute__((vector_size(2 * kLanes * sizeof(float))));
@@ -500,16 +482,17 @@ constexpr CompressTable kCompress = makeCompressTable();
 
 // The items of a chunk are loaded before the chunk's kept ones are stored at out <= i, and the store
 // ends before the next chunk begins, so compaction in place is safe.
-[[gnu::target("avx2,popcnt")]] std::size_t compactAvx2(const std::uint8_t* keep, std::size_t n, std::int32_t* ids,
-                                                       float* a, float* b, std::size_t& done) {
+[[gnu::target("avx2,popcnt")]] std::size_t compactAvx2(const std::uint8_t* keep, std::size_t n,
+                                                       const std::int32_t* idsIn, std::int32_t* ids,
+                                                       const float* aIn, float* a, float* b, std::size_t& done) {
     std::size_t out = 0;
     std::size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m128i flags = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(keep + i));
         const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(flags, _mm_setzero_si128()))) & 0xFFu;
         const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.lanes[mask]));
-        const __m256i idVector = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + i));
-        const __m256 aVector = _mm256_loadu_ps(a + i);
+        const __m256i idVector = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idsIn + i));
+        const __m256 aVector = _mm256_loadu_ps(aIn + i);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(ids + out), _mm256_permutevar8x32_epi32(idVector, order));
         _mm256_storeu_ps(a + out, _mm256_permutevar8x32_ps(aVector, order));
         if (b) {
@@ -524,17 +507,18 @@ constexpr CompressTable kCompress = makeCompressTable();
 
 } // namespace
 
-std::size_t compact(const std::uint8_t* keep, std::size_t n, std::int32_t* ids, float* a, float* b) {
+std::size_t compact(const std::uint8_t* keep, std::size_t n, const std::int32_t* idsIn, std::int32_t* ids,
+                    const float* aIn, float* a, float* b) {
     static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
     std::size_t out = 0;
     std::size_t i = 0;
     if (avx2)
-        out = compactAvx2(keep, n, ids, a, b, i);
+        out = compactAvx2(keep, n, idsIn, ids, aIn, a, b, i);
     // Branch-free: every item is written to the next free slot, which advances only for kept ones
     // (the slot never passes the item being read, so this works in place).
     for (; i < n; ++i) {
-        ids[out] = ids[i];
-        a[out] = a[i];
+        ids[out] = idsIn[i];
+        a[out] = aIn[i];
         if (b)
             b[out] = b[i];
         out += keep[i];

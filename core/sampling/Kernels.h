@@ -11,8 +11,6 @@ namespace swb::kernels {
 
 // Largest element; NaN if any element is NaN (a NaN logits row must not look valid).
 float maxOf(const float* x, std::size_t n);
-// Copies x to out and returns maxOf(x), in one pass.
-float copyAndMax(const float* x, float* out, std::size_t n);
 // out[i] = exp(x[i] - shift), with sum = sum of out and weightedSum = sum of out[i] * max(x[i] - shift,
 // -87) (finite even for -inf logits), in one pass. exp is our own (Cephes-style, max relative error
 // about 1e-7, exactly 0 below -87).
@@ -40,8 +38,9 @@ std::size_t flagBuckets(const std::uint16_t* bucket, std::size_t n, std::uint16_
                         std::uint32_t* edge, std::size_t* edgeCount);
 // Smallest element (x holds no NaN); +inf for an empty array.
 float minOf(const float* x, std::size_t n);
-// Moves the items whose keep flag is set to the front of ids, a and b (b may be null), in order;
-// returns how many were kept.
-std::size_t compact(const std::uint8_t* keep, std::size_t n, std::int32_t* ids, float* a, float* b);
+// Writes the items whose keep flag is set to the front of ids and a (read from idsIn and aIn, which may
+// be the same arrays) and of b in place (b may be null), in order; returns how many were kept.
+std::size_t compact(const std::uint8_t* keep, std::size_t n, const std::int32_t* idsIn, std::int32_t* ids,
+                    const float* aIn, float* a, float* b);
 
 } // namespace swb::kernels

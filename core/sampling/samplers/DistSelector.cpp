@@ -31,8 +31,7 @@ public:
     void apply(Candidates& candidates, StageTrace&, SamplingContext& context) override {
         if (context.tracing)
             candidates.softmax();
-        candidates.sortTop(1);
-        candidates.selected = 0;
+        candidates.selected = static_cast<std::ptrdiff_t>(candidates.largest(1).front());
     }
 };
 

@@ -19,16 +19,11 @@ public:
         if (context.tracing)
             candidates.softmax();
         const bool massKnown = candidates.probsValid();
-        candidates.sortTop(m_k);
-        // The sorted prefix is closed under ties, so every token tied with the k-th lies inside it.
-        const float kth = candidates.logit(m_k - 1);
-        std::size_t kept = m_k;
-        while (kept < candidates.sortedCount() && candidates.logit(kept) == kth)
-            ++kept;
-        stage.threshold = kth;
+        // Ties with the k-th survive: keepLargest keeps them.
+        candidates.keepLargest(m_k);
+        stage.threshold = candidates.logit(m_k - 1);
         if (massKnown)
-            stage.keptMass = candidates.massOfFirst(kept);
-        candidates.keepFirst(kept);
+            stage.keptMass = candidates.massOfFirst(candidates.size());
     }
 
 private:

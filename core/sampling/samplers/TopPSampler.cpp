@@ -82,12 +82,19 @@ private:
         // Four interleaved histograms, so that neighbouring items in one bucket do not wait on each
         // other's store; combined in a fixed order.
         std::vector<double> partial(4 * kBuckets, 0.0);
+        double* const h[4] = {partial.data(), partial.data() + kBuckets, partial.data() + 2 * kBuckets,
+                              partial.data() + 3 * kBuckets};
+        const std::uint16_t* const bucket = bucketOf.data();
+        const float* const p = probs.data();
         std::size_t i = 0;
-        for (; i + 4 <= n; i += 4)
-            for (std::size_t j = 0; j < 4; ++j)
-                partial[j * kBuckets + bucketOf[i + j]] += probs[i + j];
+        for (; i + 4 <= n; i += 4) {
+            h[0][bucket[i]] += p[i];
+            h[1][bucket[i + 1]] += p[i + 1];
+            h[2][bucket[i + 2]] += p[i + 2];
+            h[3][bucket[i + 3]] += p[i + 3];
+        }
         for (; i < n; ++i)
-            partial[bucketOf[i]] += probs[i];
+            h[0][bucket[i]] += p[i];
         std::vector<double> mass(kBuckets);
         for (std::size_t b = 0; b < kBuckets; ++b)
             mass[b] = ((partial[b] + partial[kBuckets + b]) + partial[2 * kBuckets + b]) + partial[3 * kBuckets + b];

@@ -50,6 +50,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_runsView, tr("&Runs"));
     connect(m_explore, &ExploreView::runSaved, m_runsView, &RunsView::refresh);
     connect(m_compare, &CompareView::comparisonsChanged, m_runsView, &RunsView::refresh);
+    connect(m_runsView, &RunsView::runDeleted, m_explore, &ExploreView::forgetDeletedRun);
+    connect(m_runsView, &RunsView::runDeleted, m_compare, &CompareView::reloadComparisons);
     connect(m_runsView, &RunsView::openRequested, this, [this](qint64 id) {
         if (m_explore->openRun(id))
             selectTab(QStringLiteral("explore"));

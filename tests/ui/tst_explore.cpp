@@ -295,6 +295,29 @@ private slots:
         QVERIFY(!m_explore->findChild<QPushButton*>(QStringLiteral("stop"))->isEnabled());
     }
 
+    void stopReachesAGenerationStillQueued() {
+        // The worker is held busy by another job; Stop is clicked while the generation waits behind it.
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(
+            R"({"seed": 3, "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "dist"}]})"));
+        m_explore->maxTokens()->setValue(100);
+        QSemaphore release;
+        QSemaphore holding;
+        QMetaObject::invokeMethod(m_explore->worker(), [&] {
+            holding.release();
+            release.acquire();
+        });
+        holding.acquire();
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        m_explore->generate();
+        auto* stopButton = m_explore->findChild<QPushButton*>(QStringLiteral("stop"));
+        QVERIFY(stopButton->isEnabled());
+        QTest::mouseClick(stopButton, Qt::LeftButton);
+        release.release();
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(m_explore->run().finish, QStringLiteral("cancelled"));
+        QCOMPARE(static_cast<int>(m_explore->run().steps.size()), 0);
+    }
+
     void guiThreadStaysResponsive() {
         // A timer-latency probe: the largest gap between 5 ms ticks on the GUI thread while the demo
         // model generates 200 tokens (two runs: its context holds 128). Reported, not asserted.

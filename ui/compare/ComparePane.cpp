@@ -58,10 +58,7 @@ ComparePane::ComparePane(const QString& label, const Rubric& rubric, QWidget* pa
     m_note = new QLineEdit(this);
     m_note->setObjectName(QStringLiteral("note%1").arg(label));
     m_note->setPlaceholderText(tr("Note (optional)"));
-    connect(m_note, &QLineEdit::editingFinished, this, [this] {
-        if (!m_loading && m_runId)
-            emit noteChanged(m_runId, m_note->text());
-    });
+    connect(m_note, &QLineEdit::editingFinished, this, &ComparePane::saveNote);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -73,12 +70,19 @@ ComparePane::ComparePane(const QString& label, const Rubric& rubric, QWidget* pa
     setRevealed(false);
 }
 
+void ComparePane::saveNote() {
+    if (m_loading || !m_runId || m_note->text() == m_savedNote)
+        return;
+    m_savedNote = m_note->text();
+    emit noteChanged(m_runId, m_savedNote);
+}
+
 void ComparePane::setRun(qint64 runId, const QString& strategyName, const std::vector<GeneratedStep>& steps,
-                         const Tokenizer* tokenizer) {
+                         std::shared_ptr<const Tokenizer> tokenizer) {
     m_loading = true;
     m_runId = runId;
     m_strategy = strategyName;
-    m_stream->setTokenizer(tokenizer);
+    m_stream->setTokenizer(std::move(tokenizer));
     m_stream->clearSteps();
     m_stream->appendSteps(steps);
     QCPGraph* graph = m_entropy->graph(0);
@@ -140,6 +144,7 @@ void ComparePane::setRatings(const std::vector<RatingRecord>& ratings) {
         if (!rating.note.isEmpty())
             note = rating.note;
     m_note->setText(note);
+    m_savedNote = note;
     m_loading = false;
 }
 

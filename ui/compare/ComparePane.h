@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <QWidget>
@@ -25,7 +26,7 @@ public:
     ComparePane(const QString& label, const Rubric& rubric, QWidget* parent = nullptr);
 
     void setRun(qint64 runId, const QString& strategyName, const std::vector<GeneratedStep>& steps,
-                const Tokenizer* tokenizer);
+                std::shared_ptr<const Tokenizer> tokenizer);
     void setRevealed(bool revealed);
     // Scores shown for the current rater (missing dimensions show as unrated).
     void setRatings(const std::vector<RatingRecord>& ratings);
@@ -34,6 +35,9 @@ public:
     QSpinBox* scoreBox(int dimension) const;
     QLineEdit* noteEdit() const { return m_note; }
     TokenStreamView* stream() const { return m_stream; }
+
+    // Reports the note if it changed since it was loaded or last reported.
+    void saveNote();
 
 signals:
     // A score changed (value below the dimension's minimum: cleared) or the note was edited.
@@ -55,6 +59,7 @@ private:
     std::vector<QSpinBox*> m_scores;
     std::vector<RubricDimension> m_dimensions;
     QLineEdit* m_note = nullptr;
+    QString m_savedNote;
     bool m_loading = false;
 };
 

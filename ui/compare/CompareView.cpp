@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QScopeGuard>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QSqlQuery>
@@ -173,10 +175,16 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_raterBox->lineEdit()->setPlaceholderText(tr("your name"));
     refreshRaters();
     m_raterBox->setCurrentText(m_settings.get(settings::compareRater));
-    connect(m_raterBox, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-        m_settings.set(settings::compareRater, name.trimmed());
+    // Applied when typing ends or a name is picked, not per keystroke (each change rebuilds the panes).
+    const auto applyRater = [this] {
+        const QString name = m_raterBox->currentText().trimmed();
+        if (name == m_settings.get(settings::compareRater))
+            return;
+        m_settings.set(settings::compareRater, name);
         showComparison(m_index);
-    });
+    };
+    connect(m_raterBox->lineEdit(), &QLineEdit::editingFinished, this, applyRater);
+    connect(m_raterBox, &QComboBox::activated, this, applyRater);
     top->addWidget(m_raterBox);
     top->addWidget(new QLabel(tr("Rubric"), rating));
     m_rubricBox = new QComboBox(rating);
@@ -368,7 +376,7 @@ void CompareView::run() {
         m_runStatus->setText(tr("The run store is not open, so comparisons cannot be saved."));
         return;
     }
-    if (!m_explore->isModelLoaded() || m_explore->isGenerating()) {
+    if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {
         m_runStatus->setText(tr("Wait for the model to load and Explore to finish generating."));
         return;
     }
@@ -413,7 +421,9 @@ void CompareView::run() {
     m_runStatus->setText(tr("Running…"));
     m_explore->setWorkerBusy(true);
     InferenceWorker* worker = m_explore->worker();
-    QMetaObject::invokeMethod(worker, [worker, id = m_runningId, plan = std::move(plan)] { worker->runComparison(id, plan); });
+    QMetaObject::invokeMethod(worker, [worker, id = m_runningId, ticket = worker->takeTicket(), plan = std::move(plan)] {
+        worker->runComparison(id, ticket, plan);
+    });
 }
 
 void CompareView::cancel() {
@@ -438,6 +448,8 @@ void CompareView::runEnded() {
     m_explore->setWorkerBusy(false);
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
+    m_overall->hide();
+    m_item->hide();
 }
 
 void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
@@ -559,9 +571,24 @@ const ComparisonRecord* CompareView::currentComparison() const {
 }
 
 bool CompareView::showComparison(int index) {
-    for (ComparePane* pane : m_panes)
+    // Saving a note or moving the focus out of a pane can call back in here (editingFinished): such
+    // nested calls are ignored while the panes are rebuilt.
+    if (m_rebuilding) {
+        m_rebuildAgain = true;
+        return false;
+    }
+    m_rebuilding = true;
+    const auto done = qScopeGuard([this] {
+        m_rebuilding = false;
+        if (std::exchange(m_rebuildAgain, false))
+            QMetaObject::invokeMethod(this, [this] { showComparison(m_index); }, Qt::QueuedConnection);
+    });
+    std::vector<ComparePane*> old;
+    old.swap(m_panes);
+    for (ComparePane* pane : old)
+        pane->saveNote(); // a note still being typed (shortcuts do not move the focus)
+    for (ComparePane* pane : old)
         delete pane;
-    m_panes.clear();
     m_index = index >= 0 && index < comparisonCount() ? index : -1;
     const ComparisonRecord* comparison = currentComparison();
     if (!comparison) {
@@ -580,12 +607,12 @@ bool CompareView::showComparison(int index) {
     const std::optional<qint64> rater = raterId(false);
     const auto& model = m_explore->loadedModel();
     for (const ComparisonRecord::Entry& entry : shown) {
-        auto* pane = new ComparePane(entry.blindLabel, m_rubric, m_paneArea);
         Result<RunRecord> record = runs.loadRun(entry.runId);
         if (!record) {
             emit statusMessage(record.error().message);
             continue;
         }
+        auto* pane = new ComparePane(entry.blindLabel, m_rubric, m_paneArea);
         QString strategyName;
         if (Result<Strategy> strategy = runs.loadStrategy(record->strategyId))
             strategyName = strategy->name;
@@ -594,8 +621,9 @@ bool CompareView::showComparison(int index) {
         query.addBindValue(record->modelId);
         if (query.exec() && query.next())
             hash = query.value(0).toString();
-        const Tokenizer* tokenizer = model && model->info.contentHash == hash ? model->tokenizer.get() : nullptr;
-        pane->setRun(entry.runId, strategyName, generatedSteps(record.value(), tokenizer), tokenizer);
+        const std::shared_ptr<const Tokenizer> tokenizer =
+            model && model->info.contentHash == hash ? model->tokenizer : nullptr;
+        pane->setRun(entry.runId, strategyName, generatedSteps(record.value(), tokenizer.get()), tokenizer);
         pane->setRevealed(m_revealed);
         if (rater && m_ratings) {
             std::vector<RatingRecord> mine;
@@ -819,6 +847,8 @@ void CompareView::markGold() {
     const ComparisonRecord* comparison = currentComparison();
     if (!comparison || !m_comparisonStore)
         return;
+    // The list may be reloaded while the menu is open (a comparison finishing): keep the id, not the pointer.
+    const qint64 comparisonId = comparison->id;
     QMenu menu(this);
     std::vector<ComparisonRecord::Entry> shown = comparison->entries;
     std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
@@ -835,13 +865,16 @@ void CompareView::markGold() {
     menu.exec(m_gold->mapToGlobal(QPoint(0, m_gold->height())));
     if (chosen.isEmpty() && !unmark)
         return;
-    if (Status status = m_comparisonStore->setGold(comparison->id, !unmark, chosen); !status) {
+    if (Status status = m_comparisonStore->setGold(comparisonId, !unmark, chosen); !status) {
         emit statusMessage(status.error().message);
         return;
     }
-    ComparisonRecord& stored = m_comparisons[static_cast<std::size_t>(m_index)];
-    stored.isGold = !unmark;
-    stored.goldWinner = unmark ? QString() : chosen;
+    for (ComparisonRecord& stored : m_comparisons) {
+        if (stored.id == comparisonId) {
+            stored.isGold = !unmark;
+            stored.goldWinner = unmark ? QString() : chosen;
+        }
+    }
     updatePreferenceButtons();
     emit ratingsChanged();
 }

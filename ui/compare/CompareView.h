@@ -123,6 +123,8 @@ private:
     QLabel* m_position = nullptr;
     QWidget* m_paneArea = nullptr;
     QHBoxLayout* m_paneLayout = nullptr;
+    bool m_rebuilding = false;
+    bool m_rebuildAgain = false; // a rebuild was asked for during one
     std::vector<ComparePane*> m_panes;
     QWidget* m_preferenceRow = nullptr;
     std::vector<QPushButton*> m_preferenceButtons;

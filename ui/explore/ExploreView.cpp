@@ -1,5 +1,6 @@
 #include "explore/ExploreView.h"
 
+#include <limits>
 #include <algorithm>
 
 #include <QAction>
@@ -129,7 +130,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
     connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
     connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
-        if (m_model)
+        // Reload what the user last asked for: the model loading now, else the one loaded.
+        if (m_loadId != 0)
+            openModel(m_loadingPath);
+        else if (m_model)
             openModel(m_model->info.path);
     });
 
@@ -303,7 +307,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
 }
 
 ExploreView::~ExploreView() {
+    // Nothing queued is wanted any more: stop a generation, a load and any replay.
     m_worker->requestStop();
+    m_worker->requestCancelLoad();
+    m_worker->setLatestInspect(std::numeric_limits<quint64>::max());
     m_thread.quit();
     m_thread.wait();
 }
@@ -329,13 +336,21 @@ void ExploreView::openModel(const QString& path) {
         emit statusMessage(tr("Stop the generation before opening another model."));
         return;
     }
+    if (m_workerBusy) {
+        emit statusMessage(tr("Wait for the comparison to finish, or cancel it, before opening another model."));
+        return;
+    }
+    if (m_loadId != 0)
+        m_worker->requestCancelLoad(); // the newer request replaces the load in flight
     m_loadId = m_nextId++;
     m_loadingPath = path;
     m_modelBar->setLoading(path);
     updateButtons();
     const ModelOptions options = m_modelBar->options();
     const quint64 id = m_loadId;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, options] { worker->loadModel(id, path, options); });
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options] {
+        worker->loadModel(id, ticket, path, options);
+    });
 }
 
 void ExploreView::cancelModelLoad() {
@@ -352,16 +367,22 @@ void ExploreView::cancelModelLoad() {
 
 void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
     if (id != m_loadId) {
-        // A cancelled load finished anyway: the worker now holds it, so tell the user which one is active.
+        // A load cancelled or replaced too late to stop finished anyway: the worker now holds this model,
+        // so everything that shows or uses the model follows it. A newer load still running keeps its bar.
         m_model = model;
-        m_modelBar->setLoaded(model.info);
-        m_stream->setTokenizer(model.tokenizer.get());
+        if (m_loadId == 0)
+            m_modelBar->setLoaded(model.info);
+        m_stream->setTokenizer(model.tokenizer);
+        updateButtons();
+        emit statusMessage(tr("Loaded %1 (the cancel came after it had finished).")
+                               .arg(QDir::toNativeSeparators(model.info.path)));
+        emit modelReady(model.info.path);
         return;
     }
     m_loadId = 0;
     m_model = model;
     m_modelBar->setLoaded(model.info);
-    m_stream->setTokenizer(model.tokenizer.get());
+    m_stream->setTokenizer(model.tokenizer);
     for (const QString& warning : model.warnings)
         emit statusMessage(warning);
     if (QFileInfo(model.info.path) != QFileInfo(bundledModelPath())) {
@@ -416,8 +437,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
     m_run.modelHash = m_model->info.contentHash;
     m_pending.clear();
-    m_inspection.reset();
-    m_inspectedStep = -1;
+    dropInspection();
     m_stream->clearSteps();
     m_stream->setPrompt(shownPrompt);
     m_timeline->clearSteps();
@@ -427,7 +447,9 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_progress->setText(tr("0 / %1 tokens").arg(m_maxTokensOfJob));
     updateButtons();
     emit generationStarted();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = std::move(job)] { worker->generate(job); });
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
+        worker->generate(job, ticket);
+    });
 }
 
 void ExploreView::stop() {
@@ -501,7 +523,8 @@ void ExploreView::onFailed(quint64 id, const QString& message) {
 void ExploreView::selectStep(int step) { m_stream->setSelectedStep(step); }
 
 void ExploreView::branch(int step, TokenId token) {
-    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()))
+    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || step < 0 ||
+        step >= static_cast<int>(m_run.steps.size()))
         return;
     if (m_run.runId == 0 || m_run.promptIds.empty()) {
         emit statusMessage(tr("Branching needs a finished, saved run."));
@@ -554,10 +577,10 @@ bool ExploreView::openRun(qint64 runId) {
     if (hash.exec() && hash.next())
         m_run.modelHash = hash.value(0).toString();
     // Step texts: decoded in context when the run's tokenizer is loaded.
-    const Tokenizer* tokenizer = m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer.get() : nullptr;
-    m_run.steps = generatedSteps(record.value(), tokenizer);
-    m_inspection.reset();
-    m_inspectedStep = -1;
+    const std::shared_ptr<const Tokenizer> tokenizer =
+        m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer : nullptr;
+    m_run.steps = generatedSteps(record.value(), tokenizer.get());
+    dropInspection();
     m_stream->setTokenizer(tokenizer);
     m_stream->clearSteps();
     m_stream->setPrompt(m_run.promptText);
@@ -604,8 +627,10 @@ void ExploreView::showStep() {
     } else {
         const StepTrace& trace = m_run.steps[static_cast<std::size_t>(step)].trace;
         m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer, vocab));
-        if (selected.isEmpty())
+        if (selected.isEmpty() || m_pipelineStep != step) {
             fillPipeline(trace, m_run.strategy);
+            m_pipelineStep = step;
+        }
     }
     if (m_inspectedStep != step && !m_generating)
         m_inspectDebounce->start();
@@ -666,8 +691,29 @@ void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
     if (step != m_stream->selectedStep())
         return; // the selection moved on; its own request follows
     fillPipeline(replay.trace, m_editor->strategy());
+    m_pipelineStep = step;
     showStep();
     emit inspectionUpdated(step);
+}
+
+void ExploreView::forgetDeletedRun() {
+    if (m_run.runId == 0 || !m_database)
+        return;
+    QSqlQuery query = m_database->prepare(QStringLiteral("SELECT 1 FROM runs WHERE id = ?"));
+    query.addBindValue(m_run.runId);
+    if (query.exec() && !query.next()) {
+        m_run.runId = 0;
+        m_progress->setText(tr("This run was deleted; it is shown until you generate or open another."));
+    }
+}
+
+void ExploreView::dropInspection() {
+    m_inspection.reset();
+    m_inspectedStep = -1;
+    m_requestedStep = -1;
+    m_pipelineStep = -1;
+    m_inspectId = 0;
+    m_worker->setLatestInspect(m_nextId++); // replays already queued are skipped
 }
 
 void ExploreView::updateWhatIf() {

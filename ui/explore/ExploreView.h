@@ -58,6 +58,9 @@ public:
     void openModel(const QString& path);
     void cancelModelLoad();
     bool isModelLoaded() const { return m_model.has_value(); }
+    bool isModelLoading() const { return m_loadId != 0; }
+    // The shown run may have been deleted (with a parent): it then counts as unsaved.
+    void forgetDeletedRun();
     const std::optional<LoadedModelInfo>& loadedModel() const { return m_model; }
     bool isGenerating() const { return m_generating; }
     void generate();
@@ -108,6 +111,8 @@ private:
     void requestInspection();
     void showStep();
     void fillPipeline(const StepTrace& trace, const Strategy& strategy);
+    // Forgets the replay shown and any still on its way (a new run is displayed).
+    void dropInspection();
     void updateWhatIf();
     void updateButtons();
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
@@ -131,6 +136,7 @@ private:
     std::optional<ReplayedStep> m_inspection;
     int m_inspectedStep = -1;
     int m_requestedStep = -1;
+    int m_pipelineStep = -1; // the step whose stages the pipeline table shows
     int m_maxTokensOfJob = 0;
 
     ModelBar* m_modelBar = nullptr;

@@ -34,8 +34,24 @@ Database* InferenceWorker::database(QString* error) {
     return m_database.get();
 }
 
-void InferenceWorker::loadModel(quint64 id, const QString& path, const ModelOptions& options) {
-    m_cancelLoad.store(false);
+namespace {
+
+// Arms a job's flag from its ticket. In this order a request made at any moment is kept: one before
+// the reset has already raised `upTo`, one after it sets the flag itself.
+void arm(std::atomic<bool>& flag, const std::atomic<quint64>& upTo, quint64 ticket) {
+    flag.store(false);
+    if (ticket <= upTo.load())
+        flag.store(true);
+}
+
+} // namespace
+
+void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options) {
+    arm(m_cancelLoad, m_cancelUpTo, ticket);
+    if (m_cancelLoad.load()) {
+        emit modelFailed(id, tr("Loading the model was cancelled."));
+        return;
+    }
     ModelOptions withProgress = options;
     withProgress.progress = [this, id](int done, int total) {
         emit loadProgress(id, done, total);
@@ -57,12 +73,12 @@ void InferenceWorker::loadModel(quint64 id, const QString& path, const ModelOpti
     emit modelLoaded(id, LoadedModelInfo{m_model->info(), m_model->warnings(), m_tokenizer});
 }
 
-void InferenceWorker::generate(const GenerationJob& job) {
+void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
     if (!m_model) {
         emit generationFailed(job.id, tr("No model is loaded."));
         return;
     }
-    m_stop.store(false);
+    arm(m_stop, m_stopUpTo, ticket);
     Generator generator(*m_model, *m_tokenizer);
     Result<GenerationResult> result = generator.generate(
         job.request,
@@ -125,7 +141,7 @@ void InferenceWorker::inspect(const InspectJob& job) {
     emit stepInspected(job.id, replay.value());
 }
 
-void InferenceWorker::runComparison(quint64 id, const ComparisonPlan& plan) {
+void InferenceWorker::runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan) {
     if (!m_model) {
         emit comparisonFailed(id, tr("No model is loaded."));
         return;
@@ -136,7 +152,7 @@ void InferenceWorker::runComparison(quint64 id, const ComparisonPlan& plan) {
         emit comparisonFailed(id, error);
         return;
     }
-    m_stop.store(false);
+    arm(m_stop, m_stopUpTo, ticket);
     QElapsedTimer throttle;
     throttle.start();
     Result<ComparisonOutcome> outcome =

@@ -52,7 +52,12 @@ struct InspectJob {
 
 // Owns the model and runs everything slow (loading, generation, step replay) on its own thread.
 // Methods are invoked on the worker's thread (QMetaObject::invokeMethod); results come back as
-// signals. requestStop() and the skipping of stale inspections are safe from any thread.
+// signals. requestStop(), requestCancelLoad(), takeTicket() and the skipping of stale inspections are
+// safe from any thread.
+//
+// Loads, generations and comparisons are queued with a ticket taken when they are queued: a stop or a
+// cancel reaches every job holding a ticket issued before it, whether it is running or still waiting in
+// the queue (a flag reset when the job starts would lose a Stop pressed while it waited).
 class InferenceWorker final : public QObject {
     Q_OBJECT
 
@@ -60,15 +65,23 @@ public:
     explicit InferenceWorker(QString databasePath);
     ~InferenceWorker() override;
 
-    void loadModel(quint64 id, const QString& path, const ModelOptions& options);
-    void generate(const GenerationJob& job);
+    void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options);
+    void generate(const GenerationJob& job, quint64 ticket);
     void inspect(const InspectJob& job);
     // Runs a comparison plan into the run store (progress at most ~20 times a second).
-    void runComparison(quint64 id, const ComparisonPlan& plan);
+    void runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan);
 
-    void requestStop() { m_stop.store(true); }
-    // Stops a model load at the next layer; the model loaded before stays.
-    void requestCancelLoad() { m_cancelLoad.store(true); }
+    quint64 takeTicket() { return m_tickets.fetch_add(1) + 1; }
+    // Stops the generations and comparisons queued so far (the running one within a step).
+    void requestStop() {
+        m_stopUpTo.store(m_tickets.load());
+        m_stop.store(true);
+    }
+    // Stops the model loads queued so far at their next layer; the model loaded before stays.
+    void requestCancelLoad() {
+        m_cancelUpTo.store(m_tickets.load());
+        m_cancelLoad.store(true);
+    }
     // Inspections with an id below this are skipped (the GUI moved on).
     void setLatestInspect(quint64 id) { m_latestInspect.store(id); }
 
@@ -94,6 +107,9 @@ private:
     std::shared_ptr<const Tokenizer> m_tokenizer;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_cancelLoad{false};
+    std::atomic<quint64> m_tickets{0};
+    std::atomic<quint64> m_stopUpTo{0};
+    std::atomic<quint64> m_cancelUpTo{0};
     std::atomic<quint64> m_latestInspect{0};
     // Logits of the run last inspected, reused while the same run is inspected.
     std::vector<TokenId> m_cachedPrompt;

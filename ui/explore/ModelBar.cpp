@@ -63,8 +63,8 @@ ModelBar::ModelBar(QWidget* parent)
     m_threads->setPrefix(tr("threads "));
     m_threads->setToolTip(tr("CPU threads for the model (auto: libtorch's default)"));
     for (QComboBox* combo : {m_device, m_dtype})
-        connect(combo, &QComboBox::activated, this, &ModelBar::optionsChanged);
-    connect(m_threads, &QSpinBox::editingFinished, this, &ModelBar::optionsChanged);
+        connect(combo, &QComboBox::activated, this, &ModelBar::emitIfOptionsChanged);
+    connect(m_threads, &QSpinBox::editingFinished, this, &ModelBar::emitIfOptionsChanged);
 
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("modelProgress"));
@@ -102,6 +102,16 @@ void ModelBar::setOptions(const ModelOptions& options) {
     m_device->setCurrentIndex(std::max(0, m_device->findData(options.device)));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(options.dtype)));
     m_threads->setValue(options.threads);
+    m_applied = this->options();
+}
+
+// Picking the same item again or leaving the threads box unchanged must not reload the model.
+void ModelBar::emitIfOptionsChanged() {
+    const ModelOptions now = options();
+    if (now.device == m_applied.device && now.dtype == m_applied.dtype && now.threads == m_applied.threads)
+        return;
+    m_applied = now;
+    emit optionsChanged();
 }
 
 void ModelBar::setRecent(const QStringList& paths) {

@@ -37,6 +37,9 @@ signals:
     void cancelRequested();
 
 private:
+    void emitIfOptionsChanged();
+
+    ModelOptions m_applied; // the options last set or reported
     void chooseFolder();
     void chooseFile();
     void rebuildMenu();

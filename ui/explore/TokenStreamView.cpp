@@ -54,7 +54,7 @@ void TokenStreamView::appendSteps(const std::vector<GeneratedStep>& steps) {
         Chip chip;
         chip.text = QString::fromStdString(step.text);
         if (chip.text.isEmpty())
-            chip.text = tokenDisplayText(m_tokenizer, step.token);
+            chip.text = tokenDisplayText(m_tokenizer.get(), step.token);
         chip.lineBreak = chip.text.endsWith(u'\n');
         chip.visible = visibleTokenText(chip.text);
         m_chips.push_back(std::move(chip));
@@ -241,19 +241,22 @@ void TokenStreamView::contextMenuEvent(QContextMenuEvent* event) {
         return;
     setSelectedStep(chip);
     const StepTrace& trace = m_steps[static_cast<std::size_t>(chip)].trace;
-    QMenu menu(this);
-    QMenu* branch = menu.addMenu(tr("&Branch from step %1 with").arg(chip + 1));
+    // On the heap and without a parent: the view may be rebuilt (and deleted) while the menu is open;
+    // its actions then lose their receiver and do nothing.
+    auto* menu = new QMenu;
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QMenu* branch = menu->addMenu(tr("&Branch from step %1 with").arg(chip + 1));
     const std::size_t count = std::min<std::size_t>(trace.top.size(), 12);
     for (std::size_t i = 0; i < count; ++i) {
         const TopCandidate& candidate = trace.top[i];
         const QString label = tr("“%1”  raw p %2%3")
-                                  .arg(visibleTokenText(tokenDisplayText(m_tokenizer, candidate.id)))
+                                  .arg(visibleTokenText(tokenDisplayText(m_tokenizer.get(), candidate.id)))
                                   .arg(candidate.rawP, 0, 'g', 3)
                                   .arg(candidate.id == trace.chosen ? tr("  (chosen)") : QString());
         branch->addAction(label, this, [this, chip, id = candidate.id] { emit branchRequested(chip, id); });
     }
     branch->setEnabled(count > 0);
-    menu.exec(event->globalPos());
+    menu->popup(event->globalPos());
 }
 
 bool TokenStreamView::event(QEvent* event) {

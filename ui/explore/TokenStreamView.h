@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <QWidget>
@@ -20,7 +21,8 @@ class TokenStreamView final : public QWidget {
 public:
     explicit TokenStreamView(QWidget* parent = nullptr);
 
-    void setTokenizer(const Tokenizer* tokenizer) { m_tokenizer = tokenizer; }
+    // Shared, so that a model reload elsewhere cannot free it under the view.
+    void setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) { m_tokenizer = std::move(tokenizer); }
     void setPrompt(const QString& prompt);
     void clearSteps();
     void appendSteps(const std::vector<GeneratedStep>& steps);
@@ -62,7 +64,7 @@ private:
     int chipAt(const QPoint& pos) const;
     int layoutHeight(int width) const;
 
-    const Tokenizer* m_tokenizer = nullptr;
+    std::shared_ptr<const Tokenizer> m_tokenizer;
     QString m_prompt;
     std::vector<GeneratedStep> m_steps;
     std::vector<Chip> m_chips;

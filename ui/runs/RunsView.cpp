@@ -160,6 +160,7 @@ bool RunsView::deleteRun(qint64 runId, bool confirm) {
     }
     emit statusMessage(tr("Deleted run %1.").arg(runId));
     refresh();
+    emit runDeleted(runId);
     return true;
 }
 

@@ -30,6 +30,8 @@ public:
 
 signals:
     void openRequested(qint64 runId);
+    // A run and its branches were deleted: views showing them drop them.
+    void runDeleted(qint64 runId);
     void statusMessage(const QString& text);
 
 private:

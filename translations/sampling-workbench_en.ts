@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+61"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+62"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -383,7 +383,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+44"/>
         <source>%1 — %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -411,7 +411,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+63"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+65"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -556,7 +556,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>Rubric</source>
         <translation type="unfinished"></translation>
     </message>
@@ -622,12 +622,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+474"/>
+        <location line="+494"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-473"/>
+        <location line="-493"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -675,7 +675,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,7 +685,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Cancelled after %1 of %2 runs; Run again to resume.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -705,7 +705,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+66"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -720,7 +720,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+74"/>
         <source>Preference:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -797,7 +797,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>Expected: %1 better</source>
         <translation type="unfinished"></translation>
     </message>
@@ -939,7 +939,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1031,12 +1031,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+97"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+4"/>
+        <source>Wait for the comparison to finish, or cancel it, before opening another model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1046,12 +1051,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+13"/>
+        <source>Loaded %1 (the cancel came after it had finished).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Loaded %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+47"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1061,7 +1071,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>%1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1091,7 +1101,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Branching needs a finished, saved run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1121,7 +1131,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+93"/>
+        <source>This run was deleted; it is shown until you generate or open another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1139,7 +1154,12 @@ p %2</source>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+52"/>
+        <source>Loading the model was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1182,7 +1202,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Re&amp;ports</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1246,12 +1266,12 @@ p %2</source>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+143"/>
+        <location line="+153"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-133"/>
+        <location line="-143"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1301,7 +1321,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+48"/>
         <source>Open &amp;Folder…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2152,7 +2172,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+86"/>
         <source>&amp;Branch from step %1 with</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+61"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+62"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -383,7 +383,7 @@
         <translation>备注（可选）</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+44"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -411,7 +411,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+63"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+65"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>你的名字</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>Rubric</source>
         <translation>评分标准</translation>
     </message>
@@ -622,12 +622,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+474"/>
+        <location line="+494"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-473"/>
+        <location line="-493"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -674,7 +674,7 @@
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -684,7 +684,7 @@
         <translation>提示词 %1，样本 %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Cancelled after %1 of %2 runs; Run again to resume.</source>
         <translation>已在完成 %1 / %2 个运行后取消；再次运行即可继续。</translation>
     </message>
@@ -704,7 +704,7 @@
         <translation>我的评分标准</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+66"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation>尚无比较：请在左侧设置并运行一个比较，或使用 swb batch。</translation>
     </message>
@@ -719,7 +719,7 @@
         <translation>提示词：%1</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+74"/>
         <source>Preference:</source>
         <translation>偏好：</translation>
     </message>
@@ -796,7 +796,7 @@
         <translation>所有比较均已由 %1 评分。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>Expected: %1 better</source>
         <translation>预期：%1 更好</translation>
     </message>
@@ -944,7 +944,7 @@ p %2</translation>
         <translation>无法重放这一步：%1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation>输入提示词，然后生成（Ctrl+Return）</translation>
     </message>
@@ -1036,12 +1036,17 @@ p %2</translation>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+97"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+4"/>
+        <source>Wait for the comparison to finish, or cancel it, before opening another model.</source>
+        <translation>请等待比较完成或取消它，然后再打开其他模型。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -1051,12 +1056,17 @@ p %2</translation>
         <translation>已取消模型加载。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+13"/>
+        <source>Loaded %1 (the cancel came after it had finished).</source>
+        <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Loaded %1.</source>
         <translation>已加载 %1。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+47"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1066,7 +1076,7 @@ p %2</translation>
         <translation>0 / %1 个词元</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>%1 / %2 tokens</source>
         <translation>%1 / %2 个词元</translation>
     </message>
@@ -1096,7 +1106,7 @@ p %2</translation>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Branching needs a finished, saved run.</source>
         <translation>分支需要一个已完成并已保存的运行。</translation>
     </message>
@@ -1126,7 +1136,12 @@ p %2</translation>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+93"/>
+        <source>This run was deleted; it is shown until you generate or open another.</source>
+        <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%5 个保留的词元</translation>
     </message>
@@ -1144,7 +1159,12 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+52"/>
+        <source>Loading the model was cancelled.</source>
+        <translation>模型加载已取消。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1187,7 +1207,7 @@ p %2</translation>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Re&amp;ports</source>
         <translation>报告(&amp;P)</translation>
     </message>
@@ -1251,12 +1271,12 @@ p %2</translation>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+143"/>
+        <location line="+153"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-133"/>
+        <location line="-143"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1306,7 +1326,7 @@ p %2</translation>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+48"/>
         <source>Open &amp;Folder…</source>
         <translation>打开文件夹(&amp;F)…</translation>
     </message>
@@ -2164,7 +2184,7 @@ have been compared.</source>
         <translation>生成的词元会显示在这里，并按概率着色。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+86"/>
         <source>&amp;Branch from step %1 with</source>
         <translation>从第 %1 步分支，改选(&amp;B)</translation>
     </message>

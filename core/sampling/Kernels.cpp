@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -132,6 +133,15 @@ template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive
 
 } // namespace
 
+namespace {
+
+std::atomic<bool>& avx512Paths() {
+    static std::atomic<bool> enabled{__builtin_cpu_supports("avx512f") != 0};
+    return enabled;
+}
+
+} // namespace
+
 [[gnu::target_clones("avx2", "default")]] float maxOf(const float* x, std::size_t n) {
     if (n < kLanes)
         return finishMax(splat(-INFINITY), Ints{}, x, n);
@@ -148,6 +158,14 @@ template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive
         nan |= isNaN(a) | isNaN(b);
     }
     return finishMax(maxOf(best0, best1), nan, x + i, n - i);
+}
+
+void useAvx512(bool on) {
+    avx512Paths().store(on && __builtin_cpu_supports("avx512f"));
+}
+
+bool avx512InUse() {
+    return avx512Paths().load();
 }
 
 namespace {
@@ -242,15 +260,10 @@ using Ints16 = std::int32_t __attribute__((vector_size(2 * kLanes * sizeof(std::
 } // namespace
 
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
-    static const bool avx512 = __builtin_cpu_supports("avx512f");
-    if (avx512)
+    if (avx512Paths().load())
         expShiftAvx512(x, out, n, shift, sum, weightedSum);
     else
         expShiftNarrow(x, out, n, shift, sum, weightedSum);
-}
-
-void expShiftWithoutAvx512(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
-    expShiftNarrow(x, out, n, shift, sum, weightedSum);
 }
 
 namespace {
@@ -359,8 +372,8 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
     return blockedSum<true>(x, n, factor);
 }
 
-[[gnu::target_clones("avx2", "default")]] std::size_t findNotBelow(const float* x, std::size_t from,
-                                                                               std::size_t n, float threshold) {
+[[gnu::target_clones("avx2", "default")]] std::size_t findNotBelow(const float* x, std::size_t from, std::size_t n,
+                                                                   float threshold) {
     const Floats limit = splat(threshold);
     std::size_t i = from;
     // The maximum of four vectors against the threshold: one horizontal test per 64 items.
@@ -376,8 +389,7 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
     return n;
 }
 
-[[gnu::target_clones("avx2", "default")]] std::size_t countGreater(const float* x, std::size_t n,
-                                                                               float value) {
+[[gnu::target_clones("avx2", "default")]] std::size_t countGreater(const float* x, std::size_t n, float value) {
     const Floats limit = splat(value);
     Ints counts{};
     std::size_t i = 0;
@@ -390,6 +402,7 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
         count += x[i] > value ? 1 : 0;
     return count;
 }
+
 
 [[gnu::target_clones("avx2", "default")]] void bucketIndices(const float* x, std::size_t n, float top,
                                                                          float scale, std::uint16_t last,

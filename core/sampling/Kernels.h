@@ -9,15 +9,19 @@
 // nothing is contracted into FMA, so the lane structure, not the instruction set, fixes the bits.
 namespace swb::kernels {
 
+// Where the CPU has AVX-512, expShift() computes the exponentials 16 at a time, with the same bits
+// (each value by the same operations, the sums in the same 8 lanes). Tests switch it off to compare.
+// (The other kernels are bound by memory traffic in a sampling step: 16 lanes gained nothing there.)
+void useAvx512(bool on);
+bool avx512InUse();
+
 // Largest element; NaN if any element is NaN (a NaN logits row must not look valid).
 float maxOf(const float* x, std::size_t n);
 // out[i] = exp(x[i] - shift), with sum = sum of out and weightedSum = sum of out[i] * max(x[i] - shift,
 // -87) (finite even for -inf logits), in one pass. exp is our own (Cephes-style, max relative error
 // about 1e-7, exactly 0 below -87).
-// Computes the exponentials 16 at a time where the CPU has AVX-512, with the same bits.
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
-// expShift() never taking the AVX-512 path (tests compare the two).
-void expShiftWithoutAvx512(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum);
+
 // Sum of x. Up to 64 elements in double, in order; longer arrays in 8 float lanes over blocks of
 // 2048, each block added to a double total (relative error near 1e-7 for any length).
 double sum(const float* x, std::size_t n);

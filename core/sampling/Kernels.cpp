@@ -87,32 +87,12 @@ constexpr std::size_t kShort = 64;
 }
 
 // exp(x) for x <= 0; 0 below -87 (where float exp underflows anyway). Cody-Waite range reduction and
-// the Cephes expf polynomial. The scalar and the vector form do the same operations in the same order,
-// so a token's value does not depend on whether it fell in a vector or in a tail.
-[[gnu::always_inline]] inline float expNonPositive(float x) {
-    const float clamped = x < -87.0f ? -87.0f : x;
-    // n = round(x / ln 2) with the 1.5 * 2^23 trick, which also leaves n in the low mantissa bits.
-    const float shifted = clamped * 1.44269504088896341f + 12582912.0f;
-    const auto bits = std::bit_cast<std::int32_t>(shifted);
-    const float n = shifted - 12582912.0f;
-    float r = clamped - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    const float z = r * r;
-    float p = 1.9875691500E-4f;
-    p = p * r + 1.3981999507E-3f;
-    p = p * r + 8.3334519073E-3f;
-    p = p * r + 4.1665795894E-2f;
-    p = p * r + 1.6666665459E-1f;
-    p = p * r + 5.0000001201E-1f;
-    p = p * z + r + 1.0f;
-    const std::int32_t exponent = (bits - 0x4B400000 + 127) << 23;
-    const float value = p * std::bit_cast<float>(exponent);
-    return x < -87.0f ? 0.0f : value;
-}
-
+// the Cephes expf polynomial. One template for the scalar and the vector forms: the same operations in
+// the same order, so a token's value does not depend on whether it fell in a vector or in a tail.
 template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive(V x) {
     const V floor = V{} + -87.0f;
     const V clamped = x < floor ? floor : x;
+    // n = round(x / ln 2) with the 1.5 * 2^23 trick, which also leaves n in the low mantissa bits.
     const V shifted = clamped * 1.44269504088896341f + 12582912.0f;
     const auto bits = std::bit_cast<I>(shifted);
     const V n = shifted - 12582912.0f;
@@ -129,6 +109,10 @@ template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive
     const I exponent = (bits - 0x4B400000 + 127) << 23;
     const V value = p * std::bit_cast<V>(exponent);
     return x < floor ? V{} : value;
+}
+
+[[gnu::always_inline]] inline float expNonPositive(float x) {
+    return expNonPositive<float, std::int32_t>(x);
 }
 
 } // namespace
@@ -173,32 +157,35 @@ namespace {
 using Floats16 = float __attribute__((vector_size(2 * kLanes * sizeof(float))));
 using Ints16 = std::int32_t __attribute__((vector_size(2 * kLanes * sizeof(std::int32_t))));
 
-// expShift with the exponentials 16 at a time in AVX-512 registers; each value is computed by the
-// same operations as in the 8-lane form, and the two halves go into the same 8 accumulator lanes in
-// the same order, so the results are identical bit for bit.
-[[gnu::target("avx512f")]] void expShiftAvx512(const float* x, float* out, std::size_t n, float shift, double* sum,
-                                               double* weightedSum) {
+// expShift's body. Wide: the exponentials 16 at a time in AVX-512 registers; each value is computed by
+// the same operations as in the 8-lane form, and the two halves go into the same 8 accumulator lanes
+// in the same order, so the results are identical bit for bit.
+template <bool Wide>
+[[gnu::always_inline]] inline void expShiftBlocks(const float* x, float* out, std::size_t n, float shift, double* sum,
+                                                  double* weightedSum) {
     double total = 0.0;
     double totalWeighted = 0.0;
     const Floats floor = splat(-87.0f);
-    const Floats16 floor16 = Floats16{} + -87.0f;
     for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t end = std::min(n, start + kBlock);
         const std::size_t full = start + (end - start) / kLanes * kLanes;
         Floats s{};
         Floats w{};
         std::size_t i = start;
-        for (; i + 2 * kLanes <= full; i += 2 * kLanes) {
-            Floats16 d;
-            std::memcpy(&d, x + i, sizeof d);
-            d = d - shift;
-            const Floats16 e = expNonPositive<Floats16, Ints16>(d);
-            std::memcpy(out + i, &e, sizeof e);
-            const Floats16 we = e * (d < floor16 ? floor16 : d);
-            s += __builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7);
-            w += __builtin_shufflevector(we, we, 0, 1, 2, 3, 4, 5, 6, 7);
-            s += __builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15);
-            w += __builtin_shufflevector(we, we, 8, 9, 10, 11, 12, 13, 14, 15);
+        if constexpr (Wide) {
+            const Floats16 floor16 = Floats16{} + -87.0f;
+            for (; i + 2 * kLanes <= full; i += 2 * kLanes) {
+                Floats16 d;
+                std::memcpy(&d, x + i, sizeof d);
+                d = d - shift;
+                const Floats16 e = expNonPositive<Floats16, Ints16>(d);
+                std::memcpy(out + i, &e, sizeof e);
+                const Floats16 we = e * (d < floor16 ? floor16 : d);
+                s += __builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7);
+                w += __builtin_shufflevector(we, we, 0, 1, 2, 3, 4, 5, 6, 7);
+                s += __builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15);
+                w += __builtin_shufflevector(we, we, 8, 9, 10, 11, 12, 13, 14, 15);
+            }
         }
         for (; i < full; i += kLanes) {
             const Floats d = load(x + i) - shift;
@@ -223,38 +210,14 @@ using Ints16 = std::int32_t __attribute__((vector_size(2 * kLanes * sizeof(std::
     *weightedSum = totalWeighted;
 }
 
+[[gnu::target("avx512f")]] void expShiftAvx512(const float* x, float* out, std::size_t n, float shift, double* sum,
+                                               double* weightedSum) {
+    expShiftBlocks<true>(x, out, n, shift, sum, weightedSum);
+}
+
 [[gnu::target_clones("avx2", "default")]] void expShiftNarrow(const float* x, float* out, std::size_t n, float shift,
                                                               double* sum, double* weightedSum) {
-    double total = 0.0;
-    double totalWeighted = 0.0;
-    const Floats floor = splat(-87.0f);
-    for (std::size_t start = 0; start < n; start += kBlock) {
-        const std::size_t end = std::min(n, start + kBlock);
-        const std::size_t full = start + (end - start) / kLanes * kLanes;
-        Floats s{};
-        Floats w{};
-        std::size_t i = start;
-        for (; i < full; i += kLanes) {
-            const Floats d = load(x + i) - shift;
-            const Floats e = expNonPositive<Floats, Ints>(d);
-            store(out + i, e);
-            s += e;
-            w += e * (d < floor ? floor : d);
-        }
-        float blockSum = reduceSum(s);
-        float blockWeighted = reduceSum(w);
-        for (; i < end; ++i) {
-            const float d = x[i] - shift;
-            const float e = expNonPositive(d);
-            out[i] = e;
-            blockSum += e;
-            blockWeighted += e * (d < -87.0f ? -87.0f : d);
-        }
-        total += blockSum;
-        totalWeighted += blockWeighted;
-    }
-    *sum = total;
-    *weightedSum = totalWeighted;
+    expShiftBlocks<false>(x, out, n, shift, sum, weightedSum);
 }
 
 } // namespace
@@ -268,8 +231,36 @@ void expShift(const float* x, float* out, std::size_t n, float shift, double* su
 
 namespace {
 
-// The blocked sum shared by sum() and scaleAndSum(): two float accumulators per block (even and odd
-// vectors), combined lane by lane, then the lanes in order, then the block's tail.
+// One block's sum: two float accumulators (even and odd vectors), combined lane by lane, then the
+// lanes in order, then the block's tail.
+template <bool Scale>
+[[gnu::always_inline]] inline float blockSum(float* x, std::size_t start, std::size_t end, float factor) {
+    const std::size_t pairs = start + (end - start) / (2 * kLanes) * (2 * kLanes);
+    Floats even{};
+    Floats odd{};
+    std::size_t i = start;
+    for (; i < pairs; i += 2 * kLanes) {
+        Floats a = load(x + i);
+        Floats b = load(x + i + kLanes);
+        if constexpr (Scale) {
+            a *= factor;
+            b *= factor;
+            store(x + i, a);
+            store(x + i + kLanes, b);
+        }
+        even += a;
+        odd += b;
+    }
+    float value = reduceSum(even + odd);
+    for (; i < end; ++i) {
+        if constexpr (Scale)
+            x[i] *= factor;
+        value += x[i];
+    }
+    return value;
+}
+
+// The blocked sum shared by sum() and scaleAndSum(); drawFromDense() forms the same block sums.
 template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, std::size_t n, float factor) {
     if (n <= kShort) {
         double total = 0.0;
@@ -281,32 +272,8 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
         return total;
     }
     double total = 0.0;
-    for (std::size_t start = 0; start < n; start += kBlock) {
-        const std::size_t end = std::min(n, start + kBlock);
-        const std::size_t pairs = start + (end - start) / (2 * kLanes) * (2 * kLanes);
-        Floats even{};
-        Floats odd{};
-        std::size_t i = start;
-        for (; i < pairs; i += 2 * kLanes) {
-            Floats a = load(x + i);
-            Floats b = load(x + i + kLanes);
-            if constexpr (Scale) {
-                a *= factor;
-                b *= factor;
-                store(x + i, a);
-                store(x + i + kLanes, b);
-            }
-            even += a;
-            odd += b;
-        }
-        float blockSum = reduceSum(even + odd);
-        for (; i < end; ++i) {
-            if constexpr (Scale)
-                x[i] *= factor;
-            blockSum += x[i];
-        }
-        total += blockSum;
-    }
+    for (std::size_t start = 0; start < n; start += kBlock)
+        total += blockSum<Scale>(x, start, std::min(n, start + kBlock), factor);
     return total;
 }
 
@@ -319,20 +286,8 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
     double total = 0.0;
     for (std::size_t block = 0; block < blocks; ++block) {
         const std::size_t start = block * kBlock;
-        const std::size_t end = std::min(n, start + kBlock);
-        const std::size_t pairs = start + (end - start) / (2 * kLanes) * (2 * kLanes);
-        Floats even{};
-        Floats odd{};
-        std::size_t i = start;
-        for (; i < pairs; i += 2 * kLanes) {
-            even += load(p + i);
-            odd += load(p + i + kLanes);
-        }
-        float value = reduceSum(even + odd);
-        for (; i < end; ++i)
-            value += p[i];
-        blockSum[block] = value;
-        total += value;
+        blockSum[block] = kernels::blockSum<false>(const_cast<float*>(p), start, std::min(n, start + kBlock), 1.0f);
+        total += blockSum[block];
     }
     const double target = u * total;
     double before = 0.0;

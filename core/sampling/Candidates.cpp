@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 
 namespace swb {
@@ -86,7 +87,11 @@ Candidates& Candidates::operator=(const Candidates& other) {
     pointAtOwned();
     m_sortedCount = other.m_sortedCount;
     m_probsValid = other.m_probsValid;
+    m_probsProportional = other.m_probsProportional;
+    m_probsObserved = other.m_probsObserved;
+    m_shift = other.m_shift;
     m_maxValid = other.m_maxValid;
+    m_groupMaxValid = false;
     m_idOrdered = other.m_idOrdered;
     m_max = other.m_max;
     m_totalProb = other.m_totalProb;
@@ -110,13 +115,15 @@ void Candidates::assign(std::span<const float> logits) {
     m_size = n;
     m_borrowed = true;
     m_totalProb = -1.0;
-    m_max = kernels::maxOf(logits.data(), n);
-    m_maxValid = true;
+    m_groupMaxValid = false;
+    m_maxValid = false;
     m_probs.resize(n); // stale until softmax(); resizing to the same size costs nothing
     m_vocabSize = static_cast<int>(n);
     m_sortedCount = 0;
     m_idOrdered = true;
     m_probsValid = false;
+    m_probsProportional = false;
+    m_probsObserved = false;
     m_entropy = 0.0;
     m_logPartition = 0.0;
     selected = -1;
@@ -142,9 +149,18 @@ std::span<float> Candidates::mutableLogits() {
     return {m_logits.data(), m_size};
 }
 
+void Candidates::probsCut(bool kept) {
+    m_probsProportional = kept && ((m_probsValid && !m_probsObserved) || m_probsProportional);
+    m_probsValid = false;
+    m_probsObserved = false;
+}
+
 void Candidates::logitsChanged(bool orderKept) {
+    itemsMoved();
     m_totalProb = -1.0;
     m_probsValid = false;
+    m_probsProportional = false;
+    m_probsObserved = false;
     m_maxValid = false;
     if (!orderKept)
         m_sortedCount = 0;
@@ -154,13 +170,36 @@ float Candidates::maxLogit() {
     if (m_sortedCount > 0)
         return m_logitsAt[0];
     if (!m_maxValid) {
-        m_max = kernels::maxOf(m_logitsAt, m_size);
+        const float* maxima = groupMaxima();
+        const std::size_t groups = (m_size + kernels::kGroup - 1) / kernels::kGroup;
+        float max = -INFINITY;
+        for (std::size_t g = 0; g < groups; ++g)
+            max = max < maxima[g] ? maxima[g] : max;
+        m_max = m_groupMaxNaN ? NAN : max;
         m_maxValid = true;
     }
     return m_max;
 }
 
+const float* Candidates::groupMaxima() const {
+    if (!m_groupMaxValid) {
+        m_groupMax.resize((m_size + kernels::kGroup - 1) / kernels::kGroup);
+        m_groupMaxNaN = kernels::groupMaxima(m_logitsAt, m_size, m_groupMax.data());
+        m_groupMaxValid = true;
+    }
+    return m_groupMax.data();
+}
+
+double Candidates::observeSoftmax() {
+    if (!m_probsValid) {
+        softmax();
+        m_probsObserved = true;
+    }
+    return m_entropy;
+}
+
 void Candidates::softmax() {
+    m_probsObserved = false;
     if (m_probsValid)
         return;
     const std::size_t n = size();
@@ -170,9 +209,26 @@ void Candidates::softmax() {
         m_probsValid = true;
         return;
     }
+    if (m_probsProportional) {
+        // probs[i] = exp(logit[i] - logPartition) from before the cut: dividing by the surviving mass
+        // gives the softmax over the survivors; the entropy follows from one weighted sum. Only when
+        // that mass is large enough for float probabilities to keep their precision.
+        m_probsProportional = false;
+        const double mass = totalProb();
+        if (mass >= 1e-4) {
+            double weighted = 0.0;
+            m_totalProb = kernels::scaleAndWeigh(m_probs.data(), m_logitsAt, n, static_cast<float>(1.0 / mass),
+                                                 m_shift, &weighted);
+            m_logPartition += std::log(mass);
+            m_entropy = std::max(0.0, (m_logPartition - static_cast<double>(m_shift)) - weighted);
+            m_probsValid = true;
+            return;
+        }
+    }
     const float max = maxLogit();
     double sum = 0.0;
     double weighted = 0.0;
+    m_shift = max;
     kernels::expShift(m_logitsAt, m_probs.data(), n, max, &sum, &weighted);
     // The sum of the normalised probabilities, as totalProb() adds them, comes free here.
     m_totalProb = kernels::scaleAndSum(m_probs.data(), n, static_cast<float>(1.0 / sum));
@@ -194,6 +250,7 @@ double Candidates::totalProb() const {
 }
 
 void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sortedPrefix) {
+    itemsMoved();
     m_totalProb = -1.0;
     const bool withProbs = m_probs.size() == m_size;
     ScratchVector<TokenId> ids(order.size());
@@ -216,6 +273,7 @@ void Candidates::reorder(const std::vector<std::size_t>& order, std::size_t sort
 }
 
 void Candidates::swapItems(std::size_t a, std::size_t b) {
+    itemsMoved();
     m_totalProb = -1.0;
     m_idOrdered = false;
     own();
@@ -230,22 +288,42 @@ std::vector<std::size_t> Candidates::largest(std::size_t k) const {
     k = std::min(k, n);
     if (k == 0)
         return {};
-    // Scan with a rising threshold: keep indices whose logit is >= the k-th largest seen so far,
-    // re-selecting when the buffer fills. Most items are rejected by one vector comparison.
-    const std::size_t capacity = 4 * k + 64;
-    std::vector<std::size_t> selected;
-    selected.reserve(capacity);
-    float threshold = -INFINITY;
     const float* logits = m_logitsAt;
-    const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
-    for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
-         i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
-        selected.push_back(i);
-        if (selected.size() >= capacity) {
-            std::nth_element(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(k - 1), selected.end(),
-                             larger);
-            threshold = logits[selected[k - 1]];
-            std::erase_if(selected, [logits, threshold](std::size_t index) { return logits[index] < threshold; });
+    std::vector<std::size_t> selected;
+    const std::size_t groups = (n + kernels::kGroup - 1) / kernels::kGroup;
+    if (groups >= 4 * k) {
+        // The k-th largest of the groups' maxima is a threshold that at least k items reach, and only
+        // the groups whose maximum reaches it hold such items: one pass, then a few groups scanned.
+        const float* const maxima = groupMaxima();
+        thread_local std::vector<float> order;
+        order.assign(maxima, maxima + groups);
+        std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k - 1), order.end(),
+                         std::greater<float>());
+        const float threshold = order[k - 1];
+        for (std::size_t g = 0; g < groups; ++g) {
+            if (maxima[g] < threshold)
+                continue;
+            const std::size_t end = std::min(n, (g + 1) * kernels::kGroup);
+            for (std::size_t i = kernels::findNotBelow(logits, g * kernels::kGroup, end, threshold); i < end;
+                 i = kernels::findNotBelow(logits, i + 1, end, threshold))
+                selected.push_back(i);
+        }
+    } else {
+        // Scan with a rising threshold: keep indices whose logit is >= the k-th largest seen so far,
+        // re-selecting when the buffer fills. Most items are rejected by one vector comparison.
+        const std::size_t capacity = 4 * k + 64;
+        selected.reserve(capacity);
+        float threshold = -INFINITY;
+        const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
+        for (std::size_t i = kernels::findNotBelow(logits, 0, n, threshold); i < n;
+             i = kernels::findNotBelow(logits, i + 1, n, threshold)) {
+            selected.push_back(i);
+            if (selected.size() >= capacity) {
+                std::nth_element(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(k - 1),
+                                 selected.end(), larger);
+                threshold = logits[selected[k - 1]];
+                std::erase_if(selected, [logits, threshold](std::size_t index) { return logits[index] < threshold; });
+            }
         }
     }
     std::sort(selected.begin(), selected.end(), [this](std::size_t a, std::size_t b) {
@@ -277,8 +355,9 @@ void Candidates::keepLargest(std::size_t k) {
         sortTop(k);
         return;
     }
+    const bool withProbs = m_probs.size() == m_size;
     reorder(selected, selected.size());
-    m_probsValid = false;
+    probsCut(withProbs);
     m_maxValid = false;
 }
 
@@ -337,6 +416,7 @@ void Candidates::sortTop(std::size_t k) {
 }
 
 void Candidates::keepFirst(std::size_t n) {
+    itemsMoved();
     m_totalProb = -1.0;
     if (n >= size())
         return;
@@ -345,28 +425,26 @@ void Candidates::keepFirst(std::size_t n) {
         m_logits.resize(n);
         pointAtOwned();
     }
+    const bool withProbs = m_probs.size() == m_size;
     m_size = n;
     if (m_probs.size() > n)
         m_probs.resize(n);
     m_sortedCount = std::min(m_sortedCount, n);
-    m_probsValid = false;
+    probsCut(withProbs);
     m_maxValid = false;
 }
 
-bool Candidates::keepWhere(const std::vector<std::uint8_t>& keep) {
-    if (std::find(keep.begin(), keep.end(), 1) == keep.end())
-        return false;
+bool Candidates::beginCut() {
+    itemsMoved();
     m_totalProb = -1.0;
-    const bool withProbs = m_probs.size() == m_size;
-    std::size_t sorted = 0;
-    for (std::size_t i = 0; i < m_sortedCount; ++i)
-        sorted += keep[i];
     if (m_borrowed) { // the survivors are written straight into our own arrays
         m_ids.resize(m_size);
         m_logits.resize(m_size);
     }
-    const std::size_t kept = kernels::compact(keep.data(), m_size, m_idsAt, m_ids.data(), m_logitsAt, m_logits.data(),
-                                              withProbs ? m_probs.data() : nullptr);
+    return m_probs.size() == m_size;
+}
+
+void Candidates::finishCut(std::size_t kept, std::size_t sortedKept, bool withProbs) {
     m_ids.resize(kept);
     m_logits.resize(kept);
     m_size = kept;
@@ -375,10 +453,40 @@ bool Candidates::keepWhere(const std::vector<std::uint8_t>& keep) {
     m_probs.resize(withProbs ? kept : 0);
     // Removal keeps the relative order; items after the old prefix were strictly smaller than its
     // last item, hence than every surviving prefix item, so the shorter prefix stays closed under ties.
-    m_sortedCount = sorted;
-    m_probsValid = false;
+    m_sortedCount = sortedKept;
+    probsCut(withProbs);
     m_maxValid = false;
+}
+
+bool Candidates::keepWhere(const std::vector<std::uint8_t>& keep) {
+    if (std::find(keep.begin(), keep.end(), 1) == keep.end())
+        return false;
+    std::size_t sorted = 0;
+    for (std::size_t i = 0; i < m_sortedCount; ++i)
+        sorted += keep[i];
+    const bool withProbs = beginCut();
+    const std::size_t kept = kernels::compact(keep.data(), m_size, m_idsAt, m_ids.data(), m_logitsAt, m_logits.data(),
+                                              withProbs ? m_probs.data() : nullptr);
+    finishCut(kept, sorted, withProbs);
     return true;
+}
+
+void Candidates::keepIndices(const std::uint32_t* indices, std::size_t count) {
+    std::size_t sorted = 0;
+    while (sorted < count && indices[sorted] < m_sortedCount)
+        ++sorted;
+    const bool withProbs = beginCut();
+    // Ascending indices: item k comes from index >= k, so gathering in place is safe. Borrowed ids are
+    // the indices themselves.
+    const bool identity = m_idsAt == m_identity.data();
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t from = indices[k];
+        m_ids[k] = identity ? static_cast<TokenId>(from) : m_idsAt[from];
+        m_logits[k] = m_logitsAt[from];
+        if (withProbs)
+            m_probs[k] = m_probs[from];
+    }
+    finishCut(count, sorted, withProbs);
 }
 
 double Candidates::massOfFirst(std::size_t n) const {

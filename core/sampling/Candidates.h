@@ -31,7 +31,9 @@ template <typename T> using ScratchVector = std::vector<T, UninitializedAllocato
 // is removed, not set to -inf) and keep two facts current so that work is done only when needed:
 // - sortedCount: items [0, sortedCount) are the largest logits, descending (ties by ascending id),
 //   and every item after them has a strictly smaller logit (the prefix is closed under ties);
-// - probsValid: probs[i] = softmax(logits)[i] over the current items.
+// - probsValid: probs[i] = softmax(logits)[i] over the current items;
+// - after a cut of valid probabilities, they stay proportional to the softmax (the survivors' shares of
+//   the mass before the cut), and softmax() renormalises them without computing exponentials again.
 //
 // Until something needs its own copy (an edit of the logits, a reorder, a cut that is not a prefix),
 // the ids are a shared 0..n-1 array and the logits are read from the row given to assign(): the first
@@ -73,6 +75,10 @@ public:
 
     // Makes probs the softmax of the current logits (no-op when valid).
     void softmax();
+    // The same for an observer (the trace), returning the entropy. A sampler's softmax() then finds the
+    // probabilities valid, but a cut before any sampler used them treats them as never computed, so
+    // that later stages get the same bits whether or not the step is traced.
+    double observeSoftmax();
     // log of the softmax's partition function (max logit + log sum exp), valid after softmax().
     double logPartition() const { return m_logPartition; }
     // Shannon entropy (nats) of probs; computes the softmax if needed.
@@ -97,6 +103,8 @@ public:
     // would leave nothing is refused (returns false, nothing changes): a chain never runs dry.
     // Flags are 0 or 1.
     bool keepWhere(const std::vector<std::uint8_t>& keep);
+    // Keeps the items at the given indices (ascending, at least one): for cuts that keep few of many.
+    void keepIndices(const std::uint32_t* indices, std::size_t count);
     // Sum of probs[0, n) in double.
     double massOfFirst(std::size_t n) const;
 
@@ -110,6 +118,16 @@ private:
     // Copies borrowed ids and logits into m_ids and m_logits (no-op when they are owned already).
     void own();
     void pointAtOwned();
+    // Marks the probabilities stale after a cut; they stay proportional if they were valid and kept.
+    void probsCut(bool kept);
+    // The maxima of the items' groups of kernels::kGroup (cached until the items change), and whether
+    // a logit is NaN: one pass serves both maxLogit() and largest().
+    const float* groupMaxima() const;
+    void itemsMoved() { m_groupMaxValid = false; }
+    // A cut that writes the survivors to the front of our own arrays: beginCut() makes them ours (and
+    // says whether the probabilities come along), finishCut() sets the new size and facts.
+    bool beginCut();
+    void finishCut(std::size_t kept, std::size_t sortedKept, bool withProbs);
 
     ScratchVector<TokenId> m_ids;
     ScratchVector<float> m_logits;
@@ -121,12 +139,18 @@ private:
     bool m_borrowed = false;
     std::size_t m_sortedCount = 0;
     bool m_probsValid = false;
+    bool m_probsProportional = false; // see the class comment; m_logPartition still the one before the cut
+    bool m_probsObserved = false;     // valid, computed by observeSoftmax(), not yet used by a sampler
     bool m_maxValid = false;
+    mutable ScratchVector<float> m_groupMax;
+    mutable bool m_groupMaxValid = false;
+    mutable bool m_groupMaxNaN = false;
     bool m_idOrdered = false;
     float m_max = 0.0f;
     double m_totalProb = -1.0; // cached totalProb(); negative when unknown
     double m_entropy = 0.0;
     double m_logPartition = 0.0;
+    float m_shift = 0.0f; // the maximum the last exponentials were taken against
     int m_vocabSize = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include <immintrin.h>
@@ -21,8 +22,6 @@ constexpr std::size_t kLanes = 8;
 using Floats = float __attribute__((vector_size(kLanes * sizeof(float))));
 using Ints = std::int32_t __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
 using Ints4 = std::int32_t __attribute__((vector_size(4 * sizeof(std::int32_t))));
-using Shorts = std::int16_t __attribute__((vector_size(kLanes * sizeof(std::int16_t))));
-using UShorts = std::uint16_t __attribute__((vector_size(kLanes * sizeof(std::uint16_t))));
 using Bytes = std::uint8_t __attribute__((vector_size(kLanes)));
 
 // Sums run in float lanes over blocks of this many items, each block added to a double total.
@@ -86,26 +85,45 @@ constexpr std::size_t kShort = 64;
     return total;
 }
 
+// 16 lanes: expShift() on AVX-512 only.
+using Floats16 = float __attribute__((vector_size(2 * kLanes * sizeof(float))));
+using Ints16 = std::int32_t __attribute__((vector_size(2 * kLanes * sizeof(std::int32_t))));
+
+// a * b + c with one rounding (fused), lane by lane: the vectoriser turns the lanes into FMA
+// instructions where the function's target has them; elsewhere fmaf() computes the same bits.
+template <typename V> [[gnu::always_inline]] inline V mulAdd(V a, V b, V c) {
+    if constexpr (std::is_same_v<V, float>) {
+        return __builtin_fmaf(a, b, c);
+    } else {
+        V r;
+        for (std::size_t j = 0; j < sizeof(V) / sizeof(float); ++j)
+            r[j] = __builtin_fmaf(a[j], b[j], c[j]);
+        return r;
+    }
+}
+
 // exp(x) for x <= 0; 0 below -87 (where float exp underflows anyway). Cody-Waite range reduction and
-// the Cephes expf polynomial. One template for the scalar and the vector forms: the same operations in
-// the same order, so a token's value does not depend on whether it fell in a vector or in a tail.
+// the Cephes expf polynomial, in fused multiply-adds. One template for the scalar and the vector forms:
+// the same operations in the same order, so a token's value does not depend on whether it fell in a
+// vector or in a tail, or on the instruction set.
 template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive(V x) {
+    const auto fma = [](V a, V b, V c) { return mulAdd(a, b, c); };
     const V floor = V{} + -87.0f;
     const V clamped = x < floor ? floor : x;
     // n = round(x / ln 2) with the 1.5 * 2^23 trick, which also leaves n in the low mantissa bits.
-    const V shifted = clamped * 1.44269504088896341f + 12582912.0f;
+    const V shifted = fma(clamped, V{} + 1.44269504088896341f, V{} + 12582912.0f);
     const auto bits = std::bit_cast<I>(shifted);
     const V n = shifted - 12582912.0f;
-    V r = clamped - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
+    V r = fma(n, V{} + -0.693359375f, clamped);
+    r = fma(n, V{} + 2.12194440e-4f, r);
     const V z = r * r;
     V p = V{} + 1.9875691500E-4f;
-    p = p * r + 1.3981999507E-3f;
-    p = p * r + 8.3334519073E-3f;
-    p = p * r + 4.1665795894E-2f;
-    p = p * r + 1.6666665459E-1f;
-    p = p * r + 5.0000001201E-1f;
-    p = p * z + r + 1.0f;
+    p = fma(p, r, V{} + 1.3981999507E-3f);
+    p = fma(p, r, V{} + 8.3334519073E-3f);
+    p = fma(p, r, V{} + 4.1665795894E-2f);
+    p = fma(p, r, V{} + 1.6666665459E-1f);
+    p = fma(p, r, V{} + 5.0000001201E-1f);
+    p = fma(p, z, r) + 1.0f;
     const I exponent = (bits - 0x4B400000 + 127) << 23;
     const V value = p * std::bit_cast<V>(exponent);
     return x < floor ? V{} : value;
@@ -154,8 +172,6 @@ bool avx512InUse() {
 
 namespace {
 
-using Floats16 = float __attribute__((vector_size(2 * kLanes * sizeof(float))));
-using Ints16 = std::int32_t __attribute__((vector_size(2 * kLanes * sizeof(std::int32_t))));
 
 // expShift's body. Wide: the exponentials 16 at a time in AVX-512 registers; each value is computed by
 // the same operations as in the 8-lane form, and the two halves go into the same 8 accumulator lanes
@@ -210,23 +226,31 @@ template <bool Wide>
     *weightedSum = totalWeighted;
 }
 
-[[gnu::target("avx512f")]] void expShiftAvx512(const float* x, float* out, std::size_t n, float shift, double* sum,
-                                               double* weightedSum) {
+[[gnu::target("avx512f,fma")]] void expShiftAvx512(const float* x, float* out, std::size_t n, float shift,
+                                                   double* sum, double* weightedSum) {
     expShiftBlocks<true>(x, out, n, shift, sum, weightedSum);
 }
 
-[[gnu::target_clones("avx2", "default")]] void expShiftNarrow(const float* x, float* out, std::size_t n, float shift,
-                                                              double* sum, double* weightedSum) {
+[[gnu::target("avx2,fma")]] void expShiftAvx2(const float* x, float* out, std::size_t n, float shift, double* sum,
+                                              double* weightedSum) {
+    expShiftBlocks<false>(x, out, n, shift, sum, weightedSum);
+}
+
+// Without FMA instructions (CPUs before 2013) fmaf() does the fused steps in software: slower, same bits.
+void expShiftPortable(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
     expShiftBlocks<false>(x, out, n, shift, sum, weightedSum);
 }
 
 } // namespace
 
 void expShift(const float* x, float* out, std::size_t n, float shift, double* sum, double* weightedSum) {
+    static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (avx512Paths().load())
         expShiftAvx512(x, out, n, shift, sum, weightedSum);
+    else if (fma)
+        expShiftAvx2(x, out, n, shift, sum, weightedSum);
     else
-        expShiftNarrow(x, out, n, shift, sum, weightedSum);
+        expShiftPortable(x, out, n, shift, sum, weightedSum);
 }
 
 namespace {
@@ -327,6 +351,59 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
     return blockedSum<true>(x, n, factor);
 }
 
+[[gnu::target_clones("avx2", "default")]] double scaleAndWeigh(float* p, const float* x, std::size_t n, float factor,
+                                                                   float shift, double* weightedSum) {
+    const double total = blockedSum<true>(p, n, factor); // exactly as scaleAndSum()
+    double totalWeighted = 0.0;
+    const Floats floor = splat(-87.0f);
+    for (std::size_t start = 0; start < n; start += kBlock) {
+        const std::size_t end = std::min(n, start + kBlock);
+        const std::size_t full = start + (end - start) / kLanes * kLanes;
+        Floats w{};
+        std::size_t i = start;
+        for (; i < full; i += kLanes) {
+            const Floats d = load(x + i) - shift;
+            w += load(p + i) * (d < floor ? floor : d);
+        }
+        float blockWeighted = reduceSum(w);
+        for (; i < end; ++i) {
+            const float d = x[i] - shift;
+            blockWeighted += p[i] * (d < -87.0f ? -87.0f : d);
+        }
+        totalWeighted += blockWeighted;
+    }
+    *weightedSum = totalWeighted;
+    return total;
+}
+
+[[gnu::target_clones("avx2", "default")]] bool groupMaxima(const float* x, std::size_t n, float* out) {
+    // Groups are independent, so their compare-and-select chains overlap (faster than maxOf()'s two).
+    Ints nan{};
+    std::size_t g = 0;
+    std::size_t i = 0;
+    for (; i + kGroup <= n; i += kGroup, ++g) {
+        Floats best = load(x + i);
+        nan |= isNaN(best);
+        for (std::size_t j = kLanes; j < kGroup; j += kLanes) {
+            const Floats v = load(x + i + j);
+            best = maxOf(best, v);
+            nan |= isNaN(v);
+        }
+        out[g] = reduceMax(best);
+    }
+    bool sawNaN = anyLane(nan);
+    if (i < n) {
+        float best = x[i];
+        sawNaN = sawNaN || std::isnan(x[i]);
+        for (++i; i < n; ++i) {
+            best = best < x[i] ? x[i] : best;
+            sawNaN = sawNaN || std::isnan(x[i]);
+        }
+        out[g] = best;
+    }
+    return sawNaN;
+}
+
 [[gnu::target_clones("avx2", "default")]] std::size_t findNotBelow(const float* x, std::size_t from, std::size_t n,
                                                                    float threshold) {
     const Floats limit = splat(threshold);
@@ -358,60 +435,6 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
     return count;
 }
 
-
-[[gnu::target_clones("avx2", "default")]] void bucketIndices(const float* x, std::size_t n, float top,
-                                                                         float scale, std::uint16_t last,
-                                                                         std::uint16_t* out) {
-    const float limit = static_cast<float>(last);
-    const Floats upper = splat(limit);
-    const Floats zero{};
-    std::size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        Floats offset = (top - load(x + i)) * scale;
-        offset = offset < upper ? offset : upper;
-        offset = offset > zero ? offset : zero; // also maps NaN to 0
-        const UShorts buckets = __builtin_convertvector(__builtin_convertvector(offset, Ints), UShorts);
-        std::memcpy(out + i, &buckets, sizeof buckets);
-    }
-    for (; i < n; ++i) {
-        float offset = (top - x[i]) * scale;
-        offset = offset < limit ? offset : limit;
-        offset = offset > 0.0f ? offset : 0.0f;
-        out[i] = static_cast<std::uint16_t>(static_cast<std::int32_t>(offset));
-    }
-}
-
-[[gnu::target_clones("avx2", "default")]] std::size_t flagBuckets(const std::uint16_t* bucket, std::size_t n,
-                                                                   std::uint16_t boundary, std::uint8_t* keep,
-                                                                   std::uint32_t* edge, std::size_t* edgeCount) {
-    Ints counts{};
-    std::size_t edges = 0;
-    std::size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        UShorts b;
-        std::memcpy(&b, bucket + i, sizeof b);
-        const Shorts below = b < boundary; // -1 where kept
-        counts -= __builtin_convertvector(below, Ints);
-        const Bytes flags = __builtin_convertvector(below & 1, Bytes);
-        std::memcpy(keep + i, &flags, sizeof flags);
-        const auto atBoundary = std::bit_cast<std::array<std::uint64_t, 2>>(b == boundary);
-        if ((atBoundary[0] | atBoundary[1]) != 0)
-            for (std::size_t j = 0; j < kLanes; ++j)
-                if (bucket[i + j] == boundary)
-                    edge[edges++] = static_cast<std::uint32_t>(i + j);
-    }
-    std::size_t count = 0;
-    for (std::size_t j = 0; j < kLanes; ++j)
-        count += static_cast<std::uint32_t>(counts[j]);
-    for (; i < n; ++i) {
-        keep[i] = bucket[i] < boundary ? 1 : 0;
-        count += keep[i];
-        if (bucket[i] == boundary)
-            edge[edges++] = static_cast<std::uint32_t>(i);
-    }
-    *edgeCount = edges;
-    return count;
-}
 
 [[gnu::target_clones("avx2", "default")]] float minOf(const float* x, std::size_t n) {
     Floats best = splat(INFINITY);
@@ -474,6 +497,164 @@ constexpr CompressTable kCompress = makeCompressTable();
 }
 
 } // namespace
+
+namespace {
+
+// The bucket of one logit below top, as bucketSelect() forms it (NaN goes to the last bucket).
+inline std::uint32_t bucketOf(float x, float top, float scale, float last) {
+    float offset = (top - x) * scale;
+    offset = offset < last ? offset : last;
+    offset = offset > 0.0f ? offset : 0.0f;
+    return static_cast<std::uint32_t>(static_cast<std::int32_t>(offset));
+}
+
+// bucketSelect() takes eight items per step: the buckets computed in a vector (the arithmetic of
+// bucketOf()), the mass of those not kept added in float lanes (each block of kBlock items then added
+// to a double total, lanes in order), the kept lanes gathered to the front and stored whole (the
+// stores end at or before i + 8 <= n), the next free slot advanced by their number. On AVX2 the
+// gathering is a table-driven permute; elsewhere a branch-free loop over the lanes. The arithmetic is
+// shared, so the bits are the same either way.
+struct BucketLanes {
+    Ints bucket;
+    Ints dropped; // -1 where the bucket is beyond keepUpTo
+};
+
+[[gnu::always_inline]] inline BucketLanes bucketLanes(const float* x, const float* p, float top, float scale,
+                                                      Floats upper, Ints keep, Floats& rest) {
+    const Floats zero{};
+    Floats offset = (top - load(x)) * scale;
+    offset = offset < upper ? offset : upper;
+    offset = offset > zero ? offset : zero;
+    const Ints bucket = __builtin_convertvector(offset, Ints);
+    const Ints dropped = bucket > keep;
+    rest += dropped ? load(p) : zero;
+    return {bucket, dropped};
+}
+
+// The items after the last whole vector, one by one, after bucketSelect()'s vector loop.
+[[gnu::always_inline]] inline std::size_t finishBucketSelect(const float* x, const float* p, std::size_t i,
+                                                             std::size_t n, float top, float scale, std::uint32_t last,
+                                                             std::uint32_t keepUpTo, std::uint32_t* bucket,
+                                                             std::uint32_t* index, std::size_t count, double total,
+                                                             double* restMass) {
+    const float lastF = static_cast<float>(last);
+    for (; i < n; ++i) { // branch-free, as in compact()
+        const std::uint32_t b = bucketOf(x[i], top, scale, lastF);
+        bucket[count] = b;
+        index[count] = static_cast<std::uint32_t>(i);
+        const bool kept = b <= keepUpTo;
+        count += kept ? 1 : 0;
+        total += kept ? 0.0 : static_cast<double>(p[i]);
+    }
+    *restMass = total;
+    return count;
+}
+
+[[gnu::target("avx2,popcnt")]] std::size_t bucketSelectAvx2(const float* x, const float* p, std::size_t n, float top,
+                                                            float scale, std::uint32_t last, std::uint32_t keepUpTo,
+                                                            std::uint32_t* bucket, std::uint32_t* index,
+                                                            double* restMass) {
+    const Floats upper = splat(static_cast<float>(last));
+    const Ints keep = Ints{} + static_cast<std::int32_t>(keepUpTo);
+    const __m256i step = _mm256_set1_epi32(kLanes);
+    __m256i at = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    double total = 0.0;
+    std::size_t count = 0;
+    std::size_t i = 0;
+    const std::size_t whole = n / kLanes * kLanes;
+    while (i < whole) {
+        const std::size_t blockEnd = std::min(whole, i + kBlock);
+        Floats rest{};
+        for (; i < blockEnd; i += kLanes) {
+            const BucketLanes lanes = bucketLanes(x + i, p + i, top, scale, upper, keep, rest);
+            const auto mask = static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<__m256>(lanes.dropped))) ^ 0xFFu;
+            const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.lanes[mask]));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(bucket + count),
+                                _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(lanes.bucket), order));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(index + count), _mm256_permutevar8x32_epi32(at, order));
+            count += static_cast<std::size_t>(_mm_popcnt_u32(mask));
+            at = _mm256_add_epi32(at, step);
+        }
+        total += reduceSum(rest);
+    }
+    return finishBucketSelect(x, p, i, n, top, scale, last, keepUpTo, bucket, index, count, total, restMass);
+}
+
+std::size_t bucketSelectPortable(const float* x, const float* p, std::size_t n, float top, float scale,
+                                 std::uint32_t last, std::uint32_t keepUpTo, std::uint32_t* bucket,
+                                 std::uint32_t* index, double* restMass) {
+    const Floats upper = splat(static_cast<float>(last));
+    const Ints keep = Ints{} + static_cast<std::int32_t>(keepUpTo);
+    double total = 0.0;
+    std::size_t count = 0;
+    std::size_t i = 0;
+    const std::size_t whole = n / kLanes * kLanes;
+    while (i < whole) {
+        const std::size_t blockEnd = std::min(whole, i + kBlock);
+        Floats rest{};
+        for (; i < blockEnd; i += kLanes) {
+            const BucketLanes lanes = bucketLanes(x + i, p + i, top, scale, upper, keep, rest);
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                bucket[count] = static_cast<std::uint32_t>(lanes.bucket[j]);
+                index[count] = static_cast<std::uint32_t>(i + j);
+                count += lanes.dropped[j] ? 0 : 1;
+            }
+        }
+        total += reduceSum(rest);
+    }
+    return finishBucketSelect(x, p, i, n, top, scale, last, keepUpTo, bucket, index, count, total, restMass);
+}
+
+// The same for splitAtBoundary(): two masks, two gathers, per eight items.
+[[gnu::target("avx2,popcnt")]] void splitAtBoundaryAvx2(const std::uint32_t* bucket, const std::uint32_t* index,
+                                                        std::size_t n, std::uint32_t boundary, std::uint32_t* below,
+                                                        std::size_t& belowCount, std::uint32_t* at,
+                                                        std::size_t& atCount, std::size_t& done) {
+    // Buckets are below 2^31, so signed compares order them correctly.
+    const __m256i limit = _mm256_set1_epi32(static_cast<int>(boundary));
+    for (; done + 8 <= n; done += 8) {
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bucket + done));
+        const __m256i items = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(index + done));
+        const auto lessMask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(limit, b))));
+        const auto equalMask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, limit))));
+        const __m256i lessOrder = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.lanes[lessMask]));
+        const __m256i equalOrder = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.lanes[equalMask]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(below + belowCount), _mm256_permutevar8x32_epi32(items, lessOrder));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(at + atCount), _mm256_permutevar8x32_epi32(items, equalOrder));
+        belowCount += static_cast<std::size_t>(_mm_popcnt_u32(lessMask));
+        atCount += static_cast<std::size_t>(_mm_popcnt_u32(equalMask));
+    }
+}
+
+bool hasAvx2Popcnt() {
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    return avx2;
+}
+
+} // namespace
+
+std::size_t bucketSelect(const float* x, const float* p, std::size_t n, float top, float scale, std::uint32_t last,
+                         std::uint32_t keepUpTo, std::uint32_t* bucket, std::uint32_t* index, double* restMass) {
+    return hasAvx2Popcnt() ? bucketSelectAvx2(x, p, n, top, scale, last, keepUpTo, bucket, index, restMass)
+                           : bucketSelectPortable(x, p, n, top, scale, last, keepUpTo, bucket, index, restMass);
+}
+
+void splitAtBoundary(const std::uint32_t* bucket, const std::uint32_t* index, std::size_t n, std::uint32_t boundary,
+                     std::uint32_t* below, std::size_t* belowCount, std::uint32_t* at, std::size_t* atCount) {
+    std::size_t nBelow = 0;
+    std::size_t nAt = 0;
+    std::size_t k = 0;
+    if (hasAvx2Popcnt())
+        splitAtBoundaryAvx2(bucket, index, n, boundary, below, nBelow, at, nAt, k);
+    for (; k < n; ++k) {
+        below[nBelow] = index[k];
+        nBelow += bucket[k] < boundary ? 1 : 0;
+        at[nAt] = index[k];
+        nAt += bucket[k] == boundary ? 1 : 0;
+    }
+    *belowCount = nBelow;
+    *atCount = nAt;
+}
 
 std::size_t compact(const std::uint8_t* keep, std::size_t n, const std::int32_t* idsIn, std::int32_t* ids,
                     const float* aIn, float* a, float* b) {

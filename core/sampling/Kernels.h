@@ -5,8 +5,9 @@
 
 // The loops over the whole vocabulary that a sampling step runs: vectorised, and identical in
 // result on every x86-64 CPU. Each is written once with 8-lane GCC vector types and compiled for
-// AVX2 and baseline SSE2 (picked at load time); lanes are combined in a fixed order and
-// nothing is contracted into FMA, so the lane structure, not the instruction set, fixes the bits.
+// AVX2 and baseline SSE2 (picked at load time); lanes are combined in a fixed order, the compiler
+// contracts nothing into FMA, and the exp's explicit fused multiply-adds are FMA instructions where
+// the CPU has them and fmaf() where not, so the lane structure, not the instruction set, fixes the bits.
 namespace swb::kernels {
 
 // Where the CPU has AVX-512, expShift() computes the exponentials 16 at a time, with the same bits
@@ -30,16 +31,27 @@ double sum(const float* x, std::size_t n);
 std::size_t drawFromDense(const float* p, std::size_t n, double u);
 // x[i] *= factor, returning sum(x) of the scaled values.
 double scaleAndSum(float* x, std::size_t n, float factor);
+// p[i] *= factor, returning sum(p) of the scaled values (as scaleAndSum()), with weightedSum = sum of p[i] * max(x[i] - shift,
+// -87) as expShift() forms it: renormalises probabilities after a cut without new exponentials.
+double scaleAndWeigh(float* p, const float* x, std::size_t n, float factor, float shift, double* weightedSum);
 // Index of the first element in [from, n) that is >= threshold, or n (x holds no NaN).
 std::size_t findNotBelow(const float* x, std::size_t from, std::size_t n, float threshold);
+// out[g] = the largest of x[64 g, 64 g + 64) (the last group may be shorter; unspecified for a group
+// holding a NaN); returns whether x holds a NaN.
+inline constexpr std::size_t kGroup = 64;
+bool groupMaxima(const float* x, std::size_t n, float* out);
 // Number of elements strictly greater than value.
 std::size_t countGreater(const float* x, std::size_t n, float value);
-// out[i] = min(last, floor((top - x[i]) * scale)): the bucket of each logit below top (histograms).
-void bucketIndices(const float* x, std::size_t n, float top, float scale, std::uint16_t last, std::uint16_t* out);
-// keep[i] = bucket[i] < boundary, returning how many were kept; the indices of the items in the
-// boundary bucket go to edge (room for n), in ascending order, and their number to edgeCount.
-std::size_t flagBuckets(const std::uint16_t* bucket, std::size_t n, std::uint16_t boundary, std::uint8_t* keep,
-                        std::uint32_t* edge, std::size_t* edgeCount);
+// The bucket of each logit below top, min(last, floor((top - x[i]) * scale)) (NaN: last; last < 2^31),
+// for histograms: writes the bucket and the index i of the items whose bucket is <= keepUpTo to the
+// front of bucket and index (room for n each), ascending, and returns how many; restMass = the sum of p
+// over the others (as sum() adds a long array: float lanes over blocks, relative error near 1e-7).
+std::size_t bucketSelect(const float* x, const float* p, std::size_t n, float top, float scale, std::uint32_t last,
+                         std::uint32_t keepUpTo, std::uint32_t* bucket, std::uint32_t* index, double* restMass);
+// Of n items given by bucket and index: writes the indices of those below the boundary bucket to below,
+// and of those in it to at (room for n each), in order, with their numbers.
+void splitAtBoundary(const std::uint32_t* bucket, const std::uint32_t* index, std::size_t n, std::uint32_t boundary,
+                     std::uint32_t* below, std::size_t* belowCount, std::uint32_t* at, std::size_t* atCount);
 // Smallest element (x holds no NaN); +inf for an empty array.
 float minOf(const float* x, std::size_t n);
 // Writes the items whose keep flag is set to the front of ids and a (read from idsIn and aIn, which may

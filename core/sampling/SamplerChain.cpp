@@ -60,14 +60,13 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
     StepTrace trace;
     SamplingContext context{m_rng, history, level == TraceLevel::Full};
 
-    // assign() found the maximum while copying; NaN propagates into it.
+    // The maximum is NaN if any logit is (one pass, whose group maxima top-k and the trace reuse).
     if (!std::isfinite(candidates.maxLogit()))
         return Error::badInput(QStringLiteral("the logits row holds NaN, +inf or no finite value"));
     double rawLogPartition = 0.0;
     if (level != TraceLevel::None) {
-        candidates.softmax();
+        trace.rawEntropy = candidates.observeSoftmax();
         rawLogPartition = candidates.logPartition();
-        trace.rawEntropy = candidates.entropy();
     }
     if (level == TraceLevel::Full) {
         // Selected in place, not sorted to the front: the candidates stay in id order, which the

@@ -2,6 +2,7 @@
 // over a history, the RNG against PCG's published vectors, and a chi-square fit of dist.
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <numeric>
 
@@ -221,33 +222,79 @@ private slots:
         QVERIFY(!chain->sample(logits, {}, TraceLevel::Scalars).ok());
     }
 
+    void largeVocabularyMatchesFullSort_data() {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<double>("p");
+        QTest::addColumn<int>("minKeep");
+        for (const char* shape : {"uniform product", "gaussian with spikes", "power law", "one dominant"})
+            for (double p : {0.5, 0.9, 0.95, 0.999, 0.999999999999999})
+                for (int minKeep : {1, 3000})
+                    QTest::addRow("%s p=%.15g min_keep=%d", shape, p, minKeep) << QString::fromLatin1(shape) << p << minKeep;
+    }
+
+    // top_p on large rows against a reference that sorts everything in double and walks the ascending
+    // cumulative sum as transformers does: the same surviving ids.
     void largeVocabularyMatchesFullSort() {
-        // top_p on 50k random logits against a reference that sorts everything.
+        QFETCH(QString, shape);
+        QFETCH(double, p);
+        QFETCH(int, minKeep);
         Pcg64 rng(3);
-        std::vector<float> logits(50000);
-        for (float& logit : logits)
-            logit = static_cast<float>(8.0 * rng.uniform() * rng.uniform());
+        const auto gaussian = [&rng] {
+            const double u1 = 1.0 - rng.uniform();
+            const double u2 = rng.uniform();
+            return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+        };
+        std::vector<float> logits(shape == "uniform product" ? 50000 : 151936);
+        for (std::size_t i = 0; i < logits.size(); ++i) {
+            if (shape == "uniform product")
+                logits[i] = static_cast<float>(8.0 * rng.uniform() * rng.uniform());
+            else if (shape == "gaussian with spikes")
+                logits[i] = static_cast<float>(2.5 * gaussian());
+            else if (shape == "power law") // a language model's shape: log-probability falling with log-rank
+                logits[i] = static_cast<float>(-1.3 * std::log(1.0 + static_cast<double>((i * 7919) % logits.size())) +
+                                               0.3 * gaussian());
+            else
+                logits[i] = static_cast<float>(gaussian());
+        }
+        if (shape == "gaussian with spikes")
+            for (int i = 0; i < 12; ++i)
+                logits[rng.next() % logits.size()] = static_cast<float>(9.0 + 6.0 * rng.uniform());
+        if (shape == "one dominant")
+            logits[77] = 30.0f;
+        for (std::size_t i = 5; i < logits.size(); i += 9973)
+            logits[i] = -INFINITY;
+
         Candidates final;
-        Result<SamplerChain> chain = SamplerChain::build(
-            Strategy::parse(R"({"samplers":[{"type":"top_p","p":0.5},{"type":"greedy"}]})").value());
+        const QString json = QStringLiteral(R"({"samplers":[{"type":"top_p","p":%1,"min_keep":%2},{"type":"greedy"}]})")
+                                 .arg(p, 0, 'g', 17)
+                                 .arg(minKeep);
+        Result<SamplerChain> chain = SamplerChain::build(Strategy::parse(json).value());
+        QVERIFY(chain.ok());
         QVERIFY(chain->sample(logits, {}, TraceLevel::Full, &final).ok());
-        std::vector<double> sorted;
-        double max = *std::max_element(logits.begin(), logits.end());
+
+        const double max = *std::max_element(logits.begin(), logits.end());
         double sum = 0.0;
         for (float logit : logits)
             sum += std::exp(logit - max);
-        for (float logit : logits)
-            sorted.push_back(std::exp(logit - max) / sum);
-        std::sort(sorted.begin(), sorted.end());
+        std::vector<TokenId> order(logits.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](TokenId a, TokenId b) {
+            return logits[a] < logits[b] || (logits[a] == logits[b] && a > b); // ascending, ties: higher id first
+        });
         double cumulative = 0.0;
         std::size_t removed = 0;
-        for (double p : sorted) {
-            cumulative += p;
-            if (cumulative > 0.5)
+        while (removed < order.size() - std::max(minKeep, 1)) {
+            cumulative += std::exp(logits[order[removed]] - max) / sum;
+            if (cumulative > 1.0 - p)
                 break;
             ++removed;
         }
-        QCOMPARE(final.size(), sorted.size() - removed);
+        std::vector<TokenId> expect(order.begin() + static_cast<std::ptrdiff_t>(removed), order.end());
+        std::sort(expect.begin(), expect.end());
+        std::vector<TokenId> got(final.ids().begin(), final.ids().end());
+        std::sort(got.begin(), got.end());
+        QCOMPARE(got.size(), expect.size());
+        QVERIFY(got == expect);
     }
 
     // Each vector kernel against a plain loop, over lengths around the lane (8), pair (16), short-sum
@@ -301,6 +348,18 @@ private slots:
             for (std::size_t i = 0; i < n; ++i)
                 QVERIFY2(scaled[i] == e[i] * 0.5f, where);
             QVERIFY2(scaledSum == kernels::sum(scaled.data(), n), where);
+            std::vector<float> weighed = e;
+            double weighedTotal = 0.0;
+            const double weighedSum = kernels::scaleAndWeigh(weighed.data(), x.data(), n, 0.5f, 2.0f, &weighedTotal);
+            double expectWeighed = 0.0;
+            double absWeighted = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                QVERIFY2(weighed[i] == e[i] * 0.5f, where);
+                expectWeighed += static_cast<double>(weighed[i]) * std::max(x[i] - 2.0f, -87.0f);
+                absWeighted += std::abs(static_cast<double>(weighed[i]) * (x[i] - 2.0f));
+            }
+            QVERIFY2(weighedSum == scaledSum, where);
+            QVERIFY2(std::abs(weighedTotal - expectWeighed) <= 1e-6 * absWeighted + 1e-30, where);
 
             const float threshold = 4.0f;
             for (std::size_t from : {std::size_t{0}, n / 3}) {
@@ -314,27 +373,68 @@ private slots:
                          static_cast<std::size_t>(std::count_if(x.begin(), x.end(), [](float v) { return v > 4.0f; })),
                      where);
 
-            std::vector<std::uint16_t> buckets(n);
-            kernels::bucketIndices(x.data(), n, 5.0f, 10.0f, 99, buckets.data());
-            std::vector<std::uint8_t> keep(n);
-            std::vector<std::uint32_t> edge(n + 1);
-            std::size_t edges = 0;
-            const std::size_t kept = kernels::flagBuckets(buckets.data(), n, 50, keep.data(), edge.data(), &edges);
-            std::size_t expectKept = 0;
-            std::vector<std::uint32_t> expectEdge;
-            for (std::size_t i = 0; i < n; ++i) {
-                const auto bucket = static_cast<std::uint16_t>(std::min(99.0f, std::max(0.0f, (5.0f - x[i]) * 10.0f)));
-                QVERIFY2(buckets[i] == bucket, where);
-                QVERIFY2(keep[i] == (bucket < 50 ? 1 : 0), where);
-                expectKept += keep[i];
-                if (bucket == 50)
-                    expectEdge.push_back(static_cast<std::uint32_t>(i));
+            std::vector<float> maxima((n + kernels::kGroup - 1) / kernels::kGroup);
+            QVERIFY2(!kernels::groupMaxima(x.data(), n, maxima.data()), where);
+            for (std::size_t g = 0; g < maxima.size(); ++g) {
+                const auto begin = x.begin() + static_cast<std::ptrdiff_t>(g * kernels::kGroup);
+                const auto end = x.begin() + static_cast<std::ptrdiff_t>(std::min(n, (g + 1) * kernels::kGroup));
+                QVERIFY2(maxima[g] == *std::max_element(begin, end), where);
             }
-            QVERIFY2(kept == expectKept, where);
-            QVERIFY2(std::vector<std::uint32_t>(edge.begin(), edge.begin() + static_cast<std::ptrdiff_t>(edges)) ==
-                         expectEdge,
-                     where);
+            if (n > 0) {
+                for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+                    std::vector<float> withNaN = x;
+                    withNaN[at] = NAN;
+                    QVERIFY2(kernels::groupMaxima(withNaN.data(), n, maxima.data()), where);
+                }
+            }
 
+            // x in [-15, 5): with top 5 and scale 10 the buckets run 0..199, clamped at 99; keep up to 50.
+            std::vector<float> withSpecials = x;
+            if (n > 2) {
+                withSpecials[1] = -INFINITY;
+                withSpecials[n / 2] = NAN;
+            }
+            std::vector<std::uint32_t> buckets(n);
+            std::vector<std::uint32_t> listed(n);
+            double restMass = -1.0;
+            const std::size_t count = kernels::bucketSelect(withSpecials.data(), e.data(), n, 5.0f, 10.0f, 99, 50,
+                                                            buckets.data(), listed.data(), &restMass);
+            std::vector<std::uint32_t> expectBuckets;
+            std::vector<std::uint32_t> expectListed;
+            double expectRest = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float v = withSpecials[i];
+                const auto bucket = std::isnan(v) ? std::uint32_t{99}
+                                                  : static_cast<std::uint32_t>(std::min(99.0f, std::max(0.0f, (5.0f - v) * 10.0f)));
+                if (bucket <= 50) {
+                    expectBuckets.push_back(bucket);
+                    expectListed.push_back(static_cast<std::uint32_t>(i));
+                } else {
+                    expectRest += e[i];
+                }
+            }
+            QVERIFY2(count == expectListed.size(), where);
+            QVERIFY2(std::abs(restMass - expectRest) <= 1e-6 * expectRest, where);
+            QVERIFY2(std::equal(expectBuckets.begin(), expectBuckets.end(), buckets.begin()), where);
+            QVERIFY2(std::equal(expectListed.begin(), expectListed.end(), listed.begin()), where);
+            std::vector<std::uint32_t> below(count);
+            std::vector<std::uint32_t> at(count);
+            std::size_t belowCount = 0;
+            std::size_t atCount = 0;
+            kernels::splitAtBoundary(buckets.data(), listed.data(), count, 30, below.data(), &belowCount, at.data(), &atCount);
+            std::vector<std::uint32_t> expectBelow;
+            std::vector<std::uint32_t> expectAt;
+            for (std::size_t k = 0; k < count; ++k) {
+                if (buckets[k] < 30)
+                    expectBelow.push_back(listed[k]);
+                else if (buckets[k] == 30)
+                    expectAt.push_back(listed[k]);
+            }
+            QVERIFY2(belowCount == expectBelow.size() && std::equal(expectBelow.begin(), expectBelow.end(), below.begin()),
+                     where);
+            QVERIFY2(atCount == expectAt.size() && std::equal(expectAt.begin(), expectAt.end(), at.begin()), where);
+
+            std::vector<std::uint8_t> keep(n);
             for (bool withB : {true, false}) {
                 std::vector<std::int32_t> ids(n);
                 std::iota(ids.begin(), ids.end(), 0);
@@ -431,6 +531,49 @@ private slots:
         SamplerChain traced = SamplerChain::build(topP).value();
         for (int step = 0; step < 50; ++step)
             QCOMPARE(traced.sample(large, {}, TraceLevel::Full)->chosen, plain.sample(large, {}, TraceLevel::None)->chosen);
+    }
+
+    // The trace computes probabilities the chain may not need; later stages must still get the same
+    // bits (a cut renormalises the probabilities it kept only if a sampler computed them itself).
+    void traceLevelLeavesStagesBitIdentical() {
+        Pcg64 rng(17);
+        std::vector<float> logits(40000);
+        for (float& logit : logits)
+            logit = static_cast<float>(8.0 * rng.uniform() - 4.0);
+        const std::vector<TokenId> history{3, 5, 5, 9, 120, 3};
+        QStringList strategies = strategyPresetNames();
+        strategies << R"({"samplers":[{"type":"top_p","p":0.9},{"type":"min_p","p":0.05},{"type":"dist"}]})"
+                   << R"({"samplers":[{"type":"top_k","k":500},{"type":"typical","p":0.8},{"type":"epsilon","epsilon":0.0003},{"type":"dist"}]})"
+                   << R"({"samplers":[{"type":"banned_tokens","ids":[1,2]},{"type":"top_n_sigma","n":1.5},{"type":"top_p","p":0.7},{"type":"dist"}]})";
+        for (const QString& name : strategies) {
+            const Strategy strategy = name.startsWith(QLatin1Char('{')) ? Strategy::parse(name).value()
+                                                                         : strategyPreset(name).value();
+            std::vector<std::vector<float>> stageProbs[2];
+            std::vector<TokenId> chosen[2];
+            for (int traced = 0; traced < 2; ++traced) {
+                SamplerChain chain = SamplerChain::build(strategy, nullptr, 3).value();
+                chain.setStageObserver([&](std::size_t, const Candidates& survivors) {
+                    if (survivors.probsValid())
+                        stageProbs[traced].emplace_back(survivors.probs().begin(), survivors.probs().end());
+                    else
+                        stageProbs[traced].emplace_back();
+                });
+                for (int step = 0; step < 3; ++step)
+                    chosen[traced].push_back(
+                        chain.sample(logits, history, traced ? TraceLevel::Full : TraceLevel::None)->chosen);
+            }
+            QCOMPARE(chosen[1], chosen[0]);
+            QCOMPARE(stageProbs[1].size(), stageProbs[0].size());
+            for (std::size_t i = 0; i < stageProbs[0].size(); ++i) {
+                // Valid probabilities seen untraced are seen traced, with the same bits.
+                if (stageProbs[0][i].empty())
+                    continue;
+                QVERIFY2(stageProbs[1][i].size() == stageProbs[0][i].size() &&
+                             std::memcmp(stageProbs[1][i].data(), stageProbs[0][i].data(),
+                                         stageProbs[0][i].size() * sizeof(float)) == 0,
+                         qPrintable(QStringLiteral("%1, stage record %2").arg(name).arg(i)));
+            }
+        }
     }
 
     void validation_data() {

@@ -34,7 +34,7 @@ public:
         if (banned.empty())
             return;
         if (context.tracing)
-            candidates.softmax();
+            (void)candidates.observeSoftmax(); // for the kept mass only: see observeSoftmax()
         std::vector<std::uint8_t> keep(candidates.size());
         double mass = 0.0;
         for (std::size_t i = 0; i < candidates.size(); ++i) {

@@ -30,7 +30,7 @@ public:
 
     void apply(Candidates& candidates, StageTrace&, SamplingContext& context) override {
         if (context.tracing)
-            candidates.softmax();
+            (void)candidates.observeSoftmax(); // for the trace only
         candidates.selected = static_cast<std::ptrdiff_t>(candidates.largest(1).front());
     }
 };

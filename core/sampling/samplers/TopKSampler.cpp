@@ -17,7 +17,7 @@ public:
         if (m_k >= candidates.size())
             return;
         if (context.tracing)
-            candidates.softmax();
+            (void)candidates.observeSoftmax(); // for the kept mass only: see observeSoftmax()
         const bool massKnown = candidates.probsValid();
         // Ties with the k-th survive: keepLargest keeps them.
         candidates.keepLargest(m_k);

@@ -18,7 +18,7 @@ public:
         if (n <= 1)
             return;
         if (context.tracing)
-            candidates.softmax();
+            (void)candidates.observeSoftmax(); // for the kept mass only: see observeSoftmax()
         const std::span<const float> logits = candidates.logits();
         float max = -INFINITY;
         double sum = 0.0;

@@ -142,6 +142,17 @@ std::atomic<bool>& avx512Paths() {
     return enabled;
 }
 
+// The hand-written AVX2 gathers (bucketSelect, splitAtBoundary, compact); tests switch them off to
+// run the portable loops.
+std::atomic<bool>& avx2Gathers() {
+    static std::atomic<bool> enabled{__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")};
+    return enabled;
+}
+
+bool hasAvx2Popcnt() {
+    return avx2Gathers().load(std::memory_order_relaxed);
+}
+
 } // namespace
 
 [[gnu::target_clones("avx2", "default")]] float maxOf(const float* x, std::size_t n) {
@@ -168,6 +179,14 @@ void useAvx512(bool on) {
 
 bool avx512InUse() {
     return avx512Paths().load();
+}
+
+void useAvx2Gathers(bool on) {
+    avx2Gathers().store(on && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"));
+}
+
+bool avx2GathersInUse() {
+    return hasAvx2Popcnt();
 }
 
 namespace {
@@ -626,10 +645,6 @@ std::size_t bucketSelectPortable(const float* x, const float* p, std::size_t n, 
     }
 }
 
-bool hasAvx2Popcnt() {
-    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-    return avx2;
-}
 
 } // namespace
 
@@ -658,10 +673,9 @@ void splitAtBoundary(const std::uint32_t* bucket, const std::uint32_t* index, st
 
 std::size_t compact(const std::uint8_t* keep, std::size_t n, const std::int32_t* idsIn, std::int32_t* ids,
                     const float* aIn, float* a, float* b) {
-    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
     std::size_t out = 0;
     std::size_t i = 0;
-    if (avx2)
+    if (hasAvx2Popcnt())
         out = compactAvx2(keep, n, idsIn, ids, aIn, a, b, i);
     // Branch-free: every item is written to the next free slot, which advances only for kept ones
     // (the slot never passes the item being read, so this works in place).

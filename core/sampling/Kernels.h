@@ -15,6 +15,10 @@ namespace swb::kernels {
 // (The other kernels are bound by memory traffic in a sampling step: 16 lanes gained nothing there.)
 void useAvx512(bool on);
 bool avx512InUse();
+// The same for the selection kernels' AVX2 gathers (table-driven permutes), whose portable loops give
+// the same results.
+void useAvx2Gathers(bool on);
+bool avx2GathersInUse();
 
 // Largest element; NaN if any element is NaN (a NaN logits row must not look valid).
 float maxOf(const float* x, std::size_t n);

@@ -415,6 +415,17 @@ private slots:
             }
             QVERIFY2(count == expectListed.size(), where);
             QVERIFY2(std::abs(restMass - expectRest) <= 1e-6 * expectRest, where);
+            {
+                const bool gathers = kernels::avx2GathersInUse();
+                kernels::useAvx2Gathers(!gathers); // the other path, where the CPU has both
+                std::vector<std::uint32_t> otherBuckets(n);
+                std::vector<std::uint32_t> otherListed(n);
+                double otherRest = -1.0;
+                const std::size_t otherCount = kernels::bucketSelect(withSpecials.data(), e.data(), n, 5.0f, 10.0f, 99, 50,
+                                                                     otherBuckets.data(), otherListed.data(), &otherRest);
+                kernels::useAvx2Gathers(gathers);
+                QVERIFY2(otherCount == count && otherRest == restMass, where); // the same bits
+            }
             QVERIFY2(std::equal(expectBuckets.begin(), expectBuckets.end(), buckets.begin()), where);
             QVERIFY2(std::equal(expectListed.begin(), expectListed.end(), listed.begin()), where);
             std::vector<std::uint32_t> below(count);
@@ -473,6 +484,13 @@ private slots:
         kernels::useAvx512(false);
         kernelsMatchPlainLoops();
         kernels::useAvx512(wide);
+    }
+
+    void kernelsMatchPlainLoopsWithoutAvx2Gathers() {
+        const bool gathers = kernels::avx2GathersInUse();
+        kernels::useAvx2Gathers(false);
+        kernelsMatchPlainLoops();
+        kernels::useAvx2Gathers(gathers);
     }
 
     // The dense draw picks the item whose cumulative weight (in index order) brackets u * total.

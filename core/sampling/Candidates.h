@@ -28,12 +28,14 @@ template <typename T> using ScratchVector = std::vector<T, UninitializedAllocato
 
 // The token candidates of one sampling step: parallel arrays of id, logit and probability,
 // starting as the whole vocabulary in id order. Samplers cut it down (survivors only; a cut token
-// is removed, not set to -inf) and keep two facts current so that work is done only when needed:
+// is removed, not set to -inf) and keep a few facts current so that work is done only when needed:
 // - sortedCount: items [0, sortedCount) are the largest logits, descending (ties by ascending id),
 //   and every item after them has a strictly smaller logit (the prefix is closed under ties);
 // - probsValid: probs[i] = softmax(logits)[i] over the current items;
 // - after a cut of valid probabilities, they stay proportional to the softmax (the survivors' shares of
 //   the mass before the cut), and softmax() renormalises them without computing exponentials again.
+// - the maxima of groups of 64 items, computed once per set of items: maxLogit() and largest() share
+//   that one pass.
 //
 // Until something needs its own copy (an edit of the logits, a reorder, a cut that is not a prefix),
 // the ids are a shared 0..n-1 array and the logits are read from the row given to assign(): the first

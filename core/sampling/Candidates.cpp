@@ -310,8 +310,10 @@ std::vector<std::size_t> Candidates::largest(std::size_t k) const {
         }
     } else {
         // Scan with a rising threshold: keep indices whose logit is >= the k-th largest seen so far,
-        // re-selecting when the buffer fills. Most items are rejected by one vector comparison.
-        const std::size_t capacity = 4 * k + 64;
+        // re-selecting when the buffer fills. Most items are rejected by one vector comparison. Ties
+        // with the threshold survive a re-selection, so when they keep the buffer more than half
+        // full it doubles (else a row of equal logits would re-select at every item).
+        std::size_t capacity = 4 * k + 64;
         selected.reserve(capacity);
         float threshold = -INFINITY;
         const auto larger = [logits](std::size_t a, std::size_t b) { return logits[a] > logits[b]; };
@@ -323,6 +325,8 @@ std::vector<std::size_t> Candidates::largest(std::size_t k) const {
                                  selected.end(), larger);
                 threshold = logits[selected[k - 1]];
                 std::erase_if(selected, [logits, threshold](std::size_t index) { return logits[index] < threshold; });
+                if (selected.size() > capacity / 2)
+                    capacity *= 2;
             }
         }
     }

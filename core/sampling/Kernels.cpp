@@ -1,7 +1,6 @@
 #include "sampling/Kernels.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -22,7 +21,6 @@ constexpr std::size_t kLanes = 8;
 using Floats = float __attribute__((vector_size(kLanes * sizeof(float))));
 using Ints = std::int32_t __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
 using Ints4 = std::int32_t __attribute__((vector_size(4 * sizeof(std::int32_t))));
-using Bytes = std::uint8_t __attribute__((vector_size(kLanes)));
 
 // Sums run in float lanes over blocks of this many items, each block added to a double total.
 constexpr std::size_t kBlock = 2048;
@@ -67,17 +65,6 @@ constexpr std::size_t kShort = 64;
     return best;
 }
 
-// The maximum of the lane accumulators and the tail, or NaN if a NaN was seen.
-[[gnu::always_inline]] inline float finishMax(Floats best, Ints nan, const float* tail, std::size_t count) {
-    float result = reduceMax(best);
-    bool sawNaN = anyLane(nan);
-    for (std::size_t i = 0; i < count; ++i) {
-        result = result < tail[i] ? tail[i] : result;
-        sawNaN = sawNaN || std::isnan(tail[i]);
-    }
-    return sawNaN ? NAN : result;
-}
-
 [[gnu::always_inline]] inline float reduceSum(Floats v) {
     float total = 0.0f;
     for (std::size_t j = 0; j < kLanes; ++j)
@@ -107,23 +94,22 @@ template <typename V> [[gnu::always_inline]] inline V mulAdd(V a, V b, V c) {
 // the same operations in the same order, so a token's value does not depend on whether it fell in a
 // vector or in a tail, or on the instruction set.
 template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive(V x) {
-    const auto fma = [](V a, V b, V c) { return mulAdd(a, b, c); };
     const V floor = V{} + -87.0f;
     const V clamped = x < floor ? floor : x;
     // n = round(x / ln 2) with the 1.5 * 2^23 trick, which also leaves n in the low mantissa bits.
-    const V shifted = fma(clamped, V{} + 1.44269504088896341f, V{} + 12582912.0f);
+    const V shifted = mulAdd(clamped, V{} + 1.44269504088896341f, V{} + 12582912.0f);
     const auto bits = std::bit_cast<I>(shifted);
     const V n = shifted - 12582912.0f;
-    V r = fma(n, V{} + -0.693359375f, clamped);
-    r = fma(n, V{} + 2.12194440e-4f, r);
+    V r = mulAdd(n, V{} + -0.693359375f, clamped);
+    r = mulAdd(n, V{} + 2.12194440e-4f, r);
     const V z = r * r;
     V p = V{} + 1.9875691500E-4f;
-    p = fma(p, r, V{} + 1.3981999507E-3f);
-    p = fma(p, r, V{} + 8.3334519073E-3f);
-    p = fma(p, r, V{} + 4.1665795894E-2f);
-    p = fma(p, r, V{} + 1.6666665459E-1f);
-    p = fma(p, r, V{} + 5.0000001201E-1f);
-    p = fma(p, z, r) + 1.0f;
+    p = mulAdd(p, r, V{} + 1.3981999507E-3f);
+    p = mulAdd(p, r, V{} + 8.3334519073E-3f);
+    p = mulAdd(p, r, V{} + 4.1665795894E-2f);
+    p = mulAdd(p, r, V{} + 1.6666665459E-1f);
+    p = mulAdd(p, r, V{} + 5.0000001201E-1f);
+    p = mulAdd(p, z, r) + 1.0f;
     const I exponent = (bits - 0x4B400000 + 127) << 23;
     const V value = p * std::bit_cast<V>(exponent);
     return x < floor ? V{} : value;
@@ -132,10 +118,6 @@ template <typename V, typename I> [[gnu::always_inline]] inline V expNonPositive
 [[gnu::always_inline]] inline float expNonPositive(float x) {
     return expNonPositive<float, std::int32_t>(x);
 }
-
-} // namespace
-
-namespace {
 
 std::atomic<bool>& avx512Paths() {
     static std::atomic<bool> enabled{__builtin_cpu_supports("avx512f") != 0};
@@ -149,29 +131,7 @@ std::atomic<bool>& avx2Gathers() {
     return enabled;
 }
 
-bool hasAvx2Popcnt() {
-    return avx2Gathers().load(std::memory_order_relaxed);
-}
-
 } // namespace
-
-[[gnu::target_clones("avx2", "default")]] float maxOf(const float* x, std::size_t n) {
-    if (n < kLanes)
-        return finishMax(splat(-INFINITY), Ints{}, x, n);
-    // Two accumulators hide the compare-and-select latency.
-    Floats best0 = load(x);
-    Floats best1 = best0;
-    Ints nan = isNaN(best0);
-    std::size_t i = kLanes;
-    for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
-        const Floats a = load(x + i);
-        const Floats b = load(x + i + kLanes);
-        best0 = maxOf(best0, a);
-        best1 = maxOf(best1, b);
-        nan |= isNaN(a) | isNaN(b);
-    }
-    return finishMax(maxOf(best0, best1), nan, x + i, n - i);
-}
 
 void useAvx512(bool on) {
     avx512Paths().store(on && __builtin_cpu_supports("avx512f"));
@@ -186,11 +146,10 @@ void useAvx2Gathers(bool on) {
 }
 
 bool avx2GathersInUse() {
-    return hasAvx2Popcnt();
+    return avx2Gathers().load(std::memory_order_relaxed);
 }
 
 namespace {
-
 
 // expShift's body. Wide: the exponentials 16 at a time in AVX-512 registers; each value is computed by
 // the same operations as in the 8-lane form, and the two halves go into the same 8 accumulator lanes
@@ -396,7 +355,7 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
 }
 
 [[gnu::target_clones("avx2", "default")]] bool groupMaxima(const float* x, std::size_t n, float* out) {
-    // Groups are independent, so their compare-and-select chains overlap (faster than maxOf()'s two).
+    // Groups are independent, so their compare-and-select chains overlap.
     Ints nan{};
     std::size_t g = 0;
     std::size_t i = 0;
@@ -453,7 +412,6 @@ template <bool Scale> [[gnu::always_inline]] inline double blockedSum(float* x, 
         count += x[i] > value ? 1 : 0;
     return count;
 }
-
 
 [[gnu::target_clones("avx2", "default")]] float minOf(const float* x, std::size_t n) {
     Floats best = splat(INFINITY);
@@ -514,10 +472,6 @@ constexpr CompressTable kCompress = makeCompressTable();
     done = i;
     return out;
 }
-
-} // namespace
-
-namespace {
 
 // The bucket of one logit below top, as bucketSelect() forms it (NaN goes to the last bucket).
 inline std::uint32_t bucketOf(float x, float top, float scale, float last) {
@@ -645,12 +599,11 @@ std::size_t bucketSelectPortable(const float* x, const float* p, std::size_t n, 
     }
 }
 
-
 } // namespace
 
 std::size_t bucketSelect(const float* x, const float* p, std::size_t n, float top, float scale, std::uint32_t last,
                          std::uint32_t keepUpTo, std::uint32_t* bucket, std::uint32_t* index, double* restMass) {
-    return hasAvx2Popcnt() ? bucketSelectAvx2(x, p, n, top, scale, last, keepUpTo, bucket, index, restMass)
+    return avx2GathersInUse() ? bucketSelectAvx2(x, p, n, top, scale, last, keepUpTo, bucket, index, restMass)
                            : bucketSelectPortable(x, p, n, top, scale, last, keepUpTo, bucket, index, restMass);
 }
 
@@ -659,7 +612,7 @@ void splitAtBoundary(const std::uint32_t* bucket, const std::uint32_t* index, st
     std::size_t nBelow = 0;
     std::size_t nAt = 0;
     std::size_t k = 0;
-    if (hasAvx2Popcnt())
+    if (avx2GathersInUse())
         splitAtBoundaryAvx2(bucket, index, n, boundary, below, nBelow, at, nAt, k);
     for (; k < n; ++k) {
         below[nBelow] = index[k];
@@ -675,7 +628,7 @@ std::size_t compact(const std::uint8_t* keep, std::size_t n, const std::int32_t*
                     const float* aIn, float* a, float* b) {
     std::size_t out = 0;
     std::size_t i = 0;
-    if (hasAvx2Popcnt())
+    if (avx2GathersInUse())
         out = compactAvx2(keep, n, idsIn, ids, aIn, a, b, i);
     // Branch-free: every item is written to the next free slot, which advances only for kept ones
     // (the slot never passes the item being read, so this works in place).

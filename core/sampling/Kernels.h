@@ -20,8 +20,6 @@ bool avx512InUse();
 void useAvx2Gathers(bool on);
 bool avx2GathersInUse();
 
-// Largest element; NaN if any element is NaN (a NaN logits row must not look valid).
-float maxOf(const float* x, std::size_t n);
 // out[i] = exp(x[i] - shift), with sum = sum of out and weightedSum = sum of out[i] * max(x[i] - shift,
 // -87) (finite even for -inf logits), in one pass. exp is our own (Cephes-style, max relative error
 // about 1e-7, exactly 0 below -87).

@@ -323,16 +323,8 @@ private slots:
             for (float& v : x)
                 v = static_cast<float>(20.0 * rng.uniform() - 15.0);
             const QByteArray where = "n = " + QByteArray::number(static_cast<qulonglong>(n));
-            const float max = n ? *std::max_element(x.begin(), x.end()) : -INFINITY;
-            QVERIFY2(kernels::maxOf(x.data(), n) == max, where);
-            if (n > 0) {
-                for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
-                    std::vector<float> withNaN = x;
-                    withNaN[at] = NAN;
-                    QVERIFY2(std::isnan(kernels::maxOf(withNaN.data(), n)), where);
-                }
+            if (n > 0)
                 QCOMPARE(kernels::minOf(x.data(), n), *std::min_element(x.begin(), x.end()));
-            }
 
             std::vector<float> e(n);
             double sum = 0.0;

@@ -5,7 +5,6 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileInfo>
-#include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -15,13 +14,14 @@
 #include "Settings.h"
 #include "compare/CompareView.h"
 #include "explore/ExploreView.h"
+#include "explore/ModelBar.h"
 #include "reports/ReportsView.h"
 #include "runs/RunsView.h"
 #include "storage/Database.h"
 
 namespace swb {
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(std::make_unique<Settings>()) {
     setWindowTitle(tr("Sampling Workbench"));
@@ -76,6 +76,12 @@ MainWindow::MainWindow(QWidget* parent)
         restoreGeometry(geometry);
     selectTab(m_settings->get(settings::lastTab));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { m_settings->set(settings::lastTab, currentTabKey()); });
+
+    if (modelPath.isEmpty())
+        m_explore->openLastModel();
+    else
+        m_explore->openModel(QFileInfo(modelPath).absoluteFilePath(),
+                             tokenizerPath.isEmpty() ? QString() : QFileInfo(tokenizerPath).absoluteFilePath());
 }
 
 MainWindow::~MainWindow() {
@@ -107,7 +113,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-void MainWindow::showStatus(const QString& text) { statusBar()->showMessage(text, 15000); }
+void MainWindow::showStatus(const QString& text) {
+    statusBar()->showMessage(text, 15000);
+}
 
 void MainWindow::saveWindowSettings() {
     m_explore->saveSettings();
@@ -138,15 +146,8 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::openModel() {
-    QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), QString(),
-                                                tr("Models (config.json *.gguf *.bin *.safetensors);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    // A Hugging Face model is its folder.
-    if (path.endsWith(QLatin1String(".json")) || path.endsWith(QLatin1String(".safetensors")))
-        path = QFileInfo(path).absolutePath();
     selectTab(QStringLiteral("explore"));
-    m_explore->openModel(path);
+    m_explore->modelBar()->chooseFile();
 }
 
 void MainWindow::showAbout() {

@@ -21,7 +21,9 @@ class MainWindow final : public QMainWindow {
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // Opens modelPath (with tokenizerPath, for a model that needs one) in Explore; without one, the model
+    // of the last session, else the bundled demo model.
+    explicit MainWindow(const QString& modelPath = {}, const QString& tokenizerPath = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Stable, untranslated tab keys: "explore", "compare", "runs", "reports".

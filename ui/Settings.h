@@ -22,6 +22,8 @@ inline const SettingKey<QByteArray> windowState{"window/state", {}};
 inline const SettingKey<QString> lastTab{"window/lastTab", QStringLiteral("explore")};
 inline const SettingKey<QString> modelPath{"model/path", {}};
 inline const SettingKey<QStringList> recentModels{"model/recent", {}};
+// The tokenizer file chosen for a model that needs one (llama2.c), by the model's path.
+inline const SettingKey<QVariantMap> modelTokenizers{"model/tokenizers", {}};
 inline const SettingKey<QString> modelDevice{"model/device", QStringLiteral("cpu")};
 inline const SettingKey<QString> modelDtype{"model/dtype", QStringLiteral("f32")};
 inline const SettingKey<int> modelThreads{"model/threads", 0};
@@ -33,8 +35,10 @@ inline const SettingKey<bool> exploreLogScale{"explore/logScale", false};
 inline const SettingKey<QByteArray> exploreSplitters{"explore/splitters", {}};
 inline const SettingKey<QString> compareRater{"compare/rater", {}};
 inline const SettingKey<QString> compareRubric{"compare/rubric", QStringLiteral("default")};
-inline const SettingKey<QStringList> compareStrategies{"compare/strategies", {QStringLiteral("greedy"), QStringLiteral("chat")}};
-inline const SettingKey<QString> comparePrompts{"compare/prompts", QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
+inline const SettingKey<QStringList> compareStrategies{"compare/strategies",
+                                                       {QStringLiteral("greedy"), QStringLiteral("chat")}};
+inline const SettingKey<QString> comparePrompts{"compare/prompts",
+                                                QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
 } // namespace settings
 
 // The application's QSettings, stored under the reverse-DNS application id

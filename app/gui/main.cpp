@@ -1,5 +1,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
@@ -50,7 +51,8 @@ void screenshotAfterDemoGeneration(swb::MainWindow* window, const QString& path)
         int best = -1;
         for (int i = 0; i < static_cast<int>(std::min<std::size_t>(steps.size(), 40)); ++i) {
             const swb::StepTrace& trace = steps[static_cast<std::size_t>(i)].trace;
-            if (trace.finalCount <= 24 && (best < 0 || trace.rawEntropy > steps[static_cast<std::size_t>(best)].trace.rawEntropy))
+            if (trace.finalCount <= 24 &&
+                (best < 0 || trace.rawEntropy > steps[static_cast<std::size_t>(best)].trace.rawEntropy))
                 best = i;
         }
         explore->selectStep(std::max(best, 0));
@@ -91,10 +93,31 @@ int main(int argc, char* argv[]) {
                                  QObject::tr("Open on tab NAME: explore, compare, runs or reports."),
                                  QStringLiteral("NAME"));
     parser.addOption(screenshot);
+    const QCommandLineOption model(QStringLiteral("model"),
+                                   QObject::tr("Open the model at PATH: a Hugging Face folder, a .gguf file or a "
+                                               "llama2.c .bin checkpoint."),
+                                   QStringLiteral("PATH"));
+    const QCommandLineOption tokenizer(
+        QStringLiteral("tokenizer"),
+        QObject::tr("The tokenizer file of the model (tok.bin for a llama2.c checkpoint)."), QStringLiteral("PATH"));
     parser.addOption(tab);
+    parser.addOption(model);
+    parser.addOption(tokenizer);
     parser.process(app);
+    for (const QCommandLineOption* option : {&model, &tokenizer}) {
+        const QString path = parser.value(*option);
+        if (parser.isSet(*option) && !QFileInfo::exists(path)) {
+            fprintf(stderr, "sampling-workbench: --%s %s does not exist.\n", qPrintable(option->names().front()),
+                    qPrintable(path));
+            return 2;
+        }
+    }
+    if (parser.isSet(tokenizer) && !parser.isSet(model)) {
+        fprintf(stderr, "sampling-workbench: --tokenizer needs --model.\n");
+        return 2;
+    }
 
-    swb::MainWindow window;
+    swb::MainWindow window(parser.value(model), parser.value(tokenizer));
     if (parser.isSet(tab) && !window.selectTab(parser.value(tab).toLower())) {
         fprintf(stderr, "sampling-workbench: unknown tab '%s'; choose one of %s.\n", qPrintable(parser.value(tab)),
                 qPrintable(swb::MainWindow::tabKeys().join(QStringLiteral(", "))));
@@ -107,13 +130,15 @@ int main(int argc, char* argv[]) {
             screenshotAfterDemoGeneration(&window, path);
         else if (window.currentTabKey() == QLatin1String("reports"))
             // The summary is computed off the GUI thread: wait for it.
-            QObject::connect(window.reports(), &swb::ReportsView::reportUpdated, &window,
-                             [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection),
+            QObject::connect(
+                window.reports(), &swb::ReportsView::reportUpdated, &window,
+                [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection),
                 window.reports()->refresh();
         else if (window.currentTabKey() == QLatin1String("compare") && !window.explore()->isModelLoaded())
             // Outputs are shown with the model's tokenizer: wait for it.
-            QObject::connect(window.explore(), &swb::ExploreView::modelReady, &window,
-                             [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection);
+            QObject::connect(
+                window.explore(), &swb::ExploreView::modelReady, &window,
+                [&window, path] { takeScreenshotWhenPainted(&window, path); }, Qt::SingleShotConnection);
         else
             takeScreenshotWhenPainted(&window, path);
     }

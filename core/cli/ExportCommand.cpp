@@ -24,7 +24,8 @@ int runExport(const Invocation& call) {
     ReportOptions options;
     options.bootstrapRounds = static_cast<int>(call.integer(QStringLiteral("bootstrap"), 1000, 0, 1000000));
     options.seed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
-    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+    std::unique_ptr<Database> database =
+        openExistingRunStore(call.required(QStringLiteral("db")), Database::Access::ReadOnly);
 
     // Open the destination first: an unwritable path fails before any work.
     const QString outPath = call.args.value(QStringLiteral("out"));

@@ -47,8 +47,10 @@ LoadedModel loadModelFromArguments(const Invocation& call) {
         failBadInput(QStringLiteral("--dtype must be f32, f16 or bf16, not '%1'").arg(options.dtype));
     options.threads = static_cast<int>(call.integer(QStringLiteral("threads"), 0, 0, 1024));
 
+    options.tokenizerPath = call.args.value(QStringLiteral("tokenizer"));
+
     LoadedModel loaded;
-    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, call.args.value(QStringLiteral("tokenizer")));
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, options.tokenizerPath);
     if (!tokenizer)
         throw Failure{tokenizer.error().kind == ErrorKind::BadInput ? 2 : 1, tokenizer.error().message};
     Result<std::unique_ptr<Model>> model = Model::load(path, options);

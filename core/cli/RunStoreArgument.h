@@ -4,14 +4,14 @@
 
 #include <QString>
 
-namespace swb {
-class Database;
-}
+#include "storage/Database.h"
 
 namespace swb::cli {
 
 // Opens the run store named by --db for a subcommand that reads what is already there: a missing file
-// is bad input (exit 2) rather than a new, empty store.
-std::unique_ptr<Database> openExistingRunStore(const QString& path);
+// is bad input (exit 2) rather than a new, empty store. Commands that only read open it read-only, so
+// that a store in use by the workbench (or one the user may not write) is never changed.
+std::unique_ptr<Database> openExistingRunStore(const QString& path,
+                                               Database::Access access = Database::Access::ReadWrite);
 
 } // namespace swb::cli

@@ -17,13 +17,14 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     modelRecord.architecture = model.architecture;
     modelRecord.contentHash = model.contentHash;
     modelRecord.parameters = model.parameters;
-    modelRecord.infoJson =
-        QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("layers"), model.layers},
-                                                    {QStringLiteral("dim"), model.dim},
-                                                    {QStringLiteral("vocab_size"), model.vocabSize},
-                                                    {QStringLiteral("context_length"), model.contextLength},
-                                                    {QStringLiteral("file_dtype"), model.fileDtype}})
-                              .toJson(QJsonDocument::Compact));
+    QJsonObject info{{QStringLiteral("layers"), model.layers},
+                     {QStringLiteral("dim"), model.dim},
+                     {QStringLiteral("vocab_size"), model.vocabSize},
+                     {QStringLiteral("context_length"), model.contextLength},
+                     {QStringLiteral("file_dtype"), model.fileDtype}};
+    if (!model.tokenizerPath.isEmpty())
+        info.insert(QStringLiteral("tokenizer"), model.tokenizerPath);
+    modelRecord.infoJson = QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact));
     Result<qint64> modelId = runs.saveModel(modelRecord);
     if (!modelId)
         return modelId.error();
@@ -46,8 +47,11 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     run.branchStep = provenance.branchStep;
     run.batchKey = provenance.batchKey;
     run.steps.reserve(result.steps.size());
-    for (const GeneratedStep& step : result.steps)
+    run.stepTexts.reserve(result.steps.size());
+    for (const GeneratedStep& step : result.steps) {
         run.steps.push_back(step.trace);
+        run.stepTexts.push_back(step.text);
+    }
     if (Status status = runs.saveRun(run); !status)
         return status.error();
     return run;
@@ -65,8 +69,12 @@ std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer*
     for (const StepTrace& trace : run.steps) {
         GeneratedStep step;
         step.token = trace.chosen;
-        if (decoder && !tokenizer->isSpecial(step.token))
-            step.text = decoder->push(step.token);
+        if (decoder) {
+            if (!tokenizer->isSpecial(step.token))
+                step.text = decoder->push(step.token);
+        } else if (steps.size() < run.stepTexts.size()) {
+            step.text = run.stepTexts[steps.size()];
+        }
         step.trace = trace;
         steps.push_back(std::move(step));
     }

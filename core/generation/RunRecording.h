@@ -25,8 +25,8 @@ struct RunProvenance {
 Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, const GenerationRequest& request,
                                  const GenerationResult& result, const RunProvenance& provenance = {});
 
-// A stored run's steps as the generation loop produced them: each token with its trace and, when the
-// run's tokenizer is given, the text it completed (decoded in context after the prompt).
+// A stored run's steps as the generation loop produced them: each token with its trace and the text it
+// completed, decoded in context after the prompt with the run's own tokenizer when given, else as stored.
 std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer* tokenizer);
 
 } // namespace swb

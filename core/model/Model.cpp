@@ -534,6 +534,7 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
     impl->dtype = resolved->dtype;
     impl->warnings = resolved->warnings + weights->warnings();
     impl->info = describe(path, weights.value(), resolved.value());
+    impl->info.tokenizerPath = options.tokenizerPath;
     auto hash = weights->contentHash();
     if (!hash)
         return hash.error();

@@ -17,6 +17,9 @@ namespace swb {
 // What `swb info` reports about a loaded model.
 struct ModelInfo {
     QString path;
+    // The tokenizer file given with the model when it is not the model's own (a llama2.c tok.bin chosen
+    // by the user); recorded with runs so that their texts can be decoded later. From ModelOptions.
+    QString tokenizerPath;
     QString format;       // "hf-safetensors", "gguf", "llama2c"
     QString architecture; // "llama", "gpt2", ...
     int layers = 0;
@@ -47,6 +50,7 @@ struct ModelOptions {
     QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
     QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
     int threads = 0;                        // 0: libtorch's default; process-wide (torch and BLAS pools)
+    QString tokenizerPath;                  // only recorded, as ModelInfo::tokenizerPath
     // Called as the weights load, after each layer (done of total); returning false stops the load,
     // which then fails with "loading ... was cancelled".
     std::function<bool(int done, int total)> progress;

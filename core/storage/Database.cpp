@@ -3,7 +3,6 @@
 #include <atomic>
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -144,39 +143,45 @@ CREATE TABLE preferences (
     UNIQUE (comparison_id, rater_id)
 );
 )SQL",
+    // 1 -> 2: each step keeps the text its token completed (decoded in context when it was generated),
+    // so a run shows its own text whatever model is loaded, even when its model is gone. NULL in older runs.
+    R"SQL(
+ALTER TABLE steps ADD COLUMN text TEXT;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kMigrationCount == Database::kSchemaVersion);
 
-// Reads the header and schema version through a read-only connection, so that nothing is written
-// to a file we are about to reject.
-Status inspectExisting(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error::badInput(QStringLiteral("cannot read the run store %1: %2").arg(path, file.errorString()));
-    const QByteArray header = file.read(16);
-    if (header.isEmpty())
-        return {}; // an empty file becomes a new store
-    if (header != QByteArray("SQLite format 3\0", 16))
-        return Error::badInput(
-            QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
-    file.close();
+// SQLite's result code for a file that is not a database (SQLITE_NOTADB).
+constexpr int kSqliteNotADatabase = 26;
 
+// Checks an existing file through a read-only SQLite connection, so that nothing is written to a file
+// we are about to reject. Never through a plain open() and close() of the file: closing any descriptor
+// of a file drops every POSIX lock this process holds on it, including those of a connection already
+// open (the GUI's), after which another process would think the store unused and delete its WAL.
+Status inspectExisting(const QString& path) {
     const QString name = uniqueConnectionName();
     Status status;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        const auto notOurs = [&] {
+            return Error::badInput(
+                QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
+        };
         if (!db.open()) {
             status =
                 Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery query(db);
             if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
-                status = Error::badInput(
-                    QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
+                if (query.lastError().nativeErrorCode().toInt() == kSqliteNotADatabase)
+                    status = notOurs();
+                else
+                    status = Error::badInput(
+                        QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
             } else if (const int version = query.value(0).toInt(); version > Database::kSchemaVersion) {
                 status = Error::badInput(QStringLiteral("the run store %1 has schema version %2, newer than this "
                                                         "version of Sampling Workbench knows (%3)")
@@ -217,15 +222,23 @@ Database::~Database() {
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-Result<std::unique_ptr<Database>> Database::open(const QString& path) {
+Result<std::unique_ptr<Database>> Database::open(const QString& path, Access access) {
     const QFileInfo info(path);
+    const bool readOnly = access == Access::ReadOnly;
     if (info.exists()) {
         if (info.isDir())
             return Error::badInput(QStringLiteral("the run store %1 is a folder, not a file").arg(path));
-        if (Status status = inspectExisting(path); !status)
-            return status.error();
-        if (!info.isWritable())
+        // An empty file becomes a new store; its size is read without opening it (see inspectExisting).
+        if (info.size() > 0) {
+            if (Status status = inspectExisting(path); !status)
+                return status.error();
+        } else if (readOnly) {
+            return Error::badInput(QStringLiteral("the run store %1 is empty").arg(path));
+        }
+        if (!readOnly && !info.isWritable())
             return Error::badInput(QStringLiteral("the run store %1 is read-only").arg(path));
+    } else if (readOnly) {
+        return Error::badInput(QStringLiteral("there is no run store %1").arg(path));
     } else {
         const QFileInfo folder(info.absolutePath());
         if (!folder.exists() && !QDir().mkpath(info.absolutePath()))
@@ -238,9 +251,27 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path) {
     std::unique_ptr<Database> database(new Database(path, uniqueConnectionName()));
     QSqlDatabase& db = database->m_db;
     db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    db.setConnectOptions(readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000")
+                                  : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!db.open())
         return Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+    database->m_readOnly = readOnly;
+    if (readOnly) {
+        // A reader changes nothing: no journal mode, no migration. It can read only the schema it knows.
+        QSqlQuery version(db);
+        if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
+            return Error::badInput(
+                QStringLiteral("cannot read the schema version of %1: %2").arg(path, version.lastError().text()));
+        if (version.value(0).toInt() != kSchemaVersion)
+            return Error::badInput(QStringLiteral("the run store %1 has schema version %2; open it once for writing "
+                                                  "(the workbench or swb generate) to upgrade it to %3")
+                                       .arg(path)
+                                       .arg(version.value(0).toInt())
+                                       .arg(kSchemaVersion));
+        QSqlQuery keys(db);
+        keys.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+        return database;
+    }
     // A rowid table appends a run's steps at the end of its b-tree; WAL with synchronous NORMAL stays
     // durable across application crashes (a power cut may lose the last transactions, never corrupt).
     for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",

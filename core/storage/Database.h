@@ -19,9 +19,13 @@ namespace swb {
 // newer schema than this build knows is rejected before anything is written to it.
 class Database {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
-    static Result<std::unique_ptr<Database>> open(const QString& path);
+    enum class Access { ReadWrite, ReadOnly };
+
+    // ReadWrite creates the store when it does not exist and migrates an older schema. ReadOnly opens an
+    // existing store of the current schema and changes nothing: neither the file nor its journal mode.
+    static Result<std::unique_ptr<Database>> open(const QString& path, Access access = Access::ReadWrite);
     // QStandardPaths::AppDataLocation/workbench.sqlite
     static QString defaultPath();
 
@@ -31,6 +35,7 @@ public:
 
     QSqlDatabase& connection() { return m_db; }
     const QString& path() const { return m_path; }
+    bool isReadOnly() const { return m_readOnly; }
 
     // A prepared statement on this connection; errors come back as values.
     QSqlQuery prepare(const QString& sql) const;
@@ -57,6 +62,7 @@ private:
     QString m_path;
     QString m_connectionName;
     QSqlDatabase m_db;
+    bool m_readOnly = false;
 };
 
 } // namespace swb

@@ -36,14 +36,15 @@ bool sameDouble(double a, double b) {
 
 // Steps go straight through SQLite's C API on the connection's own handle: a run of 1000 steps is
 // 1000 rows, and Qt's per-row QVariant binding would cost more than the insert itself.
-Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& steps) {
+Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& steps,
+                   const std::vector<std::string>& texts) {
     const QVariant handle = db.connection().driver()->handle();
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return Error::internal(QStringLiteral("the run store's connection is not SQLite"));
     sqlite3* sqlite = *static_cast<sqlite3* const*>(handle.constData());
     sqlite3_stmt* statement = nullptr;
     const char* sql = "INSERT INTO steps (run_id, step, token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, "
-                      "draw, final_count, stages, alternatives) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                      "draw, final_count, stages, alternatives, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     if (sqlite3_prepare_v2(sqlite, sql, -1, &statement, nullptr) != SQLITE_OK)
         return Error::badInput(QStringLiteral("cannot save the steps of a run in %1: %2")
                                    .arg(db.path(), QString::fromUtf8(sqlite3_errmsg(sqlite))));
@@ -68,6 +69,10 @@ Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& ste
         sqlite3_bind_blob(statement, 11, stages.constData(), static_cast<int>(stages.size()), SQLITE_TRANSIENT);
         sqlite3_bind_blob(statement, 12, alternatives.constData(), static_cast<int>(alternatives.size()),
                           SQLITE_TRANSIENT);
+        if (i < texts.size())
+            sqlite3_bind_text(statement, 13, texts[i].data(), static_cast<int>(texts[i].size()), SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(statement, 13);
         if (sqlite3_step(statement) != SQLITE_DONE)
             return Error::badInput(QStringLiteral("cannot save step %1 of a run in %2: %3")
                                        .arg(i)
@@ -86,7 +91,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
         !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) ||
         !sameDouble(tokensPerSecond, other.tokensPerSecond) || parentRunId != other.parentRunId ||
         branchStep != other.branchStep || batchKey != other.batchKey || createdAt != other.createdAt ||
-        steps.size() != other.steps.size())
+        steps.size() != other.steps.size() || stepTexts != other.stepTexts)
         return false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const StepTrace& a = steps[i];
@@ -126,6 +131,23 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
     if (Status status = Database::exec(insert, QStringLiteral("save a model")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
+}
+
+Result<ModelRecord> RunRepository::loadModel(qint64 id) {
+    QSqlQuery query = m_db.prepare(QStringLiteral(
+        "SELECT path, format, architecture, content_hash, parameters, info_json FROM models WHERE id = ?"));
+    query.addBindValue(id);
+    if (Status status = Database::exec(query, QStringLiteral("load model %1").arg(id)); !status)
+        return status.error();
+    if (!query.next())
+        return Error::badInput(QStringLiteral("there is no model %1 in %2").arg(id).arg(m_db.path()));
+    return ModelRecord{id,
+                       query.value(0).toString(),
+                       query.value(1).toString(),
+                       query.value(2).toString(),
+                       query.value(3).toString(),
+                       query.value(4).toLongLong(),
+                       query.value(5).toString()};
 }
 
 Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
@@ -222,7 +244,7 @@ Status RunRepository::saveRun(RunRecord& run) {
         return status;
     const qint64 id = insert.lastInsertId().toLongLong();
 
-    if (Status status = insertSteps(m_db, id, run.steps); !status)
+    if (Status status = insertSteps(m_db, id, run.steps, run.stepTexts); !status)
         return status;
     if (Status status = transaction.commit(); !status)
         return status;
@@ -263,8 +285,8 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         return run;
 
     QSqlQuery steps = m_db.prepare(QStringLiteral(
-        "SELECT token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw, final_count, stages, alternatives "
-        "FROM steps WHERE run_id = ? ORDER BY step"));
+        "SELECT token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw, final_count, stages, alternatives, "
+        "text FROM steps WHERE run_id = ? ORDER BY step"));
     steps.setForwardOnly(true);
     steps.addBindValue(id);
     if (Status status = Database::exec(steps, QStringLiteral("load the steps of run %1").arg(id)); !status)
@@ -288,6 +310,10 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         trace.stages = std::move(*stages);
         trace.top = std::move(*top);
         run.steps.push_back(std::move(trace));
+        if (!steps.value(10).isNull())
+            run.stepTexts.resize(run.steps.size()); // older steps of a run are all NULL, or none is
+        if (!run.stepTexts.empty())
+            run.stepTexts.back() = steps.value(10).toString().toStdString();
     }
     return run;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct RunRecord {
     QString batchKey; // set by `swb batch` so a resumed batch finds its finished work
     QDateTime createdAt;
     std::vector<StepTrace> steps;
+    // The text each step's token completed, decoded in context (UTF-8); empty for runs saved before the
+    // store kept it. Either empty or one per step.
+    std::vector<std::string> stepTexts;
     bool operator==(const RunRecord&) const;
 };
 
@@ -73,6 +77,7 @@ public:
 
     // Upserts by (content hash, path).
     Result<qint64> saveModel(const ModelRecord& model);
+    Result<ModelRecord> loadModel(qint64 id);
     // Deduplicated by Strategy::hash(); a name given later fills an empty one.
     Result<qint64> saveStrategy(const Strategy& strategy);
     Result<Strategy> loadStrategy(qint64 id);

@@ -70,12 +70,45 @@ Result<std::unique_ptr<Tokenizer>> fromTokenizerPath(const QString& path, int ex
 
 } // namespace
 
+bool needsSeparateTokenizer(const QString& modelPath) {
+    const QFileInfo model(modelPath);
+    const QString suffix = model.suffix().toLower();
+    return !modelPath.isEmpty() && model.isFile() && !isGguf(modelPath) && suffix != QLatin1String("json") &&
+           suffix != QLatin1String("safetensors");
+}
+
+namespace {
+
+// The tokenizer beside a llama2.c checkpoint and its path (see llama2cTokenizerBeside).
+std::pair<QString, std::unique_ptr<Llama2cTokenizer>> findBeside(const QString& checkpoint) {
+    const QFileInfo info(checkpoint);
+    const std::optional<int> vocab = llama2cVocabSize(checkpoint);
+    if (!vocab || !info.isFile())
+        return {};
+    const QDir dir = info.dir();
+    QStringList candidates{QStringLiteral("tokenizer.bin")};
+    candidates += dir.entryList({QStringLiteral("tok*.bin")}, QDir::Files, QDir::Name);
+    for (const QString& name : candidates) {
+        const QString path = dir.filePath(name);
+        if (path == info.filePath() || !QFileInfo(path).isFile())
+            continue;
+        if (Result<std::unique_ptr<Llama2cTokenizer>> tok = Llama2cTokenizer::load(path, *vocab))
+            return {path, std::move(tok).value()};
+    }
+    return {};
+}
+
+} // namespace
+
+QString llama2cTokenizerBeside(const QString& checkpoint) {
+    return findBeside(checkpoint).first;
+}
+
 Result<std::unique_ptr<Tokenizer>> loadTokenizer(const QString& modelPath, const QString& tokenizerPath) {
     const QFileInfo model(modelPath);
     if (!modelPath.isEmpty() && !model.exists())
         return Error::badInput(QStringLiteral("%1 does not exist").arg(modelPath));
-    const bool llama2c = !modelPath.isEmpty() && model.isFile() && !isGguf(modelPath) &&
-                         model.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) != 0;
+    const bool llama2c = needsSeparateTokenizer(modelPath);
     if (!tokenizerPath.isEmpty()) {
         int expected = -1;
         if (llama2c) {
@@ -95,10 +128,13 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizer(const QString& modelPath, const
         return GgufVocabLoader::load(modelPath);
     if (model.suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
         return TokenizerJsonLoader::load(modelPath);
-    if (model.suffix().compare(QLatin1String("bin"), Qt::CaseInsensitive) == 0)
-        return Error::badInput(
-            QStringLiteral("%1 is a llama2.c checkpoint, which needs its tokenizer file (tok.bin) as well")
-                .arg(modelPath));
+    if (model.suffix().compare(QLatin1String("bin"), Qt::CaseInsensitive) == 0) {
+        if (auto beside = findBeside(modelPath); beside.second)
+            return std::unique_ptr<Tokenizer>(std::move(beside.second));
+        return Error::badInput(QStringLiteral("%1 is a llama2.c checkpoint, which needs its tokenizer file as well: "
+                                              "give it (--tokenizer tok.bin) or put tokenizer.bin beside it")
+                                   .arg(modelPath));
+    }
     return Error::badInput(
         QStringLiteral("%1 is not a Hugging Face model folder, a GGUF file or a llama2.c checkpoint").arg(modelPath));
 }

@@ -243,6 +243,45 @@ private slots:
         QCOMPARE(fileBytes(path), before);
     }
 
+    // The GUI keeps its store open on several connections (one per thread) while `swb export` reads it
+    // from another process. The reader must not take the WAL away from the writer: the writer's next
+    // run must reach the file, where a third process sees it.
+    void anotherProcessReadingNeverDisturbsAWriter() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("store.sqlite"));
+        auto writer = Database::open(path).value();
+        RunRepository runs(*writer);
+        const qint64 modelId = runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                               QStringLiteral("h"), 1, QStringLiteral("{}")})
+                                   .value();
+        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("chat")).value()).value();
+        RunRecord first = sampleRun(modelId, strategyId, 5, 1);
+        QVERIFY(runs.saveRun(first).ok());
+        // A second connection of the same process, as the Reports and worker threads open theirs.
+        auto second = Database::open(path).value();
+        QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
+
+        const auto exportRuns = [&](const QString& out) {
+            const auto result = swb::test::runSwbProcess({QStringLiteral("export"), QStringLiteral("--db"), path,
+                                                          QStringLiteral("--report"), QStringLiteral("runs"),
+                                                          QStringLiteral("--out"), out});
+            return std::pair{result.status, fileBytes(out).count('\n') - 1}; // rows without the header
+        };
+        const QByteArray storeBefore = fileBytes(path);
+        const auto [status, rows] = exportRuns(dir.filePath(QStringLiteral("a.csv")));
+        QCOMPARE(status, 0);
+        QCOMPARE(rows, 1);
+        QVERIFY2(QFile::exists(path + QStringLiteral("-wal")), "the reader removed the writer's WAL");
+        QVERIFY(QFile::exists(path + QStringLiteral("-shm")));
+        QCOMPARE(fileBytes(path), storeBefore); // a reader writes nothing, not even a checkpoint
+
+        RunRecord next = sampleRun(modelId, strategyId, 5, 2);
+        QVERIFY(runs.saveRun(next).ok());
+        const auto [status2, rows2] = exportRuns(dir.filePath(QStringLiteral("b.csv")));
+        QCOMPARE(status2, 0);
+        QCOMPARE(rows2, 2);
+    }
+
     void readOnlyLocationIsAClearError() {
         QTemporaryDir dir;
         QString path;

@@ -11,23 +11,24 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QJsonDocument>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QShortcut>
-#include <QScopeGuard>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QSqlQuery>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "RunTokenizers.h"
 #include "Settings.h"
 #include "compare/ComparePane.h"
 #include "compare/RubricDialog.h"
@@ -84,7 +85,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     fromExplore->setText(tr("From Explore"));
     fromExplore->setToolTip(tr("Add the strategy being edited in Explore"));
     connect(fromExplore, &QToolButton::clicked, this, [this] {
-        addStrategyRow(QString::fromUtf8(QJsonDocument(m_explore->strategyEditor()->strategy().toJson()).toJson(QJsonDocument::Compact)));
+        addStrategyRow(QString::fromUtf8(
+            QJsonDocument(m_explore->strategyEditor()->strategy().toJson()).toJson(QJsonDocument::Compact)));
     });
     rowButtons->addWidget(add);
     rowButtons->addWidget(remove);
@@ -100,7 +102,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     promptHeader->addWidget(new QLabel(tr("Prompts, one per line"), setup), 1);
     auto* import = new QToolButton(setup);
     import->setText(tr("Import…"));
-    import->setToolTip(tr("Read prompts from .txt (one per line), .jsonl (a \"prompt\" field) or .csv (a prompt column)"));
+    import->setToolTip(
+        tr("Read prompts from .txt (one per line), .jsonl (a \"prompt\" field) or .csv (a prompt column)"));
     connect(import, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Import Prompts"), QString(),
                                                           tr("Prompt files (*.txt *.jsonl *.csv);;All files (*)"));
@@ -140,7 +143,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     auto* runRow = new QHBoxLayout;
     m_run = new QPushButton(tr("Run Comparison"), setup);
     m_run->setObjectName(QStringLiteral("runComparison"));
-    m_run->setToolTip(tr("Generate every prompt with every strategy; running the same setup again resumes where it stopped"));
+    m_run->setToolTip(
+        tr("Generate every prompt with every strategy; running the same setup again resumes where it stopped"));
     m_cancel = new QPushButton(tr("Cancel"), setup);
     m_cancel->setEnabled(false);
     connect(m_run, &QPushButton::clicked, this, &CompareView::run);
@@ -246,9 +250,10 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     new QHBoxLayout(m_preferenceRow);
     m_preferenceRow->layout()->setContentsMargins(0, 0, 0, 0);
     ratingLayout->addWidget(m_preferenceRow);
-    auto* keys = new QLabel(tr("Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; "
-                               "Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal."),
-                            rating);
+    auto* keys =
+        new QLabel(tr("Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; "
+                      "Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal."),
+                   rating);
     keys->setWordWrap(true);
     keys->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
     ratingLayout->addWidget(keys);
@@ -287,7 +292,11 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     connect(worker, &InferenceWorker::comparisonFinished, this, &CompareView::onFinished);
     connect(worker, &InferenceWorker::comparisonFailed, this, &CompareView::onFailed);
     // Token texts need the run's tokenizer: show the comparison again once a model is loaded.
-    connect(m_explore, &ExploreView::modelReady, this, [this] { showComparison(m_index); });
+    // A run's texts come from its own model's tokenizer, which may become available later.
+    connect(m_explore->runTokenizers(), &RunTokenizers::available, this, [this](const QString& hash) {
+        if (m_shownModels.count(hash) != 0)
+            showComparison(m_index);
+    });
     reloadComparisons();
 }
 
@@ -334,7 +343,9 @@ void CompareView::setStrategies(const QStringList& strategies) {
         addStrategyRow(text);
 }
 
-void CompareView::setPrompts(const QStringList& prompts) { m_prompts->setPlainText(prompts.join(QLatin1Char('\n'))); }
+void CompareView::setPrompts(const QStringList& prompts) {
+    m_prompts->setPlainText(prompts.join(QLatin1Char('\n')));
+}
 
 bool CompareView::importPrompts(const QString& path) {
     Result<QStringList> prompts = readPromptFile(path);
@@ -399,10 +410,11 @@ void CompareView::run() {
     }
     plan.promptSetSource = m_promptSource.isEmpty() ? tr("typed prompts") : QFileInfo(m_promptSource).fileName();
     plan.promptSetName = m_promptSource.isEmpty()
-                             ? QStringLiteral("typed:") + QString::fromLatin1(QCryptographicHash::hash(plan.prompts.join(QChar(0x1F)).toUtf8(),
-                                                                                                      QCryptographicHash::Sha256)
-                                                                                  .toHex()
-                                                                                  .left(16))
+                             ? QStringLiteral("typed:") +
+                                   QString::fromLatin1(QCryptographicHash::hash(plan.prompts.join(QChar(0x1F)).toUtf8(),
+                                                                                QCryptographicHash::Sha256)
+                                                           .toHex()
+                                                           .left(16))
                              : m_promptSource;
     plan.samples = m_samples->value();
     plan.baseSeed = static_cast<std::uint64_t>(m_seed->value());
@@ -413,7 +425,8 @@ void CompareView::run() {
     m_runningId = m_nextId++;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
-    m_overall->setRange(0, static_cast<int>(plan.prompts.size()) * plan.samples * static_cast<int>(plan.strategies.size()));
+    m_overall->setRange(0, static_cast<int>(plan.prompts.size()) * plan.samples *
+                               static_cast<int>(plan.strategies.size()));
     m_overall->setValue(0);
     m_item->setValue(0);
     m_overall->show();
@@ -421,9 +434,8 @@ void CompareView::run() {
     m_runStatus->setText(tr("Running…"));
     m_explore->setWorkerBusy(true);
     InferenceWorker* worker = m_explore->worker();
-    QMetaObject::invokeMethod(worker, [worker, id = m_runningId, ticket = worker->takeTicket(), plan = std::move(plan)] {
-        worker->runComparison(id, ticket, plan);
-    });
+    QMetaObject::invokeMethod(worker, [worker, id = m_runningId, ticket = worker->takeTicket(),
+                                       plan = std::move(plan)] { worker->runComparison(id, ticket, plan); });
 }
 
 void CompareView::cancel() {
@@ -457,12 +469,13 @@ void CompareView::onFinished(quint64 id, const ComparisonOutcome& outcome) {
         return;
     runEnded();
     m_overall->setValue(outcome.generated + outcome.skipped);
-    m_runStatus->setText(outcome.cancelled
-                             ? tr("Cancelled after %1 of %2 runs; Run again to resume.").arg(outcome.generated + outcome.skipped).arg(outcome.total)
-                             : tr("%1 runs generated, %2 already done; %3 new comparisons.")
-                                   .arg(outcome.generated)
-                                   .arg(outcome.skipped)
-                                   .arg(outcome.comparisonsCreated));
+    m_runStatus->setText(outcome.cancelled ? tr("Cancelled after %1 of %2 runs; Run again to resume.")
+                                                 .arg(outcome.generated + outcome.skipped)
+                                                 .arg(outcome.total)
+                                           : tr("%1 runs generated, %2 already done; %3 new comparisons.")
+                                                 .arg(outcome.generated)
+                                                 .arg(outcome.skipped)
+                                                 .arg(outcome.comparisonsCreated));
     reloadComparisons();
     if (!outcome.comparisonIds.empty()) {
         for (int i = 0; i < comparisonCount(); ++i)
@@ -535,9 +548,13 @@ void CompareView::editRubric(bool asNew) {
     setRubric(dialog.saved().name);
 }
 
-void CompareView::setRater(const QString& name) { m_raterBox->setCurrentText(name); }
+void CompareView::setRater(const QString& name) {
+    m_raterBox->setCurrentText(name);
+}
 
-QString CompareView::rater() const { return m_raterBox->currentText().trimmed(); }
+QString CompareView::rater() const {
+    return m_raterBox->currentText().trimmed();
+}
 
 std::optional<qint64> CompareView::raterId(bool create) {
     if (!m_ratings || rater().isEmpty())
@@ -581,7 +598,8 @@ bool CompareView::showComparison(int index) {
     const auto done = qScopeGuard([this] {
         m_rebuilding = false;
         if (std::exchange(m_rebuildAgain, false))
-            QMetaObject::invokeMethod(this, [this] { showComparison(m_index); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { showComparison(m_index); }, Qt::QueuedConnection);
     });
     std::vector<ComparePane*> old;
     old.swap(m_panes);
@@ -603,9 +621,10 @@ bool CompareView::showComparison(int index) {
     m_revealed = !comparison->blind;
     RunRepository runs(*m_database);
     std::vector<ComparisonRecord::Entry> shown = comparison->entries;
-    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    std::sort(shown.begin(), shown.end(),
+              [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     const std::optional<qint64> rater = raterId(false);
-    const auto& model = m_explore->loadedModel();
+    m_shownModels.clear();
     for (const ComparisonRecord::Entry& entry : shown) {
         Result<RunRecord> record = runs.loadRun(entry.runId);
         if (!record) {
@@ -616,13 +635,13 @@ bool CompareView::showComparison(int index) {
         QString strategyName;
         if (Result<Strategy> strategy = runs.loadStrategy(record->strategyId))
             strategyName = strategy->name;
-        QString hash;
-        QSqlQuery query = m_database->prepare(QStringLiteral("SELECT content_hash FROM models WHERE id = ?"));
-        query.addBindValue(record->modelId);
-        if (query.exec() && query.next())
-            hash = query.value(0).toString();
-        const std::shared_ptr<const Tokenizer> tokenizer =
-            model && model->info.contentHash == hash ? model->tokenizer : nullptr;
+        std::shared_ptr<const Tokenizer> tokenizer;
+        if (Result<ModelRecord> model = runs.loadModel(record->modelId)) {
+            m_shownModels.insert(model->contentHash);
+            const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
+            tokenizer = m_explore->runTokenizers()->request(model->contentHash, model->path,
+                                                            info.value(QLatin1String("tokenizer")).toString());
+        }
         pane->setRun(entry.runId, strategyName, generatedSteps(record.value(), tokenizer.get()), tokenizer);
         pane->setRevealed(m_revealed);
         if (rater && m_ratings) {
@@ -660,7 +679,8 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
         return;
     }
     std::vector<ComparisonRecord::Entry> shown = comparison.entries;
-    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    std::sort(shown.begin(), shown.end(),
+              [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     const bool pair = shown.size() == 2;
     const auto addButton = [this, layout](const QString& text, const QString& winner, const QString& key) {
         auto* button = new QPushButton(QStringLiteral("%1  (%2)").arg(text, key), m_preferenceRow);
@@ -851,11 +871,13 @@ void CompareView::markGold() {
     const qint64 comparisonId = comparison->id;
     QMenu menu(this);
     std::vector<ComparisonRecord::Entry> shown = comparison->entries;
-    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
+    std::sort(shown.begin(), shown.end(),
+              [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     QString chosen;
     bool unmark = false;
     for (const auto& entry : shown)
-        menu.addAction(tr("Expected: %1 better").arg(entry.blindLabel), this, [&chosen, label = entry.blindLabel] { chosen = label; });
+        menu.addAction(tr("Expected: %1 better").arg(entry.blindLabel), this,
+                       [&chosen, label = entry.blindLabel] { chosen = label; });
     menu.addAction(tr("Expected: tie"), this, [&chosen] { chosen = QStringLiteral("tie"); });
     menu.addAction(tr("Expected: both bad"), this, [&chosen] { chosen = QStringLiteral("bothbad"); });
     if (comparison->isGold) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <vector>
 
 #include <QWidget>
@@ -124,7 +125,8 @@ private:
     QWidget* m_paneArea = nullptr;
     QHBoxLayout* m_paneLayout = nullptr;
     bool m_rebuilding = false;
-    bool m_rebuildAgain = false; // a rebuild was asked for during one
+    std::set<QString> m_shownModels; // content hashes of the models the shown runs came from
+    bool m_rebuildAgain = false;     // a rebuild was asked for during one
     std::vector<ComparePane*> m_panes;
     QWidget* m_preferenceRow = nullptr;
     std::vector<QPushButton*> m_preferenceButtons;

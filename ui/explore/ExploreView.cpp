@@ -1,7 +1,7 @@
 #include "explore/ExploreView.h"
 
-#include <limits>
 #include <algorithm>
+#include <limits>
 
 #include <QAction>
 #include <QButtonGroup>
@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
 #include <QPainter>
@@ -21,6 +22,7 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QSqlQuery>
@@ -30,6 +32,7 @@
 #include <QVBoxLayout>
 
 #include "AppInfo.h"
+#include "RunTokenizers.h"
 #include "Settings.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
@@ -40,6 +43,7 @@
 #include "explore/TokenStreamView.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
 
@@ -99,9 +103,11 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
             return;
         m_loadId = 0;
         m_modelBar->setFailed(message);
-        if (m_model)
+        // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
+        if (m_model && !needsSeparateTokenizer(m_loadingPath))
             m_modelBar->setLoaded(m_model->info);
-        emit statusMessage(message);
+        emit statusMessage(m_model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(m_model->info.path).fileName())
+                                   : message);
         updateButtons();
     });
     connect(m_worker, &InferenceWorker::loadProgress, this, [this](quint64 id, int done, int total) {
@@ -116,6 +122,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
         if (id == m_inspectId)
             m_whatIf->setText(tr("Cannot replay this step: %1").arg(message));
     });
+    m_runTokenizers = new RunTokenizers(this);
+    connect(m_runTokenizers, &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
     m_thread.setObjectName(QStringLiteral("inference"));
     m_thread.start();
 
@@ -132,9 +140,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
         // Reload what the user last asked for: the model loading now, else the one loaded.
         if (m_loadId != 0)
-            openModel(m_loadingPath);
+            openModel(m_loadingPath, m_loadingTokenizer);
         else if (m_model)
-            openModel(m_model->info.path);
+            openModel(m_model->info.path, m_model->info.tokenizerPath);
     });
 
     // Strategy editor.
@@ -214,7 +222,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
 
     m_pipeline = new QTableWidget(0, 5, this);
     m_pipeline->setObjectName(QStringLiteral("pipeline"));
-    m_pipeline->setHorizontalHeaderLabels({tr("Sampler"), tr("Parameters"), tr("Kept"), tr("Kept mass"), tr("Threshold")});
+    m_pipeline->setHorizontalHeaderLabels(
+        {tr("Sampler"), tr("Parameters"), tr("Kept"), tr("Kept mass"), tr("Threshold")});
     m_pipeline->verticalHeader()->setVisible(true);
     m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_pipeline->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -302,6 +311,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_inspectDebounce, &QTimer::timeout, this, &ExploreView::requestInspection);
 
     updateButtons();
+}
+
+void ExploreView::openLastModel() {
     const QString last = m_settings.get(settings::modelPath);
     openModel(!last.isEmpty() && QFileInfo::exists(last) ? last : bundledModelPath());
 }
@@ -316,7 +328,8 @@ ExploreView::~ExploreView() {
 }
 
 void ExploreView::saveSettings() {
-    m_settings.set(settings::exploreStrategy, QString::fromUtf8(QJsonDocument(m_editor->strategy().toJson()).toJson(QJsonDocument::Compact)));
+    m_settings.set(settings::exploreStrategy,
+                   QString::fromUtf8(QJsonDocument(m_editor->strategy().toJson()).toJson(QJsonDocument::Compact)));
     m_settings.set(settings::explorePrompt, m_prompt->toPlainText());
     m_settings.set(settings::exploreMaxTokens, m_maxTokens->value());
     m_settings.set(settings::exploreShowFinal, m_showFinal->isChecked());
@@ -331,7 +344,7 @@ void ExploreView::saveSettings() {
     m_settings.set(settings::exploreSplitters, state);
 }
 
-void ExploreView::openModel(const QString& path) {
+void ExploreView::openModel(const QString& path, const QString& tokenizerPath) {
     if (m_generating) {
         emit statusMessage(tr("Stop the generation before opening another model."));
         return;
@@ -342,11 +355,19 @@ void ExploreView::openModel(const QString& path) {
     }
     if (m_loadId != 0)
         m_worker->requestCancelLoad(); // the newer request replaces the load in flight
+    QString tokenizer = tokenizerPath;
+    if (tokenizer.isEmpty() && needsSeparateTokenizer(path)) {
+        const QString remembered = m_settings.get(settings::modelTokenizers).value(path).toString();
+        if (QFileInfo::exists(remembered))
+            tokenizer = remembered;
+    }
     m_loadId = m_nextId++;
     m_loadingPath = path;
-    m_modelBar->setLoading(path);
+    m_loadingTokenizer = tokenizer;
+    m_modelBar->setLoading(path, tokenizer);
     updateButtons();
-    const ModelOptions options = m_modelBar->options();
+    ModelOptions options = m_modelBar->options();
+    options.tokenizerPath = tokenizer;
     const quint64 id = m_loadId;
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options] {
         worker->loadModel(id, ticket, path, options);
@@ -370,19 +391,19 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
         // A load cancelled or replaced too late to stop finished anyway: the worker now holds this model,
         // so everything that shows or uses the model follows it. A newer load still running keeps its bar.
         m_model = model;
+        m_runTokenizers->add(model.info.contentHash, model.tokenizer);
         if (m_loadId == 0)
             m_modelBar->setLoaded(model.info);
-        m_stream->setTokenizer(model.tokenizer);
         updateButtons();
-        emit statusMessage(tr("Loaded %1 (the cancel came after it had finished).")
-                               .arg(QDir::toNativeSeparators(model.info.path)));
+        emit statusMessage(
+            tr("Loaded %1 (the cancel came after it had finished).").arg(QDir::toNativeSeparators(model.info.path)));
         emit modelReady(model.info.path);
         return;
     }
     m_loadId = 0;
     m_model = model;
+    m_runTokenizers->add(model.info.contentHash, model.tokenizer);
     m_modelBar->setLoaded(model.info);
-    m_stream->setTokenizer(model.tokenizer);
     for (const QString& warning : model.warnings)
         emit statusMessage(warning);
     if (QFileInfo(model.info.path) != QFileInfo(bundledModelPath())) {
@@ -395,6 +416,11 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
         m_modelBar->setRecent(recent);
     }
     m_settings.set(settings::modelPath, model.info.path);
+    if (!model.info.tokenizerPath.isEmpty()) {
+        QVariantMap tokenizers = m_settings.get(settings::modelTokenizers);
+        tokenizers.insert(model.info.path, model.info.tokenizerPath);
+        m_settings.set(settings::modelTokenizers, tokenizers);
+    }
     updateButtons();
     emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
     emit modelReady(model.info.path);
@@ -436,10 +462,10 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_run.strategy = job.request.strategy;
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
     m_run.modelHash = m_model->info.contentHash;
+    m_run.vocabSize = m_model->info.vocabSize;
     m_pending.clear();
     dropInspection();
-    m_stream->clearSteps();
-    m_stream->setPrompt(shownPrompt);
+    showRunSteps();
     m_timeline->clearSteps();
     m_pipeline->setRowCount(0);
     m_whatIf->clear();
@@ -497,7 +523,8 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
                               : QString();
     m_progress->setText(tr("%1 tokens · %2%3").arg(m_run.steps.size()).arg(m_run.finish, speed));
     if (outcome.runId > 0) {
-        emit statusMessage(tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
+        emit statusMessage(
+            tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
         emit runSaved(outcome.runId);
     } else {
         emit statusMessage(tr("The run was not saved: %1").arg(outcome.saveError));
@@ -520,7 +547,9 @@ void ExploreView::onFailed(quint64 id, const QString& message) {
     emit generationEnded(0);
 }
 
-void ExploreView::selectStep(int step) { m_stream->setSelectedStep(step); }
+void ExploreView::selectStep(int step) {
+    m_stream->setSelectedStep(step);
+}
 
 void ExploreView::branch(int step, TokenId token) {
     if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || step < 0 ||
@@ -572,19 +601,19 @@ bool ExploreView::openRun(qint64 runId) {
     m_run.finish = record->finishReason;
     if (strategy)
         m_run.strategy = strategy.value();
-    QSqlQuery hash = m_database->prepare(QStringLiteral("SELECT content_hash FROM models WHERE id = ?"));
-    hash.addBindValue(record->modelId);
-    if (hash.exec() && hash.next())
-        m_run.modelHash = hash.value(0).toString();
-    // Step texts: decoded in context when the run's tokenizer is loaded.
-    const std::shared_ptr<const Tokenizer> tokenizer =
-        m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer : nullptr;
+    std::shared_ptr<const Tokenizer> tokenizer;
+    if (Result<ModelRecord> model = m_runs->loadModel(record->modelId)) {
+        m_run.modelHash = model->contentHash;
+        const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
+        m_run.vocabSize = info.value(QLatin1String("vocab_size")).toInt();
+        // Token texts come from the run's own tokenizer: known, or loaded from its model's files.
+        tokenizer = m_runTokenizers->request(model->contentHash, model->path,
+                                             info.value(QLatin1String("tokenizer")).toString());
+    }
+    // Step texts decoded in context with that tokenizer, else as stored with the run.
     m_run.steps = generatedSteps(record.value(), tokenizer.get());
     dropInspection();
-    m_stream->setTokenizer(tokenizer);
-    m_stream->clearSteps();
-    m_stream->setPrompt(m_run.promptText);
-    m_stream->appendSteps(m_run.steps);
+    showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
     m_progress->setText(tr("Run %1 · %2 tokens · %3").arg(m_run.runId).arg(m_run.steps.size()).arg(m_run.finish));
@@ -594,10 +623,36 @@ bool ExploreView::openRun(qint64 runId) {
         m_stream->setSelectedStep(0);
     else
         showStep();
-    if (!tokenizer)
+    if (!m_model || m_model->info.contentHash != m_run.modelHash)
         emit statusMessage(tr("Run %1 came from a model that is not loaded: its stored trace is shown, and what-if "
-                              "replay and branching need that model.").arg(runId));
+                              "replay and branching need that model.")
+                               .arg(runId));
     return true;
+}
+
+void ExploreView::showRunSteps() {
+    m_stream->setTokenizer(m_runTokenizers->find(m_run.modelHash));
+    m_stream->clearSteps();
+    m_stream->setPrompt(m_run.promptText);
+    m_stream->appendSteps(m_run.steps);
+}
+
+void ExploreView::onRunTokenizerAvailable(const QString& modelHash) {
+    if (m_run.runId == 0 || m_run.modelHash != modelHash || m_generating)
+        return;
+    RunRecord record;
+    record.promptIds = m_run.promptIds;
+    for (const GeneratedStep& step : m_run.steps)
+        record.steps.push_back(step.trace);
+    const auto tokenizer = m_runTokenizers->find(modelHash);
+    std::vector<GeneratedStep> decoded = generatedSteps(record, tokenizer.get());
+    for (std::size_t i = 0; i < decoded.size(); ++i)
+        m_run.steps[i].text = std::move(decoded[i].text);
+    const int selected = m_stream->selectedStep();
+    const QSignalBlocker quiet(m_stream);
+    showRunSteps();
+    m_stream->setSelectedStep(selected);
+    showStep();
 }
 
 void ExploreView::setStrategyFromRun(const Strategy& strategy, std::uint64_t seed) {
@@ -615,9 +670,9 @@ void ExploreView::showStep() {
         return;
     }
     // Token texts only from the tokenizer of the run's own model.
-    const bool sameModel = m_model && m_model->info.contentHash == m_run.modelHash;
-    const Tokenizer* tokenizer = sameModel ? m_model->tokenizer.get() : nullptr;
-    const int vocab = sameModel ? m_model->info.vocabSize : 0;
+    const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
+    const Tokenizer* tokenizer = runTokenizer.get();
+    const int vocab = m_run.vocabSize;
     const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
     const int stage = selected.isEmpty() ? -1 : selected.front()->row();
     const bool replayed = m_inspection && m_inspectedStep == step;
@@ -650,7 +705,8 @@ void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy)
                     params << QStringLiteral("%1=%2").arg(it.key()).arg(it.value().toDouble(), 0, 'g', 4);
         const QStringList cells{stage.sampler, params.join(QStringLiteral(", ")), QString::number(stage.kept),
                                 QStringLiteral("%1%").arg(stage.keptMass * 100.0, 0, 'f', 1),
-                                std::isfinite(stage.threshold) ? QString::number(stage.threshold, 'g', 4) : QStringLiteral("–")};
+                                std::isfinite(stage.threshold) ? QString::number(stage.threshold, 'g', 4)
+                                                               : QStringLiteral("–")};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c >= 2)
@@ -666,8 +722,8 @@ void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy)
 
 void ExploreView::requestInspection() {
     const int step = m_stream->selectedStep();
-    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()) || m_run.promptIds.empty() ||
-        m_run.modelHash != m_model->info.contentHash)
+    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()) ||
+        m_run.promptIds.empty() || m_run.modelHash != m_model->info.contentHash)
         return;
     InspectJob job;
     job.id = m_nextId++;
@@ -722,8 +778,8 @@ void ExploreView::updateWhatIf() {
         m_whatIf->clear();
         return;
     }
-    const Tokenizer* tokenizer =
-        m_model && m_model->info.contentHash == m_run.modelHash ? m_model->tokenizer.get() : nullptr;
+    const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
+    const Tokenizer* tokenizer = runTokenizer.get();
     const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
     QString text = tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
                        .arg(step + 1)
@@ -748,7 +804,8 @@ void ExploreView::updateWhatIf() {
 }
 
 void ExploreView::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 &&
+        event->mimeData()->urls().front().isLocalFile())
         event->acceptProposedAction();
 }
 

@@ -25,6 +25,7 @@ class Database;
 class DistributionPlot;
 class ModelBar;
 class RunRepository;
+class RunTokenizers;
 class Settings;
 class StrategyEditor;
 class TimelinePlot;
@@ -39,6 +40,7 @@ struct ExploreRun {
     std::uint64_t seed = 0;
     std::vector<GeneratedStep> steps;
     QString modelHash; // the weights the run came from
+    int vocabSize = 0; // of that model
     QString finish;
     std::vector<TokenId> tokens() const;
 };
@@ -55,7 +57,11 @@ public:
     ExploreView(Settings& settings, Database* database, const QString& databasePath, QWidget* parent = nullptr);
     ~ExploreView() override;
 
-    void openModel(const QString& path);
+    // tokenizerPath: the tokenizer file to use with a model that needs one (a llama2.c checkpoint); when
+    // empty, the one chosen for this model before, else the one found beside it.
+    void openModel(const QString& path, const QString& tokenizerPath = {});
+    // The model of the last session, else the bundled demo model.
+    void openLastModel();
     void cancelModelLoad();
     bool isModelLoaded() const { return m_model.has_value(); }
     bool isModelLoading() const { return m_loadId != 0; }
@@ -77,6 +83,9 @@ public:
     const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
     int inspectedStep() const { return m_inspectedStep; }
     InferenceWorker* worker() const { return m_worker; }
+    ModelBar* modelBar() const { return m_modelBar; }
+    // The tokenizers of the models runs came from (shared with Compare).
+    RunTokenizers* runTokenizers() const { return m_runTokenizers; }
     TokenStreamView* stream() const { return m_stream; }
     DistributionPlot* distribution() const { return m_plot; }
     TimelinePlot* timeline() const { return m_timeline; }
@@ -90,7 +99,7 @@ public:
 signals:
     void modelReady(const QString& path);
     void generationStarted();
-    void stepsAppended(int total); // the stream grew (at most ~30 times a second)
+    void stepsAppended(int total);      // the stream grew (at most ~30 times a second)
     void generationEnded(qint64 runId); // 0 when it failed or was not saved
     void runSaved(qint64 runId);
     void inspectionUpdated(int step);
@@ -108,6 +117,8 @@ private:
     void onFailed(quint64 id, const QString& message);
     void onInspected(quint64 id, const ReplayedStep& replay);
     void flushPending();
+    void showRunSteps();
+    void onRunTokenizerAvailable(const QString& modelHash);
     void requestInspection();
     void showStep();
     void fillPipeline(const StepTrace& trace, const Strategy& strategy);
@@ -122,9 +133,11 @@ private:
     std::unique_ptr<RunRepository> m_runs;
     QThread m_thread;
     InferenceWorker* m_worker = nullptr;
+    RunTokenizers* m_runTokenizers = nullptr;
 
     std::optional<LoadedModelInfo> m_model;
     QString m_loadingPath;
+    QString m_loadingTokenizer;
     quint64 m_nextId = 1;
     quint64 m_loadId = 0;
     quint64 m_jobId = 0;

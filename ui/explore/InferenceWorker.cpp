@@ -57,7 +57,7 @@ void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path,
         emit loadProgress(id, done, total);
         return !m_cancelLoad.load();
     };
-    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, options.tokenizerPath);
     if (!tokenizer) {
         emit modelFailed(id, tokenizer.error().message);
         return;
@@ -65,6 +65,13 @@ void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path,
     Result<std::unique_ptr<Model>> model = Model::load(path, withProgress);
     if (!model) {
         emit modelFailed(id, model.error().message);
+        return;
+    }
+    if (tokenizer.value()->vocabSize() > model.value()->info().vocabSize) {
+        emit modelFailed(id, tr("The tokenizer has %1 tokens but the model %2 only %3.")
+                                 .arg(tokenizer.value()->vocabSize())
+                                 .arg(path)
+                                 .arg(model.value()->info().vocabSize));
         return;
     }
     m_model = std::move(model).value();
@@ -132,8 +139,8 @@ void InferenceWorker::inspect(const InspectJob& job) {
         m_cachedPrompt = job.promptIds;
         m_cachedTokens = job.tokens;
     }
-    Result<ReplayedStep> replay = replayStep(*m_cachedLogits, job.promptIds, job.tokens, job.step, job.strategy,
-                                             job.seed, m_tokenizer.get());
+    Result<ReplayedStep> replay =
+        replayStep(*m_cachedLogits, job.promptIds, job.tokens, job.step, job.strategy, job.seed, m_tokenizer.get());
     if (!replay) {
         emit inspectFailed(job.id, replay.error().message);
         return;
@@ -155,13 +162,15 @@ void InferenceWorker::runComparison(quint64 id, quint64 ticket, const Comparison
     arm(m_stop, m_stopUpTo, ticket);
     QElapsedTimer throttle;
     throttle.start();
-    Result<ComparisonOutcome> outcome =
-        runComparisonPlan(*m_model, *m_tokenizer, *db, plan, [&](const ComparisonProgress& progress) {
+    Result<ComparisonOutcome> outcome = runComparisonPlan(
+        *m_model, *m_tokenizer, *db, plan,
+        [&](const ComparisonProgress& progress) {
             if (throttle.elapsed() >= 50 || progress.done == progress.total) {
                 throttle.restart();
                 emit comparisonProgress(id, progress);
             }
-        }, &m_stop);
+        },
+        &m_stop);
     if (!outcome) {
         emit comparisonFailed(id, outcome.error().message);
         return;

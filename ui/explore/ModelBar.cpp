@@ -1,5 +1,7 @@
 #include "explore/ModelBar.h"
 
+#include <utility>
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -12,6 +14,7 @@
 #include <QToolButton>
 
 #include "AppInfo.h"
+#include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
 
@@ -41,7 +44,8 @@ ModelBar::ModelBar(QWidget* parent)
     m_open->setObjectName(QStringLiteral("openModel"));
     m_open->setPopupMode(QToolButton::InstantPopup);
     m_open->setToolTipDuration(5000);
-    m_open->setToolTip(tr("Open a Hugging Face folder, a .gguf file or a llama2.c .bin checkpoint (or drop one on the window)"));
+    m_open->setToolTip(
+        tr("Open a Hugging Face folder, a .gguf file or a llama2.c .bin checkpoint (or drop one on the window)"));
     m_menu = new QMenu(m_open);
     m_open->setMenu(m_menu);
     rebuildMenu();
@@ -50,7 +54,8 @@ ModelBar::ModelBar(QWidget* parent)
     m_device->setObjectName(QStringLiteral("device"));
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
-    m_device->setToolTip(tr("Where the model runs; CUDA needs a CUDA build of libtorch (falls back to the CPU with a warning)"));
+    m_device->setToolTip(
+        tr("Where the model runs; CUDA needs a CUDA build of libtorch (falls back to the CPU with a warning)"));
     m_dtype = new QComboBox(this);
     m_dtype->setObjectName(QStringLiteral("dtype"));
     for (const char* dtype : {"f32", "f16", "bf16"})
@@ -78,12 +83,21 @@ ModelBar::ModelBar(QWidget* parent)
     m_cancel->hide();
     connect(m_cancel, &QToolButton::clicked, this, &ModelBar::cancelRequested);
 
+    // A llama2.c checkpoint carries no vocabulary: this button appears for one and picks its tok.bin.
+    m_tokenizer = new QToolButton(this);
+    m_tokenizer->setObjectName(QStringLiteral("chooseTokenizer"));
+    m_tokenizer->setText(tr("&Tokenizer…"));
+    m_tokenizer->setToolTip(tr("Choose the tokenizer file (tok.bin) of this llama2.c checkpoint"));
+    m_tokenizer->hide();
+    connect(m_tokenizer, &QToolButton::clicked, this, &ModelBar::chooseTokenizer);
+
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
     layout->addWidget(m_name);
     layout->addWidget(m_details, 1);
     layout->addWidget(m_progress);
     layout->addWidget(m_cancel);
+    layout->addWidget(m_tokenizer);
     layout->addWidget(m_device);
     layout->addWidget(m_dtype);
     layout->addWidget(m_threads);
@@ -131,6 +145,12 @@ void ModelBar::rebuildMenu() {
     }
 }
 
+QString ModelBar::fileName(const QString& caption, const QString& filter) {
+    if (!m_nextFileName.isEmpty())
+        return std::exchange(m_nextFileName, QString());
+    return QFileDialog::getOpenFileName(this, caption, QFileInfo(m_modelPath).absolutePath(), filter);
+}
+
 void ModelBar::chooseFolder() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"));
     if (!dir.isEmpty())
@@ -138,13 +158,44 @@ void ModelBar::chooseFolder() {
 }
 
 void ModelBar::chooseFile() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open Model File"), QString(),
-                                                      tr("Models (*.gguf *.bin config.json);;All files (*)"));
-    if (!file.isEmpty())
-        emit openRequested(file);
+    QString file =
+        fileName(tr("Open Model File"), tr("Models (*.gguf *.bin config.json *.safetensors);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    // A Hugging Face model is its folder.
+    if (file.endsWith(QLatin1String(".json")) || file.endsWith(QLatin1String(".safetensors")))
+        file = QFileInfo(file).absolutePath();
+    // A checkpoint without a tokenizer beside it: ask for one right away rather than fail first.
+    if (needsSeparateTokenizer(file) && llama2cTokenizerBeside(file).isEmpty()) {
+        m_modelPath = file;
+        const QString tokenizer = fileName(tr("Choose the Tokenizer of %1").arg(displayName(file)),
+                                           tr("llama2.c tokenizers (*.bin);;All files (*)"));
+        emit openRequested(file, tokenizer); // without one, the load explains what is missing
+        return;
+    }
+    emit openRequested(file);
 }
 
-bool ModelBar::isLoading() const { return m_progress->isVisible(); }
+void ModelBar::chooseTokenizer() {
+    if (m_modelPath.isEmpty())
+        return;
+    const QString file = fileName(tr("Choose the Tokenizer of %1").arg(displayName(m_modelPath)),
+                                  tr("llama2.c tokenizers (*.bin);;All files (*)"));
+    if (!file.isEmpty())
+        emit openRequested(m_modelPath, file);
+}
+
+void ModelBar::showModelPath(const QString& path, const QString& tokenizerPath) {
+    m_modelPath = path;
+    m_tokenizer->setVisible(needsSeparateTokenizer(path));
+    m_tokenizer->setToolTip(tokenizerPath.isEmpty()
+                                ? tr("Choose the tokenizer file (tok.bin) of this llama2.c checkpoint")
+                                : tr("Tokenizer: %1\nChoose another").arg(QDir::toNativeSeparators(tokenizerPath)));
+}
+
+bool ModelBar::isLoading() const {
+    return m_progress->isVisible();
+}
 
 void ModelBar::setProgress(int done, int total) {
     m_progress->setRange(0, total);
@@ -152,7 +203,8 @@ void ModelBar::setProgress(int done, int total) {
     m_progress->setToolTip(tr("Layer %1 of %2").arg(done).arg(total));
 }
 
-void ModelBar::setLoading(const QString& path) {
+void ModelBar::setLoading(const QString& path, const QString& tokenizerPath) {
+    showModelPath(path, tokenizerPath);
     m_name->setText(tr("Loading %1…").arg(displayName(path)));
     m_progress->setRange(0, 0); // busy until the first layer reports
     m_details->setText(QDir::toNativeSeparators(path));
@@ -162,6 +214,7 @@ void ModelBar::setLoading(const QString& path) {
 }
 
 void ModelBar::setLoaded(const ModelInfo& info) {
+    showModelPath(info.path, info.tokenizerPath);
     m_progress->hide();
     m_cancel->hide();
     m_open->setEnabled(true);
@@ -180,7 +233,7 @@ void ModelBar::setFailed(const QString& message) {
     m_progress->hide();
     m_cancel->hide();
     m_open->setEnabled(true);
-    m_name->setText(tr("No model"));
+    m_name->setText(m_tokenizer->isVisible() ? tr("%1 not loaded").arg(displayName(m_modelPath)) : tr("No model"));
     m_details->setText(message);
 }
 

@@ -25,14 +25,21 @@ public:
     ModelOptions options() const;
     void setOptions(const ModelOptions& options);
     void setRecent(const QStringList& paths);
-    void setLoading(const QString& path);
+    void setLoading(const QString& path, const QString& tokenizerPath = {});
     void setProgress(int done, int total);
     void setLoaded(const ModelInfo& info);
     void setFailed(const QString& message);
     bool isLoading() const;
+    // Test seam: the next file dialog returns path instead of asking.
+    void setNextFileName(const QString& path) { m_nextFileName = path; }
+    // Asks for a model file (and, for a llama2.c checkpoint with none beside it, its tokenizer) and opens it.
+    void chooseFile();
+    // Asks for the tokenizer of the model last opened (a llama2.c checkpoint) and opens the two together.
+    void chooseTokenizer();
 
 signals:
-    void openRequested(const QString& path);
+    // tokenizerPath: the tokenizer file to use with the model; empty for the model's own.
+    void openRequested(const QString& path, const QString& tokenizerPath = {});
     void optionsChanged();
     void cancelRequested();
 
@@ -41,8 +48,10 @@ private:
 
     ModelOptions m_applied; // the options last set or reported
     void chooseFolder();
-    void chooseFile();
     void rebuildMenu();
+    // The model last opened, and whether its format needs a tokenizer file given beside it.
+    void showModelPath(const QString& path, const QString& tokenizerPath);
+    QString fileName(const QString& caption, const QString& filter);
 
     QLabel* m_name = nullptr;
     QLabel* m_details = nullptr;
@@ -53,7 +62,10 @@ private:
     QSpinBox* m_threads = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
+    QToolButton* m_tokenizer = nullptr;
     QStringList m_recent;
+    QString m_modelPath; // the model last opened (loading, loaded or failed)
+    QString m_nextFileName;
 };
 
 } // namespace swb

@@ -21,6 +21,7 @@
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
@@ -56,6 +57,21 @@ private:
 };
 
 namespace {
+
+// The engine's own name, for people (engineOrderName() is the JSON id).
+QString engineDisplayName(EngineOrder engine) {
+    switch (engine) {
+    case EngineOrder::HuggingFace:
+        return QStringLiteral("Hugging Face transformers");
+    case EngineOrder::LlamaCpp:
+        return QStringLiteral("llama.cpp");
+    case EngineOrder::Vllm:
+        return QStringLiteral("vLLM");
+    case EngineOrder::AsListed:
+        break;
+    }
+    return StrategyEditor::tr("the list");
+}
 
 QString paramSummary(const SamplerSpec& spec) {
     QStringList parts;
@@ -125,15 +141,16 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     });
 
     auto* order = new QToolButton(this);
+    order->setObjectName(QStringLiteral("engineOrder"));
     order->setText(tr("Engine order"));
     order->setPopupMode(QToolButton::InstantPopup);
     order->setToolTip(tr("Reorder the samplers the way an engine applies them (the selector stays last)"));
     auto* orderMenu = new QMenu(order);
     for (EngineOrder engine : {EngineOrder::HuggingFace, EngineOrder::LlamaCpp, EngineOrder::Vllm}) {
-        orderMenu->addAction(tr("As %1 applies them").arg(engineOrderName(engine)), this, [this, engine] {
+        orderMenu->addAction(tr("As %1 applies them").arg(engineDisplayName(engine)), this, [this, engine] {
             QString error;
             if (auto next = rebuilt(m_strategy, reorderForEngine(m_strategy.samplers, engine), &error))
-                commit(*next, tr("Order as %1").arg(engineOrderName(engine)));
+                commit(*next, tr("Order as %1").arg(engineDisplayName(engine)));
         });
     }
     order->setMenu(orderMenu);
@@ -199,7 +216,8 @@ StrategyEditor::StrategyEditor(QWidget* parent)
             return;
         std::vector<SamplerSpec> samplers;
         for (int row = 0; row < m_list->count(); ++row)
-            samplers.push_back(m_strategy.samplers[static_cast<std::size_t>(m_list->item(row)->data(Qt::UserRole).toInt())]);
+            samplers.push_back(
+                m_strategy.samplers[static_cast<std::size_t>(m_list->item(row)->data(Qt::UserRole).toInt())]);
         QString error;
         if (auto next = rebuilt(m_strategy, samplers, &error))
             commit(*next, tr("Reorder"));
@@ -259,6 +277,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     connect(m_jsonDebounce, &QTimer::timeout, this, [this] { applyJsonText(m_json->toPlainText()); });
 
     m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("strategyTabs"));
     m_tabs->addTab(chainPage, tr("C&hain"));
     m_tabs->addTab(m_json, tr("&JSON"));
 
@@ -310,7 +329,9 @@ QMenu* StrategyEditor::buildAddMenu() {
     return menu;
 }
 
-std::uint64_t StrategyEditor::seed() const { return m_strategy.seed.value_or(0); }
+std::uint64_t StrategyEditor::seed() const {
+    return m_strategy.seed.value_or(0);
+}
 
 void StrategyEditor::setSeed(std::uint64_t seed) {
     if (m_strategy.seed == seed)
@@ -320,7 +341,9 @@ void StrategyEditor::setSeed(std::uint64_t seed) {
     commit(next, tr("Seed %1").arg(seed));
 }
 
-void StrategyEditor::newSeed() { setSeed(QRandomGenerator::global()->bounded(1u << 31)); }
+void StrategyEditor::newSeed() {
+    setSeed(QRandomGenerator::global()->bounded(1u << 31));
+}
 
 void StrategyEditor::setRepository(RunRepository* runs) {
     m_runs = runs;
@@ -345,9 +368,9 @@ void StrategyEditor::saveNamed() {
         return;
     }
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Save Strategy"), tr("Name:"), QLineEdit::Normal,
-                                               m_strategy.name, &ok)
-                             .trimmed();
+    const QString name =
+        QInputDialog::getText(this, tr("Save Strategy"), tr("Name:"), QLineEdit::Normal, m_strategy.name, &ok)
+            .trimmed();
     if (!ok || name.isEmpty())
         return;
     Result<qint64> saved = m_runs->saveNamedStrategy(m_strategy, name);
@@ -362,9 +385,13 @@ void StrategyEditor::saveNamed() {
     emit message(tr("Saved strategy “%1”.").arg(name));
 }
 
-int StrategyEditor::selectedStage() const { return m_list->currentRow(); }
+int StrategyEditor::selectedStage() const {
+    return m_list->currentRow();
+}
 
-void StrategyEditor::selectStage(int index) { m_list->setCurrentRow(index); }
+void StrategyEditor::selectStage(int index) {
+    m_list->setCurrentRow(index);
+}
 
 void StrategyEditor::setStrategy(Strategy strategy, const QString& what) {
     commit(normalised(std::move(strategy)), what.isEmpty() ? tr("Set strategy") : what);
@@ -392,8 +419,7 @@ void StrategyEditor::restore(const Strategy& strategy) {
             m_list->item(row)->setText(QStringLiteral("%1. %2   %3").arg(row + 1).arg(spec.type, paramSummary(spec)));
         }
         m_seed->setText(QString::number(seed()));
-        if (!m_json->hasFocus())
-            m_json->setPlainText(jsonText());
+        showJson();
         m_refreshing = false;
         updateFormValues();
     }
@@ -414,11 +440,27 @@ void StrategyEditor::refresh() {
     }
     m_list->setCurrentRow(std::min(current, m_list->count() - 1));
     m_seed->setText(QString::number(seed()));
-    if (!m_json->hasFocus())
-        m_json->setPlainText(jsonText());
+    showJson();
     m_refreshing = false;
     m_formStage = -2;
     rebuildForm();
+}
+
+// The JSON view follows every change of the strategy, focused or not, except the one its own text just
+// made (rewriting that would move the cursor under the user's hands). A pending parse of older text is
+// dropped: applied later, it would put the old strategy back.
+void StrategyEditor::showJson() {
+    if (m_applyingJson)
+        return;
+    m_jsonDebounce->stop();
+    const QString text = jsonText();
+    if (m_json->toPlainText() == text)
+        return;
+    const int position = m_json->textCursor().position();
+    m_json->setPlainText(text);
+    QTextCursor cursor = m_json->textCursor();
+    cursor.setPosition(std::min(position, static_cast<int>(text.size())));
+    m_json->setTextCursor(cursor);
 }
 
 QString StrategyEditor::jsonText() const {
@@ -428,8 +470,17 @@ QString StrategyEditor::jsonText() const {
 bool StrategyEditor::applyJsonText(const QString& text) {
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        m_error->setText(tr("JSON: %1 at offset %2.").arg(parseError.errorString()).arg(parseError.offset));
+    if (parseError.error != QJsonParseError::NoError) {
+        // Line and column of the offset (a byte offset into the UTF-8 text), both counted from 1.
+        const QByteArray before = text.toUtf8().left(parseError.offset);
+        const int line = static_cast<int>(before.count('\n')) + 1;
+        const int column = static_cast<int>(QString::fromUtf8(before.mid(before.lastIndexOf('\n') + 1)).size()) + 1;
+        m_error->setText(tr("JSON: %1 at line %2, column %3.").arg(parseError.errorString()).arg(line).arg(column));
+        m_error->show();
+        return false;
+    }
+    if (!document.isObject()) {
+        m_error->setText(tr("JSON: a strategy is an object ({…}), not an array or a value."));
         m_error->show();
         return false;
     }
@@ -440,7 +491,9 @@ bool StrategyEditor::applyJsonText(const QString& text) {
         return false;
     }
     m_error->hide();
+    m_applyingJson = true;
     commit(normalised(std::move(strategy).value()), tr("Edit JSON"));
+    m_applyingJson = false;
     return true;
 }
 
@@ -514,8 +567,9 @@ void StrategyEditor::moveStage(int from, int to) {
 
 void StrategyEditor::rebuildForm() {
     const int stage = selectedStage();
-    const QString type =
-        stage >= 0 && stage < static_cast<int>(m_strategy.samplers.size()) ? m_strategy.samplers[static_cast<std::size_t>(stage)].type : QString();
+    const QString type = stage >= 0 && stage < static_cast<int>(m_strategy.samplers.size())
+                             ? m_strategy.samplers[static_cast<std::size_t>(stage)].type
+                             : QString();
     if (stage == m_formStage && type == m_formType) {
         updateFormValues();
         return;
@@ -529,7 +583,8 @@ void StrategyEditor::rebuildForm() {
         m_formTitle->setText(tr("Select a sampler to edit its parameters."));
         return;
     }
-    m_formTitle->setText(tr("<b>%1</b> — %2 <i>(%3)</i>").arg(type, descriptor->summary.toHtmlEscaped(), descriptor->engine));
+    m_formTitle->setText(
+        tr("<b>%1</b> — %2 <i>(%3)</i>").arg(type, descriptor->summary.toHtmlEscaped(), descriptor->engine));
     m_formTitle->setToolTip(descriptor->summary);
     const QJsonObject& params = m_strategy.samplers[static_cast<std::size_t>(stage)].params;
     for (const ParamSpec& param : descriptor->params) {
@@ -563,10 +618,11 @@ void StrategyEditor::rebuildForm() {
             editor = spin;
         } else {
             auto* line = new QLineEdit(m_form);
-            line->setText(QString::fromUtf8(value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
-                                                            : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact)));
+            line->setText(QString::fromUtf8(value.isArray()
+                                                ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                                : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact)));
             line->setPlaceholderText(param.kind == ParamSpec::Kind::BiasMap ? QStringLiteral("{\"123\": -5}")
-                                                                           : QStringLiteral("[...]"));
+                                                                            : QStringLiteral("[...]"));
             connect(line, &QLineEdit::editingFinished, this, [this, stage, line, name = param.name] {
                 const QJsonDocument doc = QJsonDocument::fromJson(line->text().toUtf8());
                 if (doc.isArray())

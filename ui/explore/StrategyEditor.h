@@ -64,6 +64,7 @@ private:
     void restore(const Strategy& strategy); // from undo/redo: no new command
     void commit(Strategy next, const QString& what, int mergeId = -1);
     void refresh();
+    void showJson();
     void rebuildForm();
     void updateFormValues();
     void refreshSaved();
@@ -88,6 +89,7 @@ private:
     QString m_formType; // type of the sampler the form was built for
     int m_formStage = -1;
     bool m_refreshing = false;
+    bool m_applyingJson = false; // the change being made comes from the JSON text
 };
 
 } // namespace swb

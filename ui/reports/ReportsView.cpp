@@ -64,7 +64,7 @@ ComputedReport computeReport(const QString& databasePath, const ReportOptions& o
     QElapsedTimer timer;
     timer.start();
     ComputedReport computed;
-    Result<std::unique_ptr<Database>> database = Database::open(databasePath);
+    Result<std::unique_ptr<Database>> database = Database::open(databasePath, Database::Access::ReadOnly);
     if (!database) {
         computed.error = database.error().message;
         return computed;
@@ -395,7 +395,8 @@ QString ReportsView::kindTitle(ReportKind kind) {
 }
 
 bool ReportsView::isComputing() const {
-    return m_watcher->isRunning();
+    // Until the result is shown: the future itself may finish before the caller looks.
+    return m_computing;
 }
 
 bool ReportsView::showsReport() const {
@@ -452,11 +453,13 @@ void ReportsView::refresh() {
         return;
     }
     m_refreshAgain = false;
+    m_computing = true;
     m_busyDelay->start();
     m_watcher->setFuture(QtConcurrent::run(computeReport, m_database->path(), m_options));
 }
 
 void ReportsView::applyComputed() {
+    m_computing = false;
     m_busyDelay->stop();
     m_busy->hide();
     ComputedReport computed = m_watcher->result();
@@ -671,7 +674,7 @@ void ReportsView::startCsvExport(ReportKind kind) {
     showMessage(tr("Writing %1…").arg(native(path)), false);
     // Its own connection: the steps of a large store take a while to write.
     m_exportWatcher->setFuture(QtConcurrent::run([databasePath = m_database->path(), kind, path, options = m_options] {
-        Result<std::unique_ptr<Database>> database = Database::open(databasePath);
+        Result<std::unique_ptr<Database>> database = Database::open(databasePath, Database::Access::ReadOnly);
         if (!database)
             return std::pair{path, database.error().message};
         return std::pair{path, writeCsvFile(*database.value(), kind, path, options)};

@@ -106,6 +106,7 @@ private:
     std::map<QString, std::pair<double, double>> m_scoreRanges; // rubric range of each dimension
     qint64 m_lastComputeMs = 0;
     bool m_refreshAgain = false;
+    bool m_computing = false;
     QString m_nextSavePath;
     QString m_lastDirectory;
 

@@ -1,0 +1,312 @@
+// What a first walk-through of Explore and Compare broke, each driven through the real widgets
+// (offscreen): a llama2.c checkpoint opened with its tokenizer (picked, found beside it, or given on the
+// command line); the JSON view following every change of the strategy; earlier runs keeping their own
+// token texts after another model is loaded; and `swb export` from another process leaving the
+// workbench's live run store intact.
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+#include "AppInfo.h"
+#include "CheckpointWriters.h"
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "TinyVocabularies.h"
+#include "compare/ComparePane.h"
+#include "compare/CompareView.h"
+#include "explore/DistributionPlot.h"
+#include "explore/ExploreView.h"
+#include "explore/ModelBar.h"
+#include "explore/StrategyEditor.h"
+#include "explore/TokenStreamView.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+
+using namespace swb;
+
+namespace {
+
+Strategy strategyFromJson(const char* json) {
+    Result<Strategy> strategy = Strategy::parse(QString::fromUtf8(json));
+    if (!strategy)
+        qFatal("bad test strategy: %s", qPrintable(strategy.error().message));
+    return strategy.value();
+}
+
+// Rows of a runs CSV, read by `swb export` in its own process.
+int exportedRuns(const QString& store, const QString& out) {
+    const auto result =
+        swb::test::runSwbProcess({QStringLiteral("export"), QStringLiteral("--db"), store, QStringLiteral("--report"),
+                                  QStringLiteral("runs"), QStringLiteral("--out"), out});
+    if (result.status != 0)
+        return -1;
+    QFile file(out);
+    return file.open(QIODevice::ReadOnly) ? static_cast<int>(file.readAll().count('\n')) - 1 : -1;
+}
+
+} // namespace
+
+class TestWalkthrough : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    ExploreView* m_explore = nullptr;
+    QString m_checkpoint; // a llama2.c checkpoint alone in its folder
+    QString m_tokenizer;  // its tok.bin, kept elsewhere
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    qint64 generate(int maxTokens) {
+        m_explore->maxTokens()->setValue(maxTokens);
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        m_explore->generate();
+        return ended.wait(60000) ? ended.front().front().toLongLong() : -1;
+    }
+
+    bool loadDemo() {
+        m_explore->openModel(bundledModelPath());
+        return QTest::qWaitFor(
+            [&] {
+                return !m_explore->isModelLoading() && m_explore->isModelLoaded() &&
+                       m_explore->loadedModel()->info.path == QFileInfo(bundledModelPath()).absoluteFilePath();
+            },
+            60000);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        for (const char* suffix : {"", "-wal", "-shm"})
+            QFile::remove(Database::defaultPath() + QLatin1String(suffix));
+        QSettings(applicationId(), QStringLiteral("settings")).clear();
+
+        // A tiny llama2.c model whose vocabulary is the 259 base tokens plus 41 letters and pairs.
+        auto tokens = swb::test::llama2cBaseVocab();
+        for (char c = 'a'; c <= 'z'; ++c)
+            tokens.emplace_back(std::string(1, c), -1.0f);
+        for (const char* piece :
+             {" a", " b", " c", " d", " e", "th", "he", "an", "in", "er", "on", "at", "en", "nd", "ti"})
+            tokens.emplace_back(piece, -2.0f);
+        swb::test::LlamaShape shape;
+        shape.vocab = static_cast<int>(tokens.size());
+        QVERIFY(QDir().mkpath(path(QStringLiteral("checkpoint"))));
+        QVERIFY(QDir().mkpath(path(QStringLiteral("vocabulary"))));
+        m_checkpoint = path(QStringLiteral("checkpoint/model.bin"));
+        m_tokenizer = path(QStringLiteral("vocabulary/tok300.bin"));
+        QVERIFY(swb::test::writeBytes(m_checkpoint, swb::test::llama2cBytes(swb::test::randomLlama(shape, 5), 0)));
+        QVERIFY(swb::test::writeFile(m_tokenizer, swb::test::tokBin(tokens)));
+
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QApplication::setActiveWindow(m_window.get());
+        m_explore = m_window->explore();
+        QTRY_VERIFY_WITH_TIMEOUT(m_explore->isModelLoaded() && !m_explore->isModelLoading(), 60000);
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(
+            R"({"seed": 7, "samplers": [{"type": "top_k", "k": 5}, {"type": "top_p", "p": 0.9}, {"type": "dist"}]})"));
+    }
+
+    // 1. Opening the checkpoint alone fails with the Tokenizer button in the model bar; picking tok.bin
+    // there opens the two, and the choice is remembered.
+    void llama2cCheckpointAsksForItsTokenizer() {
+        ModelBar* bar = m_explore->modelBar();
+        auto* choose = bar->findChild<QToolButton*>(QStringLiteral("chooseTokenizer"));
+        QVERIFY(choose);
+        QVERIFY(choose->isHidden()); // the demo model has its own tokenizer
+        m_explore->openModel(m_checkpoint);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading(), 60000);
+        QVERIFY(!choose->isHidden());
+        QVERIFY(m_explore->loadedModel()->info.path != m_checkpoint); // the demo model stays loaded
+
+        bar->setNextFileName(m_tokenizer);
+        QTest::mouseClick(choose, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading() && m_explore->loadedModel()->info.path == m_checkpoint,
+                                 60000);
+        QCOMPARE(m_explore->loadedModel()->info.tokenizerPath, m_tokenizer);
+        QCOMPARE(m_explore->loadedModel()->tokenizer->vocabSize(), 300);
+        QVERIFY(!choose->isHidden()); // to pick another one
+        QVERIFY(generate(6) > 0);
+
+        // The next time (the recent list, the next session) it opens without asking.
+        QVERIFY(loadDemo());
+        m_explore->openModel(m_checkpoint);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading() && m_explore->loadedModel()->info.path == m_checkpoint,
+                                 60000);
+        QCOMPARE(m_explore->loadedModel()->info.tokenizerPath, m_tokenizer);
+        QVERIFY(loadDemo());
+    }
+
+    // 1. A tokenizer.bin (or tok*.bin) beside the checkpoint is found without asking.
+    void llama2cTokenizerBesideIsFound() {
+        const QString folder = path(QStringLiteral("beside"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::copy(m_checkpoint, folder + QStringLiteral("/model.bin")));
+        QVERIFY(QFile::copy(m_tokenizer, folder + QStringLiteral("/tok300.bin")));
+        m_explore->openModel(folder + QStringLiteral("/model.bin"));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading() &&
+                                     m_explore->loadedModel()->info.path == folder + QStringLiteral("/model.bin"),
+                                 60000);
+        QCOMPARE(m_explore->loadedModel()->tokenizer->vocabSize(), 300);
+        QVERIFY(loadDemo());
+    }
+
+    // 1. sampling-workbench --model M --tokenizer T opens them (here: generates and saves a screenshot).
+    void commandLineTakesModelAndTokenizer() {
+        QTemporaryDir home;
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(SWB_GUI_PATH),
+                  {QStringLiteral("--model"), m_checkpoint, QStringLiteral("--tokenizer"), m_tokenizer,
+                   QStringLiteral("--screenshot"), home.filePath(QStringLiteral("shot.png")), QStringLiteral("--tab"),
+                   QStringLiteral("explore")});
+        QVERIFY(gui.waitForFinished(90000));
+        QCOMPARE(gui.exitCode(), 0);
+        auto db = Database::open(home.filePath(QStringLiteral("data/%1/workbench.sqlite").arg(applicationId())));
+        QVERIFY(db);
+        RunRepository runs(*db.value());
+        const auto list = runs.listRuns();
+        QVERIFY(list && list->size() == 1);
+        QCOMPARE(list->front().modelPath, m_checkpoint);
+        // A missing file is one sentence and exit 2, before any window.
+        const auto missing = swb::test::runProcess(QStringLiteral(SWB_GUI_PATH),
+                                                   {QStringLiteral("--model"), path(QStringLiteral("none.bin"))});
+        QCOMPARE(missing.status, 2);
+        const QList<QByteArray> lines = missing.err.split('\n');
+        QCOMPARE(std::count_if(lines.begin(), lines.end(),
+                               [](const QByteArray& l) { return l.startsWith("sampling-workbench:"); }),
+                 1);
+        QVERIFY(missing.err.contains("none.bin"));
+    }
+
+    // 2. The JSON view follows Engine order while it has the focus, and typing in it afterwards keeps the
+    // new order.
+    void jsonFollowsEveryChange() {
+        StrategyEditor* editor = m_explore->strategyEditor();
+        editor->setStrategy(strategyFromJson(
+            R"({"seed": 3, "samplers": [{"type": "temperature", "value": 0.8}, {"type": "top_k", "k": 40},
+                {"type": "top_p", "p": 0.9}, {"type": "dist"}]})"));
+        auto* tabs = editor->findChild<QTabWidget*>(QStringLiteral("strategyTabs"));
+        auto* json = editor->findChild<QPlainTextEdit*>(QStringLiteral("strategyJson"));
+        QVERIFY(tabs && json);
+        tabs->setCurrentWidget(json);
+        json->setFocus();
+        QTRY_VERIFY(json->hasFocus());
+
+        auto* order = editor->findChild<QToolButton*>(QStringLiteral("engineOrder"));
+        QVERIFY(order && order->menu());
+        QAction* llamaCpp = nullptr;
+        for (QAction* action : order->menu()->actions())
+            if (action->text().contains(QStringLiteral("llama.cpp")))
+                llamaCpp = action;
+        QVERIFY(llamaCpp);
+        llamaCpp->trigger();
+        QStringList types;
+        for (const SamplerSpec& spec : editor->strategy().samplers)
+            types << spec.type;
+        // llama.cpp applies temperature after the cutoffs.
+        QCOMPARE(types, QStringList({QStringLiteral("top_k"), QStringLiteral("top_p"), QStringLiteral("temperature"),
+                                     QStringLiteral("dist")}));
+        QVERIFY(json->hasFocus());
+        QCOMPARE(json->toPlainText(), editor->jsonText());
+
+        // A keystroke in the JSON applies that JSON, which now holds the new order.
+        json->moveCursor(QTextCursor::End);
+        QTest::keyClicks(json, QStringLiteral(" "));
+        QTest::qWait(600);
+        QStringList after;
+        for (const SamplerSpec& spec : editor->strategy().samplers)
+            after << spec.type;
+        QCOMPARE(after, types);
+        // Undo with the focus in the JSON goes back to the old order, and the JSON shows it.
+        editor->undoStack()->undo();
+        QCOMPARE(editor->strategy().samplers.front().type, QStringLiteral("temperature"));
+        QCOMPARE(json->toPlainText(), editor->jsonText());
+        tabs->setCurrentIndex(0);
+    }
+
+    // 3. After another model is loaded, the demo model's runs (in Explore and in Compare) still show their
+    // own token texts, never ids, and the plot's bars are labelled by their own tokenizer.
+    void earlierRunsKeepTheirTokenTexts() {
+        QVERIFY(loadDemo());
+        m_explore->strategyEditor()->setStrategy(
+            strategyFromJson(R"({"seed": 7, "samplers": [{"type": "top_k", "k": 5}, {"type": "dist"}]})"));
+        const qint64 runId = generate(8);
+        QVERIFY(runId > 0);
+        std::vector<std::string> texts;
+        for (int i = 0; i < m_explore->stream()->stepCount(); ++i)
+            texts.push_back(m_explore->stream()->step(i).text);
+        QVERIFY(!texts.empty());
+        CompareView* compare = m_window->compare();
+        compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+        compare->setPrompts({QStringLiteral("And God said")});
+        compare->maxTokensBox()->setValue(6);
+        QSignalSpy changed(compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+
+        // Another model with another vocabulary.
+        m_explore->openModel(m_checkpoint, m_tokenizer);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading() && m_explore->loadedModel()->info.path == m_checkpoint,
+                                 60000);
+
+        QVERIFY(m_explore->openRun(runId));
+        QCOMPARE(m_explore->stream()->stepCount(), static_cast<int>(texts.size()));
+        for (int i = 0; i < m_explore->stream()->stepCount(); ++i)
+            QCOMPARE(m_explore->stream()->step(i).text, texts[static_cast<std::size_t>(i)]);
+        m_explore->selectStep(0);
+        // The bars' labels come from the demo tokenizer, loaded from the run's model files.
+        QTRY_VERIFY_WITH_TIMEOUT(!m_explore->distribution()->model().bars.empty() &&
+                                     !m_explore->distribution()->model().bars.front().label.startsWith(u'#'),
+                                 30000);
+
+        QVERIFY(compare->showComparison(compare->comparisonCount() - 1));
+        QVERIFY(!compare->panes().empty());
+        RunRepository runs(*m_window->database());
+        for (ComparePane* pane : compare->panes()) {
+            QVERIFY(pane->stream()->stepCount() > 0);
+            for (int i = 0; i < pane->stream()->stepCount(); ++i) {
+                const std::string& text = pane->stream()->step(i).text;
+                QVERIFY2(!text.empty() || pane->stream()->step(i).token == 0, "a chip without its text");
+            }
+        }
+        QVERIFY(loadDemo());
+    }
+
+    // 4. `swb export` in another process while the workbench writes: the workbench's next run reaches the
+    // file, where a third process sees it, and the WAL stays.
+    void exportInAnotherProcessLeavesTheStoreIntact() {
+        const QString store = Database::defaultPath();
+        QVERIFY(generate(4) > 0);
+        // Reports reads the store on a connection of its own, as it does when its tab is shown.
+        QVERIFY(m_window->selectTab(QStringLiteral("reports")));
+        QTest::qWait(500);
+        QVERIFY(m_window->selectTab(QStringLiteral("explore")));
+        const int before = exportedRuns(store, path(QStringLiteral("before.csv")));
+        QVERIFY(before > 0);
+        QVERIFY(QFile::exists(store + QStringLiteral("-wal")));
+        QVERIFY(generate(4) > 0);
+        QCOMPARE(exportedRuns(store, path(QStringLiteral("after.csv"))), before + 1);
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+QTEST_MAIN(TestWalkthrough)
+#include "tst_walkthrough.moc"

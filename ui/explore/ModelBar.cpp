@@ -38,6 +38,8 @@ ModelBar::ModelBar(QWidget* parent)
     m_details = new QLabel(this);
     m_details->setObjectName(QStringLiteral("modelDetails"));
     m_details->setTextFormat(Qt::PlainText);
+    // A long path or error must not widen the window: the label takes the room left, its tooltip the rest.
+    m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     m_open = new QToolButton(this);
     m_open->setText(tr("Open Model"));
@@ -235,6 +237,7 @@ void ModelBar::setFailed(const QString& message) {
     m_open->setEnabled(true);
     m_name->setText(m_tokenizer->isVisible() ? tr("%1 not loaded").arg(displayName(m_modelPath)) : tr("No model"));
     m_details->setText(message);
+    m_details->setToolTip(message);
 }
 
 } // namespace swb

@@ -24,6 +24,7 @@
 
 #include "model/ModelConfig.h"
 #include "model/ModelWeights.h"
+#include "model/kernels/WeightType.h"
 
 namespace swb {
 
@@ -36,9 +37,23 @@ namespace {
 constexpr std::int64_t kRowsPerGemv = 3;
 constexpr int kInitialCacheCapacity = 128;
 
+// A weight matrix kept as the file stores it, for the CPU kernels (model/kernels): `rows` rows of `columns`
+// elements, rowBytes apart. `holder` keeps alive a copy made at load (a transposed or expanded matrix).
+struct StoredMatrix {
+    kernels::WeightType type = kernels::WeightType::F32;
+    const std::uint8_t* data = nullptr;
+    std::int64_t rows = 0;
+    std::int64_t columns = 0;
+    std::size_t rowBytes = 0;
+    at::Tensor holder;
+    bool defined() const { return data != nullptr; }
+    const std::uint8_t* row(std::int64_t r) const { return data + static_cast<std::size_t>(r) * rowBytes; }
+};
+
 struct Linear {
-    at::Tensor weight; // [out, in], possibly a transposed view
-    at::Tensor bias;   // [out] or undefined
+    at::Tensor weight;   // [out, in], possibly a transposed view (the libtorch path)
+    StoredMatrix stored; // the CPU kernels' path
+    at::Tensor bias;     // [out] or undefined
 };
 
 struct Layer {
@@ -66,7 +81,56 @@ void setBlasThreads(int threads) {
         setter(threads);
 }
 
+// Up to this many activation rows the kernels read each weight row once for all of them (decode, batched
+// decode); more (prefill) multiply tiles of weight rows, expanded to float32 once, with the BLAS.
+constexpr std::int64_t kRowsPerKernel = 8;
+constexpr std::int64_t kTileRows = 256;
+
+// x [rows, columns] (float32, contiguous) times the stored matrix's transpose: [rows, matrix rows].
+at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
+    const std::int64_t rows = x.size(0);
+    const std::int64_t columns = w.columns;
+    const at::Tensor input = x.contiguous();
+    const float* xs = input.data_ptr<float>();
+    at::Tensor out = at::empty({rows, w.rows}, at::kFloat);
+    float* y = out.data_ptr<float>();
+    const kernels::WeightTraits& traits = kernels::traits(w.type);
+    if (rows <= kRowsPerKernel) {
+        std::vector<float> sums;
+        if (traits.needsSums) {
+            sums.resize(static_cast<std::size_t>(rows * (columns / 16)));
+            for (std::int64_t r = 0; r < rows; ++r)
+                kernels::groupSums16(xs + r * columns, columns, sums.data() + r * (columns / 16));
+        }
+        const float* sumData = sums.empty() ? nullptr : sums.data();
+        at::parallel_for(0, w.rows, 32, [&](std::int64_t begin, std::int64_t end) {
+            float results[kRowsPerKernel];
+            for (std::int64_t o = begin; o < end; ++o) {
+                traits.dotBatch(w.row(o), xs, sumData, columns, static_cast<int>(rows), columns, results);
+                for (std::int64_t r = 0; r < rows; ++r)
+                    y[r * w.rows + o] = results[r];
+            }
+        });
+        return out;
+    }
+    at::Tensor tile = at::empty({std::min(kTileRows, w.rows), columns}, at::kFloat);
+    for (std::int64_t first = 0; first < w.rows; first += kTileRows) {
+        const std::int64_t count = std::min(kTileRows, w.rows - first);
+        float* t = tile.data_ptr<float>();
+        at::parallel_for(0, count, 8, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i)
+                traits.toFloat(w.row(first + i), t + i * columns, columns);
+        });
+        out.narrow(1, first, count).copy_(at::mm(input, tile.narrow(0, 0, count).t()));
+    }
+    return out;
+}
+
 at::Tensor applyLinear(const Linear& linear, const at::Tensor& x) {
+    if (linear.stored.defined()) {
+        at::Tensor y = applyStored(linear.stored, x);
+        return linear.bias.defined() ? y.add_(linear.bias) : y;
+    }
     const std::int64_t rows = x.size(0);
     if (rows <= kRowsPerGemv) {
         std::vector<at::Tensor> out;
@@ -122,6 +186,11 @@ std::int64_t elementBytes(at::ScalarType type) {
     return type == at::kFloat ? 4 : 2;
 }
 
+// On the CPU in float32 the matrices stay as stored and our kernels multiply them.
+bool usesKernels(const Resolved& resolved) {
+    return !resolved.device.is_cuda() && resolved.dtype == at::kFloat;
+}
+
 ModelInfo describe(const QString& path, const ModelWeights& weights, const Resolved& resolved) {
     const ModelConfig& c = weights.config();
     ModelInfo info;
@@ -143,15 +212,33 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
     info.bosTokenId = c.bosTokenId;
     info.eosTokenIds = c.eosTokenIds;
     // Per decode step every weight is read once except the embedding table (one row) and, for GPT-2,
-    // the position table (one row). A tied classifier reads the embedding table in full.
-    std::int64_t elements = 0;
-    const std::int64_t embedElements = static_cast<std::int64_t>(c.vocabSize) * c.dim;
-    elements += weights.parameterCount() - embedElements + c.dim;
-    if (c.tiedEmbeddings)
-        elements += embedElements;
+    // the position table (one row). A tied classifier reads the embedding table in full. The kernels read
+    // the weights as stored; the libtorch path reads them in the compute dtype.
+    const bool stored = usesKernels(resolved);
+    const auto bytesOf = [&](const ModelWeight& w, std::int64_t elements) {
+        return stored ? static_cast<std::int64_t>(static_cast<double>(w.bytes) * elements / w.elements())
+                      : elements * elementBytes(resolved.dtype);
+    };
+    std::int64_t bytes = 0;
+    for (const WeightTypeTally& t : weights.typeTallies())
+        bytes += stored ? t.bytes : t.elements * elementBytes(resolved.dtype);
+    if (const ModelWeight* embed = weights.find("embed")) {
+        bytes -= bytesOf(*embed, embed->elements() - c.dim);
+        if (c.tiedEmbeddings)
+            bytes += bytesOf(*embed, embed->elements());
+    }
     if (const ModelWeight* pos = weights.find("pos_embed"))
-        elements -= pos->elements() - c.dim;
-    info.weightBytesPerToken = elements * elementBytes(resolved.dtype);
+        bytes -= bytesOf(*pos, pos->elements() - c.dim);
+    info.weightBytesPerToken = bytes;
+    info.weightTypes = weights.typeTallies();
+    info.storedWeights = stored;
+    // Resident: the file's pages for weights read in place; float32 for those expanded at load (llama2.c's
+    // int8 groups); on the libtorch path, every weight in the compute dtype.
+    for (const WeightTypeTally& t : info.weightTypes) {
+        const bool expanded = weights.format() == QLatin1String("llama2c") && t.fileType != QLatin1String("f32");
+        info.residentWeightBytes +=
+            stored ? (expanded ? t.elements * 4 : t.bytes) : t.elements * elementBytes(resolved.dtype);
+    }
     return info;
 }
 
@@ -180,8 +267,12 @@ struct Model::Impl {
     at::Device device = at::kCPU;
     at::ScalarType dtype = at::kFloat;
 
-    at::Tensor embed;    // [vocab, dim]
-    at::Tensor posEmbed; // GPT-2: [context, dim]
+    // CPU in float32: matrices stay as stored and the kernels multiply them. Else (CUDA, or another compute
+    // dtype) every weight becomes a tensor of the compute dtype on the device.
+    bool useKernels = false;
+    at::Tensor embed;         // [vocab, dim] (the libtorch path)
+    StoredMatrix embedStored; // the same, as stored (the kernels' path)
+    at::Tensor posEmbed;      // GPT-2: [context, dim]
     at::Tensor norm, normBias;
     Linear output;
     std::vector<Layer> layers;
@@ -196,6 +287,7 @@ struct Model::Impl {
     Status load(const ModelWeights& weights, const std::function<bool(int, int)>& progress);
     at::Tensor tensor(const ModelWeights& weights, const std::string& name, bool toCompute = true) const;
     Linear linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const;
+    StoredMatrix storedMatrix(const ModelWeights& weights, const std::string& name) const;
     void computeRopeFrequencies(const ModelWeights& weights);
     void reserve(State::Cache& cache, int needed) const;
 
@@ -216,27 +308,63 @@ at::Tensor Model::Impl::tensor(const ModelWeights& weights, const std::string& n
     if (w->transposed)
         std::reverse(stored.begin(), stored.end());
     at::Tensor t;
-    if (w->type == ModelWeight::Type::Quantized) {
-        t = at::empty(stored, at::kFloat);
-        w->dequantize(t.data_ptr<float>());
-    } else {
-        const at::ScalarType type = w->type == ModelWeight::Type::F32   ? at::kFloat
-                                    : w->type == ModelWeight::Type::F16 ? at::kHalf
-                                                                        : at::kBFloat16;
+    const std::optional<kernels::WeightType> type = w->stored;
+    if (type == kernels::WeightType::F32 || type == kernels::WeightType::F16 || type == kernels::WeightType::BF16) {
+        const at::ScalarType scalar = *type == kernels::WeightType::F32   ? at::kFloat
+                                      : *type == kernels::WeightType::F16 ? at::kHalf
+                                                                          : at::kBFloat16;
         // The mapping is read-only: nothing may write into these tensors (no in-place ops on weights).
         t = at::from_blob(
-            const_cast<void*>(w->data), stored, [owner = w->owner](void*) {}, at::TensorOptions().dtype(type));
+            const_cast<void*>(w->data), stored, [owner = w->owner](void*) {}, at::TensorOptions().dtype(scalar));
         // Kernels may assume element alignment, which a file offset need not give.
-        if (reinterpret_cast<std::uintptr_t>(w->data) % static_cast<std::uintptr_t>(elementBytes(type)) != 0)
+        if (reinterpret_cast<std::uintptr_t>(w->data) % static_cast<std::uintptr_t>(elementBytes(scalar)) != 0)
             t = t.clone();
+    } else {
+        t = at::empty(stored, at::kFloat);
+        w->toFloat(t.data_ptr<float>());
     }
     if (w->transposed)
         t = t.t();
     return toCompute ? t.to(device, dtype) : t;
 }
 
+// A matrix for the kernels: in place in the memory map when stored row by row in a kernel type; a copy
+// for a transposed one (GPT-2's Conv1D, as contiguous rows of its own dtype) or another encoding (float32).
+StoredMatrix Model::Impl::storedMatrix(const ModelWeights& weights, const std::string& name) const {
+    const ModelWeight* w = weights.find(name);
+    if (!w)
+        return {};
+    StoredMatrix m;
+    m.rows = w->shape[0];
+    m.columns = w->shape[1];
+    if (w->stored && !w->transposed) {
+        m.type = *w->stored;
+        m.data = static_cast<const std::uint8_t*>(w->data);
+        m.holder = at::from_blob(
+            const_cast<void*>(w->data), {static_cast<std::int64_t>(w->bytes)}, [owner = w->owner](void*) {},
+            at::TensorOptions().dtype(at::kByte));
+    } else {
+        const bool keepType = w->stored == kernels::WeightType::F16 || w->stored == kernels::WeightType::BF16;
+        m.holder = tensor(weights, name, false).contiguous();
+        if (keepType)
+            m.type = *w->stored;
+        else
+            m.holder = m.holder.to(at::kFloat).contiguous();
+        m.data = static_cast<const std::uint8_t*>(m.holder.data_ptr());
+    }
+    m.rowBytes = kernels::rowBytes(m.type, m.columns);
+    return m;
+}
+
 Linear Model::Impl::linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const {
-    return {tensor(weights, weight), bias.empty() ? at::Tensor() : tensor(weights, bias)};
+    Linear l;
+    if (useKernels)
+        l.stored = storedMatrix(weights, weight);
+    else
+        l.weight = tensor(weights, weight);
+    if (!bias.empty())
+        l.bias = useKernels ? tensor(weights, bias).contiguous() : tensor(weights, bias);
+    return l;
 }
 
 void Model::Impl::computeRopeFrequencies(const ModelWeights& weights) {
@@ -275,9 +403,14 @@ void Model::Impl::computeRopeFrequencies(const ModelWeights& weights) {
 Status Model::Impl::load(const ModelWeights& weights, const std::function<bool(int, int)>& progress) {
     config = weights.config();
     const bool gpt2 = config.family == BlockFamily::Gpt2;
-    embed = tensor(weights, "embed");
+    if (useKernels) {
+        embedStored = storedMatrix(weights, "embed");
+        output.stored = weights.find("output") ? storedMatrix(weights, "output") : embedStored;
+    } else {
+        embed = tensor(weights, "embed");
+        output.weight = weights.find("output") ? tensor(weights, "output") : embed;
+    }
     norm = tensor(weights, "norm");
-    output.weight = weights.find("output") ? tensor(weights, "output") : embed;
     if (gpt2) {
         normBias = tensor(weights, "norm_bias");
         posEmbed = tensor(weights, "pos_embed");
@@ -439,7 +572,16 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
         const at::Tensor idTensor = at::from_blob(ids.data(), {rows}, at::kLong).to(device);
         const at::Tensor positionTensor = at::from_blob(positions.data(), {rows}, at::kLong).to(device);
 
-        at::Tensor x = embed.index_select(0, idTensor); // [rows, dim]; a copy, safe to update in place
+        at::Tensor x; // [rows, dim]; a copy, safe to update in place
+        if (useKernels) {
+            x = at::empty({rows, config.dim}, at::kFloat);
+            const kernels::WeightTraits& traits = kernels::traits(embedStored.type);
+            for (std::int64_t r = 0; r < rows; ++r)
+                traits.toFloat(embedStored.row(ids[static_cast<std::size_t>(r)]), x.data_ptr<float>() + r * config.dim,
+                               config.dim);
+        } else {
+            x = embed.index_select(0, idTensor);
+        }
         const bool gpt2 = config.family == BlockFamily::Gpt2;
         const std::int64_t heads = config.heads;
         const std::int64_t kvHeads = config.kvHeads;
@@ -532,6 +674,7 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
     auto impl = std::make_unique<Impl>();
     impl->device = resolved->device;
     impl->dtype = resolved->dtype;
+    impl->useKernels = usesKernels(resolved.value());
     impl->warnings = resolved->warnings + weights->warnings();
     impl->info = describe(path, weights.value(), resolved.value());
     impl->info.tokenizerPath = options.tokenizerPath;

@@ -14,6 +14,14 @@
 
 namespace swb {
 
+// Tensors, elements and bytes (in the file) of a model's weights of one file type.
+struct WeightTypeTally {
+    QString fileType; // "f32", "q4_k", ...
+    int tensors = 0;
+    std::int64_t elements = 0;
+    std::int64_t bytes = 0;
+};
+
 // What `swb info` reports about a loaded model.
 struct ModelInfo {
     QString path;
@@ -38,8 +46,16 @@ struct ModelInfo {
     // (cheap even for multi-gigabyte files; see ModelWeights::contentHash()).
     QString contentHash;
     // Bytes of weights one decode step reads (every matrix and norm, the classifier, one embedding
-    // row), in the compute dtype: what memory bandwidth bounds decode speed by.
+    // row), as stored (CPU kernels) or in the compute dtype: what memory bandwidth bounds decode speed by.
     std::int64_t weightBytesPerToken = 0;
+    // Whether the matrices stay as the file stores them (CPU, float32 arithmetic) rather than converted
+    // to tensors of the compute dtype.
+    bool storedWeights = false;
+    // The weights per file type, largest first.
+    std::vector<WeightTypeTally> weightTypes;
+    // The resident memory the weights take once loaded: the file's pages they are read from, plus what
+    // is converted at load (everything, on the libtorch path).
+    std::int64_t residentWeightBytes = 0;
     // Special ids from the model's own files (config.json / generation_config.json, llama2.c's
     // convention); -1 / empty where they say nothing. The tokenizer has its own view of these.
     int bosTokenId = -1;

@@ -15,6 +15,7 @@
 #include "formats/GgufFile.h"
 #include "formats/Llama2cCheckpoint.h"
 #include "formats/SafeTensorsFile.h"
+#include "model/kernels/WeightType.h"
 
 namespace swb {
 
@@ -114,6 +115,36 @@ std::int64_t ModelWeight::elements() const {
     for (const std::int64_t d : shape)
         n *= d;
     return n;
+}
+
+void ModelWeight::toFloat(float* out) const {
+    if (!stored) {
+        dequantize(out);
+        return;
+    }
+    // Row by row in stored order (a row is the innermost stored dimension).
+    const std::int64_t columns = transposed || shape.size() < 2 ? shape.front() : shape.back();
+    const std::int64_t rows = elements() / columns;
+    const kernels::WeightTraits& traits = kernels::traits(*stored);
+    const std::size_t rowBytes = kernels::rowBytes(*stored, columns);
+    for (std::int64_t r = 0; r < rows; ++r)
+        traits.toFloat(static_cast<const std::uint8_t*>(data) + r * rowBytes, out + r * columns, columns);
+}
+
+std::vector<WeightTypeTally> ModelWeights::typeTallies() const {
+    std::map<QString, WeightTypeTally> byType;
+    for (const auto& [name, weight] : m_weights) {
+        WeightTypeTally& t = byType[weight.fileType];
+        t.fileType = weight.fileType;
+        ++t.tensors;
+        t.elements += weight.elements();
+        t.bytes += static_cast<std::int64_t>(weight.bytes);
+    }
+    std::vector<WeightTypeTally> out;
+    for (auto& [type, tally] : byType)
+        out.push_back(tally);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+    return out;
 }
 
 const ModelWeight* ModelWeights::find(const std::string& name) const {
@@ -338,11 +369,11 @@ Status ModelWeights::openHuggingFace(const QString& folder) {
         const auto& [file, tensor] = it->second;
         ModelWeight w;
         if (tensor->dtype == QLatin1String("F32"))
-            w.type = ModelWeight::Type::F32;
+            w.stored = kernels::WeightType::F32;
         else if (tensor->dtype == QLatin1String("F16"))
-            w.type = ModelWeight::Type::F16;
+            w.stored = kernels::WeightType::F16;
         else if (tensor->dtype == QLatin1String("BF16"))
-            w.type = ModelWeight::Type::BF16;
+            w.stored = kernels::WeightType::BF16;
         else
             return Error::badInput(
                 QStringLiteral("tensor '%1' in %2 has dtype %3, which is not supported (F32, F16, BF16)")
@@ -396,13 +427,12 @@ Status ModelWeights::openLlama2c(const QString& path) {
         w.shape = t->shape;
         w.owner = checkpoint;
         if (t->f32) {
-            w.type = ModelWeight::Type::F32;
+            w.stored = kernels::WeightType::F32;
             w.fileType = QStringLiteral("f32");
             w.data = t->f32;
             w.bytes = static_cast<std::size_t>(t->elements()) * sizeof(float);
         } else {
-            w.type = ModelWeight::Type::Quantized;
-            w.fileType = QStringLiteral("q8_0");
+            w.fileType = QStringLiteral("q8_0"); // llama2.c's own grouping, not ggml's Q8_0 blocks
             w.bytes = static_cast<std::size_t>(t->elements() + t->elements() / t->groupSize * 4);
             const Llama2cCheckpoint::Tensor tensor = *t;
             w.dequantize = [tensor](float* out) {
@@ -481,32 +511,24 @@ Status ModelWeights::openGguf(const QString& path) {
         w.fileType = ggmlTypeName(t->type);
         w.bytes = static_cast<std::size_t>(t->bytes);
         w.owner = file;
-        if (!t->data || !ggmlTypeSupported(t->type))
-            return Error::badInput(QStringLiteral("tensor '%1' in %2 has type %3, which is not supported "
-                                                  "(f32, f16, bf16, q8_0, q4_0, q4_k, q6_k)")
+        const std::optional<kernels::WeightType> type = kernels::fromGgml(t->type);
+        if (!t->data || !type)
+            return Error::badInput(QStringLiteral("tensor '%1' in %2 has type %3, which is not supported (f32, f16, "
+                                                  "bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k)")
                                        .arg(name, fileName, w.fileType));
-        // Our decoder's idea of the size must agree with the reader's before we read the bytes.
-        if (ggmlTensorBytes(t->type, t->elements()) != t->bytes || t->dims.empty() ||
-            t->dims[0] % ggmlBlockElements(t->type) != 0)
+        // Our idea of the size must agree with the reader's before we read the bytes.
+        const std::int64_t rowLength = t->dims.empty() ? 0 : t->dims[0];
+        const std::size_t rowBytes = kernels::rowBytes(*type, rowLength);
+        if (rowBytes == 0 || rowBytes * static_cast<std::size_t>(t->elements() / rowLength) != t->bytes)
             return Error::badInput(
-                QStringLiteral("tensor '%1' in %2 has a %3 layout this reader cannot split into rows")
-                    .arg(name, fileName, w.fileType));
-        if (t->type == GgmlTypeId::F32) {
-            w.type = ModelWeight::Type::F32;
-            w.data = t->data;
-        } else if (t->type == GgmlTypeId::F16) {
-            w.type = ModelWeight::Type::F16;
-            w.data = t->data;
-        } else if (t->type == GgmlTypeId::BF16) {
-            w.type = ModelWeight::Type::BF16;
-            w.data = t->data;
-        } else {
-            w.type = ModelWeight::Type::Quantized;
-            const std::uint32_t type = t->type;
-            const unsigned char* data = t->data;
-            const std::int64_t elements = t->elements();
-            w.dequantize = [type, data, elements](float* out) { dequantizeGgml(type, data, elements, out); };
-        }
+                QStringLiteral("tensor '%1' in %2 has rows of %3 elements, which is not a whole number of %4 blocks "
+                               "of %5")
+                    .arg(name, fileName)
+                    .arg(rowLength)
+                    .arg(w.fileType)
+                    .arg(kernels::traits(*type).blockElements));
+        w.stored = type;
+        w.data = t->data;
         return std::optional<ModelWeight>(std::move(w));
     };
     return collect(naming, fetch, fileName, QStringLiteral("its metadata"));

@@ -13,29 +13,32 @@
 #include <QStringList>
 
 #include "Result.h"
+#include "model/Model.h"
 #include "model/ModelConfig.h"
+#include "model/kernels/WeightType.h"
 
 namespace swb {
 
-// One weight of a model as it lies in its file: either plain floats the decoder can view in place, or
-// a quantized blob it expands to float32 once at load.
+// One weight of a model as it lies in its file: in a type the CPU kernels read as stored (F32, F16, BF16
+// and ggml's quantized types), viewed in place in the memory map; or in another encoding (llama2.c's
+// group-quantized int8) that `dequantize` expands to float32.
 struct ModelWeight {
-    enum class Type { F32, F16, BF16, Quantized };
-
-    Type type = Type::F32;
+    std::optional<kernels::WeightType> stored; // nullopt: only dequantize() can read it
     // Logical shape in the decoder's convention: [out, in] for matrices, [n] for vectors.
     std::vector<std::int64_t> shape;
     // The file stores the matrix as [in, out] (GPT-2's Conv1D); the decoder views it transposed.
     bool transposed = false;
-    const void* data = nullptr; // F32/F16/BF16: the values, in the file's (stored) order
+    const void* data = nullptr; // stored types: the values, in the file's (stored) order
     std::size_t bytes = 0;      // bytes taken in the file
     QString fileType;           // "f32", "bf16", "q4_k", ...
-    // Quantized: writes elements() float32 values, in stored order, to the given buffer.
+    // Other encodings: writes elements() float32 values, in stored order, to the given buffer.
     std::function<void(float*)> dequantize;
     // Keeps the memory map (or whatever holds the data) alive while the weight is in use.
     std::shared_ptr<const void> owner;
 
     std::int64_t elements() const;
+    // Writes elements() float32 values in stored order, whatever the encoding.
+    void toFloat(float* out) const;
 };
 
 // A model checkpoint opened for loading: its configuration and every weight the decoder needs, under
@@ -55,6 +58,8 @@ public:
     std::int64_t fileBytes() const { return m_fileBytes; }
     std::int64_t parameterCount() const { return m_parameters; }
     const QStringList& warnings() const { return m_warnings; }
+    // Per file type: how many tensors, elements and bytes (largest first).
+    std::vector<WeightTypeTally> typeTallies() const;
 
     // The weight with this decoder name, or nullptr (optional weights such as biases).
     const ModelWeight* find(const std::string& name) const;

@@ -1,0 +1,121 @@
+#pragma once
+
+// Shared by the kernel files only: 16-lane vector types, the fixed order every dot product follows, and
+// the macro that builds each kernel for AVX-512, AVX2 and baseline x86-64 from one source.
+//
+// The order of operations is the contract: lane l of an accumulator takes elements l, l + 16, …; groups
+// alternate between two accumulators (four for plain float rows); lanes are combined by one fixed tree;
+// every multiply-add is fused (an FMA instruction where the target has one, fmaf() where it does not:
+// the same bits). These files are compiled with -ffp-contract=off so that nothing else is fused.
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include <immintrin.h>
+
+#include "model/kernels/WeightType.h"
+
+namespace swb::kernels::detail {
+
+constexpr int kLanes = 16;
+using Floats = float __attribute__((vector_size(kLanes * sizeof(float))));
+using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
+using SBytes16 = std::int8_t __attribute__((vector_size(16)));
+using Bytes32 = std::uint8_t __attribute__((vector_size(32)));
+using Words16 = std::uint16_t __attribute__((vector_size(32)));
+using Ints16 = std::uint32_t __attribute__((vector_size(64)));
+
+#define SWB_INLINE [[gnu::always_inline]] inline
+
+SWB_INLINE Floats loadFloats(const float* p) {
+    Floats v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+SWB_INLINE Bytes32 loadBytes32(const std::uint8_t* p) {
+    Bytes32 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+SWB_INLINE void storeBytes32(std::uint8_t* p, Bytes32 v) {
+    std::memcpy(p, &v, sizeof v);
+}
+SWB_INLINE Floats splat(float x) {
+    return Floats{} + x;
+}
+
+// Lane by lane a * b + c, rounded once.
+SWB_INLINE Floats fma(Floats a, Floats b, Floats c) {
+    Floats r;
+    for (int i = 0; i < kLanes; ++i)
+        r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+    return r;
+}
+
+// The one reduction tree: halves, then quarters, … (as a 512-bit register folds into 256, 128, 64, 32).
+SWB_INLINE float reduce(Floats v) {
+    float a[8];
+    for (int i = 0; i < 8; ++i)
+        a[i] = v[i] + v[i + 8];
+    for (int i = 0; i < 4; ++i)
+        a[i] = a[i] + a[i + 4];
+    a[0] = a[0] + a[2];
+    a[1] = a[1] + a[3];
+    return a[0] + a[1];
+}
+
+// IEEE binary16 bits to float32, exactly (inline: called once per block).
+SWB_INLINE float halfToFloat(std::uint16_t bits) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
+    const std::uint32_t exponent = (bits >> 10) & 0x1F;
+    const std::uint32_t mantissa = bits & 0x03FF;
+    if (exponent == 0) {
+        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+        return sign ? -magnitude : magnitude;
+    }
+    const std::uint32_t out = exponent == 0x1F ? (sign | 0x7F800000u | (mantissa << 13))
+                                               : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+    float f;
+    std::memcpy(&f, &out, 4);
+    return f;
+}
+SWB_INLINE float halfAt(const std::uint8_t* p) {
+    return halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+}
+
+// A quantized type as the generic loops see it. Each provides:
+//   kBlock, kBytes: elements and bytes of a block; kGroup: elements sharing one scale (16 or 32);
+//   Quant: int8_t (symmetric: the value is scale · q) or uint8_t with kOffsets (value scale · q − offset);
+//   unpack(block, q, scale, offset): the block's quants as bytes and its groups' scale and offset.
+// dot = Σ_groups scale_g · Σ_j q_j x_j − Σ_groups offset_g · Σ_j x_j.
+template <class T> SWB_INLINE float groupSum(const float* xSums, std::int64_t element) {
+    if constexpr (T::kGroup == 16)
+        return xSums[element / 16];
+    else
+        return xSums[element / 16] + xSums[element / 16 + 1];
+}
+
+template <class T> void toFloatQuant(const std::uint8_t* row, float* y, std::int64_t n) {
+    constexpr int groups = T::kBlock / T::kGroup;
+    alignas(64) typename T::Quant q[T::kBlock];
+    float scale[groups];
+    float offset[groups];
+    for (std::int64_t b = 0; b < n / T::kBlock; ++b) {
+        T::unpack(row + b * T::kBytes, q, scale, offset);
+        for (int j = 0; j < T::kBlock; ++j) {
+            const float v = scale[j / T::kGroup] * static_cast<float>(q[j]);
+            *y++ = T::kOffsets ? v - offset[j / T::kGroup] : v;
+        }
+    }
+}
+
+// Plain float rows: the element encodings the float kernels read.
+enum class FloatKind { F32, F16, BF16 };
+
+// The path in use (WeightType.h); read on every call, so tests can switch it.
+extern std::atomic<int> g_path;
+
+} // namespace swb::kernels::detail

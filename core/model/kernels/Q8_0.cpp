@@ -1,0 +1,28 @@
+// Q8_0 (ggml-common.h, block_q8_0): 32 elements in 34 bytes.
+//   ggml_half d; int8_t qs[32];        value j = d · qs[j]
+
+#include "model/kernels/KernelSupport.h"
+#include "model/kernels/TypeKernels.h"
+
+namespace swb::kernels {
+
+namespace {
+
+struct Q8_0 {
+    static constexpr int kBlock = 32, kBytes = 34, kGroup = 32;
+    static constexpr bool kOffsets = false;
+    using Quant = std::int8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
+        scale[0] = detail::halfAt(b);
+        std::memcpy(q, b + 2, 32);
+    }
+};
+
+} // namespace
+} // namespace swb::kernels
+
+#include "model/kernels/KernelTargets.inc"
+
+namespace swb::kernels {
+const WeightTraits kQ8_0Traits = detail::quantTraits<Q8_0>("q8_0");
+} // namespace swb::kernels

@@ -1,0 +1,126 @@
+#include "model/kernels/WeightType.h"
+
+#include "formats/GgufDequantize.h"
+#include "model/kernels/KernelSupport.h"
+#include "model/kernels/TypeKernels.h"
+
+namespace swb::kernels {
+
+namespace detail {
+
+int widestPath() {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+        return 0;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+        return 1;
+    return 2;
+}
+
+std::atomic<int> g_path{widestPath()};
+
+} // namespace detail
+
+const WeightTraits& traits(WeightType type) {
+    switch (type) {
+    case WeightType::F32:
+        return kF32Traits;
+    case WeightType::F16:
+        return kF16Traits;
+    case WeightType::BF16:
+        return kBF16Traits;
+    case WeightType::Q8_0:
+        return kQ8_0Traits;
+    case WeightType::Q4_0:
+        return kQ4_0Traits;
+    case WeightType::Q4_1:
+        return kQ4_1Traits;
+    case WeightType::Q5_0:
+        return kQ5_0Traits;
+    case WeightType::Q5_1:
+        return kQ5_1Traits;
+    case WeightType::Q2_K:
+        return kQ2_KTraits;
+    case WeightType::Q3_K:
+        return kQ3_KTraits;
+    case WeightType::Q4_K:
+        return kQ4_KTraits;
+    case WeightType::Q5_K:
+        return kQ5_KTraits;
+    case WeightType::Q6_K:
+        return kQ6_KTraits;
+    }
+    return kF32Traits;
+}
+
+std::size_t rowBytes(WeightType type, std::int64_t n) {
+    const WeightTraits& t = traits(type);
+    if (n <= 0 || n % t.blockElements != 0)
+        return 0;
+    return static_cast<std::size_t>(n / t.blockElements) * static_cast<std::size_t>(t.blockBytes);
+}
+
+std::optional<WeightType> fromGgml(std::uint32_t ggmlType) {
+    switch (ggmlType) {
+    case GgmlTypeId::F32:
+        return WeightType::F32;
+    case GgmlTypeId::F16:
+        return WeightType::F16;
+    case GgmlTypeId::BF16:
+        return WeightType::BF16;
+    case GgmlTypeId::Q8_0:
+        return WeightType::Q8_0;
+    case GgmlTypeId::Q4_0:
+        return WeightType::Q4_0;
+    case GgmlTypeId::Q4_1:
+        return WeightType::Q4_1;
+    case GgmlTypeId::Q5_0:
+        return WeightType::Q5_0;
+    case GgmlTypeId::Q5_1:
+        return WeightType::Q5_1;
+    case GgmlTypeId::Q2_K:
+        return WeightType::Q2_K;
+    case GgmlTypeId::Q3_K:
+        return WeightType::Q3_K;
+    case GgmlTypeId::Q4_K:
+        return WeightType::Q4_K;
+    case GgmlTypeId::Q5_K:
+        return WeightType::Q5_K;
+    case GgmlTypeId::Q6_K:
+        return WeightType::Q6_K;
+    default:
+        return std::nullopt;
+    }
+}
+
+void groupSums16(const float* x, std::int64_t n, float* sums) {
+    for (std::int64_t g = 0; g < n / 16; ++g) {
+        float s = 0.0f;
+        for (int i = 0; i < 16; ++i)
+            s += x[16 * g + i];
+        sums[g] = s;
+    }
+}
+
+KernelPath kernelPath() {
+    return static_cast<KernelPath>(detail::g_path.load());
+}
+
+KernelPath setKernelPath(KernelPath widest) {
+    detail::g_path.store(std::max(static_cast<int>(widest), detail::widestPath()));
+    return kernelPath();
+}
+
+const char* kernelPathName(KernelPath path) {
+    switch (path) {
+    case KernelPath::Avx512:
+        return "avx512";
+    case KernelPath::Avx2:
+        return "avx2";
+    case KernelPath::Portable:
+        return "portable";
+    }
+    return "portable";
+}
+
+} // namespace swb::kernels

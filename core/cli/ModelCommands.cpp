@@ -22,6 +22,7 @@
 #include <QThread>
 
 #include "AppInfo.h"
+#include "cli/RandomModelWriter.h"
 #include "cli/Subcommand.h"
 #include "model/Model.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -125,17 +126,6 @@ int runInfo(const Invocation& inv) {
 
 // --- bench decode ------------------------------------------------------------------------------------
 
-// Shape of the random model `--write-random-model` writes: Llama-shaped, about 110M parameters
-// (the size of llama2.c's stories110M), tied classifier, float32.
-struct RandomShape {
-    int dim = 768;
-    int layers = 12;
-    int heads = 12;
-    int hidden = 2048;
-    int vocab = 32000;
-    int context = 1024;
-};
-
 // Writes a llama2.c version-1 checkpoint of deterministic pseudo-random weights (xorshift64*),
 // streaming so that writing it needs no more memory than one chunk.
 void writeRandomModel(const QString& path, const RandomShape& s, std::uint64_t seed) {
@@ -199,7 +189,8 @@ RandomShape parseRandomShape(const Invocation& inv) {
             QStringLiteral("--random-shape must be DIM,LAYERS,HEADS,HIDDEN,VOCAB,CONTEXT with DIM a multiple of "
                            "HEADS and an even head size, not '%1'")
                 .arg(inv.args.value(QStringLiteral("random-shape"))));
-    return {v[0], v[1], v[2], v[3], v[4], v[5]};
+    s = {v[0], v[1], v[2], 0, v[3], v[4], v[5]};
+    return s;
 }
 
 // The machine's sustained read bandwidth: `threads` threads summing disjoint parts of a buffer far
@@ -275,9 +266,23 @@ std::int64_t peakRssBytes() {
 int runBenchDecode(const Invocation& inv) {
     if (inv.args.isSet(QStringLiteral("write-random-model"))) {
         const QString target = inv.args.value(QStringLiteral("write-random-model"));
-        const RandomShape shape = parseRandomShape(inv);
-        writeRandomModel(target, shape,
-                         static_cast<std::uint64_t>(inv.integer(QStringLiteral("seed"), 1, 0, 1LL << 62)));
+        RandomShape shape = parseRandomShape(inv);
+        const auto seed = static_cast<std::uint64_t>(inv.integer(QStringLiteral("seed"), 1, 0, 1LL << 62));
+        if (inv.args.isSet(QStringLiteral("kv-heads"))) {
+            shape.kvHeads = static_cast<int>(inv.integer(QStringLiteral("kv-heads"), 0, 1, 1 << 16));
+            if (shape.heads % shape.kvHeads != 0)
+                failBadInput(QStringLiteral("--kv-heads must divide the %1 heads").arg(shape.heads));
+        }
+        if (inv.args.isSet(QStringLiteral("weight-type"))) {
+            if (const QString error = writeRandomGguf(target, shape, inv.args.value(QStringLiteral("weight-type")).toLower(),
+                                                      seed);
+                !error.isEmpty())
+                failBadInput(error);
+        } else {
+            if (shape.kvHeads > 0 && shape.kvHeads != shape.heads)
+                failBadInput(QStringLiteral("--kv-heads needs --weight-type (a GGUF model)"));
+            writeRandomModel(target, shape, seed);
+        }
         if (!inv.args.isSet(QStringLiteral("model"))) {
             inv.out << QJsonDocument(
                            QJsonObject{{QStringLiteral("written"), QFileInfo(target).absoluteFilePath()},
@@ -435,6 +440,15 @@ std::vector<BenchMode> modelBenchModes() {
                           {QStringLiteral("random-shape"),
                            QStringLiteral("decode: DIM,LAYERS,HEADS,HIDDEN,VOCAB,CONTEXT of that model instead."),
                            QStringLiteral("SHAPE")});
+            addOptionOnce(parser,
+                          {QStringLiteral("weight-type"),
+                           QStringLiteral("decode: write that model as GGUF with every matrix of this ggml type (f32, "
+                                          "f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k)."),
+                           QStringLiteral("TYPE")});
+            addOptionOnce(parser, {QStringLiteral("kv-heads"),
+                                   QStringLiteral("decode: key/value heads of that GGUF model (default: as many as "
+                                                  "heads)."),
+                                   QStringLiteral("N")});
             addOptionOnce(parser, {QStringLiteral("probe-megabytes"),
                                    QStringLiteral("decode: size of the bandwidth probe's buffer in MiB (default 512)."),
                                    QStringLiteral("N")});

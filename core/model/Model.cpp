@@ -84,7 +84,7 @@ void setBlasThreads(int threads) {
 // Up to this many activation rows the kernels read each weight row once for all of them (decode, batched
 // decode); more (prefill) multiply tiles of weight rows, expanded to float32 once, with the BLAS.
 constexpr std::int64_t kRowsPerKernel = 8;
-constexpr std::int64_t kTileRows = 256;
+constexpr std::int64_t kTileRows = 128;
 
 // x [rows, columns] (float32, contiguous) times the stored matrix's transpose: [rows, matrix rows].
 at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
@@ -113,16 +113,21 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
         });
         return out;
     }
-    at::Tensor tile = at::empty({std::min(kTileRows, w.rows), columns}, at::kFloat);
-    for (std::int64_t first = 0; first < w.rows; first += kTileRows) {
-        const std::int64_t count = std::min(kTileRows, w.rows - first);
-        float* t = tile.data_ptr<float>();
-        at::parallel_for(0, count, 8, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i)
-                traits.toFloat(w.row(first + i), t + i * columns, columns);
-        });
-        out.narrow(1, first, count).copy_(at::mm(input, tile.narrow(0, 0, count).t()));
-    }
+    // Each thread expands its own tiles and multiplies them with a one-threaded BLAS call: one pool
+    // (OpenMP's) does all the work, with no BLAS threads competing with it.
+    const std::int64_t tiles = (w.rows + kTileRows - 1) / kTileRows;
+    at::parallel_for(0, tiles, 1, [&](std::int64_t begin, std::int64_t end) {
+        c10::InferenceMode inference; // thread-local: the workers need it too
+        at::Tensor tile = at::empty({kTileRows, columns}, at::kFloat);
+        for (std::int64_t i = begin; i < end; ++i) {
+            const std::int64_t first = i * kTileRows;
+            const std::int64_t count = std::min(kTileRows, w.rows - first);
+            float* t = tile.data_ptr<float>();
+            for (std::int64_t r = 0; r < count; ++r)
+                traits.toFloat(w.row(first + r), t + r * columns, columns);
+            out.narrow(1, first, count).copy_(at::mm(input, tile.narrow(0, 0, count).t()));
+        }
+    });
     return out;
 }
 
@@ -686,8 +691,10 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
         if (options.threads > 0) {
             // Process-wide: libtorch and BLAS keep one thread pool each.
             at::set_num_threads(options.threads);
-            setBlasThreads(options.threads);
         }
+        // The kernels' path runs every product on libtorch's (OpenMP) threads, one BLAS call per thread; the
+        // libtorch path lets the BLAS run its own.
+        setBlasThreads(impl->useKernels ? 1 : (options.threads > 0 ? options.threads : at::get_num_threads()));
         c10::InferenceMode inference;
         if (Status loaded = impl->load(weights.value(), options.progress); !loaded)
             return loaded.error();

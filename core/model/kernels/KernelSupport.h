@@ -98,20 +98,6 @@ template <class T> SWB_INLINE float groupSum(const float* xSums, std::int64_t el
         return xSums[element / 16] + xSums[element / 16 + 1];
 }
 
-template <class T> void toFloatQuant(const std::uint8_t* row, float* y, std::int64_t n) {
-    constexpr int groups = T::kBlock / T::kGroup;
-    alignas(64) typename T::Quant q[T::kBlock];
-    float scale[groups];
-    float offset[groups];
-    for (std::int64_t b = 0; b < n / T::kBlock; ++b) {
-        T::unpack(row + b * T::kBytes, q, scale, offset);
-        for (int j = 0; j < T::kBlock; ++j) {
-            const float v = scale[j / T::kGroup] * static_cast<float>(q[j]);
-            *y++ = T::kOffsets ? v - offset[j / T::kGroup] : v;
-        }
-    }
-}
-
 // Plain float rows: the element encodings the float kernels read.
 enum class FloatKind { F32, F16, BF16 };
 

@@ -187,7 +187,8 @@ QString writeRandomGguf(const QString& path, const RandomShape& s, const QString
         QStringList names;
         for (const TypeRecipe& r : kTypes)
             names << QLatin1String(r.name);
-        return QStringLiteral("--weight-type must be one of %1, not '%2'").arg(names.join(QStringLiteral(", ")), typeName);
+        return QStringLiteral("--weight-type must be one of %1, not '%2'")
+            .arg(names.join(QStringLiteral(", ")), typeName);
     }
     const int headDim = s.dim / s.heads;
     const std::int64_t kvDim = static_cast<std::int64_t>(s.kvHeadCount()) * headDim;
@@ -242,7 +243,7 @@ QString writeRandomGguf(const QString& path, const RandomShape& s, const QString
     }
     for (int i = 0; static_cast<int>(tokens.size()) < s.vocab; ++i) {
         std::string piece = "\xe2\x96\x81"; // ▁
-        for (int n = i; ; n = n / 26 - 1) {
+        for (int n = i;; n = n / 26 - 1) {
             piece += static_cast<char>('a' + n % 26);
             if (n < 26)
                 break;

@@ -1,12 +1,11 @@
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 #include <QString>
 
-// Converting GGML tensor data (as stored in GGUF files) to float32, in plain C++. The block layouts
-// and formulas are those of ggml (ggml-quants.c, ggml-common.h); the model dequantizes at load time.
+// ggml's type ids and names, and its half-precision encodings as float32. Decoding and multiplying the
+// block types is the kernels' work (model/kernels/WeightType.h).
 
 namespace swb {
 
@@ -35,18 +34,5 @@ float bfloat16ToFloat(std::uint16_t bits);
 
 // Lower-case name of a GGML type ("f32", "q4_k", ...), or "type N" for one we do not know.
 QString ggmlTypeName(std::uint32_t type);
-
-// Whether dequantizeGgml() handles this type: F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K.
-bool ggmlTypeSupported(std::uint32_t type);
-// Elements per block (1 for plain floats, 32 for Q8_0/Q4_0, 256 for the K-quants) and bytes per block;
-// 0 for an unsupported type.
-int ggmlBlockElements(std::uint32_t type);
-int ggmlBlockBytes(std::uint32_t type);
-// Bytes taken by `elements` values of this type, or 0 when unsupported or not a whole number of blocks.
-std::size_t ggmlTensorBytes(std::uint32_t type, std::int64_t elements);
-
-// Writes `elements` float32 values decoded from src (ggmlTensorBytes(type, elements) bytes) to dst.
-// Returns false, writing nothing, when the type is unsupported or elements is not a multiple of its block.
-bool dequantizeGgml(std::uint32_t type, const void* src, std::int64_t elements, float* dst);
 
 } // namespace swb

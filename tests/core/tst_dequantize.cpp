@@ -1,5 +1,6 @@
-// GGML block formats decoded to float32 (GgufDequantize), on blocks built by hand from the layouts
-// of ggml-common.h, with values worked out from the format's definition.
+// GGML block formats decoded to float32 by the kernels' traits table (model/kernels), on blocks built by
+// hand from the layouts of ggml-common.h, with values worked out from the format's definition; and the
+// half/bfloat16 conversions and type names of formats/GgufDequantize.h.
 
 #include <cmath>
 #include <cstdint>
@@ -8,10 +9,26 @@
 #include <QTest>
 
 #include "formats/GgufDequantize.h"
+#include "model/kernels/WeightType.h"
 
 using namespace swb;
 
 namespace {
+
+// `elements` values of a ggml type as the kernels decode them; false (nothing written) for a type they do
+// not read or a count that is not a whole number of blocks.
+bool dequantizeGgml(std::uint32_t type, const void* src, std::int64_t elements, float* dst) {
+    const std::optional<kernels::WeightType> t = kernels::fromGgml(type);
+    if (!t || kernels::rowBytes(*t, elements) == 0)
+        return false;
+    kernels::traits(*t).toFloat(static_cast<const std::uint8_t*>(src), dst, elements);
+    return true;
+}
+
+std::size_t ggmlTensorBytes(std::uint32_t type, std::int64_t elements) {
+    const std::optional<kernels::WeightType> t = kernels::fromGgml(type);
+    return t ? kernels::rowBytes(*t, elements) : 0;
+}
 
 void put16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v) {
     b[at] = static_cast<std::uint8_t>(v & 0xFF);
@@ -160,11 +177,12 @@ private slots:
     void unsupportedAndPartialBlocks() {
         std::vector<std::uint8_t> block(256);
         std::vector<float> y(256, 9.0f);
-        QVERIFY(!dequantizeGgml(GgmlTypeId::Q5_K, block.data(), 256, y.data()));
+        QVERIFY(!dequantizeGgml(GgmlTypeId::Q8_K, block.data(), 256, y.data()));
         QVERIFY(!dequantizeGgml(GgmlTypeId::Q8_0, block.data(), 31, y.data()));
         QCOMPARE(y[0], 9.0f); // nothing written
-        QVERIFY(!ggmlTypeSupported(GgmlTypeId::Q4_1));
-        QVERIFY(ggmlTypeSupported(GgmlTypeId::Q6_K));
+        QVERIFY(!kernels::fromGgml(GgmlTypeId::Q8_1));
+        QVERIFY(kernels::fromGgml(GgmlTypeId::Q4_1));
+        QVERIFY(kernels::fromGgml(GgmlTypeId::Q6_K));
         QCOMPARE(ggmlTypeName(GgmlTypeId::Q4_K), QStringLiteral("q4_k"));
         QCOMPARE(ggmlTypeName(99), QStringLiteral("type 99"));
         QCOMPARE(ggmlTensorBytes(GgmlTypeId::Q6_K, 512), std::size_t(420));

@@ -24,28 +24,36 @@ using detail::storeBytes32;
 
 using detail::halfAt;
 
-// Scale and min j (0…7) of the 12 packed bytes of Q4_K and Q5_K (get_scale_min_k4).
-SWB_INLINE void scaleMinK4(int j, const std::uint8_t* q, int& scale, int& min) {
-    if (j < 4) {
-        scale = q[j] & 63;
-        min = q[j + 4] & 63;
-    } else {
-        scale = (q[j + 4] & 0x0F) | ((q[j - 4] >> 6) << 4);
-        min = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-    }
+// The eight 6-bit scales and eight 6-bit mins packed in 12 bytes (Q4_K, Q5_K; ggml's get_scale_min_k4):
+// scale j < 4 is the low 6 bits of byte j, min j < 4 of byte j + 4; for j ≥ 4 the low nibble (scale) or high
+// nibble (min) of byte j + 4, with the top two bits of byte j − 4 (scale) or j (min) above them.
+template <class S> SWB_INLINE void scalesK4(const std::uint8_t* packed, S& s) {
+    std::uint32_t u[3];
+    std::memcpy(u, packed, 12);
+    const std::uint32_t scalesLow = u[0] & 0x3F3F3F3F;
+    const std::uint32_t minsLow = u[1] & 0x3F3F3F3F;
+    const std::uint32_t scalesHigh = (u[2] & 0x0F0F0F0F) | (((u[0] >> 6) & 0x03030303) << 4);
+    const std::uint32_t minsHigh = ((u[2] >> 4) & 0x0F0F0F0F) | (((u[1] >> 6) & 0x03030303) << 4);
+    const std::uint32_t scales[4] = {scalesLow, scalesHigh, 0, 0};
+    const std::uint32_t mins[4] = {minsLow, minsHigh, 0, 0};
+    std::memcpy(s.scale, scales, 16);
+    std::memcpy(s.min, mins, 16);
 }
 
 struct Q2_K {
     static constexpr int kBlock = 256, kBytes = 84, kGroup = 16;
-    static constexpr bool kOffsets = true;
+    static constexpr bool kOffsets = true, kScaleBytes = true;
     using Quant = std::uint8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, float* scale, float* offset) {
-        const float d = halfAt(b + 80);
-        const float dmin = halfAt(b + 82);
-        for (int k = 0; k < 16; ++k) {
-            scale[k] = d * static_cast<float>(b[k] & 0x0F);
-            offset[k] = dmin * static_cast<float>(b[k] >> 4);
-        }
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b + 80);
+        s.dmin = halfAt(b + 82);
+        detail::Bytes16 packed;
+        std::memcpy(&packed, b, 16);
+        const detail::Bytes16 scale = packed & 0x0F;
+        const detail::Bytes16 min = packed >> 4;
+        std::memcpy(s.scale, &scale, 16);
+        std::memcpy(s.min, &min, 16);
         for (int n = 0; n < 2; ++n) {
             const Bytes32 v = loadBytes32(b + 16 + 32 * n);
             for (int j = 0; j < 4; ++j)
@@ -56,16 +64,17 @@ struct Q2_K {
 
 struct Q3_K {
     static constexpr int kBlock = 256, kBytes = 110, kGroup = 16;
-    static constexpr bool kOffsets = false;
+    static constexpr bool kOffsets = false, kScaleBytes = true;
     using Quant = std::int8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
-        const float d = halfAt(b + 108);
-        // The 16 6-bit scales: low nibbles in bytes 0…7, high 2-bit pairs in bytes 8…11.
-        const std::uint8_t* s = b + 96;
+    using ScaleByte = std::int8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b + 108);
+        // The 16 6-bit scales: low nibbles in bytes 0…7 (then their high nibbles), high 2-bit pairs in 8…11.
+        const std::uint8_t* packed = b + 96;
         for (int k = 0; k < 16; ++k) {
-            const int low = k < 8 ? s[k] & 0x0F : s[k - 8] >> 4;
-            const int high = (s[8 + k % 4] >> (2 * (k / 4))) & 3;
-            scale[k] = d * static_cast<float>((low | (high << 4)) - 32);
+            const int low = k < 8 ? packed[k] & 0x0F : packed[k - 8] >> 4;
+            const int high = (packed[8 + k % 4] >> (2 * (k / 4))) & 3;
+            s.scale[k] = static_cast<std::int8_t>((low | (high << 4)) - 32);
         }
         const Bytes32 mask = loadBytes32(b);
         for (int n = 0; n < 2; ++n) {
@@ -81,17 +90,13 @@ struct Q3_K {
 
 struct Q4_K {
     static constexpr int kBlock = 256, kBytes = 144, kGroup = 32;
-    static constexpr bool kOffsets = true;
+    static constexpr bool kOffsets = true, kScaleBytes = true;
     using Quant = std::uint8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, float* scale, float* offset) {
-        const float d = halfAt(b);
-        const float dmin = halfAt(b + 2);
-        for (int k = 0; k < 8; ++k) {
-            int sc, m;
-            scaleMinK4(k, b + 4, sc, m);
-            scale[k] = d * static_cast<float>(sc);
-            offset[k] = dmin * static_cast<float>(m);
-        }
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
+        s.dmin = halfAt(b + 2);
+        scalesK4(b + 4, s);
         for (int j = 0; j < 4; ++j) {
             const Bytes32 v = loadBytes32(b + 16 + 32 * j);
             storeBytes32(q + 64 * j, v & 0x0F);
@@ -102,17 +107,13 @@ struct Q4_K {
 
 struct Q5_K {
     static constexpr int kBlock = 256, kBytes = 176, kGroup = 32;
-    static constexpr bool kOffsets = true;
+    static constexpr bool kOffsets = true, kScaleBytes = true;
     using Quant = std::uint8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, float* scale, float* offset) {
-        const float d = halfAt(b);
-        const float dmin = halfAt(b + 2);
-        for (int k = 0; k < 8; ++k) {
-            int sc, m;
-            scaleMinK4(k, b + 4, sc, m);
-            scale[k] = d * static_cast<float>(sc);
-            offset[k] = dmin * static_cast<float>(m);
-        }
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
+        s.dmin = halfAt(b + 2);
+        scalesK4(b + 4, s);
         const Bytes32 high = loadBytes32(b + 16);
         for (int j = 0; j < 4; ++j) {
             const Bytes32 v = loadBytes32(b + 48 + 32 * j);
@@ -124,12 +125,12 @@ struct Q5_K {
 
 struct Q6_K {
     static constexpr int kBlock = 256, kBytes = 210, kGroup = 16;
-    static constexpr bool kOffsets = false;
+    static constexpr bool kOffsets = false, kScaleBytes = true;
     using Quant = std::int8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
-        const float d = halfAt(b + 208);
-        for (int k = 0; k < 16; ++k)
-            scale[k] = d * static_cast<float>(static_cast<std::int8_t>(b[192 + k]));
+    using ScaleByte = std::int8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b + 208);
+        std::memcpy(s.scale, b + 192, 16);
         auto* out = reinterpret_cast<std::uint8_t*>(q);
         for (int n = 0; n < 2; ++n) {
             const Bytes32 l0 = loadBytes32(b + 64 * n);

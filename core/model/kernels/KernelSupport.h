@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <immintrin.h>
 
@@ -67,30 +68,27 @@ SWB_INLINE float reduce(Floats v) {
     return a[0] + a[1];
 }
 
-// IEEE binary16 bits to float32, exactly (inline: called once per block).
-SWB_INLINE float halfToFloat(std::uint16_t bits) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
-    const std::uint32_t exponent = (bits >> 10) & 0x1F;
-    const std::uint32_t mantissa = bits & 0x03FF;
-    if (exponent == 0) {
-        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-        return sign ? -magnitude : magnitude;
-    }
-    const std::uint32_t out = exponent == 0x1F ? (sign | 0x7F800000u | (mantissa << 13))
-                                               : (sign | ((exponent + 112) << 23) | (mantissa << 13));
-    float f;
-    std::memcpy(&f, &out, 4);
-    return f;
-}
+// IEEE binary16 to float32, exactly: F16C's vcvtph2ps once inlined into an F16C path, libgcc elsewhere.
 SWB_INLINE float halfAt(const std::uint8_t* p) {
-    return halfToFloat(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+    _Float16 h;
+    std::memcpy(&h, p, 2);
+    return static_cast<float>(h);
 }
 
 // A quantized type as the generic loops see it. Each provides:
 //   kBlock, kBytes: elements and bytes of a block; kGroup: elements sharing one scale (16 or 32);
 //   Quant: int8_t (symmetric: the value is scale · q) or uint8_t with kOffsets (value scale · q − offset);
-//   unpack(block, q, scale, offset): the block's quants as bytes and its groups' scale and offset.
+//   unpack(block, q, scales): the block's quants as bytes, and its groups' scales and offsets as
+//   Scales: one float each (a block of one group), or small integers times d and dmin (the K-quants,
+//   whose groups' scales are then multiplied out sixteen lanes at a time).
 // dot = Σ_groups scale_g · Σ_j q_j x_j − Σ_groups offset_g · Σ_j x_j.
+template <class Byte> struct Scales {
+    alignas(16) Byte scale[16];       // K-quants: scale_g = d · scale[g] (all 16 set, unused ones 0)
+    alignas(16) std::uint8_t min[16]; // K-quants with offsets: offset_g = dmin · min[g] (likewise)
+    float d;
+    float dmin; // blocks of one group: the offset itself
+};
+
 template <class T> SWB_INLINE float groupSum(const float* xSums, std::int64_t element) {
     if constexpr (T::kGroup == 16)
         return xSums[element / 16];

@@ -36,10 +36,11 @@ SWB_INLINE void fifthBits(const std::uint8_t* qhBytes, std::uint8_t* q) {
 
 struct Q4_0 {
     static constexpr int kBlock = 32, kBytes = 18, kGroup = 32;
-    static constexpr bool kOffsets = false;
+    static constexpr bool kOffsets = false, kScaleBytes = false;
     using Quant = std::int8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
-        scale[0] = halfAt(b);
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
         std::uint8_t u[32];
         nibbles(b + 2, u);
         for (int j = 0; j < 32; ++j)
@@ -49,21 +50,23 @@ struct Q4_0 {
 
 struct Q4_1 {
     static constexpr int kBlock = 32, kBytes = 20, kGroup = 32;
-    static constexpr bool kOffsets = true;
+    static constexpr bool kOffsets = true, kScaleBytes = false;
     using Quant = std::uint8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, float* scale, float* offset) {
-        scale[0] = halfAt(b);
-        offset[0] = -halfAt(b + 2);
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
+        s.dmin = -halfAt(b + 2);
         nibbles(b + 4, q);
     }
 };
 
 struct Q5_0 {
     static constexpr int kBlock = 32, kBytes = 22, kGroup = 32;
-    static constexpr bool kOffsets = false;
+    static constexpr bool kOffsets = false, kScaleBytes = false;
     using Quant = std::int8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
-        scale[0] = halfAt(b);
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
         std::uint8_t u[32];
         nibbles(b + 6, u);
         fifthBits(b + 2, u);
@@ -74,11 +77,12 @@ struct Q5_0 {
 
 struct Q5_1 {
     static constexpr int kBlock = 32, kBytes = 24, kGroup = 32;
-    static constexpr bool kOffsets = true;
+    static constexpr bool kOffsets = true, kScaleBytes = false;
     using Quant = std::uint8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, float* scale, float* offset) {
-        scale[0] = halfAt(b);
-        offset[0] = -halfAt(b + 2);
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = halfAt(b);
+        s.dmin = -halfAt(b + 2);
         nibbles(b + 8, q);
         fifthBits(b + 4, q);
     }

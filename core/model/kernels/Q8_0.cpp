@@ -10,10 +10,11 @@ namespace {
 
 struct Q8_0 {
     static constexpr int kBlock = 32, kBytes = 34, kGroup = 32;
-    static constexpr bool kOffsets = false;
+    static constexpr bool kOffsets = false, kScaleBytes = false;
     using Quant = std::int8_t;
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, float* scale, float*) {
-        scale[0] = detail::halfAt(b);
+    using ScaleByte = std::uint8_t;
+    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
+        s.d = detail::halfAt(b);
         std::memcpy(q, b + 2, 32);
     }
 };

@@ -25,6 +25,7 @@
 #include "cli/RandomModelWriter.h"
 #include "cli/Subcommand.h"
 #include "model/Model.h"
+#include "model/kernels/WeightType.h"
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb::cli {
@@ -77,6 +78,17 @@ QJsonObject infoJson(const ModelInfo& info) {
     QJsonArray eos;
     for (const int id : info.eosTokenIds)
         eos.append(id);
+    // Per file type: tensors, elements and bytes, the largest share first.
+    QJsonArray weights;
+    for (const WeightTypeTally& t : info.weightTypes)
+        weights.append(QJsonObject{{QStringLiteral("type"), t.fileType},
+                                   {QStringLiteral("tensors"), t.tensors},
+                                   {QStringLiteral("elements"), static_cast<double>(t.elements)},
+                                   {QStringLiteral("bytes"), static_cast<double>(t.bytes)}});
+    // Keys and values of every layer at the full context, in the compute dtype (float32: 4 bytes).
+    const int elementBytes = info.computeDtype == QLatin1String("f32") ? 4 : 2;
+    const double kvBytes = 2.0 * info.layers * info.kvHeads * (info.heads > 0 ? info.dim / info.heads : 0) *
+                           static_cast<double>(info.contextLength) * elementBytes;
     return {
         {QStringLiteral("path"), info.path},
         {QStringLiteral("format"), info.format},
@@ -96,6 +108,13 @@ QJsonObject infoJson(const ModelInfo& info) {
         {QStringLiteral("content_hash"), info.contentHash},
         {QStringLiteral("bos_token_id"), info.bosTokenId},
         {QStringLiteral("eos_token_ids"), eos},
+        {QStringLiteral("weights"), weights},
+        {QStringLiteral("weights_as_stored"), info.storedWeights},
+        {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
+                                                           : QLatin1String("libtorch")},
+        {QStringLiteral("weight_bytes_per_token"), static_cast<double>(info.weightBytesPerToken)},
+        {QStringLiteral("resident_weight_bytes"), static_cast<double>(info.residentWeightBytes)},
+        {QStringLiteral("kv_cache_bytes_at_context"), static_cast<double>(kvBytes)},
     };
 }
 
@@ -373,6 +392,8 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("file_dtype"), info.fileDtype},
         {QStringLiteral("compute_dtype"), info.computeDtype},
         {QStringLiteral("device"), info.device},
+        {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
+                                                           : QLatin1String("libtorch")},
         {QStringLiteral("threads"), threads},
         {QStringLiteral("prompt_tokens"), promptTokens},
         {QStringLiteral("decode_tokens"), decodeTokens},

@@ -513,8 +513,9 @@ Status ModelWeights::openGguf(const QString& path) {
         w.owner = file;
         const std::optional<kernels::WeightType> type = kernels::fromGgml(t->type);
         if (!t->data || !type)
-            return Error::badInput(QStringLiteral("tensor '%1' in %2 has type %3, which is not supported (f32, f16, "
-                                                  "bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k)")
+            return Error::badInput(QStringLiteral("tensor '%1' in %2 is stored as %3, which is not supported (f32, "
+                                                  "f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, "
+                                                  "q6_k)")
                                        .arg(name, fileName, w.fileType));
         // Our idea of the size must agree with the reader's before we read the bytes.
         const std::int64_t rowLength = t->dims.empty() ? 0 : t->dims[0];

@@ -128,6 +128,27 @@ private:
             const std::uint32_t q5k = 13;
             std::memcpy(bytes.data() + at, &q5k, 4);
             writeBytes(path, bytes);
+        } else if (kind == QLatin1String("gguf-truncated-in-quantized-tensor.gguf")) {
+            LlamaWeights held;
+            // The last tensor (output.weight) is Q8_0: cut the file inside it.
+            writeBytes(path, ggufLlama(w, "llama", &held).bytes().chopped(300));
+        } else if (kind == QLatin1String("gguf-block-does-not-divide-row.gguf")) {
+            ggufLlama(w).write(path);
+            QByteArray bytes = readAll(path);
+            // ffn_down's rows hold 48 floats; call them Q8_0, whose blocks hold 32.
+            const QByteArray name = "blk.0.ffn_down.weight";
+            const qsizetype at = bytes.indexOf(name) + name.size() + 4 + 16; // n_dims, two dims
+            const std::uint32_t q80 = 8;
+            std::memcpy(bytes.data() + at, &q80, 4);
+            writeBytes(path, bytes);
+        } else if (kind == QLatin1String("gguf-unknown-type.gguf")) {
+            ggufLlama(w).write(path);
+            QByteArray bytes = readAll(path);
+            const QByteArray name = "blk.1.attn_q.weight";
+            const qsizetype at = bytes.indexOf(name) + name.size() + 4 + 16;
+            const std::uint32_t unknown = 77;
+            std::memcpy(bytes.data() + at, &unknown, 4);
+            writeBytes(path, bytes);
         } else if (kind == QLatin1String("hf-no-config")) {
             hf();
             QFile::remove(path + QStringLiteral("/config.json"));
@@ -210,6 +231,9 @@ private slots:
         row("gguf-missing-tensor.gguf", "tensor 'blk.1.ffn_up.weight' is missing");
         row("gguf-misshaped-tensor.gguf", "has shape [40, 32] but its metadata implies [48, 32]");
         row("gguf-unsupported-type.gguf", "output_norm.weight");
+        row("gguf-truncated-in-quantized-tensor.gguf", "truncated");
+        row("gguf-block-does-not-divide-row.gguf", "blk.0.ffn_down.weight");
+        row("gguf-unknown-type.gguf", "blk.1.attn_q.weight");
         row("hf-no-config", "no config.json");
         row("hf-bad-json", "not valid JSON");
         row("hf-unsupported-arch", "model_type 'bert' is not supported");

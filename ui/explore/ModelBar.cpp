@@ -222,10 +222,13 @@ void ModelBar::setLoaded(const ModelInfo& info) {
     m_open->setEnabled(true);
     m_name->setText(displayName(info.path));
     const double millions = static_cast<double>(info.parameters) / 1e6;
-    m_details->setText(tr("%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7")
+    // The CPU kernels keep the weights as stored and compute in f32; otherwise they become the compute dtype.
+    const QString weights = info.storedWeights ? tr("%1 as stored, f32 arithmetic").arg(info.fileDtype)
+                                               : tr("%1 → %2").arg(info.fileDtype, info.computeDtype);
+    m_details->setText(tr("%1 · %2M parameters · %3 · %4 · context %5 · vocabulary %6")
                            .arg(info.architecture)
                            .arg(millions, 0, 'f', millions < 10 ? 2 : 0)
-                           .arg(info.fileDtype, info.computeDtype, info.device)
+                           .arg(weights, info.device)
                            .arg(info.contextLength)
                            .arg(info.vocabSize));
     m_details->setToolTip(QDir::toNativeSeparators(info.path));

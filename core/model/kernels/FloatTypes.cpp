@@ -23,20 +23,10 @@ struct BF16 {
 #include "model/kernels/KernelTargets.inc"
 
 namespace swb::kernels {
-namespace {
 
-template <detail::FloatKind K> void toFloatPlain(const std::uint8_t* row, float* out, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i)
-        out[i] = portable::loadOne<K>(row, i);
-}
-
-} // namespace
-
-const WeightTraits kF32Traits{
-    "f32", 1, 4, toFloatPlain<detail::FloatKind::F32>, detail::dotOf<F32>, detail::dotBatchOf<F32>, false};
-const WeightTraits kF16Traits{
-    "f16", 1, 2, toFloatPlain<detail::FloatKind::F16>, detail::dotOf<F16>, detail::dotBatchOf<F16>, false};
-const WeightTraits kBF16Traits{
-    "bf16", 1, 2, toFloatPlain<detail::FloatKind::BF16>, detail::dotOf<BF16>, detail::dotBatchOf<BF16>, false};
+const WeightTraits kF32Traits{"f32", 1, 4, detail::toFloatOf<F32>, detail::dotOf<F32>, detail::dotBatchOf<F32>, false};
+const WeightTraits kF16Traits{"f16", 1, 2, detail::toFloatOf<F16>, detail::dotOf<F16>, detail::dotBatchOf<F16>, false};
+const WeightTraits kBF16Traits{"bf16", 1, 2, detail::toFloatOf<BF16>, detail::dotOf<BF16>, detail::dotBatchOf<BF16>,
+                               false};
 
 } // namespace swb::kernels

@@ -7,7 +7,17 @@
 #include <QString>
 #include <QStringList>
 
+#include "sampling/Strategy.h"
+
 namespace swb::test {
+
+// A strategy from JSON written in a test; a typo there stops the test at once.
+inline Strategy strategyFromJson(const char* json) {
+    Result<Strategy> strategy = Strategy::parse(QString::fromUtf8(json));
+    if (!strategy)
+        qFatal("bad test strategy: %s", qPrintable(strategy.error().message));
+    return strategy.value();
+}
 
 // ../shared/reference beside the checkout, or an empty string when it is absent.
 inline QString referenceDir() {

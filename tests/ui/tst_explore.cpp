@@ -32,15 +32,9 @@
 #include "storage/RunRepository.h"
 
 using namespace swb;
+using swb::test::strategyFromJson;
 
 namespace {
-
-Strategy strategyFromJson(const char* json) {
-    Result<Strategy> strategy = Strategy::parse(QString::fromUtf8(json));
-    if (!strategy)
-        qFatal("bad test strategy: %s", qPrintable(strategy.error().message));
-    return strategy.value();
-}
 
 // Survivors of top-k then top-p on the raw probabilities of the top candidates, computed here from
 // first principles: keep the k most likely, renormalise, keep the smallest prefix reaching p.

@@ -36,15 +36,9 @@
 #include "storage/RunRepository.h"
 
 using namespace swb;
+using swb::test::strategyFromJson;
 
 namespace {
-
-Strategy strategyFromJson(const char* json) {
-    Result<Strategy> strategy = Strategy::parse(QString::fromUtf8(json));
-    if (!strategy)
-        qFatal("bad test strategy: %s", qPrintable(strategy.error().message));
-    return strategy.value();
-}
 
 // Rows of a runs CSV, read by `swb export` in its own process.
 int exportedRuns(const QString& store, const QString& out) {

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
@@ -22,10 +23,26 @@ namespace {
 int runGenerate(const Invocation& call) {
     const bool hasPrompt = call.args.isSet(QStringLiteral("prompt"));
     const bool hasFile = call.args.isSet(QStringLiteral("prompt-file"));
-    if (hasPrompt == hasFile)
-        failBadInput(QStringLiteral("give exactly one of --prompt and --prompt-file"));
+    const bool hasIds = call.args.isSet(QStringLiteral("prompt-ids"));
+    if (int(hasPrompt) + int(hasFile) + int(hasIds) != 1)
+        failBadInput(QStringLiteral("give exactly one of --prompt, --prompt-file and --prompt-ids"));
     std::string prompt;
-    if (hasPrompt) {
+    std::vector<TokenId> promptIds;
+    if (hasIds) {
+        // Token ids as they are, no BOS added: the exact input a reference implementation was given.
+        const QStringList words = call.args.value(QStringLiteral("prompt-ids"))
+                                      .split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+        for (const QString& word : words) {
+            bool ok = false;
+            const int id = word.toInt(&ok);
+            if (!ok || id < 0)
+                failBadInput(
+                    QStringLiteral("--prompt-ids takes token ids (non-negative integers), not '%1'").arg(word));
+            promptIds.push_back(id);
+        }
+        if (promptIds.empty())
+            failBadInput(QStringLiteral("--prompt-ids needs at least one token id"));
+    } else if (hasPrompt) {
         prompt = call.args.value(QStringLiteral("prompt")).toStdString();
     } else {
         const QString path = call.args.value(QStringLiteral("prompt-file"));
@@ -47,6 +64,8 @@ int runGenerate(const Invocation& call) {
     LoadedModel loaded = loadModelFromArguments(call);
     GenerationRequest request;
     request.prompt = prompt;
+    request.promptIds = promptIds;
+    request.usePromptIds = hasIds;
     request.strategy = strategy.value();
     request.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 0, 10'000'000));
     const bool json = call.args.isSet(QStringLiteral("json"));
@@ -139,7 +158,8 @@ int runGenerate(const Invocation& call) {
 
 Subcommand generateSubcommand() {
     return {QStringLiteral("generate"),
-            QStringLiteral("swb generate [--model PATH] [--tokenizer PATH] (--prompt T | --prompt-file F) "
+            QStringLiteral("swb generate [--model PATH] [--tokenizer PATH] (--prompt T | --prompt-file F | "
+                           "--prompt-ids IDS) "
                            "[--strategy S] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
                            "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE]"),
             QStringLiteral("Generate text with a sampling strategy, streaming it to stdout."),
@@ -148,6 +168,9 @@ Subcommand generateSubcommand() {
                 parser.addOptions({
                     {QStringLiteral("prompt"), QStringLiteral("Prompt text."), QStringLiteral("T")},
                     {QStringLiteral("prompt-file"), QStringLiteral("File holding the prompt."), QStringLiteral("F")},
+                    {QStringLiteral("prompt-ids"),
+                     QStringLiteral("The prompt as token ids, space or comma separated, used as they are."),
+                     QStringLiteral("IDS")},
                     {QStringLiteral("strategy"),
                      QStringLiteral("Preset (preset@hf|llamacpp|vllm for engine order), JSON file or JSON; "
                                     "default greedy."),

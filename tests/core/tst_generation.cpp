@@ -103,6 +103,32 @@ private slots:
         }
     }
 
+    // --prompt-ids gives the exact input a reference implementation was given: the ids `swb tokenize`
+    // makes of a prompt (BOS included) generate what the prompt itself does.
+    void promptIdsMatchTheEncodedPrompt() {
+        const auto ids = swb::test::runSwbProcess({QStringLiteral("tokenize"), QStringLiteral("--text"),
+                                                   QStringLiteral("And God said"), QStringLiteral("--add-special")});
+        QCOMPARE(ids.status, 0);
+        const QStringList common{QStringLiteral("generate"), QStringLiteral("--strategy"),
+                                 QStringLiteral("greedy"),   QStringLiteral("--max-tokens"),
+                                 QStringLiteral("12"),       QStringLiteral("--json")};
+        const auto byText =
+            swb::test::runSwbProcess(common + QStringList{QStringLiteral("--prompt"), QStringLiteral("And God said")});
+        const auto byIds = swb::test::runSwbProcess(
+            common + QStringList{QStringLiteral("--prompt-ids"), QString::fromUtf8(ids.out).trimmed()});
+        QCOMPARE(byText.status, 0);
+        QCOMPARE(byIds.status, 0);
+        const QJsonObject a = QJsonDocument::fromJson(byText.out).object();
+        const QJsonObject b = QJsonDocument::fromJson(byIds.out).object();
+        QCOMPARE(b.value(QStringLiteral("prompt_ids")), a.value(QStringLiteral("prompt_ids")));
+        QCOMPARE(b.value(QStringLiteral("tokens")), a.value(QStringLiteral("tokens")));
+        QVERIFY(!a.value(QStringLiteral("tokens")).toArray().isEmpty());
+        const auto bad =
+            swb::test::runSwbProcess(common + QStringList{QStringLiteral("--prompt-ids"), QStringLiteral("1 -3")});
+        QCOMPARE(bad.status, 2);
+        QCOMPARE(bad.err.count('\n'), 1);
+    }
+
     void badInputIsOneLineExit2() {
         const auto missing = swb::test::runSwbProcess(
             {QStringLiteral("generate"), QStringLiteral("--model"), QStringLiteral("/nonexistent/model.bin"),

@@ -80,6 +80,37 @@ GgufWriter typedLlama(const QuantType& t, const LlamaShape& s, std::uint64_t see
     return g;
 }
 
+// The test models' shape: rows that every block type divides.
+LlamaShape typedShape(bool tied) {
+    LlamaShape shape;
+    shape.dim = 256;
+    shape.hidden = 512;
+    shape.heads = 4;
+    shape.kvHeads = 2;
+    shape.layers = 2;
+    shape.vocab = 96;
+    shape.context = 64;
+    shape.tied = tied;
+    return shape;
+}
+
+// Logits of `steps` decode steps after the first `prompt` tokens (one token at a time, as generation
+// does), following `tokens` where it goes on past the prompt, else greedy (appending the choices).
+std::vector<std::vector<float>> decodeSteps(Model& model, std::vector<int>& tokens, std::size_t prompt, int steps) {
+    auto state = model.newState();
+    Result<std::vector<float>> logits = model.forward(
+        *state, std::vector<TokenId>(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(prompt)));
+    std::vector<std::vector<float>> out;
+    for (int step = 0; step < steps && logits; ++step) {
+        out.push_back(logits.value());
+        const std::size_t at = prompt + static_cast<std::size_t>(step);
+        if (tokens.size() <= at)
+            tokens.push_back(static_cast<int>(std::max_element(logits->begin(), logits->end()) - logits->begin()));
+        logits = model.forward(*state, std::vector<TokenId>{tokens[at]});
+    }
+    return out;
+}
+
 std::vector<double> softmax(const double* logits, int n) {
     const double top = *std::max_element(logits, logits + n);
     std::vector<double> p(static_cast<std::size_t>(n));
@@ -257,15 +288,7 @@ private slots:
         QFETCH(QString, type);
         QFETCH(bool, tied);
         const QuantType& t = quantType(type.toStdString());
-        LlamaShape shape;
-        shape.dim = 256;
-        shape.hidden = 512;
-        shape.heads = 4;
-        shape.kvHeads = 2;
-        shape.layers = 2;
-        shape.vocab = 96;
-        shape.context = 64;
-        shape.tied = tied;
+        const LlamaShape shape = typedShape(tied);
         LlamaWeights reference;
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("model.gguf"));
@@ -278,16 +301,7 @@ private slots:
         // A prompt of 12 (more than the kernels take at once: prefill goes through the float32 tiles).
         std::vector<int> tokens = {1, 17, 42, 5, 9, 33, 60, 2, 71, 80, 11, 3};
         const std::size_t prompt = tokens.size();
-        auto state = model.newState();
-        Result<std::vector<float>> logits = model.forward(*state, std::vector<TokenId>(tokens.begin(), tokens.end()));
-        std::vector<std::vector<float>> ours;
-        for (int step = 0; step < 48 && logits; ++step) {
-            ours.push_back(logits.value());
-            const auto next = static_cast<TokenId>(std::max_element(logits->begin(), logits->end()) - logits->begin());
-            tokens.push_back(next);
-            logits = model.forward(*state, std::vector<TokenId>{next});
-        }
-        QVERIFY(logits);
+        const std::vector<std::vector<float>> ours = decodeSteps(model, tokens, prompt, 48);
         QCOMPARE(ours.size(), std::size_t(48));
         const std::vector<double> exact = referenceLlama(reference, tokens);
         double worst = 0, entropy = 0;
@@ -305,6 +319,55 @@ private slots:
         qInfo("%s: max |dp| %.3g over 48 steps, mean entropy %.2f nats", qPrintable(type), worst, entropy);
         QVERIFY2(entropy > 1.0, "the test model's distributions are too peaked to show a difference");
         QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
+    }
+
+    void crossDeviceConformance_data() { modelsMatchAFloat64Forward_data(); }
+    // The same models on CUDA (weights expanded at load to the compute dtype on the GPU) against the CPU
+    // kernels: f32 within 1e-4 in probability over 48 greedy steps; bf16 and f16 report their distance.
+    // Skips without a CUDA build of libtorch and a GPU (packaging/cuda-check.sh runs it on one).
+    void crossDeviceConformance() {
+        QFETCH(QString, type);
+        QFETCH(bool, tied);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("model.gguf"));
+        LlamaWeights reference;
+        QVERIFY(typedLlama(quantType(type.toStdString()), typedShape(tied), 11, reference).write(path));
+        ModelOptions cuda;
+        cuda.device = QStringLiteral("cuda");
+        auto onGpu = Model::load(path, cuda);
+        QVERIFY2(onGpu, qPrintable(onGpu ? QString() : onGpu.error().message));
+        if (onGpu.value()->info().device != QLatin1String("cuda"))
+            QSKIP(
+                "no CUDA: this libtorch has no CUDA support or sees no GPU (packaging/cuda-check.sh runs this on one)");
+        auto onCpu = Model::load(path);
+        QVERIFY(onCpu);
+        std::vector<int> tokens = {1, 17, 42, 5, 9, 33, 60, 2, 71, 80, 11, 3};
+        const std::size_t prompt = tokens.size();
+        const auto cpu = decodeSteps(*onCpu.value(), tokens, prompt, 48);
+        const auto distance = [&](Model& model) {
+            std::vector<int> same = tokens;
+            const auto gpu = decodeSteps(model, same, prompt, 48);
+            double worst = gpu.size() == cpu.size() ? 0.0 : 1.0;
+            for (std::size_t step = 0; step < cpu.size() && step < gpu.size(); ++step) {
+                const std::vector<double> a(cpu[step].begin(), cpu[step].end());
+                const std::vector<double> b(gpu[step].begin(), gpu[step].end());
+                const auto p = softmax(a.data(), static_cast<int>(a.size()));
+                const auto q = softmax(b.data(), static_cast<int>(b.size()));
+                for (std::size_t i = 0; i < p.size(); ++i)
+                    worst = std::max(worst, std::fabs(p[i] - q[i]));
+            }
+            return worst;
+        };
+        const double f32 = distance(*onGpu.value());
+        qInfo("{\"type\": \"%s\", \"device\": \"cuda\", \"dtype\": \"f32\", \"max_dp\": %.3g}", qPrintable(type), f32);
+        QVERIFY2(f32 <= 1e-4, qPrintable(QString::number(f32)));
+        for (const char* dtype : {"bf16", "f16"}) {
+            cuda.dtype = QLatin1String(dtype);
+            auto low = Model::load(path, cuda);
+            QVERIFY(low);
+            qInfo("{\"type\": \"%s\", \"device\": \"cuda\", \"dtype\": \"%s\", \"max_dp\": %.3g}", qPrintable(type),
+                  dtype, distance(*low.value()));
+        }
     }
 };
 

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+62"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+66"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -411,7 +411,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+65"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+66"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -451,7 +451,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Prompts, one per line</source>
         <translation type="unfinished"></translation>
     </message>
@@ -461,7 +461,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Read prompts from .txt (one per line), .jsonl (a &quot;prompt&quot; field) or .csv (a prompt column)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -526,7 +526,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Generate every prompt with every strategy; running the same setup again resumes where it stopped</source>
         <translation type="unfinished"></translation>
     </message>
@@ -622,22 +622,22 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+494"/>
+        <location line="+516"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-493"/>
+        <location line="-515"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+99"/>
+        <location line="+105"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>Imported %n prompt from %1.</numerusform>
@@ -670,12 +670,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Running…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,12 +685,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Cancelled after %1 of %2 runs; Run again to resume.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1 runs generated, %2 already done; %3 new comparisons.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -705,7 +705,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -720,7 +720,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+79"/>
         <source>Preference:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -767,8 +767,13 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Gold: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gold (answer hidden until you prefer)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -797,12 +802,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Expected: %1 better</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Expected: tie</source>
         <translation type="unfinished"></translation>
     </message>
@@ -934,12 +939,17 @@ p %2</source>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+55"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+43"/>
+        <source>%1 (%2 stays loaded.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Cannot replay this step: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -996,7 +1006,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Sampler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1031,7 +1041,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+101"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1041,7 +1051,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+31"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1051,12 +1061,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Loaded %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1065,13 +1075,32 @@ p %2</source>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>0 / %1 tokens</source>
-        <translation type="unfinished"></translation>
+        <source>0 / %n token(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n token(s) · %1%2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+95"/>
+        <source>Run %1 · %n token(s) · %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="-119"/>
         <source>%1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1081,12 +1110,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>%1 tokens · %2%3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1101,7 +1125,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>Branching needs a finished, saved run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1111,17 +1135,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+56"/>
-        <source>Run %1 · %2 tokens · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+66"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+34"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1131,7 +1150,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1159,7 +1178,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+19"/>
+        <source>The tokenizer has %1 tokens but the model %2 only %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1212,7 +1236,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+57"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1242,17 +1266,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Open Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Models (config.json *.gguf *.bin *.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>About Sampling Workbench</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1265,18 +1279,18 @@ p %2</source>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+153"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+33"/>
+        <location line="+208"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-196"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Open a Hugging Face folder, a .gguf file or a llama2.c .bin checkpoint (or drop one on the window)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1291,7 +1305,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Where the model runs; CUDA needs a CUDA build of libtorch (falls back to the CPU with a warning)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1321,12 +1335,66 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
-        <source>Open &amp;Folder…</source>
+        <location line="+8"/>
+        <source>&amp;Tokenizer…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+102"/>
+        <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Open F&amp;older…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Models (*.gguf *.bin config.json *.safetensors);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+11"/>
+        <source>Choose the Tokenizer of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <location line="+11"/>
+        <source>llama2.c tokenizers (*.bin);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Tokenizer: %1
+Choose another</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 as stored, f32 arithmetic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · %2M parameters · %3 · %4 · context %5 · vocabulary %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-100"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1341,33 +1409,23 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Open Model Folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Open Model File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Models (*.gguf *.bin config.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+41"/>
         <source>Layer %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Loading %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1530,12 +1588,12 @@ p %2</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+311"/>
+        <location line="+314"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-303"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1590,7 +1648,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+75"/>
         <source>Cannot compute the report: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1915,7 +1973,12 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+114"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+74"/>
+        <source>the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>Preset…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1930,7 +1993,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Engine order</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1970,7 +2033,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>The seed of the strategy&apos;s random number generator: the same seed draws the same tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1985,17 +2048,17 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+21"/>
         <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>Redo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+17"/>
         <source>Reorder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2020,7 +2083,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>C&amp;hain</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2035,12 +2098,12 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Saved strategies…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2050,7 +2113,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Save Strategy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2060,7 +2123,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Name %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2070,22 +2133,27 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Set strategy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+62"/>
-        <source>JSON: %1 at offset %2.</source>
+        <location line="+92"/>
+        <source>JSON: %1 at line %2, column %3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Edit JSON</source>
+        <location line="+5"/>
+        <source>JSON: a strategy is an object ({…}), not an array or a value.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+12"/>
+        <source>Edit JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Set %1.%2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2105,17 +2173,17 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Select a sampler to edit its parameters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2 &lt;i&gt;(%3)&lt;/i&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>%1: write a JSON list or object.</source>
         <translation type="unfinished"></translation>
     </message>

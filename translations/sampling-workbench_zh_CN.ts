@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+62"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+66"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -411,7 +411,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+65"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+66"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -451,7 +451,7 @@
         <translation>添加正在探索中编辑的策略</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Prompts, one per line</source>
         <translation>提示词，每行一个</translation>
     </message>
@@ -461,7 +461,7 @@
         <translation>导入…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Read prompts from .txt (one per line), .jsonl (a &quot;prompt&quot; field) or .csv (a prompt column)</source>
         <translation>从 .txt（每行一个）、.jsonl（&quot;prompt&quot; 字段）或 .csv（prompt 列）读取提示词</translation>
     </message>
@@ -526,7 +526,7 @@
         <translation>运行比较</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Generate every prompt with every strategy; running the same setup again resumes where it stopped</source>
         <translation>用每个策略为每个提示词生成；再次运行相同设置时会从中断处继续</translation>
     </message>
@@ -622,22 +622,22 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+494"/>
+        <location line="+516"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-493"/>
+        <location line="-515"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
     <message numerus="yes">
-        <location line="+99"/>
+        <location line="+105"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>已从 %1 导入 %n 个提示词。</numerusform>
@@ -669,12 +669,12 @@
         <translation>输入的提示词</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -684,12 +684,12 @@
         <translation>提示词 %1，样本 %2</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Cancelled after %1 of %2 runs; Run again to resume.</source>
         <translation>已在完成 %1 / %2 个运行后取消；再次运行即可继续。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1 runs generated, %2 already done; %3 new comparisons.</source>
         <translation>已生成 %1 个运行，%2 个此前已完成；新增 %3 个比较。</translation>
     </message>
@@ -704,7 +704,7 @@
         <translation>我的评分标准</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation>尚无比较：请在左侧设置并运行一个比较，或使用 swb batch。</translation>
     </message>
@@ -719,7 +719,7 @@
         <translation>提示词：%1</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+79"/>
         <source>Preference:</source>
         <translation>偏好：</translation>
     </message>
@@ -766,9 +766,14 @@
         <translation>Ctrl+B</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Gold: %1</source>
         <translation>金标准：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gold (answer hidden until you prefer)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+8"/>
@@ -796,12 +801,12 @@
         <translation>所有比较均已由 %1 评分。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Expected: %1 better</source>
         <translation>预期：%1 更好</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Expected: tie</source>
         <translation>预期：平局</translation>
     </message>
@@ -939,12 +944,17 @@ p %2</translation>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+55"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+43"/>
+        <source>%1 (%2 stays loaded.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Cannot replay this step: %1</source>
         <translation>无法重放这一步：%1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation>输入提示词，然后生成（Ctrl+Return）</translation>
     </message>
@@ -1001,7 +1011,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1036,7 +1046,7 @@ p %2</translation>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+101"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
@@ -1046,7 +1056,7 @@ p %2</translation>
         <translation>请等待比较完成或取消它，然后再打开其他模型。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+31"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -1056,12 +1066,12 @@ p %2</translation>
         <translation>已取消模型加载。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Loaded %1.</source>
         <translation>已加载 %1。</translation>
     </message>
@@ -1070,13 +1080,29 @@ p %2</translation>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>0 / %1 tokens</source>
-        <translation>0 / %1 个词元</translation>
+        <source>0 / %n token(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n token(s) · %1%2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+95"/>
+        <source>Run %1 · %n token(s) · %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="-119"/>
         <source>%1 / %2 tokens</source>
         <translation>%1 / %2 个词元</translation>
     </message>
@@ -1086,12 +1112,7 @@ p %2</translation>
         <translation>，%1 tok/s</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>%1 tokens · %2%3</source>
-        <translation>%1 个词元 · %2%3</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation>已保存运行 %1（%2 个词元，结束原因：%3）。</translation>
     </message>
@@ -1106,7 +1127,7 @@ p %2</translation>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>Branching needs a finished, saved run.</source>
         <translation>分支需要一个已完成并已保存的运行。</translation>
     </message>
@@ -1116,17 +1137,12 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+56"/>
-        <source>Run %1 · %2 tokens · %3</source>
-        <translation>运行 %1 · %2 个词元 · %3</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+66"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+34"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -1136,7 +1152,7 @@ p %2</translation>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
     </message>
@@ -1164,7 +1180,12 @@ p %2</translation>
         <translation>模型加载已取消。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+19"/>
+        <source>The tokenizer has %1 tokens but the model %2 only %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <location line="+36"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
@@ -1217,7 +1238,7 @@ p %2</translation>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+57"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1247,17 +1268,7 @@ p %2</translation>
         <translation>关于采样工作台(&amp;A)</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Open Model</source>
-        <translation>打开模型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Models (config.json *.gguf *.bin *.safetensors);;All files (*)</source>
-        <translation>模型 (config.json *.gguf *.bin *.safetensors);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>About Sampling Workbench</source>
         <translation>关于采样工作台</translation>
     </message>
@@ -1270,18 +1281,18 @@ p %2</translation>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+30"/>
-        <location line="+153"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+33"/>
+        <location line="+208"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-196"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Open a Hugging Face folder, a .gguf file or a llama2.c .bin checkpoint (or drop one on the window)</source>
         <translation>打开 Hugging Face 文件夹、.gguf 文件或 llama2.c .bin 检查点（也可将其拖放到窗口上）</translation>
     </message>
@@ -1296,7 +1307,7 @@ p %2</translation>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Where the model runs; CUDA needs a CUDA build of libtorch (falls back to the CPU with a warning)</source>
         <translation>模型运行的位置；CUDA 需要 CUDA 版本的 libtorch（否则会回退到 CPU 并给出警告）</translation>
     </message>
@@ -1326,12 +1337,66 @@ p %2</translation>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+48"/>
-        <source>Open &amp;Folder…</source>
-        <translation>打开文件夹(&amp;F)…</translation>
+        <location line="+8"/>
+        <source>&amp;Tokenizer…</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+102"/>
+        <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Open F&amp;older…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Models (*.gguf *.bin config.json *.safetensors);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+11"/>
+        <source>Choose the Tokenizer of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <location line="+11"/>
+        <source>llama2.c tokenizers (*.bin);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Tokenizer: %1
+Choose another</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 as stored, f32 arithmetic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · %2M parameters · %3 · %4 · context %5 · vocabulary %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-100"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
@@ -1346,34 +1411,24 @@ p %2</translation>
         <translation>最近使用</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Open Model Folder</source>
         <translation>打开模型文件夹</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Open Model File</source>
         <translation>打开模型文件</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Models (*.gguf *.bin config.json);;All files (*)</source>
-        <translation>模型 (*.gguf *.bin config.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+41"/>
         <source>Layer %1 of %2</source>
         <translation>第 %1 层，共 %2 层</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>%1 · %2M parameters · %3 → %4 · %5 · context %6 · vocabulary %7</source>
-        <translation>%1 · %2M 参数 · %3 → %4 · %5 · 上下文 %6 · 词表 %7</translation>
     </message>
 </context>
 <context>
@@ -1535,12 +1590,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+311"/>
+        <location line="+314"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-303"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -1595,7 +1650,7 @@ p %2</translation>
         <translation>评分者</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+75"/>
         <source>Cannot compute the report: %1</source>
         <translation>无法计算报告：%1</translation>
     </message>
@@ -1927,7 +1982,12 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+114"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+74"/>
+        <source>the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>Preset…</source>
         <translation>预设…</translation>
     </message>
@@ -1942,7 +2002,7 @@ have been compared.</source>
         <translation>预设 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Engine order</source>
         <translation>引擎顺序</translation>
     </message>
@@ -1982,7 +2042,7 @@ have been compared.</source>
         <translation>以一个名称将此策略保存到运行存储中</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>The seed of the strategy&apos;s random number generator: the same seed draws the same tokens</source>
         <translation>策略随机数生成器的种子：相同的种子会抽取相同的词元</translation>
     </message>
@@ -1997,17 +2057,17 @@ have been compared.</source>
         <translation>随机选取一个种子</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+21"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+17"/>
         <source>Reorder</source>
         <translation>重新排序</translation>
     </message>
@@ -2032,7 +2092,7 @@ have been compared.</source>
         <translation>将采样器后移</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>C&amp;hain</source>
         <translation>链(&amp;H)</translation>
     </message>
@@ -2047,12 +2107,12 @@ have been compared.</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Saved strategies…</source>
         <translation>已保存的策略…</translation>
     </message>
@@ -2062,7 +2122,7 @@ have been compared.</source>
         <translation>运行存储未打开，因此无法保存策略。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Save Strategy</source>
         <translation>保存策略</translation>
     </message>
@@ -2072,7 +2132,7 @@ have been compared.</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Name %1</source>
         <translation>命名为 %1</translation>
     </message>
@@ -2082,22 +2142,27 @@ have been compared.</source>
         <translation>已保存策略“%1”。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Set strategy</source>
         <translation>设置策略</translation>
     </message>
     <message>
-        <location line="+62"/>
-        <source>JSON: %1 at offset %2.</source>
-        <translation>JSON：%1（位于偏移量 %2）。</translation>
+        <location line="+92"/>
+        <source>JSON: %1 at line %2, column %3.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
+        <source>JSON: a strategy is an object ({…}), not an array or a value.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Edit JSON</source>
         <translation>编辑 JSON</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Set %1.%2</source>
         <translation>设置 %1.%2</translation>
     </message>
@@ -2117,17 +2182,17 @@ have been compared.</source>
         <translation>移动 %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Select a sampler to edit its parameters.</source>
         <translation>选择一个采样器以编辑其参数。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2 &lt;i&gt;(%3)&lt;/i&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; — %2 &lt;i&gt;（%3）&lt;/i&gt;</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>%1: write a JSON list or object.</source>
         <translation>%1：请写入一个 JSON 列表或对象。</translation>
     </message>

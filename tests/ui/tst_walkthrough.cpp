@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -235,6 +236,36 @@ private slots:
         tabs->setCurrentIndex(0);
     }
 
+    // Ctrl+Z with the focus in a parameter field undoes the strategy's last edit (the field's own undo
+    // took it before); the Undo button keeps its short label; the Add menu lists each engine once.
+    void undoFromAFieldAndTheAddMenu() {
+        StrategyEditor* editor = m_explore->strategyEditor();
+        editor->setStrategy(
+            strategyFromJson(R"({"seed": 3, "samplers": [{"type": "top_k", "k": 40}, {"type": "dist"}]})"));
+        editor->selectStage(0);
+        auto* k = editor->findChild<QSpinBox*>(QStringLiteral("param_k"));
+        QVERIFY(k);
+        k->setValue(7);
+        QCOMPARE(editor->strategy().samplers.front().params.value(QStringLiteral("k")).toInt(), 7);
+        k->setFocus();
+        QTRY_VERIFY(k->hasFocus());
+        QTest::keyClick(k, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(editor->strategy().samplers.front().params.value(QStringLiteral("k")).toInt(), 40);
+        auto* undo = editor->findChild<QAction*>(QStringLiteral("strategyUndo"));
+        QVERIFY(undo);
+        QCOMPARE(undo->text(), QStringLiteral("Undo"));
+
+        auto* add = editor->findChild<QToolButton*>(QStringLiteral("addSampler"));
+        QVERIFY(add && add->menu());
+        QStringList engines;
+        for (QAction* action : add->menu()->actions()) {
+            QVERIFY2(action->menu(), "each entry of Add is an engine's submenu");
+            engines << action->text();
+        }
+        QVERIFY(engines.size() >= 3);
+        QCOMPARE(engines.removeDuplicates(), 0);
+    }
+
     // 3. After another model is loaded, the demo model's runs (in Explore and in Compare) still show their
     // own token texts, never ids, and the plot's bars are labelled by their own tokenizer.
     void earlierRunsKeepTheirTokenTexts() {
@@ -271,7 +302,12 @@ private slots:
                                  30000);
 
         QVERIFY(compare->showComparison(compare->comparisonCount() - 1));
+        QVERIFY(compare->showComparison(compare->comparisonCount() - 1)); // rebuilt: nothing drawn twice
         QVERIFY(!compare->panes().empty());
+        int preferenceLabels = 0;
+        for (QLabel* label : compare->findChildren<QLabel*>())
+            preferenceLabels += label->text() == QStringLiteral("Preference:");
+        QCOMPARE(preferenceLabels, 1);
         RunRepository runs(*m_window->database());
         for (ComparePane* pane : compare->panes()) {
             QVERIFY(pane->stream()->stepCount() > 0);

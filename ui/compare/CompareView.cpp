@@ -672,8 +672,11 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
         delete button;
     m_preferenceButtons.clear();
     auto* layout = static_cast<QHBoxLayout*>(m_preferenceRow->layout());
-    while (layout->count() > 0)
-        delete layout->takeAt(0);
+    // The label too: deleting only the layout item would leave the old "Preference:" drawn under the new one.
+    while (QLayoutItem* item = layout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
     if (comparison.entries.empty()) {
         updatePreferenceButtons();
         return;
@@ -727,8 +730,11 @@ void CompareView::updatePreferenceButtons() {
         button->setChecked(button->property("winner").toString() == given);
     m_reveal->setEnabled(comparison && (!given.isEmpty() || !comparison->blind) && !m_revealed);
     m_gold->setEnabled(comparison != nullptr);
+    // The gold answer is shown only once it can no longer tell a blind rater anything.
     if (comparison && comparison->isGold)
-        m_gold->setText(tr("Gold: %1").arg(comparison->goldWinner));
+        m_gold->setText(!comparison->blind || m_revealed || !given.isEmpty()
+                            ? tr("Gold: %1").arg(comparison->goldWinner)
+                            : tr("Gold (answer hidden until you prefer)"));
     else
         m_gold->setText(tr("Gold…"));
 }
@@ -860,7 +866,7 @@ void CompareView::reveal() {
     m_revealed = true;
     for (ComparePane* pane : m_panes)
         pane->setRevealed(true);
-    m_reveal->setEnabled(false);
+    updatePreferenceButtons();
 }
 
 void CompareView::markGold() {

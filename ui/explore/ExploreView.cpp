@@ -470,7 +470,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_pipeline->setRowCount(0);
     m_whatIf->clear();
     m_plot->clear(tr("Generating…"));
-    m_progress->setText(tr("0 / %1 tokens").arg(m_maxTokensOfJob));
+    m_progress->setText(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
     updateButtons();
     emit generationStarted();
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
@@ -521,7 +521,8 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     const QString speed = outcome.result.tokensPerSecond > 0
                               ? tr(", %1 tok/s").arg(outcome.result.tokensPerSecond, 0, 'f', 0)
                               : QString();
-    m_progress->setText(tr("%1 tokens · %2%3").arg(m_run.steps.size()).arg(m_run.finish, speed));
+    m_progress->setText(
+        tr("%n token(s) · %1%2", nullptr, static_cast<int>(m_run.steps.size())).arg(m_run.finish, speed));
     if (outcome.runId > 0) {
         emit statusMessage(
             tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
@@ -616,7 +617,9 @@ bool ExploreView::openRun(qint64 runId) {
     showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
-    m_progress->setText(tr("Run %1 · %2 tokens · %3").arg(m_run.runId).arg(m_run.steps.size()).arg(m_run.finish));
+    m_progress->setText(tr("Run %1 · %n token(s) · %2", nullptr, static_cast<int>(m_run.steps.size()))
+                            .arg(m_run.runId)
+                            .arg(m_run.finish));
     if (strategy)
         setStrategyFromRun(m_run.strategy, m_run.seed);
     if (!m_run.steps.empty())

@@ -137,7 +137,7 @@ void ModelBar::setRecent(const QStringList& paths) {
 
 void ModelBar::rebuildMenu() {
     m_menu->clear();
-    m_menu->addAction(tr("Open &Folder…"), this, &ModelBar::chooseFolder);
+    m_menu->addAction(tr("Open F&older…"), this, &ModelBar::chooseFolder);
     m_menu->addAction(tr("Open &File…"), this, &ModelBar::chooseFile);
     m_menu->addAction(tr("&Bundled Demo Model"), this, [this] { emit openRequested(bundledModelPath()); });
     if (!m_recent.isEmpty()) {

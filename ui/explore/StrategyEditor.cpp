@@ -12,6 +12,7 @@
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -179,6 +180,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     connect(save, &QToolButton::clicked, this, &StrategyEditor::saveNamed);
 
     m_seed = new QLineEdit(this);
+    m_seed->installEventFilter(this); // Ctrl+Z undoes the strategy (see eventFilter)
     m_seed->setObjectName(QStringLiteral("seed"));
     m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,15}")), m_seed));
     m_seed->setToolTip(tr("The seed of the strategy's random number generator: the same seed draws the same tokens"));
@@ -192,18 +194,27 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     dice->setToolTip(tr("Pick a random seed"));
     connect(dice, &QToolButton::clicked, this, &StrategyEditor::newSeed);
 
+    // Fixed labels ("Undo", not "Undo Set strategy of run 12"), so the panel keeps its width; the edit
+    // they would undo or redo is in the tooltip.
+    const auto stackAction = [this](const QString& label, const QKeySequence& key, bool redo) {
+        auto* action = new QAction(label, this);
+        action->setObjectName(redo ? QStringLiteral("strategyRedo") : QStringLiteral("strategyUndo"));
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setEnabled(false);
+        connect(action, &QAction::triggered, m_undo, redo ? &QUndoStack::redo : &QUndoStack::undo);
+        connect(m_undo, redo ? &QUndoStack::canRedoChanged : &QUndoStack::canUndoChanged, action, &QAction::setEnabled);
+        connect(m_undo, redo ? &QUndoStack::redoTextChanged : &QUndoStack::undoTextChanged, action,
+                [action, label](const QString& text) {
+                    action->setToolTip(text.isEmpty() ? label : QStringLiteral("%1: %2").arg(label, text));
+                });
+        addAction(action);
+        return action;
+    };
     auto* undo = new QToolButton(this);
-    QAction* undoAction = m_undo->createUndoAction(this, tr("Undo"));
-    undoAction->setShortcut(QKeySequence::Undo);
-    undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    undo->setDefaultAction(undoAction);
+    undo->setDefaultAction(stackAction(tr("Undo"), QKeySequence::Undo, false));
     auto* redo = new QToolButton(this);
-    QAction* redoAction = m_undo->createRedoAction(this, tr("Redo"));
-    redoAction->setShortcut(QKeySequence::Redo);
-    redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    redo->setDefaultAction(redoAction);
-    addAction(undoAction);
-    addAction(redoAction);
+    redo->setDefaultAction(stackAction(tr("Redo"), QKeySequence::Redo, true));
 
     // The chain.
     m_list = new QListWidget(this);
@@ -314,18 +325,23 @@ StrategyEditor::StrategyEditor(QWidget* parent)
 StrategyEditor::~StrategyEditor() = default;
 
 QMenu* StrategyEditor::buildAddMenu() {
+    // One submenu per engine whose semantics the samplers follow, in the order the engines first appear.
     auto* menu = new QMenu(this);
-    QString engine;
+    std::vector<std::pair<QString, QMenu*>> engines;
     for (const SamplerDescriptor& descriptor : samplerDescriptors()) {
-        if (descriptor.engine != engine) {
-            engine = descriptor.engine;
-            menu->addSection(engine);
+        auto it =
+            std::find_if(engines.begin(), engines.end(), [&](const auto& e) { return e.first == descriptor.engine; });
+        if (it == engines.end()) {
+            engines.emplace_back(descriptor.engine, menu->addMenu(descriptor.engine));
+            engines.back().second->setToolTipsVisible(true);
+            it = std::prev(engines.end());
         }
-        QAction* action = menu->addAction(descriptor.type, this, [this, type = descriptor.type] { addSampler(type); });
+        QAction* action =
+            it->second->addAction(descriptor.type, this, [this, type = descriptor.type] { addSampler(type); });
+        action->setObjectName(QStringLiteral("add_%1").arg(descriptor.type));
         action->setToolTip(descriptor.summary);
         action->setStatusTip(descriptor.summary);
     }
-    menu->setToolTipsVisible(true);
     return menu;
 }
 
@@ -461,6 +477,17 @@ void StrategyEditor::showJson() {
     QTextCursor cursor = m_json->textCursor();
     cursor.setPosition(std::min(position, static_cast<int>(text.size())));
     m_json->setTextCursor(cursor);
+}
+
+bool StrategyEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+            event->ignore(); // not the field's: the strategy's Undo/Redo shortcut takes it
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString StrategyEditor::jsonText() const {
@@ -641,6 +668,10 @@ void StrategyEditor::rebuildForm() {
         auto* label = new QLabel(param.name, m_form);
         label->setToolTip(tip);
         m_formLayout->addRow(label, editor);
+        // Ctrl+Z / Ctrl+Shift+Z in a field undo the strategy's edits, not the field's own typing.
+        editor->installEventFilter(this);
+        for (QWidget* child : editor->findChildren<QWidget*>())
+            child->installEventFilter(this);
     }
 }
 

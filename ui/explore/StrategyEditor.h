@@ -54,6 +54,9 @@ public:
     bool applyJsonText(const QString& text);
     QString jsonText() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     void strategyChanged();
     void message(const QString& text);

@@ -1078,25 +1078,25 @@ p %2</source>
     <message numerus="yes">
         <location line="+1"/>
         <source>0 / %n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>0 / %n token</numerusform>
+            <numerusform>0 / %n tokens</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+52"/>
         <source>%n token(s) · %1%2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n token · %1%2</numerusform>
+            <numerusform>%n tokens · %1%2</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+95"/>
         <source>Run %1 · %n token(s) · %2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Run %1 · %n token · %2</numerusform>
+            <numerusform>Run %1 · %n tokens · %2</numerusform>
         </translation>
     </message>
     <message>

@@ -773,7 +773,7 @@
     <message>
         <location line="+1"/>
         <source>Gold (answer hidden until you prefer)</source>
-        <translation type="unfinished"></translation>
+        <translation>金标（在你给出偏好前隐藏答案）</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -946,7 +946,7 @@ p %2</translation>
     <message>
         <location filename="../ui/explore/ExploreView.cpp" line="+43"/>
         <source>%1 (%2 stays loaded.)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2 仍保持加载。）</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -1083,22 +1083,22 @@ p %2</translation>
     <message numerus="yes">
         <location line="+1"/>
         <source>0 / %n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>0 / %n 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+52"/>
         <source>%n token(s) · %1%2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个词元 · %1%2</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+95"/>
         <source>Run %1 · %n token(s) · %2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>运行 %1 · %n 个词元 · %2</numerusform>
         </translation>
     </message>
     <message>
@@ -1182,7 +1182,7 @@ p %2</translation>
     <message>
         <location line="+19"/>
         <source>The tokenizer has %1 tokens but the model %2 only %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器有 %1 个词元，但模型 %2 只有 %3 个。</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -1339,61 +1339,62 @@ p %2</translation>
     <message>
         <location line="+8"/>
         <source>&amp;Tokenizer…</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+102"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
         <location line="-54"/>
         <source>Open F&amp;older…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
         <location line="+24"/>
         <source>Models (*.gguf *.bin config.json *.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 (*.gguf *.bin config.json *.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+9"/>
         <location line="+11"/>
         <source>Choose the Tokenizer of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>选择 %1 的分词器</translation>
     </message>
     <message>
         <location line="-10"/>
         <location line="+11"/>
         <source>llama2.c tokenizers (*.bin);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>llama2.c 分词器 (*.bin);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Tokenizer: %1
 Choose another</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器：%1
+选择其他</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>%1 as stored, f32 arithmetic</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 按存储格式，f32 运算</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 · %2M parameters · %3 · %4 · context %5 · vocabulary %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2M 参数 · %3 · %4 · 上下文 %5 · 词表 %6</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>%1 not loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未加载</translation>
     </message>
     <message>
         <location line="-100"/>
@@ -1984,7 +1985,7 @@ have been compared.</source>
     <message>
         <location filename="../ui/explore/StrategyEditor.cpp" line="+74"/>
         <source>the list</source>
-        <translation type="unfinished"></translation>
+        <translation>列表</translation>
     </message>
     <message>
         <location line="+57"/>
@@ -2149,12 +2150,12 @@ have been compared.</source>
     <message>
         <location line="+92"/>
         <source>JSON: %1 at line %2, column %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON：第 %2 行第 %3 列：%1。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>JSON: a strategy is an object ({…}), not an array or a value.</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON：策略必须是对象（{…}），不能是数组或单个值。</translation>
     </message>
     <message>
         <location line="+12"/>

@@ -1,4 +1,6 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -11,5 +13,11 @@ int main(int argc, char* argv[]) {
     swb::initApplicationInfo();
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return swb::cli::runSwb(QCoreApplication::arguments(), out, err);
+    int status = swb::cli::runSwb(QCoreApplication::arguments(), out, err);
+    // stdio may hold the last of the output until here: its write errors count too.
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && status == 0) {
+        std::fprintf(stderr, "swb: cannot write to standard output: %s\n", std::strerror(errno));
+        status = 2;
+    }
+    return status;
 }

@@ -130,6 +130,11 @@ int runSwb(const QStringList& arguments, QTextStream& out, QTextStream& err) {
         status = 1;
     }
     out.flush();
+    // What was printed must have reached standard output (a full disk, a closed pipe, a size limit).
+    if (out.status() == QTextStream::WriteFailed && status == 0) {
+        err << "swb: cannot write to standard output\n";
+        status = 2;
+    }
     err.flush();
     return status;
 }

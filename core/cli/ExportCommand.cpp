@@ -1,10 +1,12 @@
 // swb export: one evaluation report of a run store as CSV (evaluation/Reports.h), to a file or stdout.
 
+#include <optional>
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QHash>
-#include <QSaveFile>
 
+#include "cli/OutputFile.h"
 #include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "evaluation/Reports.h"
@@ -27,15 +29,14 @@ int runExport(const Invocation& call) {
     std::unique_ptr<Database> database =
         openExistingRunStore(call.required(QStringLiteral("db")), Database::Access::ReadOnly);
 
-    // Open the destination first: an unwritable path fails before any work.
+    // Open the destination first: an unwritable path (or the run store itself) fails before any work.
     const QString outPath = call.args.value(QStringLiteral("out"));
-    QSaveFile file(outPath);
+    std::optional<OutputFile> file;
     QBuffer buffer;
     QIODevice* device = &buffer;
     if (!outPath.isEmpty()) {
-        if (!file.open(QIODevice::WriteOnly))
-            failBadInput(QStringLiteral("cannot write the report to %1: %2").arg(outPath, file.errorString()));
-        device = &file;
+        file.emplace(outPath, QStringLiteral("out"), QStringList{database->path()});
+        device = &file->device();
     } else {
         buffer.open(QIODevice::WriteOnly);
     }
@@ -61,9 +62,8 @@ int runExport(const Invocation& call) {
     Reports reports(*database);
     if (Status status = reports.writeCsv(*kind, *device, options, tokenText); !status)
         throw Failure{status.error().kind == ErrorKind::BadInput ? 2 : 1, status.error().message};
-    if (!outPath.isEmpty()) {
-        if (!file.commit())
-            failBadInput(QStringLiteral("cannot write the report to %1: %2").arg(outPath, file.errorString()));
+    if (file) {
+        file->commit();
     } else {
         call.out << QString::fromUtf8(buffer.data());
     }

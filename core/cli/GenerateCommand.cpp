@@ -1,6 +1,8 @@
 // swb generate: run a strategy on a prompt, streaming the text; optionally a JSON summary and a
 // per-step JSONL trace.
 
+#include <optional>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,6 +10,7 @@
 #include <QRegularExpression>
 
 #include "cli/ModelArguments.h"
+#include "cli/OutputFile.h"
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
 #include "generation/RunRecording.h"
@@ -72,11 +75,14 @@ int runGenerate(const Invocation& call) {
     const QString tracePath = call.args.value(QStringLiteral("trace"));
     request.traceLevel = tracePath.isEmpty() ? TraceLevel::Scalars : TraceLevel::Full;
 
-    std::unique_ptr<QFile> traceFile;
+    std::optional<OutputFile> traceOutput;
+    QIODevice* traceFile = nullptr;
     if (!tracePath.isEmpty()) {
-        traceFile = std::make_unique<QFile>(tracePath);
-        if (!traceFile->open(QIODevice::WriteOnly | QIODevice::Truncate))
-            failBadInput(QStringLiteral("cannot write trace file %1: %2").arg(tracePath, traceFile->errorString()));
+        // Never onto the run store or the model it reads.
+        traceOutput.emplace(tracePath, QStringLiteral("trace"),
+                            QStringList{call.args.value(QStringLiteral("db")), modelPathArgument(call),
+                                        call.args.value(QStringLiteral("tokenizer"))});
+        traceFile = &traceOutput->device();
     }
 
     // Open the run store before generating, so a bad --db fails fast.
@@ -113,8 +119,8 @@ int runGenerate(const Invocation& call) {
     Result<GenerationResult> result = generator.generate(request, onStep);
     if (!result)
         throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
-    if (traceFile && !traceFile->flush())
-        failBadInput(QStringLiteral("cannot write trace file %1: %2").arg(tracePath, traceFile->errorString()));
+    if (traceOutput)
+        traceOutput->commit();
 
     qint64 runId = 0;
     if (database) {

@@ -9,12 +9,15 @@
 #include <set>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 #include "TestSupport.h"
 #include "evaluation/PromptFile.h"
@@ -65,6 +68,11 @@ QString quoted(const QString& cell) {
     QString escaped = cell;
     escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
     return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+QByteArray readFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 void writeFile(const QString& path, const QByteArray& bytes) {
@@ -561,6 +569,46 @@ private slots:
         QCOMPARE(result.out, readBytes(path(QStringLiteral("pairwise.csv"))));
     }
 
+    // Output paths that would destroy data: the run store itself (as --out of export, or --trace of
+    // generate) is refused with the store untouched; a FIFO (like /dev/null) is written through, not
+    // replaced by a regular file; a full standard output is an error, not a silent exit 0.
+    void outputsNeverDestroyInputs() {
+        const QByteArray before = readFile(m_db);
+        const auto onStore = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
+                                  QStringLiteral("runs"), QStringLiteral("--out"), m_db});
+        QCOMPARE(onStore.status, 2);
+        QVERIFY2(onStore.err.contains("--out") && onStore.err.count('\n') == 1, onStore.err.constData());
+        QCOMPARE(readFile(m_db), before);
+        // The same file through another path.
+        const QString relative = QDir::current().relativeFilePath(m_db);
+        const auto trace = swb({QStringLiteral("generate"), QStringLiteral("--prompt"), QStringLiteral("And"),
+                                QStringLiteral("--max-tokens"), QStringLiteral("3"), QStringLiteral("--db"), m_db,
+                                QStringLiteral("--trace"), relative});
+        QCOMPARE(trace.status, 2);
+        QVERIFY2(trace.err.contains("--trace"), trace.err.constData());
+        QCOMPARE(readFile(m_db), before);
+
+        const QString fifo = path(QStringLiteral("report.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QProcess reader;
+        reader.start(QStringLiteral("cat"), {fifo});
+        QVERIFY(reader.waitForStarted());
+        const auto toFifo = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
+                                 QStringLiteral("runs"), QStringLiteral("--out"), fifo});
+        QVERIFY(reader.waitForFinished(30000));
+        QCOMPARE(toFifo.status, 0);
+        QVERIFY(reader.readAllStandardOutput().startsWith("run_id,"));
+        QVERIFY(!QFileInfo(fifo).isFile()); // still the FIFO
+
+        QProcess full;
+        full.setStandardOutputFile(QStringLiteral("/dev/full"));
+        full.start(QStringLiteral(SWB_CLI_PATH), {QStringLiteral("export"), QStringLiteral("--db"), m_db,
+                                                  QStringLiteral("--report"), QStringLiteral("runs")});
+        QVERIFY(full.waitForFinished(60000));
+        QCOMPARE(full.exitCode(), 2);
+        QVERIFY(full.readAllStandardError().contains("standard output"));
+    }
+
     void badRatingsImportNothing() {
         const int before = count(QStringLiteral("ratings"));
         const int raters = count(QStringLiteral("raters"));
@@ -621,7 +669,7 @@ private slots:
             << QStringList{"export", "--db", db, "--report", "summary", "--out", "/nonexistent-folder/summary.csv"}
             << QStringLiteral("/nonexistent-folder/summary.csv");
         QTest::newRow("out is a folder") << QStringList{"export", "--db", db, "--report", "runs", "--out", m_dir.path()}
-                                         << QStringLiteral("cannot write the report");
+                                         << QStringLiteral("cannot write --out");
         QTest::newRow("unknown report") << QStringList{"export", "--db", db, "--report", "bogus"}
                                         << QStringLiteral("'bogus'");
         QTest::newRow("missing store") << QStringList{"export", "--db", path("none.sqlite"), "--report", "runs"}

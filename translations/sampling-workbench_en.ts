@@ -315,7 +315,7 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+59"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+62"/>
         <source>top-k = %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -355,13 +355,28 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>After stage %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Would draw “%1”: raw p %2, final p %3, raw rank %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Chose “%1”: raw p %2, final p %3, raw rank %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>p after stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p after the chain</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1091,16 +1106,8 @@ p %2</source>
             <numerusform>%n tokens · %1%2</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <location line="+95"/>
-        <source>Run %1 · %n token(s) · %2</source>
-        <translation>
-            <numerusform>Run %1 · %n token · %2</numerusform>
-            <numerusform>Run %1 · %n tokens · %2</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="-119"/>
+        <location line="-24"/>
         <source>%1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1135,7 +1142,25 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+57"/>
+        <source>Run %1, branch of run %2 at step %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 · %n token(s) · %2</source>
+        <translation>
+            <numerusform>%1 · %n token · %2</numerusform>
+            <numerusform>%1 · %n tokens · %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2098,7 +2123,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -315,7 +315,7 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+59"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+62"/>
         <source>top-k = %1</source>
         <translation>top-k = %1</translation>
     </message>
@@ -355,14 +355,29 @@
         <translation>%1：%2 个词元，%3%</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>After stage %1 (%2)</source>
         <translation>第 %1 阶段之后（%2）</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Would draw “%1”: raw p %2, final p %3, raw rank %4</source>
+        <translation>将会抽取“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Chose “%1”: raw p %2, final p %3, raw rank %4</source>
         <translation>选中“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>p after stage %1</source>
+        <translation>第 %1 阶段之后的 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p after the chain</source>
+        <translation type="unfinished">经过链之后的 p</translation>
     </message>
 </context>
 <context>
@@ -1094,15 +1109,8 @@ p %2</translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <location line="+95"/>
-        <source>Run %1 · %n token(s) · %2</source>
-        <translation>
-            <numerusform>运行 %1 · %n 个词元 · %2</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="-119"/>
+        <location line="-24"/>
         <source>%1 / %2 tokens</source>
         <translation>%1 / %2 个词元</translation>
     </message>
@@ -1137,7 +1145,24 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+57"/>
+        <source>Run %1, branch of run %2 at step %3</source>
+        <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 · %n token(s) · %2</source>
+        <translation>
+            <numerusform>%1 · %n 个词元 · %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
@@ -2108,7 +2133,7 @@ have been compared.</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
     </message>

@@ -279,7 +279,7 @@ QStringList runCells(const RunReportRow& run) {
             CsvWriter::number(run.ttftMs),
             CsvWriter::number(run.tokensPerSecond),
             optionalText(run.parentRunId),
-            run.branchStep ? QString::number(*run.branchStep) : QString(),
+            run.branchStep ? QString::number(*run.branchStep + 1) : QString(), // counted from 1, as the GUI
             timeText(run.createdAt)};
 }
 

@@ -28,6 +28,7 @@
 #include "TinyVocabularies.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
+#include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
@@ -264,6 +265,17 @@ private slots:
         }
         QVERIFY(engines.size() >= 3);
         QCOMPARE(engines.removeDuplicates(), 0);
+    }
+
+    // Unprintable characters in a token show as codes, never as a font's empty box; emoji stay.
+    void unprintableTokensShowCodes() {
+        QCOMPARE(visibleTokenText(QString(QChar(0x7F))), QStringLiteral("<U+007F>"));
+        QCOMPARE(visibleTokenText(QString(QChar(0x85))), QStringLiteral("<U+0085>"));
+        QCOMPARE(visibleTokenText(QStringLiteral("a\u200Db")), QStringLiteral("a<U+200D>b"));
+        QCOMPARE(visibleTokenText(QString(QChar(0x01))), QStringLiteral("<0x01>"));
+        const QString emoji = QString::fromUtf8("\xF0\x9F\x98\x80");
+        QCOMPARE(visibleTokenText(emoji), emoji);
+        QCOMPARE(visibleTokenText(QStringLiteral(" a")), QString(QChar(0x00B7)) + QStringLiteral("a"));
     }
 
     // 3. After another model is loaded, the demo model's runs (in Explore and in Compare) still show their

@@ -12,9 +12,13 @@ namespace swb {
 namespace {
 
 // lupdate files these under the context "swb" (the enclosing namespace).
-QString tr(const char* text) { return QCoreApplication::translate("swb", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("swb", text);
+}
 
-QString number(double value) { return QString::number(value, 'g', 3); }
+QString number(double value) {
+    return QString::number(value, 'g', 3);
+}
 
 const SamplerSpec* specAt(const Strategy& strategy, std::size_t index) {
     return index < strategy.samplers.size() ? &strategy.samplers[index] : nullptr;
@@ -36,6 +40,9 @@ QString visibleTokenText(const QString& text) {
             shown += QStringLiteral("\\r");
         else if (c.unicode() < 0x20)
             shown += QStringLiteral("<0x%1>").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else if (!c.isSurrogate() && (c.unicode() == 0x7F || !c.isPrint() || c.category() == QChar::Other_NotAssigned))
+            // DEL, C1 controls, format and unassigned characters: a code, never a font's empty box.
+            shown += QStringLiteral("<U+%1>").arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0'));
         else
             shown += c;
     }
@@ -52,7 +59,9 @@ QString tokenDisplayText(const Tokenizer* tokenizer, TokenId id) {
 }
 
 QString describeStage(const StageTrace& stage, const SamplerSpec* spec) {
-    const auto param = [spec](const char* name) { return spec ? spec->params.value(QLatin1String(name)).toDouble() : NAN; };
+    const auto param = [spec](const char* name) {
+        return spec ? spec->params.value(QLatin1String(name)).toDouble() : NAN;
+    };
     const QString mass = QString::number(stage.keptMass * 100.0, 'f', 1);
     const QString type = stage.sampler;
     if (type == QLatin1String("top_k"))
@@ -60,13 +69,16 @@ QString describeStage(const StageTrace& stage, const SamplerSpec* spec) {
     if (type == QLatin1String("top_p"))
         return tr("top-p %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
     if (type == QLatin1String("min_p"))
-        return std::isfinite(stage.threshold)
-                   ? tr("min-p %1: threshold p \u2265 %2, %3 tokens").arg(number(param("p")), number(stage.threshold)).arg(stage.kept)
-                   : tr("min-p %1: %2 tokens").arg(number(param("p"))).arg(stage.kept);
+        return std::isfinite(stage.threshold) ? tr("min-p %1: threshold p \u2265 %2, %3 tokens")
+                                                    .arg(number(param("p")), number(stage.threshold))
+                                                    .arg(stage.kept)
+                                              : tr("min-p %1: %2 tokens").arg(number(param("p"))).arg(stage.kept);
     if (type == QLatin1String("typical"))
         return tr("typical %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
     if (type == QLatin1String("epsilon") || type == QLatin1String("eta"))
-        return tr("%1 %2: %3 tokens").arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon"))).arg(stage.kept);
+        return tr("%1 %2: %3 tokens")
+            .arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon")))
+            .arg(stage.kept);
     if (type == QLatin1String("top_n_sigma"))
         return tr("top-n\u03c3 %1: %2 tokens").arg(number(param("n"))).arg(stage.kept);
     return tr("%1: %2 tokens, %3%").arg(type).arg(stage.kept).arg(mass);
@@ -116,10 +128,17 @@ DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy&
         model.markers.push_back(std::move(marker));
     }
     const QString chosenText = visibleTokenText(tokenDisplayText(tokenizer, trace.chosen));
-    model.title = useStage ? tr("After stage %1 (%2)").arg(stage + 1).arg((*stages)[static_cast<std::size_t>(stage)].stage.sampler)
-                           : tr("Chose \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
-                                 .arg(chosenText, number(trace.rawP), number(trace.finalP))
-                                 .arg(trace.rawRank);
+    // A replay (stages given) shows what the chain would draw, not what the run drew.
+    model.title =
+        useStage
+            ? tr("After stage %1 (%2)").arg(stage + 1).arg((*stages)[static_cast<std::size_t>(stage)].stage.sampler)
+        : stages ? tr("Would draw \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
+                       .arg(chosenText, number(trace.rawP), number(trace.finalP))
+                       .arg(trace.rawRank)
+                 : tr("Chose \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
+                       .arg(chosenText, number(trace.rawP), number(trace.finalP))
+                       .arg(trace.rawRank);
+    model.finalLabel = useStage ? tr("p after stage %1").arg(stage + 1) : tr("p after the chain");
     return model;
 }
 

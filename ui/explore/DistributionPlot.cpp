@@ -65,7 +65,9 @@ DistributionPlot::DistributionPlot(QWidget* parent)
                        .arg(b.shownP, 0, 'g', 4)
                        .arg(b.chosen ? tr("\nchosen") : (b.kept ? QString() : tr("\ncut")));
         } else {
-            text = tr("All other tokens\nraw mass %1\np %2").arg(m_model.othersRawP, 0, 'g', 4).arg(m_model.othersShownP, 0, 'g', 4);
+            text = tr("All other tokens\nraw mass %1\np %2")
+                       .arg(m_model.othersRawP, 0, 'g', 4)
+                       .arg(m_model.othersShownP, 0, 'g', 4);
         }
         QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
     });
@@ -86,8 +88,12 @@ DistributionPlot::DistributionPlot(QWidget* parent)
     clear(tr("Generate, then select a step to see its distribution."));
 }
 
-bool DistributionPlot::logScale() const { return m_log->isChecked(); }
-void DistributionPlot::setLogScale(bool on) { m_log->setChecked(on); }
+bool DistributionPlot::logScale() const {
+    return m_log->isChecked();
+}
+void DistributionPlot::setLogScale(bool on) {
+    m_log->setChecked(on);
+}
 
 void DistributionPlot::clear(const QString& message) {
     m_model = {};
@@ -144,7 +150,7 @@ void DistributionPlot::redraw() {
     chosen->setName(tr("chosen"));
     others->removeFromLegend();
     auto* finalKey = m_plot->addGraph();
-    finalKey->setName(tr("p after the chain"));
+    finalKey->setName(m_model.finalLabel.isEmpty() ? tr("p after the chain") : m_model.finalLabel);
     finalKey->setPen(QPen(palette::finalMarker(), 2));
     const double floor = 1e-7;
     double top = 0.0;
@@ -173,12 +179,15 @@ void DistributionPlot::redraw() {
     m_plot->xAxis->setTickLength(0, 3);
     m_plot->xAxis->setRange(-0.7, n + 0.7);
     const double yTop = log ? 1.5 : std::min(1.0, top * 1.18 + 0.02);
-    const double yBottom = log ? std::max(floor, 0.5 * std::min(0.999, std::max(floor, [this] {
-        double lo = 1.0;
-        for (const auto& bar : m_model.bars)
-            lo = std::min(lo, std::max(bar.rawP, 1e-7));
-        return lo;
-    }()))) : 0.0;
+    const double yBottom =
+        log ? std::max(floor, 0.5 * std::min(0.999, std::max(floor,
+                                                             [this] {
+                                                                 double lo = 1.0;
+                                                                 for (const auto& bar : m_model.bars)
+                                                                     lo = std::min(lo, std::max(bar.rawP, 1e-7));
+                                                                 return lo;
+                                                             }())))
+            : 0.0;
     m_plot->yAxis->setRange(yBottom, yTop);
 
     // The surviving region: from the first bar to the last kept one.

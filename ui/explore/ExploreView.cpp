@@ -617,9 +617,13 @@ bool ExploreView::openRun(qint64 runId) {
     showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
-    m_progress->setText(tr("Run %1 · %n token(s) · %2", nullptr, static_cast<int>(m_run.steps.size()))
-                            .arg(m_run.runId)
-                            .arg(m_run.finish));
+    const QString name = record->parentRunId && record->branchStep ? tr("Run %1, branch of run %2 at step %3")
+                                                                         .arg(m_run.runId)
+                                                                         .arg(*record->parentRunId)
+                                                                         .arg(*record->branchStep + 1)
+                                                                   : tr("Run %1").arg(m_run.runId);
+    m_progress->setText(
+        tr("%1 · %n token(s) · %2", nullptr, static_cast<int>(m_run.steps.size())).arg(name, m_run.finish));
     if (strategy)
         setStrategyFromRun(m_run.strategy, m_run.seed);
     if (!m_run.steps.empty())

@@ -377,7 +377,7 @@
     <message>
         <location line="+0"/>
         <source>p after the chain</source>
-        <translation type="unfinished">经过链之后的 p</translation>
+        <translation>经过链之后的 p</translation>
     </message>
 </context>
 <context>

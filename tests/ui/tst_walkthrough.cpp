@@ -331,6 +331,21 @@ private slots:
         QVERIFY(loadDemo());
     }
 
+    // A digit typed into the first score box right after a comparison is shown scores it (was refused
+    // until Tab had selected the box's "–").
+    void firstScoreBoxTakesADigit() {
+        CompareView* compare = m_window->compare();
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        compare->setRater(QStringLiteral("ann"));
+        QVERIFY(compare->comparisonCount() > 0);
+        QVERIFY(compare->showComparison(0));
+        QSpinBox* first = compare->panes().front()->scoreBox(0);
+        QTRY_VERIFY(first->hasFocus());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_2);
+        QCOMPARE(first->value(), 2);
+        QVERIFY(m_window->selectTab(QStringLiteral("explore")));
+    }
+
     // 4. `swb export` in another process while the workbench writes: the workbench's next run reaches the
     // file, where a third process sees it, and the WAL stays.
     void exportInAnotherProcessLeavesTheStoreIntact() {

@@ -662,8 +662,12 @@ bool CompareView::showComparison(int index) {
     }
     rebuildPreferenceButtons(*comparison);
     updateRatedLabel();
-    if (!m_panes.empty() && m_panes.front()->scoreBox(0) && isVisible())
-        m_panes.front()->scoreBox(0)->setFocus(Qt::OtherFocusReason);
+    if (!m_panes.empty() && m_panes.front()->scoreBox(0) && isVisible()) {
+        // Selected, as Tab would leave it: a digit typed now replaces "–" instead of being refused after it.
+        QSpinBox* first = m_panes.front()->scoreBox(0);
+        first->setFocus(Qt::TabFocusReason);
+        first->selectAll();
+    }
     return true;
 }
 

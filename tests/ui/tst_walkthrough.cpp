@@ -5,6 +5,7 @@
 // workbench's live run store intact.
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -265,6 +266,31 @@ private slots:
         }
         QVERIFY(engines.size() >= 3);
         QCOMPARE(engines.removeDuplicates(), 0);
+    }
+
+    // The Preset box names the preset the strategy is, and "Preset…" once it is edited; Compare offers a
+    // strategy saved in Explore a moment ago.
+    void presetBoxAndSavedStrategies() {
+        StrategyEditor* editor = m_explore->strategyEditor();
+        auto* presets = editor->findChild<QComboBox*>(QStringLiteral("strategyPresets"));
+        QVERIFY(presets);
+        const int creative = presets->findData(QStringLiteral("creative"));
+        QVERIFY(creative > 0);
+        presets->setCurrentIndex(creative);
+        emit presets->activated(creative);
+        QCOMPARE(presets->currentIndex(), creative);
+        editor->addSampler(QStringLiteral("top_k"));
+        QCOMPARE(presets->currentIndex(), 0);
+        editor->undoStack()->undo();
+        QCOMPARE(presets->currentIndex(), creative);
+
+        RunRepository runs(*m_window->database());
+        QVERIFY(runs.saveNamedStrategy(editor->strategy(), QStringLiteral("walkthrough-mine")));
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        auto* box = m_window->compare()->findChild<QComboBox*>(QStringLiteral("compareStrategy1"));
+        QVERIFY(box);
+        QVERIFY(box->findText(QStringLiteral("walkthrough-mine")) >= 0);
+        QVERIFY(m_window->selectTab(QStringLiteral("explore")));
     }
 
     // Unprintable characters in a token show as codes, never as a font's empty box; emoji stay.

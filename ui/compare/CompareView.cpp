@@ -314,6 +314,17 @@ void CompareView::addStrategyRow(const QString& text) {
     auto* box = new QComboBox(m_strategyRows);
     box->setEditable(true);
     box->setObjectName(QStringLiteral("compareStrategy%1").arg(m_strategyBoxes.size() + 1));
+    fillStrategyChoices(box);
+    box->setCurrentText(text.isEmpty() ? strategyPresetNames().value(static_cast<int>(m_strategyBoxes.size())) : text);
+    m_strategyRows->layout()->addWidget(box);
+    m_strategyBoxes.push_back(box);
+}
+
+// Presets, then the strategies saved under a name in the run store (refreshed whenever Compare is shown,
+// so a strategy saved in Explore a moment ago is there); the text typed stays.
+void CompareView::fillStrategyChoices(QComboBox* box) {
+    const QString text = box->currentText();
+    box->clear();
     box->addItems(strategyPresetNames());
     if (m_database) {
         RunRepository runs(*m_database);
@@ -322,9 +333,13 @@ void CompareView::addStrategyRow(const QString& text) {
                 if (!strategyPresetNames().contains(strategy.name))
                     box->addItem(strategy.name);
     }
-    box->setCurrentText(text.isEmpty() ? strategyPresetNames().value(static_cast<int>(m_strategyBoxes.size())) : text);
-    m_strategyRows->layout()->addWidget(box);
-    m_strategyBoxes.push_back(box);
+    box->setCurrentText(text);
+}
+
+void CompareView::showEvent(QShowEvent* event) {
+    for (QComboBox* box : m_strategyBoxes)
+        fillStrategyChoices(box);
+    QWidget::showEvent(event);
 }
 
 void CompareView::removeStrategyRow() {

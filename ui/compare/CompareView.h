@@ -74,7 +74,11 @@ signals:
     void openStep(qint64 runId, int step);
     void statusMessage(const QString& text);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void fillStrategyChoices(QComboBox* box);
     void onProgress(quint64 id, const ComparisonProgress& progress);
     void onFinished(quint64 id, const ComparisonOutcome& outcome);
     void onFailed(quint64 id, const QString& message);

@@ -134,7 +134,6 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     m_presets->setToolTip(tr("Replace the chain with a built-in preset"));
     connect(m_presets, &QComboBox::activated, this, [this](int index) {
         const QString name = m_presets->itemData(index).toString();
-        m_presets->setCurrentIndex(0);
         if (std::optional<Strategy> preset = strategyPreset(name)) {
             preset->seed = m_strategy.seed;
             commit(normalised(*preset), tr("Preset %1").arg(name));
@@ -419,6 +418,22 @@ void StrategyEditor::commit(Strategy next, const QString& what, int mergeId) {
     m_undo->push(new Snapshot(this, m_strategy, std::move(next), what, mergeId));
 }
 
+// The box shows the preset the strategy is (whatever its seed), or "Preset…" for any other.
+void StrategyEditor::showPreset() {
+    int index = 0;
+    for (int i = 1; i < m_presets->count(); ++i) {
+        std::optional<Strategy> preset = strategyPreset(m_presets->itemData(i).toString());
+        if (!preset)
+            continue;
+        preset->seed = m_strategy.seed;
+        Strategy named = normalised(*preset);
+        named.name = m_strategy.name;
+        if (named == m_strategy)
+            index = i;
+    }
+    m_presets->setCurrentIndex(index);
+}
+
 void StrategyEditor::restore(const Strategy& strategy) {
     const bool structural = strategy.samplers.size() != m_strategy.samplers.size() ||
                             !std::equal(strategy.samplers.begin(), strategy.samplers.end(), m_strategy.samplers.begin(),
@@ -439,6 +454,7 @@ void StrategyEditor::restore(const Strategy& strategy) {
         m_refreshing = false;
         updateFormValues();
     }
+    showPreset();
     emit strategyChanged();
 }
 

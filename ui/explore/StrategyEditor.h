@@ -68,6 +68,7 @@ private:
     void commit(Strategy next, const QString& what, int mergeId = -1);
     void refresh();
     void showJson();
+    void showPreset();
     void rebuildForm();
     void updateFormValues();
     void refreshSaved();

@@ -8,8 +8,9 @@ packages=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     libqt6sql6-sqlite libqcustomplot-dev libtorch-dev libopenblas0-pthread libpcre2-dev libsqlite3-dev
-    # run and test: fonts for the offscreen platform (Latin and CJK, for the zh_CN translation), the KJV corpus for the demo-model recipe and its test
-    fonts-dejavu-core fonts-wqy-microhei bible-kjv bible-kjv-text sqlite3
+    # run and test: fonts for the offscreen platform (Latin and CJK, for the zh_CN translation), Qt's own
+    # translations (file dialogs and other Qt texts in zh_CN), the KJV corpus for the demo-model recipe and its test
+    fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n bible-kjv bible-kjv-text sqlite3
 )
 
 missing=()

@@ -315,7 +315,7 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+62"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
         <source>top-k = %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -325,12 +325,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>min-p %1: threshold p ≥ %2, %3 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>min-p %1: %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -345,7 +345,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>top-nσ %1: %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -355,7 +355,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>After stage %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -637,12 +637,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+516"/>
+        <location line="+535"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-515"/>
+        <location line="-534"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -652,7 +652,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+105"/>
+        <location line="+120"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>Imported %n prompt from %1.</numerusform>
@@ -735,7 +735,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+83"/>
         <source>Preference:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -886,12 +886,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Generate, then select a step to see its distribution.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -921,7 +921,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+47"/>
         <source> (beyond the bars shown)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1142,7 +1142,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1152,7 +1152,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 · %n token(s) · %2</source>
         <translation>
             <numerusform>%1 · %n token · %2</numerusform>
@@ -1160,7 +1160,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1226,7 +1226,7 @@ p %2</source>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+27"/>
+        <location filename="../ui/MainWindow.cpp" line="+29"/>
         <source>Sampling Workbench</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1256,12 +1256,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+23"/>
         <source>Ready</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1298,6 +1298,14 @@ p %2</source>
     <message>
         <location line="+1"/>
         <source>&lt;h3&gt;Sampling Workbench %1&lt;/h3&gt;&lt;p&gt;Watch every decoding step of a real language model: the whole next-token distribution, each sampler&apos;s cut and the token drawn. Compare strategies side by side and rate them blind.&lt;/p&gt;&lt;p&gt;MIT licence.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::MessageBar</name>
+    <message>
+        <location filename="../ui/MessageBar.cpp" line="+24"/>
+        <source>Close this message</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2013,7 +2021,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Preset %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2163,7 +2171,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+109"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation type="unfinished"></translation>
     </message>

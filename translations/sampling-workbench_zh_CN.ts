@@ -315,7 +315,7 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+62"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
         <source>top-k = %1</source>
         <translation>top-k = %1</translation>
     </message>
@@ -325,12 +325,12 @@
         <translation>top-p %1：%2 个词元，%3%</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>min-p %1: threshold p ≥ %2, %3 tokens</source>
         <translation>min-p %1：阈值 p ≥ %2，%3 个词元</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>min-p %1: %2 tokens</source>
         <translation>min-p %1：%2 个词元</translation>
     </message>
@@ -345,7 +345,7 @@
         <translation>%1 %2：%3 个词元</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>top-nσ %1: %2 tokens</source>
         <translation>top-nσ %1：%2 个词元</translation>
     </message>
@@ -355,7 +355,7 @@
         <translation>%1：%2 个词元，%3%</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>After stage %1 (%2)</source>
         <translation>第 %1 阶段之后（%2）</translation>
     </message>
@@ -637,12 +637,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+516"/>
+        <location line="+535"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-515"/>
+        <location line="-534"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -652,7 +652,7 @@
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
     <message numerus="yes">
-        <location line="+105"/>
+        <location line="+120"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>已从 %1 导入 %n 个提示词。</numerusform>
@@ -734,7 +734,7 @@
         <translation>提示词：%1</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+83"/>
         <source>Preference:</source>
         <translation>偏好：</translation>
     </message>
@@ -891,12 +891,12 @@ p %2</source>
 p %2</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Generate, then select a step to see its distribution.</source>
         <translation>请先生成，然后选择一步以查看其分布。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
@@ -926,7 +926,7 @@ p %2</translation>
         <translation>其他</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+47"/>
         <source> (beyond the bars shown)</source>
         <translation>（超出所示柱条的部分）</translation>
     </message>
@@ -1145,7 +1145,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1155,14 +1155,14 @@ p %2</translation>
         <translation>运行 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 · %n token(s) · %2</source>
         <translation>
             <numerusform>%1 · %n 个词元 · %2</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
@@ -1228,7 +1228,7 @@ p %2</translation>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+27"/>
+        <location filename="../ui/MainWindow.cpp" line="+29"/>
         <source>Sampling Workbench</source>
         <translation>采样工作台</translation>
     </message>
@@ -1258,12 +1258,12 @@ p %2</translation>
         <translation>报告(&amp;P)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+23"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1301,6 +1301,14 @@ p %2</translation>
         <location line="+1"/>
         <source>&lt;h3&gt;Sampling Workbench %1&lt;/h3&gt;&lt;p&gt;Watch every decoding step of a real language model: the whole next-token distribution, each sampler&apos;s cut and the token drawn. Compare strategies side by side and rate them blind.&lt;/p&gt;&lt;p&gt;MIT licence.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;采样工作台 %1&lt;/h3&gt;&lt;p&gt;观察真实语言模型的每一个解码步：完整的下一词元分布、每个采样器的截断以及抽取的词元。并排比较策略，并对其进行盲评。&lt;/p&gt;&lt;p&gt;MIT 许可证。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>swb::MessageBar</name>
+    <message>
+        <location filename="../ui/MessageBar.cpp" line="+24"/>
+        <source>Close this message</source>
+        <translation>关闭此消息</translation>
     </message>
 </context>
 <context>
@@ -2023,7 +2031,7 @@ have been compared.</source>
         <translation>用内置预设替换链</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Preset %1</source>
         <translation>预设 %1</translation>
     </message>
@@ -2173,7 +2181,7 @@ have been compared.</source>
         <translation>设置策略</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+109"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation>JSON：第 %2 行第 %3 列：%1。</translation>
     </message>

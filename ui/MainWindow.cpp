@@ -9,8 +9,10 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 #include "AppInfo.h"
+#include "MessageBar.h"
 #include "Settings.h"
 #include "compare/CompareView.h"
 #include "explore/ExploreView.h"
@@ -63,9 +65,21 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, Q
             m_reportsView->refresh();
     });
     for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_compare),
-                            static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)})
+                            static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)}) {
         connect(source, SIGNAL(statusMessage(QString)), this, SLOT(showStatus(QString)));
-    setCentralWidget(m_tabs);
+        connect(source, SIGNAL(errorMessage(QString)), this, SLOT(showError(QString)));
+    }
+    // Errors stay above the tabs until closed; the status bar only passes messages.
+    m_messageBar = new MessageBar(this);
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_messageBar);
+    column->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    if (!m_databaseError.isEmpty())
+        m_messageBar->showError(m_databaseError);
 
     createMenus();
     statusBar()->showMessage(m_databaseError.isEmpty() ? tr("Ready") : m_databaseError);
@@ -114,6 +128,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::showStatus(const QString& text) {
+    statusBar()->showMessage(text, 15000);
+}
+
+void MainWindow::showError(const QString& text) {
+    m_messageBar->showError(text);
     statusBar()->showMessage(text, 15000);
 }
 

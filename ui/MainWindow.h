@@ -8,6 +8,7 @@ class QTabWidget;
 namespace swb {
 
 class CompareView;
+class MessageBar;
 class Database;
 class ExploreView;
 class ReportsView;
@@ -35,6 +36,7 @@ public:
     CompareView* compare() const { return m_compare; }
     RunsView* runs() const { return m_runsView; }
     ReportsView* reports() const { return m_reportsView; }
+    MessageBar* messageBar() const { return m_messageBar; }
     // The GUI thread's run store; null when it could not be opened (the reason is in the status bar).
     Database* database() const { return m_database.get(); }
 
@@ -43,6 +45,7 @@ protected:
 
 private slots:
     void showStatus(const QString& text);
+    void showError(const QString& text);
 
 private:
     void createMenus();
@@ -54,6 +57,7 @@ private:
     std::unique_ptr<Database> m_database;
     QString m_databaseError;
     QTabWidget* m_tabs = nullptr;
+    MessageBar* m_messageBar = nullptr;
     ExploreView* m_explore = nullptr;
     CompareView* m_compare = nullptr;
     RunsView* m_runsView = nullptr;

@@ -25,6 +25,7 @@
 #include "AppInfo.h"
 #include "CheckpointWriters.h"
 #include "MainWindow.h"
+#include "MessageBar.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
 #include "compare/ComparePane.h"
@@ -128,6 +129,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!m_explore->isModelLoading(), 60000);
         QVERIFY(!choose->isHidden());
         QVERIFY(m_explore->loadedModel()->info.path != m_checkpoint); // the demo model stays loaded
+        // The failure stays in the message bar above the tabs until closed (not only ~10 s in the status bar).
+        MessageBar* message = m_window->messageBar();
+        QVERIFY2(message->text().contains(QStringLiteral("tokenizer")), qPrintable(message->text()));
+        QTest::qWait(50);
+        QVERIFY(message->isVisible());
+        QTest::mouseClick(message->findChild<QToolButton*>(QStringLiteral("messageClose")), Qt::LeftButton);
+        QVERIFY(!message->isVisible());
 
         bar->setNextFileName(m_tokenizer);
         QTest::mouseClick(choose, Qt::LeftButton);

@@ -366,7 +366,7 @@ bool CompareView::importPrompts(const QString& path) {
     Result<QStringList> prompts = readPromptFile(path);
     if (!prompts) {
         m_runStatus->setText(prompts.error().message);
-        emit statusMessage(prompts.error().message);
+        emit errorMessage(prompts.error().message);
         return false;
     }
     setPrompts(prompts.value());
@@ -507,7 +507,7 @@ void CompareView::onFailed(quint64 id, const QString& message) {
         return;
     runEnded();
     m_runStatus->setText(message);
-    emit statusMessage(message);
+    emit errorMessage(message);
 }
 
 void CompareView::refreshRaters() {
@@ -580,7 +580,7 @@ std::optional<qint64> CompareView::raterId(bool create) {
     }
     Result<qint64> id = m_ratings->raterId(rater());
     if (!id) {
-        emit statusMessage(id.error().message);
+        emit errorMessage(id.error().message);
         return std::nullopt;
     }
     return id.value();
@@ -593,7 +593,7 @@ void CompareView::reloadComparisons() {
         if (list)
             m_comparisons = std::move(list).value();
         else
-            emit statusMessage(list.error().message);
+            emit errorMessage(list.error().message);
     }
     showComparison(m_comparisons.empty() ? -1 : std::clamp(m_index, 0, comparisonCount() - 1));
 }
@@ -643,7 +643,7 @@ bool CompareView::showComparison(int index) {
     for (const ComparisonRecord::Entry& entry : shown) {
         Result<RunRecord> record = runs.loadRun(entry.runId);
         if (!record) {
-            emit statusMessage(record.error().message);
+            emit errorMessage(record.error().message);
             continue;
         }
         auto* pane = new ComparePane(entry.blindLabel, m_rubric, m_paneArea);
@@ -777,7 +777,7 @@ void CompareView::saveScore(qint64 runId, const QString& dimension, double score
             if (pane->runId() == runId)
                 rating.note = pane->noteEdit()->text();
         if (Status status = m_ratings->saveRating(rating, m_rubric); !status) {
-            emit statusMessage(status.error().message);
+            emit errorMessage(status.error().message);
             return;
         }
     }
@@ -797,7 +797,7 @@ void CompareView::saveNote(qint64 runId, const QString& note) {
                 continue;
             rating.note = note;
             if (Status status = m_ratings->saveRating(rating, m_rubric); !status)
-                emit statusMessage(status.error().message);
+                emit errorMessage(status.error().message);
         }
     }
     emit ratingsChanged();
@@ -829,7 +829,7 @@ void CompareView::prefer(const QString& winner) {
     }
     preference.raterId = *rater;
     if (Status status = m_ratings->savePreference(preference); !status) {
-        emit statusMessage(status.error().message);
+        emit errorMessage(status.error().message);
         return;
     }
     refreshRaters();
@@ -913,7 +913,7 @@ void CompareView::markGold() {
     if (chosen.isEmpty() && !unmark)
         return;
     if (Status status = m_comparisonStore->setGold(comparisonId, !unmark, chosen); !status) {
-        emit statusMessage(status.error().message);
+        emit errorMessage(status.error().message);
         return;
     }
     for (ComparisonRecord& stored : m_comparisons) {

@@ -73,6 +73,8 @@ signals:
     void ratingsChanged();
     void openStep(qint64 runId, int step);
     void statusMessage(const QString& text);
+    // A failure the user should see until dismissed (MainWindow's message bar).
+    void errorMessage(const QString& text);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -106,8 +106,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
         // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
         if (m_model && !needsSeparateTokenizer(m_loadingPath))
             m_modelBar->setLoaded(m_model->info);
-        emit statusMessage(m_model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(m_model->info.path).fileName())
-                                   : message);
+        emit errorMessage(m_model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(m_model->info.path).fileName())
+                                  : message);
         updateButtons();
     });
     connect(m_worker, &InferenceWorker::loadProgress, this, [this](quint64 id, int done, int total) {
@@ -528,7 +528,7 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
             tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
         emit runSaved(outcome.runId);
     } else {
-        emit statusMessage(tr("The run was not saved: %1").arg(outcome.saveError));
+        emit errorMessage(tr("The run was not saved: %1").arg(outcome.saveError));
     }
     if (m_stream->selectedStep() < 0 && m_stream->stepCount() > 0)
         m_stream->setSelectedStep(0);
@@ -544,7 +544,7 @@ void ExploreView::onFailed(quint64 id, const QString& message) {
     updateButtons();
     m_progress->setText(tr("Failed"));
     m_plot->clear(message);
-    emit statusMessage(message);
+    emit errorMessage(message);
     emit generationEnded(0);
 }
 
@@ -590,7 +590,7 @@ bool ExploreView::openRun(qint64 runId) {
         return false;
     Result<RunRecord> record = m_runs->loadRun(runId);
     if (!record) {
-        emit statusMessage(record.error().message);
+        emit errorMessage(record.error().message);
         return false;
     }
     Result<Strategy> strategy = m_runs->loadStrategy(record->strategyId);

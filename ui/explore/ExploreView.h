@@ -104,6 +104,8 @@ signals:
     void runSaved(qint64 runId);
     void inspectionUpdated(int step);
     void statusMessage(const QString& text);
+    // A failure the user should see until dismissed (MainWindow's message bar).
+    void errorMessage(const QString& text);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;

@@ -77,6 +77,8 @@ public slots:
 
 signals:
     void statusMessage(const QString& text);
+    // A failure the user should see until dismissed (MainWindow's message bar).
+    void errorMessage(const QString& text);
     // A refresh has finished and its outcome is shown.
     void reportUpdated();
     // An export started from the view's buttons has finished.

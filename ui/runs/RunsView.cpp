@@ -34,8 +34,8 @@ RunsView::RunsView(Database* database, QWidget* parent)
     , m_database(database) {
     setObjectName(QStringLiteral("runs"));
     m_model = new QStandardItemModel(0, ColumnCount, this);
-    m_model->setHorizontalHeaderLabels(
-        {tr("Run"), tr("Created"), tr("Strategy"), tr("Prompt"), tr("Output"), tr("Tokens"), tr("Finish"), tr("tok/s")});
+    m_model->setHorizontalHeaderLabels({tr("Run"), tr("Created"), tr("Strategy"), tr("Prompt"), tr("Output"),
+                                        tr("Tokens"), tr("Finish"), tr("tok/s")});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -81,7 +81,9 @@ RunsView::RunsView(Database* database, QWidget* parent)
     refresh();
 }
 
-void RunsView::setFilter(const QString& text) { m_filter->setText(text); }
+void RunsView::setFilter(const QString& text) {
+    m_filter->setText(text);
+}
 
 qint64 RunsView::currentRunId() const {
     const QModelIndex index = m_view->currentIndex();
@@ -102,7 +104,7 @@ void RunsView::refresh() {
     RunRepository runs(*m_database);
     Result<std::vector<RunSummary>> list = runs.listRuns();
     if (!list) {
-        emit statusMessage(list.error().message);
+        emit errorMessage(list.error().message);
         return;
     }
     std::map<qint64, QList<QStandardItem*>> rows;
@@ -114,9 +116,12 @@ void RunsView::refresh() {
             item->setEditable(false);
             row << item;
         };
-        cell(run.branchStep ? QObject::tr("%1 (branch at step %2)").arg(run.id).arg(*run.branchStep + 1) : QString::number(run.id), run.id);
+        cell(run.branchStep ? QObject::tr("%1 (branch at step %2)").arg(run.id).arg(*run.branchStep + 1)
+                            : QString::number(run.id),
+             run.id);
         cell(run.createdAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm")), run.createdAt);
-        cell(run.strategyName.isEmpty() ? QObject::tr("strategy %1").arg(run.strategyId) : run.strategyName, run.strategyName);
+        cell(run.strategyName.isEmpty() ? QObject::tr("strategy %1").arg(run.strategyId) : run.strategyName,
+             run.strategyName);
         cell(oneLine(run.promptText, 60), run.promptText);
         cell(oneLine(run.text, 160), run.text);
         cell(QString::number(run.tokenCount), run.tokenCount);
@@ -149,13 +154,14 @@ void RunsView::refresh() {
 bool RunsView::deleteRun(qint64 runId, bool confirm) {
     if (runId == 0 || !m_database)
         return false;
-    if (confirm && QMessageBox::question(this, tr("Delete Run"),
-                                         tr("Delete run %1 and every branch of it? This cannot be undone.").arg(runId)) !=
-                       QMessageBox::Yes)
+    if (confirm &&
+        QMessageBox::question(this, tr("Delete Run"),
+                              tr("Delete run %1 and every branch of it? This cannot be undone.").arg(runId)) !=
+            QMessageBox::Yes)
         return false;
     RunRepository runs(*m_database);
     if (Status status = runs.deleteRun(runId); !status) {
-        emit statusMessage(status.error().message);
+        emit errorMessage(status.error().message);
         return false;
     }
     emit statusMessage(tr("Deleted run %1.").arg(runId));

@@ -33,6 +33,8 @@ signals:
     // A run and its branches were deleted: views showing them drop them.
     void runDeleted(qint64 runId);
     void statusMessage(const QString& text);
+    // A failure the user should see until dismissed (MainWindow's message bar).
+    void errorMessage(const QString& text);
 
 private:
     void openCurrent();

@@ -9,12 +9,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+117"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+121"/>
         <source>%1 (branch at step %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>strategy %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1165,12 +1165,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>The editor now holds the strategy of run %1; Undo (Ctrl+Z) brings back the one you were editing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Select a token to see its step.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1915,7 +1920,7 @@ have been compared.</source>
 <context>
     <name>swb::RunsView</name>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="-81"/>
+        <location filename="../ui/runs/RunsView.cpp" line="-86"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1936,6 +1941,11 @@ have been compared.</source>
     </message>
     <message>
         <location line="+0"/>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Output</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1956,7 +1966,7 @@ have been compared.</source>
     </message>
     <message>
         <location line="+21"/>
-        <source>Filter by prompt, output, strategy…</source>
+        <source>Filter by prompt, output, strategy, model…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1975,12 +1985,12 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+49"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n run</numerusform>
@@ -1988,7 +1998,7 @@ have been compared.</source>
         </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Delete Run</source>
         <translation type="unfinished"></translation>
     </message>

@@ -9,12 +9,12 @@
         <translation>色块颜色：该词元的概率</translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+117"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+121"/>
         <source>%1 (branch at step %2)</source>
         <translation>%1（在第 %2 步分支）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>strategy %1</source>
         <translation>策略 %1</translation>
     </message>
@@ -1167,12 +1167,17 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>The editor now holds the strategy of run %1; Undo (Ctrl+Z) brings back the one you were editing.</source>
+        <translation>编辑器现在显示运行 %1 的策略；撤销（Ctrl+Z）可恢复你之前编辑的策略。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Select a token to see its step.</source>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
@@ -1926,7 +1931,7 @@ have been compared.</source>
 <context>
     <name>swb::RunsView</name>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="-81"/>
+        <location filename="../ui/runs/RunsView.cpp" line="-86"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -1947,6 +1952,11 @@ have been compared.</source>
     </message>
     <message>
         <location line="+0"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
@@ -1967,8 +1977,8 @@ have been compared.</source>
     </message>
     <message>
         <location line="+21"/>
-        <source>Filter by prompt, output, strategy…</source>
-        <translation>按提示词、输出、策略筛选…</translation>
+        <source>Filter by prompt, output, strategy, model…</source>
+        <translation>按提示、输出、策略、模型筛选…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1986,19 +1996,19 @@ have been compared.</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+49"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Delete Run</source>
         <translation>删除运行</translation>
     </message>

@@ -15,7 +15,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -36,6 +38,7 @@
 #include "explore/ModelBar.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TokenStreamView.h"
+#include "runs/RunsView.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 
@@ -394,6 +397,27 @@ private slots:
         QVERIFY(QFile::exists(store + QStringLiteral("-wal")));
         QVERIFY(generate(4) > 0);
         QCOMPARE(exportedRuns(store, path(QStringLiteral("after.csv"))), before + 1);
+    }
+
+    // Runs name their model, and the filter picks out one model's runs (Runs no longer mixes models).
+    void runsListNamesTheModel() {
+        RunsView* list = m_window->runs();
+        list->refresh();
+        QStandardItemModel* model = list->model();
+        int column = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->horizontalHeaderItem(c)->text() == QStringLiteral("Model"))
+                column = c;
+        QVERIFY(column >= 0);
+        int checkpointRuns = 0, demoRuns = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            checkpointRuns += model->item(row, column)->text() == QStringLiteral("model.bin");
+            demoRuns += model->item(row, column)->text() == QStringLiteral("kjv-tiny");
+        }
+        QVERIFY(checkpointRuns > 0 && demoRuns > 0);
+        list->setFilter(QStringLiteral("model.bin"));
+        QCOMPARE(list->proxy()->rowCount(), checkpointRuns);
+        list->setFilter(QString());
     }
 
     void cleanupTestCase() { m_window.reset(); }

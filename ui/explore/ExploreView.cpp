@@ -665,7 +665,13 @@ void ExploreView::onRunTokenizerAvailable(const QString& modelHash) {
 void ExploreView::setStrategyFromRun(const Strategy& strategy, std::uint64_t seed) {
     Strategy withSeed = strategy;
     withSeed.seed = seed;
+    const bool replaces = !(withSeed == m_editor->strategy());
     m_editor->setStrategy(withSeed, tr("Strategy of run %1").arg(m_run.runId));
+    // Not a question: the edit is one Undo away.
+    if (replaces)
+        emit statusMessage(tr("The editor now holds the strategy of run %1; Undo (Ctrl+Z) brings back the one you "
+                              "were editing.")
+                               .arg(m_run.runId));
 }
 
 void ExploreView::showStep() {

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -34,8 +36,8 @@ RunsView::RunsView(Database* database, QWidget* parent)
     , m_database(database) {
     setObjectName(QStringLiteral("runs"));
     m_model = new QStandardItemModel(0, ColumnCount, this);
-    m_model->setHorizontalHeaderLabels({tr("Run"), tr("Created"), tr("Strategy"), tr("Prompt"), tr("Output"),
-                                        tr("Tokens"), tr("Finish"), tr("tok/s")});
+    m_model->setHorizontalHeaderLabels({tr("Run"), tr("Created"), tr("Strategy"), tr("Model"), tr("Prompt"),
+                                        tr("Output"), tr("Tokens"), tr("Finish"), tr("tok/s")});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -56,7 +58,7 @@ RunsView::RunsView(Database* database, QWidget* parent)
 
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("runFilter"));
-    m_filter->setPlaceholderText(tr("Filter by prompt, output, strategy…"));
+    m_filter->setPlaceholderText(tr("Filter by prompt, output, strategy, model…"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     auto* open = new QPushButton(tr("&Open in Explore"), this);
@@ -122,6 +124,9 @@ void RunsView::refresh() {
         cell(run.createdAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm")), run.createdAt);
         cell(run.strategyName.isEmpty() ? QObject::tr("strategy %1").arg(run.strategyId) : run.strategyName,
              run.strategyName);
+        // The model's file (or folder) name; the filter matches it too, so runs of one model can be picked out.
+        cell(QFileInfo(run.modelPath).fileName(), run.modelPath);
+        row.back()->setToolTip(QDir::toNativeSeparators(run.modelPath));
         cell(oneLine(run.promptText, 60), run.promptText);
         cell(oneLine(run.text, 160), run.text);
         cell(QString::number(run.tokenCount), run.tokenCount);

@@ -1,7 +1,7 @@
 #pragma once
 
 // Shared by the kernel files only: 16-lane vector types, the fixed order every dot product follows, and
-// the macro that builds each kernel for AVX-512, AVX2 and baseline x86-64 from one source.
+// what the generic loops (KernelBody.inc, built for each path by KernelTargets.inc) ask of a type.
 //
 // The order of operations is the contract: lane l of an accumulator takes elements l, l + 16, …; groups
 // alternate between two accumulators (four for plain float rows); lanes are combined by one fixed tree;
@@ -24,10 +24,7 @@ namespace swb::kernels::detail {
 constexpr int kLanes = 16;
 using Floats = float __attribute__((vector_size(kLanes * sizeof(float))));
 using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
-using SBytes16 = std::int8_t __attribute__((vector_size(16)));
 using Bytes32 = std::uint8_t __attribute__((vector_size(32)));
-using Words16 = std::uint16_t __attribute__((vector_size(32)));
-using Ints16 = std::uint32_t __attribute__((vector_size(64)));
 
 #define SWB_INLINE [[gnu::always_inline]] inline
 
@@ -48,7 +45,7 @@ SWB_INLINE Floats splat(float x) {
     return Floats{} + x;
 }
 
-// Lane by lane a * b + c, rounded once.
+// Lane by lane a * b + c, rounded once (the portable path; the vector paths use FMA instructions).
 SWB_INLINE Floats fma(Floats a, Floats b, Floats c) {
     Floats r;
     for (int i = 0; i < kLanes; ++i)

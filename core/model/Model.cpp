@@ -224,8 +224,9 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
         return stored ? static_cast<std::int64_t>(static_cast<double>(w.bytes) * elements / w.elements())
                       : elements * elementBytes(resolved.dtype);
     };
+    info.weightTypes = weights.typeTallies();
     std::int64_t bytes = 0;
-    for (const WeightTypeTally& t : weights.typeTallies())
+    for (const WeightTypeTally& t : info.weightTypes)
         bytes += stored ? t.bytes : t.elements * elementBytes(resolved.dtype);
     if (const ModelWeight* embed = weights.find("embed")) {
         bytes -= bytesOf(*embed, embed->elements() - c.dim);
@@ -235,7 +236,6 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
     if (const ModelWeight* pos = weights.find("pos_embed"))
         bytes -= bytesOf(*pos, pos->elements() - c.dim);
     info.weightBytesPerToken = bytes;
-    info.weightTypes = weights.typeTallies();
     info.storedWeights = stored;
     // Resident: the file's pages for weights read in place; float32 for those expanded at load (llama2.c's
     // int8 groups); on the libtorch path, every weight in the compute dtype.

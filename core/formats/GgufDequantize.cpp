@@ -1,29 +1,6 @@
 #include "formats/GgufDequantize.h"
 
-#include <bit>
-
 namespace swb {
-
-float halfToFloat(std::uint16_t bits) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
-    const std::uint32_t exponent = (bits >> 10) & 0x1F;
-    const std::uint32_t mantissa = bits & 0x03FF;
-    if (exponent == 0) {
-        // Zero or subnormal: mantissa × 2^-24, exact in float32.
-        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-        return sign ? -magnitude : magnitude;
-    }
-    std::uint32_t out;
-    if (exponent == 0x1F)
-        out = sign | 0x7F800000u | (mantissa << 13); // infinity or NaN
-    else
-        out = sign | ((exponent + 112) << 23) | (mantissa << 13);
-    return std::bit_cast<float>(out);
-}
-
-float bfloat16ToFloat(std::uint16_t bits) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
-}
 
 QString ggmlTypeName(std::uint32_t type) {
     switch (type) {

@@ -4,8 +4,8 @@
 
 #include <QString>
 
-// ggml's type ids and names, and its half-precision encodings as float32. Decoding and multiplying the
-// block types is the kernels' work (model/kernels/WeightType.h).
+// ggml's type ids and names. Decoding and multiplying the weight types is the kernels' work
+// (model/kernels/WeightType.h).
 
 namespace swb {
 
@@ -27,10 +27,6 @@ struct GgmlTypeId {
     static constexpr std::uint32_t Q8_K = 15;
     static constexpr std::uint32_t BF16 = 30;
 };
-
-// IEEE binary16 and bfloat16 bit patterns to float32 (exact).
-float halfToFloat(std::uint16_t bits);
-float bfloat16ToFloat(std::uint16_t bits);
 
 // Lower-case name of a GGML type ("f32", "q4_k", ...), or "type N" for one we do not know.
 QString ggmlTypeName(std::uint32_t type);

@@ -1,6 +1,6 @@
-// GGML block formats decoded to float32 by the kernels' traits table (model/kernels), on blocks built by
-// hand from the layouts of ggml-common.h, with values worked out from the format's definition; and the
-// half/bfloat16 conversions and type names of formats/GgufDequantize.h.
+// GGML block formats, half and bfloat16 decoded to float32 by the kernels' traits table (model/kernels), on
+// blocks built by hand from the layouts of ggml-common.h, with values worked out from the format's
+// definition; and the type names of formats/GgufDequantize.h.
 
 #include <cmath>
 #include <cstdint>
@@ -23,6 +23,20 @@ bool dequantizeGgml(std::uint32_t type, const void* src, std::int64_t elements, 
         return false;
     kernels::traits(*t).toFloat(static_cast<const std::uint8_t*>(src), dst, elements);
     return true;
+}
+
+// One F16 or BF16 element as the kernels decode it.
+float halfToFloat(std::uint16_t bits) {
+    const std::uint8_t bytes[2] = {static_cast<std::uint8_t>(bits & 0xFF), static_cast<std::uint8_t>(bits >> 8)};
+    float out;
+    kernels::traits(kernels::WeightType::F16).toFloat(bytes, &out, 1);
+    return out;
+}
+float bfloat16ToFloat(std::uint16_t bits) {
+    const std::uint8_t bytes[2] = {static_cast<std::uint8_t>(bits & 0xFF), static_cast<std::uint8_t>(bits >> 8)};
+    float out;
+    kernels::traits(kernels::WeightType::BF16).toFloat(bytes, &out, 1);
+    return out;
 }
 
 std::size_t ggmlTensorBytes(std::uint32_t type, std::int64_t elements) {

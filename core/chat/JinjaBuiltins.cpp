@@ -1,0 +1,973 @@
+// The filters, tests, methods and global functions that chat templates use, with Jinja2's and Python's
+// semantics (transformers renders chat templates with Jinja2; tojson is its json.dumps override).
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <unordered_set>
+
+#include "chat/JinjaSyntax.h"
+
+namespace swb::jinja {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& why, int line)
+{
+    throw TemplateError{why, line};
+}
+
+std::string lowerAscii(std::string s)
+{
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string upperAscii(std::string s)
+{
+    for (char& c : s)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool isPythonSpace(const std::string& cp)
+{
+    static const std::unordered_set<std::string> spaces = {" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d",
+        "\x1e", "\x1f", "\xc2\x85", "\xc2\xa0", "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81", "\xe2\x80\x82",
+        "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86", "\xe2\x80\x87", "\xe2\x80\x88",
+        "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f",
+        "\xe3\x80\x80"};
+    return spaces.count(cp) > 0;
+}
+
+// str.strip / lstrip / rstrip: whitespace (Python's, Unicode included) or the given characters.
+std::string strip(const std::string& s, const Value& chars, bool left, bool right)
+{
+    const std::vector<std::string> cps = codePoints(s);
+    std::unordered_set<std::string> set;
+    const bool custom = chars.isString();
+    if (custom)
+        for (auto& c : codePoints(chars.asString()))
+            set.insert(c);
+    const auto strippable = [&](const std::string& c) { return custom ? set.count(c) > 0 : isPythonSpace(c); };
+    std::size_t begin = 0, end = cps.size();
+    if (left)
+        while (begin < end && strippable(cps[begin]))
+            ++begin;
+    if (right)
+        while (end > begin && strippable(cps[end - 1]))
+            --end;
+    std::string out;
+    for (std::size_t i = begin; i < end; ++i)
+        out += cps[i];
+    return out;
+}
+
+std::vector<std::string> split(const std::string& s, const Value& separator, std::int64_t maxSplit)
+{
+    std::vector<std::string> parts;
+    if (!separator.isString()) {
+        // runs of whitespace, leading and trailing ignored
+        const std::vector<std::string> cps = codePoints(s);
+        std::size_t i = 0;
+        std::int64_t splits = 0;
+        while (i < cps.size()) {
+            while (i < cps.size() && isPythonSpace(cps[i]))
+                ++i;
+            if (i >= cps.size())
+                break;
+            std::string part;
+            if (maxSplit >= 0 && splits >= maxSplit) {
+                for (; i < cps.size(); ++i)
+                    part += cps[i];
+                std::string trimmed = strip(part, Value(), false, true);
+                parts.push_back(trimmed);
+                break;
+            }
+            while (i < cps.size() && !isPythonSpace(cps[i]))
+                part += cps[i++];
+            parts.push_back(part);
+            ++splits;
+        }
+        return parts;
+    }
+    const std::string& sep = separator.asString();
+    if (sep.empty())
+        throw TemplateError{"empty separator", 0};
+    std::size_t start = 0;
+    std::int64_t splits = 0;
+    for (;;) {
+        const std::size_t at = (maxSplit >= 0 && splits >= maxSplit) ? std::string::npos : s.find(sep, start);
+        if (at == std::string::npos) {
+            parts.push_back(s.substr(start));
+            return parts;
+        }
+        parts.push_back(s.substr(start, at - start));
+        start = at + sep.size();
+        ++splits;
+    }
+}
+
+std::string replaceAll(const std::string& s, const std::string& from, const std::string& to, std::int64_t count)
+{
+    if (from.empty()) {
+        // Python inserts the replacement between every character
+        std::string out;
+        std::int64_t done = 0;
+        for (const auto& cp : codePoints(s)) {
+            if (count < 0 || done < count) {
+                out += to;
+                ++done;
+            }
+            out += cp;
+        }
+        if (count < 0 || done < count)
+            out += to;
+        return out;
+    }
+    std::string out;
+    std::size_t start = 0;
+    std::int64_t done = 0;
+    while (count < 0 || done < count) {
+        const std::size_t at = s.find(from, start);
+        if (at == std::string::npos)
+            break;
+        out += s.substr(start, at - start) + to;
+        start = at + from.size();
+        ++done;
+    }
+    return out + s.substr(start);
+}
+
+std::string title(const std::string& s)
+{
+    std::string out;
+    bool previousCased = false;
+    for (char c : s) {
+        const bool alpha = std::isalpha(static_cast<unsigned char>(c));
+        out += alpha ? char(previousCased ? std::tolower(static_cast<unsigned char>(c))
+                                          : std::toupper(static_cast<unsigned char>(c)))
+                     : c;
+        previousCased = alpha;
+    }
+    return out;
+}
+
+std::string capitalize(const std::string& s)
+{
+    std::string out = lowerAscii(s);
+    if (!out.empty())
+        out[0] = char(std::toupper(static_cast<unsigned char>(out[0])));
+    return out;
+}
+
+bool startsWith(const std::string& s, const Value& prefix, bool atEnd)
+{
+    const auto one = [&](const std::string& p) {
+        if (p.size() > s.size())
+            return false;
+        return atEnd ? s.compare(s.size() - p.size(), p.size(), p) == 0 : s.compare(0, p.size(), p) == 0;
+    };
+    if (prefix.isList())
+        return std::any_of(prefix.asList().begin(), prefix.asList().end(),
+            [&](const Value& p) { return p.isString() && one(p.asString()); });
+    return prefix.isString() && one(prefix.asString());
+}
+
+std::vector<std::string> splitLines(const std::string& s)
+{
+    std::vector<std::string> lines;
+    std::string current;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\n' || s[i] == '\r') {
+            lines.push_back(current);
+            current.clear();
+            if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n')
+                ++i;
+        } else {
+            current += s[i];
+        }
+    }
+    if (!current.empty())
+        lines.push_back(current);
+    return lines;
+}
+
+// The attribute a selectattr/map/sort refers to; "a.b" follows nested attributes.
+Value attributeOf(const Value& v, const std::string& path)
+{
+    Value current = v;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t dot = path.find('.', start);
+        const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        Value next;
+        if (current.isMap()) {
+            if (const Value* found = current.asMap().find(part))
+                next = *found;
+        } else if (current.isList() && !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit)) {
+            next = getItem(current, Value(std::int64_t(std::stoll(part))));
+        }
+        current = next;
+        if (dot == std::string::npos)
+            return current;
+        start = dot + 1;
+    }
+}
+
+Value toList(const Value& v, int line)
+{
+    if (v.isMap()) {
+        Value::List keys;
+        for (const auto& [key, value] : v.asMap().entries)
+            keys.emplace_back(key);
+        return Value::list(std::move(keys));
+    }
+    return Value::list(iterate(v, line));
+}
+
+CallArgs restOf(const CallArgs& args, std::size_t from)
+{
+    CallArgs rest;
+    for (std::size_t i = from; i < args.positional.size(); ++i)
+        rest.positional.push_back(args.positional[i]);
+    rest.keyword = args.keyword;
+    return rest;
+}
+
+std::string indent(const std::string& s, const Value& width, bool first, bool blank)
+{
+    const std::string pad = width.isString() ? width.asString()
+                                             : std::string(std::size_t(width.isNumber() ? width.asInt() : 4), ' ');
+    std::vector<std::string> lines = splitLines(s + "\n");
+    std::string out;
+    if (blank) {
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            out += (i ? "\n" + pad : "") + lines[i];
+    } else if (!lines.empty()) {
+        out = lines[0];
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            out += "\n" + (lines[i].empty() ? lines[i] : pad + lines[i]);
+    }
+    return first ? pad + out : out;
+}
+
+std::string strftimeNow(const std::string& format)
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char buf[512];
+    const std::size_t n = std::strftime(buf, sizeof buf, format.c_str(), &local);
+    return std::string(buf, n);
+}
+
+} // namespace
+
+Value getItem(const Value& object, const Value& key)
+{
+    if (object.isMap()) {
+        if (const Value* v = object.asMap().find(key.isString() ? key.asString() : key.str()))
+            return *v;
+        return {};
+    }
+    if (object.isList() && key.isNumber() && !key.isFloat()) {
+        const auto& items = object.asList();
+        std::int64_t i = key.asInt();
+        if (i < 0)
+            i += std::int64_t(items.size());
+        if (i < 0 || i >= std::int64_t(items.size()))
+            return {};
+        return items[std::size_t(i)];
+    }
+    if (object.isString() && key.isNumber() && !key.isFloat()) {
+        const auto cps = codePoints(object.asString());
+        std::int64_t i = key.asInt();
+        if (i < 0)
+            i += std::int64_t(cps.size());
+        if (i < 0 || i >= std::int64_t(cps.size()))
+            return {};
+        return Value(cps[std::size_t(i)]);
+    }
+    return {};
+}
+
+bool contains(const Value& container, const Value& item, int line)
+{
+    if (container.isString()) {
+        if (!item.isString())
+            fail("'in <string>' needs a string on the left, not " + item.typeName(), line);
+        return container.asString().find(item.asString()) != std::string::npos;
+    }
+    if (container.isList())
+        return std::any_of(container.asList().begin(), container.asList().end(),
+            [&](const Value& v) { return v.equals(item); });
+    if (container.isMap())
+        return item.isString() && container.asMap().find(item.asString()) != nullptr;
+    if (container.isUndefined())
+        return false;
+    fail("a value of type " + container.typeName() + " cannot contain anything", line);
+}
+
+std::vector<Value> iterate(const Value& value, int line)
+{
+    switch (value.kind()) {
+    case Value::Kind::Undefined: return {};
+    case Value::Kind::List: return value.asList();
+    case Value::Kind::Map: {
+        std::vector<Value> keys;
+        for (const auto& [key, v] : value.asMap().entries)
+            keys.emplace_back(key);
+        return keys;
+    }
+    case Value::Kind::String: {
+        std::vector<Value> chars;
+        for (auto& c : codePoints(value.asString()))
+            chars.emplace_back(std::move(c));
+        return chars;
+    }
+    default: fail("a value of type " + value.typeName() + " is not iterable", line);
+    }
+}
+
+int compare(const Value& a, const Value& b, int line)
+{
+    if (a.isNumber() && b.isNumber()) {
+        const double x = a.asDouble(), y = b.asDouble();
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (a.isString() && b.isString())
+        return a.asString().compare(b.asString()) < 0 ? -1 : a.asString() == b.asString() ? 0 : 1;
+    if (a.isList() && b.isList()) {
+        const auto &x = a.asList(), &y = b.asList();
+        for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i)
+            if (int c = compare(x[i], y[i], line))
+                return c;
+        return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+    }
+    fail("cannot compare " + a.typeName() + " with " + b.typeName(), line);
+}
+
+bool hasTest(const std::string& name)
+{
+    static const std::unordered_set<std::string> tests = {"defined", "undefined", "none", "boolean", "true", "false",
+        "integer", "float", "number", "string", "mapping", "iterable", "sequence", "callable", "odd", "even",
+        "divisibleby", "eq", "equalto", "==", "ne", "!=", "lt", "lessthan", "<", "le", "<=", "gt", "greaterthan", ">",
+        "ge", ">=", "in", "sameas", "lower", "upper", "escaped", "filter", "test"};
+    return tests.count(name) > 0;
+}
+
+bool applyTest(const std::string& name, const Value& v, CallArgs& args, int line)
+{
+    const Value arg = args.get(0, nullptr);
+    if (name == "defined")
+        return !v.isUndefined();
+    if (name == "undefined")
+        return v.isUndefined();
+    if (name == "none")
+        return v.isNone();
+    if (name == "boolean")
+        return v.isBool();
+    if (name == "true")
+        return v.isBool() && v.asBool();
+    if (name == "false")
+        return v.isBool() && !v.asBool();
+    if (name == "integer")
+        return v.isInt();
+    if (name == "float")
+        return v.isFloat();
+    if (name == "number")
+        return v.isNumber();
+    if (name == "string")
+        return v.isString();
+    if (name == "mapping")
+        return v.isMap();
+    if (name == "iterable")
+        return v.isList() || v.isMap() || v.isString();
+    if (name == "sequence")
+        return v.isList() || v.isMap() || v.isString();
+    if (name == "callable")
+        return v.isCallable();
+    if (name == "odd")
+        return v.isNumber() && v.asInt() % 2 != 0;
+    if (name == "even")
+        return v.isNumber() && v.asInt() % 2 == 0;
+    if (name == "divisibleby")
+        return v.isNumber() && arg.isNumber() && arg.asInt() != 0 && v.asInt() % arg.asInt() == 0;
+    if (name == "eq" || name == "equalto" || name == "==")
+        return v.equals(arg);
+    if (name == "ne" || name == "!=")
+        return !v.equals(arg);
+    if (name == "lt" || name == "lessthan" || name == "<")
+        return compare(v, arg, line) < 0;
+    if (name == "le" || name == "<=")
+        return compare(v, arg, line) <= 0;
+    if (name == "gt" || name == "greaterthan" || name == ">")
+        return compare(v, arg, line) > 0;
+    if (name == "ge" || name == ">=")
+        return compare(v, arg, line) >= 0;
+    if (name == "in")
+        return contains(arg, v, line);
+    if (name == "sameas") {
+        if (v.isMap() && arg.isMap())
+            return &v.asMap() == &arg.asMap();
+        if (v.isList() && arg.isList())
+            return &v.asList() == &arg.asList();
+        return v.kind() == arg.kind() && (v.isNone() || v.isUndefined() || v.equals(arg));
+    }
+    if (name == "lower")
+        return v.isString() && lowerAscii(v.asString()) == v.asString();
+    if (name == "upper")
+        return v.isString() && upperAscii(v.asString()) == v.asString();
+    if (name == "escaped")
+        return false;
+    if (name == "filter" || name == "test")
+        return v.isString() && hasTest(v.asString());
+    fail("unknown test '" + name + "'", line);
+}
+
+Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs& args, int line)
+{
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    if (name == "trim") {
+        return Value(strip(v.str(), arg(0, "chars"), true, true));
+    }
+    if (name == "length" || name == "count") {
+        if (v.isString())
+            return Value(std::int64_t(codePoints(v.asString()).size()));
+        if (v.isList())
+            return Value(std::int64_t(v.asList().size()));
+        if (v.isMap())
+            return Value(std::int64_t(v.asMap().entries.size()));
+        if (v.isUndefined())
+            return Value(0);
+        fail("a value of type " + v.typeName() + " has no length", line);
+    }
+    if (name == "tojson") {
+        const Value width = arg(0, "indent");
+        return Value(v.toJson(width.isNumber() ? int(width.asInt()) : -1));
+    }
+    if (name == "items") {
+        if (v.isUndefined() || v.isNone())
+            return Value::list();
+        if (!v.isMap())
+            fail("items needs a mapping, not " + v.typeName(), line);
+        Value::List pairs;
+        for (const auto& [key, value] : v.asMap().entries)
+            pairs.push_back(Value::list({Value(key), value}));
+        return Value::list(std::move(pairs));
+    }
+    if (name == "dictsort") {
+        Value items = applyFilter(renderer, "items", v, args, line);
+        auto& list = items.asList();
+        std::stable_sort(list.begin(), list.end(), [&](const Value& a, const Value& b) {
+            return compare(a.asList()[0], b.asList()[0], line) < 0;
+        });
+        return items;
+    }
+    if (name == "join") {
+        const Value sep = arg(0, "d");
+        const Value attribute = arg(1, "attribute");
+        std::string out;
+        bool firstItem = true;
+        for (const Value& item : iterate(v, line)) {
+            out += (firstItem ? "" : sep.str()) + (attribute.isString() ? attributeOf(item, attribute.asString()) : item).str();
+            firstItem = false;
+        }
+        return Value(std::move(out));
+    }
+    if (name == "upper")
+        return Value(upperAscii(v.str()));
+    if (name == "lower")
+        return Value(lowerAscii(v.str()));
+    if (name == "title")
+        return Value(title(v.str()));
+    if (name == "capitalize")
+        return Value(capitalize(v.str()));
+    if (name == "default" || name == "d") {
+        const bool boolean = arg(1, "boolean").truthy();
+        if (v.isUndefined() || (boolean && !v.truthy())) {
+            const Value fallback = arg(0, "default_value");
+            return fallback.isUndefined() ? Value("") : fallback;
+        }
+        return v;
+    }
+    if (name == "selectattr" || name == "rejectattr" || name == "select" || name == "reject") {
+        const bool byAttribute = name == "selectattr" || name == "rejectattr";
+        const bool keep = name == "selectattr" || name == "select";
+        const std::size_t testAt = byAttribute ? 1 : 0;
+        const Value attribute = byAttribute ? arg(0, nullptr) : Value();
+        const Value test = arg(testAt, nullptr);
+        CallArgs testArgs = restOf(args, testAt + 1);
+        if (test.isString() && !hasTest(test.asString()))
+            fail("unknown test '" + test.asString() + "'", line);
+        Value::List out;
+        for (const Value& item : iterate(v, line)) {
+            const Value subject = byAttribute ? attributeOf(item, attribute.str()) : item;
+            const bool passes = test.isString() ? applyTest(test.asString(), subject, testArgs, line) : subject.truthy();
+            if (passes == keep)
+                out.push_back(item);
+        }
+        return Value::list(std::move(out));
+    }
+    if (name == "map") {
+        Value::List out;
+        const Value attribute = arg(99, "attribute");
+        if (attribute.isString()) {
+            const Value fallback = arg(99, "default");
+            for (const Value& item : iterate(v, line)) {
+                Value a = attributeOf(item, attribute.asString());
+                out.push_back(a.isUndefined() && !fallback.isUndefined() ? fallback : a);
+            }
+        } else {
+            const Value filter = arg(0, nullptr);
+            if (!filter.isString())
+                fail("map needs a filter name or attribute=", line);
+            CallArgs rest = restOf(args, 1);
+            for (const Value& item : iterate(v, line))
+                out.push_back(applyFilter(renderer, filter.asString(), item, rest, line));
+        }
+        return Value::list(std::move(out));
+    }
+    if (name == "first") {
+        const auto items = iterate(v, line);
+        return items.empty() ? Value() : items.front();
+    }
+    if (name == "last") {
+        const auto items = iterate(v, line);
+        return items.empty() ? Value() : items.back();
+    }
+    if (name == "replace") {
+        const Value count = arg(2, "count");
+        return Value(replaceAll(v.str(), arg(0, "old").str(), arg(1, "new").str(), count.isNumber() ? count.asInt() : -1));
+    }
+    if (name == "indent") {
+        return Value(indent(v.str(), arg(0, "width"), arg(1, "first").truthy(), arg(2, "blank").truthy()));
+    }
+    if (name == "string")
+        return Value(v.str());
+    if (name == "safe" || name == "e" || name == "escape" || name == "forceescape") {
+        if (name == "safe")
+            return v;
+        std::string out;
+        for (char c : v.str()) {
+            switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&#34;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+            }
+        }
+        return Value(std::move(out));
+    }
+    if (name == "int") {
+        if (v.isNumber())
+            return Value(v.asInt());
+        if (v.isString()) {
+            try {
+                return Value(std::int64_t(std::stod(v.asString())));
+            } catch (...) {
+            }
+        }
+        const Value fallback = arg(0, "default");
+        return fallback.isUndefined() ? Value(0) : fallback;
+    }
+    if (name == "float") {
+        if (v.isNumber())
+            return Value(v.asDouble());
+        if (v.isString()) {
+            try {
+                return Value(std::stod(v.asString()));
+            } catch (...) {
+            }
+        }
+        return Value(0.0);
+    }
+    if (name == "abs") {
+        if (v.isFloat())
+            return Value(std::fabs(v.asDouble()));
+        if (v.isNumber())
+            return Value(std::int64_t(std::llabs(v.asInt())));
+        fail("abs needs a number", line);
+    }
+    if (name == "round") {
+        const std::int64_t precision = arg(0, "precision").isNumber() ? arg(0, "precision").asInt() : 0;
+        const std::string method = arg(1, "method").isString() ? arg(1, "method").asString() : "common";
+        const double scale = std::pow(10.0, double(precision));
+        double x = v.asDouble() * scale;
+        x = method == "floor" ? std::floor(x) : method == "ceil" ? std::ceil(x) : std::round(x);
+        return Value(x / scale);
+    }
+    if (name == "list")
+        return toList(v, line);
+    if (name == "reverse") {
+        if (v.isString()) {
+            auto cps = codePoints(v.asString());
+            std::string out;
+            for (auto it = cps.rbegin(); it != cps.rend(); ++it)
+                out += *it;
+            return Value(std::move(out));
+        }
+        Value::List items = iterate(v, line);
+        std::reverse(items.begin(), items.end());
+        return Value::list(std::move(items));
+    }
+    if (name == "sort") {
+        Value::List items = iterate(v, line);
+        const bool descending = arg(0, "reverse").truthy();
+        const Value attribute = arg(2, "attribute");
+        std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) {
+            const Value x = attribute.isString() ? attributeOf(a, attribute.asString()) : a;
+            const Value y = attribute.isString() ? attributeOf(b, attribute.asString()) : b;
+            return descending ? compare(x, y, line) > 0 : compare(x, y, line) < 0;
+        });
+        return Value::list(std::move(items));
+    }
+    if (name == "unique") {
+        Value::List out;
+        for (const Value& item : iterate(v, line))
+            if (std::none_of(out.begin(), out.end(), [&](const Value& o) { return o.equals(item); }))
+                out.push_back(item);
+        return Value::list(std::move(out));
+    }
+    if (name == "sum") {
+        Value total = arg(1, "start").isUndefined() ? Value(0) : arg(1, "start");
+        const Value attribute = arg(0, "attribute");
+        for (const Value& item : iterate(v, line)) {
+            const Value x = attribute.isString() ? attributeOf(item, attribute.asString()) : item;
+            total = total.isFloat() || x.isFloat() ? Value(total.asDouble() + x.asDouble()) : Value(total.asInt() + x.asInt());
+        }
+        return total;
+    }
+    if (name == "min" || name == "max") {
+        const auto items = iterate(v, line);
+        if (items.empty())
+            return {};
+        Value best = items[0];
+        for (const Value& item : items)
+            if (name == "min" ? compare(item, best, line) < 0 : compare(item, best, line) > 0)
+                best = item;
+        return best;
+    }
+    if (name == "wordcount")
+        return Value(std::int64_t(split(v.str(), Value(), -1).size()));
+    if (name == "attr")
+        return v.isMap() ? attributeOf(v, arg(0, "name").str()) : Value();
+    if (name == "center") {
+        const std::int64_t width = arg(0, "width").isNumber() ? arg(0, "width").asInt() : 80;
+        const std::string s = v.str();
+        const std::int64_t length = std::int64_t(codePoints(s).size());
+        if (length >= width)
+            return Value(s);
+        const std::int64_t total = width - length;
+        const std::int64_t left = total / 2 + (total & width & 1);
+        return Value(std::string(std::size_t(left), ' ') + s + std::string(std::size_t(total - left), ' '));
+    }
+    if (name == "batch") {
+        const std::int64_t size = arg(0, "linecount").asInt();
+        if (size <= 0)
+            fail("batch needs a positive size", line);
+        Value::List out;
+        Value::List current;
+        for (const Value& item : iterate(v, line)) {
+            current.push_back(item);
+            if (std::int64_t(current.size()) == size) {
+                out.push_back(Value::list(std::move(current)));
+                current.clear();
+            }
+        }
+        if (!current.empty())
+            out.push_back(Value::list(std::move(current)));
+        return Value::list(std::move(out));
+    }
+    if (name == "format") {
+        CallArgs none;
+        Value values = Value::list(args.positional);
+        (void)none;
+        // "%s" formatting with the filter's arguments
+        std::string out;
+        std::size_t next = 0;
+        const std::string f = v.str();
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            if (f[i] != '%' || i + 1 >= f.size()) {
+                out += f[i];
+                continue;
+            }
+            const char spec = f[++i];
+            if (spec == '%')
+                out += '%';
+            else if (next < values.asList().size())
+                out += spec == 'r' ? values.asList()[next++].repr() : values.asList()[next++].str();
+        }
+        return Value(std::move(out));
+    }
+    fail("unknown filter '" + name + "'", line);
+}
+
+Value method(const Value& self, const std::string& name, int line)
+{
+    const auto bind = [&](auto fn) {
+        Value captured = self;
+        return Value::callable(name, [captured, fn](CallArgs& args) { return fn(captured, args); });
+    };
+    if (self.isString()) {
+        if (name == "strip" || name == "lstrip" || name == "rstrip")
+            return bind([left = name != "rstrip", right = name != "lstrip"](const Value& s, CallArgs& a) {
+                return Value(strip(s.asString(), a.get(0, "chars"), left, right));
+            });
+        if (name == "split")
+            return bind([](const Value& s, CallArgs& a) {
+                const Value max = a.get(1, "maxsplit");
+                Value::List parts;
+                for (auto& p : split(s.asString(), a.get(0, "sep"), max.isNumber() ? max.asInt() : -1))
+                    parts.emplace_back(std::move(p));
+                return Value::list(std::move(parts));
+            });
+        if (name == "rsplit")
+            return bind([](const Value& s, CallArgs& a) {
+                const Value sep = a.get(0, "sep");
+                const Value max = a.get(1, "maxsplit");
+                const std::int64_t limit = max.isNumber() ? max.asInt() : -1;
+                if (!sep.isString() || limit < 0) {
+                    Value::List parts;
+                    for (auto& p : split(s.asString(), sep, -1))
+                        parts.emplace_back(std::move(p));
+                    return Value::list(std::move(parts));
+                }
+                std::vector<std::string> parts;
+                std::string rest = s.asString();
+                for (std::int64_t i = 0; i < limit; ++i) {
+                    const std::size_t at = rest.rfind(sep.asString());
+                    if (at == std::string::npos)
+                        break;
+                    parts.insert(parts.begin(), rest.substr(at + sep.asString().size()));
+                    rest = rest.substr(0, at);
+                }
+                parts.insert(parts.begin(), rest);
+                Value::List out;
+                for (auto& p : parts)
+                    out.emplace_back(std::move(p));
+                return Value::list(std::move(out));
+            });
+        if (name == "startswith" || name == "endswith")
+            return bind([atEnd = name == "endswith"](const Value& s, CallArgs& a) {
+                return Value(startsWith(s.asString(), a.get(0, nullptr), atEnd));
+            });
+        if (name == "upper")
+            return bind([](const Value& s, CallArgs&) { return Value(upperAscii(s.asString())); });
+        if (name == "lower")
+            return bind([](const Value& s, CallArgs&) { return Value(lowerAscii(s.asString())); });
+        if (name == "title")
+            return bind([](const Value& s, CallArgs&) { return Value(title(s.asString())); });
+        if (name == "capitalize")
+            return bind([](const Value& s, CallArgs&) { return Value(capitalize(s.asString())); });
+        if (name == "replace")
+            return bind([](const Value& s, CallArgs& a) {
+                const Value count = a.get(2, "count");
+                return Value(replaceAll(s.asString(), a.get(0, nullptr).str(), a.get(1, nullptr).str(),
+                    count.isNumber() ? count.asInt() : -1));
+            });
+        if (name == "find" || name == "rfind" || name == "count" || name == "index")
+            return bind([name](const Value& s, CallArgs& a) {
+                const std::string needle = a.get(0, nullptr).str();
+                const std::string& hay = s.asString();
+                if (name == "count") {
+                    if (needle.empty())
+                        return Value(std::int64_t(codePoints(hay).size() + 1));
+                    std::int64_t n = 0;
+                    for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size()))
+                        ++n;
+                    return Value(n);
+                }
+                const std::size_t at = name == "rfind" ? hay.rfind(needle) : hay.find(needle);
+                if (at == std::string::npos) {
+                    if (name == "index")
+                        throw TemplateError{"substring not found", 0};
+                    return Value(-1);
+                }
+                return Value(std::int64_t(codePoints(hay.substr(0, at)).size()));
+            });
+        if (name == "splitlines")
+            return bind([](const Value& s, CallArgs&) {
+                Value::List out;
+                for (auto& l : splitLines(s.asString()))
+                    out.emplace_back(std::move(l));
+                return Value::list(std::move(out));
+            });
+        if (name == "join")
+            return bind([](const Value& s, CallArgs& a) {
+                std::string out;
+                bool first = true;
+                for (const Value& item : iterate(a.get(0, nullptr), 0)) {
+                    out += (first ? "" : s.asString()) + item.str();
+                    first = false;
+                }
+                return Value(std::move(out));
+            });
+        if (name == "isdigit" || name == "isspace" || name == "isalpha" || name == "isalnum" || name == "isupper"
+            || name == "islower")
+            return bind([name](const Value& s, CallArgs&) {
+                const std::string& t = s.asString();
+                if (t.empty())
+                    return Value(false);
+                if (name == "isupper" || name == "islower") {
+                    const bool anyCased = std::any_of(t.begin(), t.end(), ::isalpha);
+                    const bool match = name == "isupper" ? t == upperAscii(t) : t == lowerAscii(t);
+                    return Value(anyCased && match);
+                }
+                int (*pred)(int) = name == "isdigit" ? ::isdigit : name == "isspace" ? ::isspace
+                    : name == "isalpha"                                  ? ::isalpha
+                                                                         : ::isalnum;
+                return Value(std::all_of(t.begin(), t.end(), [pred](char c) { return pred(static_cast<unsigned char>(c)) != 0; }));
+            });
+        if (name == "format")
+            return bind([](const Value& s, CallArgs& a) {
+                // str.format with {} and {0} fields
+                std::string out;
+                const std::string& f = s.asString();
+                std::size_t auto_ = 0;
+                for (std::size_t i = 0; i < f.size(); ++i) {
+                    if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '{') {
+                        out += '{';
+                        ++i;
+                    } else if (f[i] == '}' && i + 1 < f.size() && f[i + 1] == '}') {
+                        out += '}';
+                        ++i;
+                    } else if (f[i] == '{') {
+                        const std::size_t close = f.find('}', i);
+                        if (close == std::string::npos)
+                            throw TemplateError{"unmatched '{' in a format string", 0};
+                        const std::string field = f.substr(i + 1, close - i - 1);
+                        Value v = field.empty() ? a.get(auto_++, nullptr)
+                            : std::all_of(field.begin(), field.end(), ::isdigit) ? a.get(std::stoul(field), nullptr)
+                                                                                  : a.get(999, field.c_str());
+                        out += v.str();
+                        i = close;
+                    } else {
+                        out += f[i];
+                    }
+                }
+                return Value(std::move(out));
+            });
+        return {};
+    }
+    if (self.isMap() && !self.asMap().isNamespace) {
+        if (name == "items")
+            return bind([](const Value& m, CallArgs&) {
+                Value::List pairs;
+                for (const auto& [key, value] : m.asMap().entries)
+                    pairs.push_back(Value::list({Value(key), value}));
+                return Value::list(std::move(pairs));
+            });
+        if (name == "keys")
+            return bind([](const Value& m, CallArgs&) {
+                Value::List keys;
+                for (const auto& [key, value] : m.asMap().entries)
+                    keys.emplace_back(key);
+                return Value::list(std::move(keys));
+            });
+        if (name == "values")
+            return bind([](const Value& m, CallArgs&) {
+                Value::List values;
+                for (const auto& [key, value] : m.asMap().entries)
+                    values.push_back(value);
+                return Value::list(std::move(values));
+            });
+        if (name == "get")
+            return bind([](const Value& m, CallArgs& a) {
+                const Value key = a.get(0, nullptr);
+                const Value* found = m.asMap().find(key.isString() ? key.asString() : key.str());
+                if (found)
+                    return *found;
+                const Value fallback = a.get(1, "default");
+                return fallback.isUndefined() ? Value::none() : fallback;
+            });
+        return {};
+    }
+    if (self.isList()) {
+        if (name == "append")
+            return bind([](const Value& l, CallArgs& a) {
+                l.asList().push_back(a.get(0, nullptr));
+                return Value::none();
+            });
+        if (name == "pop")
+            return bind([](const Value& l, CallArgs& a) {
+                auto& items = l.asList();
+                if (items.empty())
+                    throw TemplateError{"pop from an empty list", 0};
+                std::int64_t i = a.get(0, nullptr).isNumber() ? a.get(0, nullptr).asInt() : -1;
+                if (i < 0)
+                    i += std::int64_t(items.size());
+                if (i < 0 || i >= std::int64_t(items.size()))
+                    throw TemplateError{"pop index out of range", 0};
+                Value v = items[std::size_t(i)];
+                items.erase(items.begin() + i);
+                return v;
+            });
+        if (name == "index")
+            return bind([](const Value& l, CallArgs& a) {
+                const auto& items = l.asList();
+                for (std::size_t i = 0; i < items.size(); ++i)
+                    if (items[i].equals(a.get(0, nullptr)))
+                        return Value(std::int64_t(i));
+                throw TemplateError{"the value is not in the list", 0};
+            });
+        return {};
+    }
+    (void)line;
+    return {};
+}
+
+Value makeGlobals()
+{
+    Value globals = Value::map();
+    auto& g = globals.asMap();
+    g.set("raise_exception", Value::callable("raise_exception", [](CallArgs& args) -> Value {
+        throw TemplateError{"the template raised an error: " + args.get(0, "message").str(), 0};
+    }));
+    g.set("strftime_now", Value::callable("strftime_now", [](CallArgs& args) {
+        return Value(strftimeNow(args.get(0, "format").str()));
+    }));
+    g.set("range", Value::callable("range", [](CallArgs& args) {
+        std::int64_t start = 0, stop = 0, step = 1;
+        if (args.positional.size() == 1) {
+            stop = args.positional[0].asInt();
+        } else if (args.positional.size() >= 2) {
+            start = args.positional[0].asInt();
+            stop = args.positional[1].asInt();
+            if (args.positional.size() >= 3)
+                step = args.positional[2].asInt();
+        }
+        if (step == 0)
+            throw TemplateError{"range() step cannot be zero", 0};
+        Value::List out;
+        for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+            if (out.size() >= 1'000'000)
+                throw TemplateError{"range() longer than a million items", 0};
+            out.emplace_back(i);
+        }
+        return Value::list(std::move(out));
+    }));
+    g.set("namespace", Value::callable("namespace", [](CallArgs& args) {
+        Value ns = Value::map(true);
+        for (const Value& init : args.positional)
+            if (init.isMap())
+                for (const auto& [key, value] : init.asMap().entries)
+                    ns.asMap().set(key, value);
+        for (const auto& [key, value] : args.keyword)
+            ns.asMap().set(key, value);
+        return ns;
+    }));
+    g.set("dict", Value::callable("dict", [](CallArgs& args) {
+        Value d = Value::map();
+        for (const auto& [key, value] : args.keyword)
+            d.asMap().set(key, value);
+        return d;
+    }));
+    return globals;
+}
+
+} // namespace swb::jinja

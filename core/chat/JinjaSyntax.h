@@ -1,0 +1,73 @@
+#pragma once
+
+// The parsed form of a template, shared by the parser (JinjaTemplate.cpp) and the builtins.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chat/JinjaValue.h"
+
+namespace swb::jinja {
+
+// Thrown inside the engine only; Template::parse/render turn it into an Error naming the line.
+struct TemplateError {
+    std::string message;
+    int line = 0;
+};
+
+struct Expr {
+    enum class Op {
+        Literal, Name, List, Dict, Attr, Index, Slice, Call, Filter, Test, Not, Negate, Binary, And, Or, Conditional
+    };
+    Op op = Op::Literal;
+    int line = 0;
+    Value literal;
+    std::string name; // Name, Attr, Filter, Test; Binary: the operator
+    bool negated = false; // Test: "is not"; Binary "in": "not in"
+    std::vector<std::unique_ptr<Expr>> children;
+    std::vector<std::pair<std::string, std::unique_ptr<Expr>>> keywords;
+};
+
+struct Node;
+using Body = std::vector<std::unique_ptr<Node>>;
+
+struct Node {
+    enum class Type { Text, Output, If, For, Set, SetBlock, Macro, Break, Continue, FilterBlock, Do };
+    Type type = Type::Text;
+    int line = 0;
+    std::string text;                           // Text; Macro: its name
+    std::unique_ptr<Expr> expr;                 // Output, For (iterable), Set (value), Do
+    std::vector<std::unique_ptr<Expr>> conditions; // If (one per branch), For (the inline if, optional)
+    std::vector<Body> bodies;                   // If: one per condition, then else; For: body, else
+    std::vector<std::string> targets;           // For, Set, SetBlock: names (several: unpacking)
+    std::unique_ptr<Expr> attributeTarget;      // Set ns.attr = ...: the namespace expression
+    std::string attribute;
+    std::vector<std::pair<std::string, std::unique_ptr<Expr>>> parameters; // Macro (default may be null)
+    std::unique_ptr<Expr> filter;               // SetBlock / FilterBlock: a Filter expr whose subject is null
+};
+
+struct Program {
+    Body body;
+};
+
+class Renderer;
+
+// Filters, tests, methods and globals (JinjaBuiltins.cpp).
+Value applyFilter(Renderer& renderer, const std::string& name, Value subject, CallArgs& args, int line);
+bool applyTest(const std::string& name, const Value& subject, CallArgs& args, int line);
+bool hasTest(const std::string& name);
+// A bound method (str.strip, dict.items...), or undefined when the value has no such method.
+Value method(const Value& self, const std::string& name, int line);
+Value makeGlobals();
+// Calls a template value (a macro, loop.cycle, a global) from a builtin such as map.
+Value callFromBuiltin(Renderer& renderer, const Value& callee, CallArgs& args, int line);
+
+// Helpers shared with the builtins.
+Value getItem(const Value& object, const Value& key);
+bool contains(const Value& container, const Value& item, int line);
+std::vector<Value> iterate(const Value& value, int line);
+int compare(const Value& a, const Value& b, int line);
+
+} // namespace swb::jinja

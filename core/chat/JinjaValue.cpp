@@ -1,0 +1,625 @@
+#include "chat/JinjaValue.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace swb::jinja {
+
+const Value* Value::Map::find(const std::string& key) const
+{
+    const auto it = index.find(key);
+    return it == index.end() ? nullptr : &entries[it->second].second;
+}
+
+void Value::Map::set(const std::string& key, Value value)
+{
+    const auto it = index.find(key);
+    if (it != index.end()) {
+        entries[it->second].second = std::move(value);
+        return;
+    }
+    index.emplace(key, entries.size());
+    entries.emplace_back(key, std::move(value));
+}
+
+Value Value::list(List items)
+{
+    Value v;
+    v.m_data = std::make_shared<List>(std::move(items));
+    return v;
+}
+
+Value Value::map(bool isNamespace)
+{
+    Value v;
+    auto m = std::make_shared<Map>();
+    m->isNamespace = isNamespace;
+    v.m_data = std::move(m);
+    return v;
+}
+
+Value Value::callable(std::string name, std::function<Value(CallArgs&)> call)
+{
+    Value v;
+    v.m_data = std::make_shared<Callable>(Callable{std::move(name), std::move(call)});
+    return v;
+}
+
+std::int64_t Value::asInt() const
+{
+    if (isBool())
+        return asBool() ? 1 : 0;
+    if (isFloat())
+        return std::int64_t(std::get<double>(m_data));
+    return std::get<std::int64_t>(m_data);
+}
+
+double Value::asDouble() const
+{
+    return isFloat() ? std::get<double>(m_data) : double(asInt());
+}
+
+bool Value::truthy() const
+{
+    switch (kind()) {
+    case Kind::Undefined:
+    case Kind::None: return false;
+    case Kind::Bool: return asBool();
+    case Kind::Int: return asInt() != 0;
+    case Kind::Float: return asDouble() != 0.0;
+    case Kind::String: return !asString().empty();
+    case Kind::List: return !asList().empty();
+    case Kind::Map: return !asMap().entries.empty();
+    case Kind::Callable: return true;
+    }
+    return false;
+}
+
+namespace {
+
+// Python's float repr: the shortest digits that round-trip, positional for exponents in [-4, 16).
+std::string floatRepr(double d)
+{
+    if (std::isnan(d))
+        return "nan";
+    if (std::isinf(d))
+        return d < 0 ? "-inf" : "inf";
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+    std::string sci(buf, end);
+    const auto ePos = sci.find('e');
+    std::string mantissa = sci.substr(0, ePos);
+    const int exponent = std::stoi(sci.substr(ePos + 1));
+    const bool negative = mantissa[0] == '-';
+    if (negative)
+        mantissa.erase(0, 1);
+    std::string digits;
+    for (char c : mantissa)
+        if (c != '.')
+            digits += c;
+    std::string out;
+    if (exponent < -4 || exponent >= 16) {
+        out = digits.substr(0, 1);
+        if (digits.size() > 1)
+            out += "." + digits.substr(1);
+        char e[16];
+        std::snprintf(e, sizeof e, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+        out += e;
+    } else if (exponent < 0) {
+        out = "0.";
+        out.append(std::size_t(-exponent - 1), '0');
+        out += digits;
+    } else {
+        if (digits.size() <= std::size_t(exponent) + 1) {
+            out = digits + std::string(std::size_t(exponent) + 1 - digits.size(), '0') + ".0";
+        } else {
+            out = digits.substr(0, std::size_t(exponent) + 1) + "." + digits.substr(std::size_t(exponent) + 1);
+        }
+    }
+    return negative ? "-" + out : out;
+}
+
+std::string stringRepr(const std::string& s)
+{
+    const bool useDouble = s.find('\'') != std::string::npos && s.find('"') == std::string::npos;
+    const char quote = useDouble ? '"' : '\'';
+    std::string out(1, quote);
+    for (unsigned char c : s) {
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == quote)
+            out += std::string("\\") + char(c);
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else
+            out += char(c);
+    }
+    out += quote;
+    return out;
+}
+
+void jsonString(const std::string& s, std::string& out)
+{
+    out += '"';
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += char(c);
+            }
+        }
+    }
+    out += '"';
+}
+
+void toJsonInto(const Value& v, int indent, int depth, std::string& out)
+{
+    const auto newline = [&](int level) {
+        out += '\n';
+        out.append(std::size_t(indent * level), ' ');
+    };
+    switch (v.kind()) {
+    case Value::Kind::Undefined:
+    case Value::Kind::None: out += "null"; return;
+    case Value::Kind::Bool: out += v.asBool() ? "true" : "false"; return;
+    case Value::Kind::Int: out += std::to_string(v.asInt()); return;
+    case Value::Kind::Float: {
+        const double d = v.asDouble();
+        out += std::isnan(d) ? "NaN" : std::isinf(d) ? (d < 0 ? "-Infinity" : "Infinity") : floatRepr(d);
+        return;
+    }
+    case Value::Kind::String: jsonString(v.asString(), out); return;
+    case Value::Kind::Callable: out += "null"; return;
+    case Value::Kind::List: {
+        const auto& items = v.asList();
+        if (items.empty()) {
+            out += "[]";
+            return;
+        }
+        out += '[';
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i)
+                out += indent >= 0 ? "," : ", ";
+            if (indent >= 0)
+                newline(depth + 1);
+            toJsonInto(items[i], indent, depth + 1, out);
+        }
+        if (indent >= 0)
+            newline(depth);
+        out += ']';
+        return;
+    }
+    case Value::Kind::Map: {
+        const auto& entries = v.asMap().entries;
+        if (entries.empty()) {
+            out += "{}";
+            return;
+        }
+        out += '{';
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (i)
+                out += indent >= 0 ? "," : ", ";
+            if (indent >= 0)
+                newline(depth + 1);
+            jsonString(entries[i].first, out);
+            out += ": ";
+            toJsonInto(entries[i].second, indent, depth + 1, out);
+        }
+        if (indent >= 0)
+            newline(depth);
+        out += '}';
+        return;
+    }
+    }
+}
+
+} // namespace
+
+std::string Value::str() const
+{
+    switch (kind()) {
+    case Kind::Undefined: return {};
+    case Kind::None: return "None";
+    case Kind::Bool: return asBool() ? "True" : "False";
+    case Kind::Int: return std::to_string(asInt());
+    case Kind::Float: return floatRepr(asDouble());
+    case Kind::String: return asString();
+    case Kind::List: {
+        std::string out = "[";
+        const auto& items = asList();
+        for (std::size_t i = 0; i < items.size(); ++i)
+            out += (i ? ", " : "") + items[i].repr();
+        return out + "]";
+    }
+    case Kind::Map: {
+        const auto& m = asMap();
+        if (m.isNamespace)
+            return "<Namespace>";
+        std::string out = "{";
+        for (std::size_t i = 0; i < m.entries.size(); ++i)
+            out += (i ? ", " : "") + stringRepr(m.entries[i].first) + ": " + m.entries[i].second.repr();
+        return out + "}";
+    }
+    case Kind::Callable: return "<function " + asCallable().name + ">";
+    }
+    return {};
+}
+
+std::string Value::repr() const
+{
+    return isString() ? stringRepr(asString()) : str();
+}
+
+std::string Value::toJson(int indent) const
+{
+    std::string out;
+    toJsonInto(*this, indent, 0, out);
+    return out;
+}
+
+bool Value::equals(const Value& other) const
+{
+    if (isNumber() && other.isNumber()) {
+        if (isFloat() || other.isFloat())
+            return asDouble() == other.asDouble();
+        return asInt() == other.asInt();
+    }
+    if (kind() != other.kind())
+        return false;
+    switch (kind()) {
+    case Kind::Undefined:
+    case Kind::None: return true;
+    case Kind::String: return asString() == other.asString();
+    case Kind::List: {
+        const auto& a = asList();
+        const auto& b = other.asList();
+        if (a.size() != b.size())
+            return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!a[i].equals(b[i]))
+                return false;
+        return true;
+    }
+    case Kind::Map: {
+        const auto& a = asMap();
+        const auto& b = other.asMap();
+        if (&a == &b)
+            return true;
+        if (a.entries.size() != b.entries.size())
+            return false;
+        for (const auto& [key, value] : a.entries) {
+            const Value* o = b.find(key);
+            if (!o || !value.equals(*o))
+                return false;
+        }
+        return true;
+    }
+    case Kind::Callable: return &asCallable() == &other.asCallable();
+    default: return false;
+    }
+}
+
+std::string Value::typeName() const
+{
+    switch (kind()) {
+    case Kind::Undefined: return "undefined";
+    case Kind::None: return "none";
+    case Kind::Bool: return "boolean";
+    case Kind::Int: return "integer";
+    case Kind::Float: return "float";
+    case Kind::String: return "string";
+    case Kind::List: return "list";
+    case Kind::Map: return asMap().isNamespace ? "namespace" : "mapping";
+    case Kind::Callable: return "function";
+    }
+    return {};
+}
+
+Value CallArgs::get(std::size_t position, const char* name) const
+{
+    if (name) {
+        for (const auto& [key, value] : keyword)
+            if (key == name)
+                return value;
+    }
+    return position < positional.size() ? positional[position] : Value();
+}
+
+std::vector<std::string> codePoints(const std::string& text)
+{
+    std::vector<std::string> out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+        n = std::min(n, text.size() - i);
+        out.push_back(text.substr(i, n));
+        i += n;
+    }
+    return out;
+}
+
+// A small JSON reader that keeps object keys in their written order (QJsonObject sorts them).
+namespace {
+
+class JsonReader {
+public:
+    explicit JsonReader(const std::string& text) : m_text(text) {}
+
+    bool parse(Value* out, std::string* error)
+    {
+        skipSpace();
+        if (!value(out, 0) || (skipSpace(), m_pos != m_text.size() && fail("unexpected text after the value"))) {
+            if (error)
+                *error = m_error + " at offset " + std::to_string(m_pos);
+            return false;
+        }
+        return true;
+    }
+
+private:
+    bool fail(const std::string& why)
+    {
+        if (m_error.empty())
+            m_error = why;
+        return false;
+    }
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r'
+                                            || m_text[m_pos] == '\t'))
+            ++m_pos;
+    }
+    bool literal(const char* word)
+    {
+        const std::string w(word);
+        if (m_text.compare(m_pos, w.size(), w) != 0)
+            return fail("invalid literal");
+        m_pos += w.size();
+        return true;
+    }
+    static void appendUtf8(std::string& out, std::uint32_t cp)
+    {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+    bool hex4(std::uint32_t* cp)
+    {
+        if (m_pos + 4 > m_text.size())
+            return fail("truncated \\u escape");
+        *cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = m_text[m_pos++];
+            *cp <<= 4;
+            if (c >= '0' && c <= '9')
+                *cp |= std::uint32_t(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                *cp |= std::uint32_t(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                *cp |= std::uint32_t(c - 'A' + 10);
+            else
+                return fail("invalid \\u escape");
+        }
+        return true;
+    }
+    bool string(std::string* out)
+    {
+        ++m_pos; // opening quote
+        while (m_pos < m_text.size()) {
+            const char c = m_text[m_pos++];
+            if (c == '"')
+                return true;
+            if (static_cast<unsigned char>(c) < 0x20)
+                return fail("control character in a string");
+            if (c != '\\') {
+                *out += c;
+                continue;
+            }
+            if (m_pos >= m_text.size())
+                break;
+            const char e = m_text[m_pos++];
+            switch (e) {
+            case '"': *out += '"'; break;
+            case '\\': *out += '\\'; break;
+            case '/': *out += '/'; break;
+            case 'b': *out += '\b'; break;
+            case 'f': *out += '\f'; break;
+            case 'n': *out += '\n'; break;
+            case 'r': *out += '\r'; break;
+            case 't': *out += '\t'; break;
+            case 'u': {
+                std::uint32_t cp = 0;
+                if (!hex4(&cp))
+                    return false;
+                if (cp >= 0xD800 && cp < 0xDC00 && m_text.compare(m_pos, 2, "\\u") == 0) {
+                    m_pos += 2;
+                    std::uint32_t low = 0;
+                    if (!hex4(&low))
+                        return false;
+                    if (low >= 0xDC00 && low < 0xE000)
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    else
+                        return fail("invalid surrogate pair");
+                }
+                appendUtf8(*out, cp);
+                break;
+            }
+            default: return fail("invalid escape in a string");
+            }
+        }
+        return fail("unterminated string");
+    }
+    bool number(Value* out)
+    {
+        const std::size_t start = m_pos;
+        bool isFloat = false;
+        if (m_text[m_pos] == '-')
+            ++m_pos;
+        while (m_pos < m_text.size()) {
+            const char c = m_text[m_pos];
+            if (c >= '0' && c <= '9') {
+                ++m_pos;
+            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+                isFloat = true;
+                ++m_pos;
+            } else {
+                break;
+            }
+        }
+        const std::string token = m_text.substr(start, m_pos - start);
+        if (token.empty() || token == "-")
+            return fail("invalid number");
+        if (!isFloat) {
+            std::int64_t i = 0;
+            auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), i);
+            if (ec == std::errc() && p == token.data() + token.size()) {
+                *out = Value(i);
+                return true;
+            }
+        }
+        double d = 0;
+        auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), d);
+        if (ec != std::errc() || p != token.data() + token.size())
+            return fail("invalid number");
+        *out = Value(d);
+        return true;
+    }
+    bool value(Value* out, int depth)
+    {
+        if (depth > 512)
+            return fail("nesting deeper than 512 levels");
+        if (m_pos >= m_text.size())
+            return fail("unexpected end of the text");
+        const char c = m_text[m_pos];
+        if (c == '{') {
+            ++m_pos;
+            *out = Value::map();
+            auto& map = out->asMap();
+            skipSpace();
+            if (m_pos < m_text.size() && m_text[m_pos] == '}') {
+                ++m_pos;
+                return true;
+            }
+            for (;;) {
+                skipSpace();
+                if (m_pos >= m_text.size() || m_text[m_pos] != '"')
+                    return fail("expected a key in quotes");
+                std::string key;
+                if (!string(&key))
+                    return false;
+                skipSpace();
+                if (m_pos >= m_text.size() || m_text[m_pos] != ':')
+                    return fail("expected ':'");
+                ++m_pos;
+                skipSpace();
+                Value item;
+                if (!value(&item, depth + 1))
+                    return false;
+                map.set(key, std::move(item));
+                skipSpace();
+                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
+                    ++m_pos;
+                    continue;
+                }
+                if (m_pos < m_text.size() && m_text[m_pos] == '}') {
+                    ++m_pos;
+                    return true;
+                }
+                return fail("expected ',' or '}'");
+            }
+        }
+        if (c == '[') {
+            ++m_pos;
+            *out = Value::list();
+            auto& list = out->asList();
+            skipSpace();
+            if (m_pos < m_text.size() && m_text[m_pos] == ']') {
+                ++m_pos;
+                return true;
+            }
+            for (;;) {
+                skipSpace();
+                Value item;
+                if (!value(&item, depth + 1))
+                    return false;
+                list.push_back(std::move(item));
+                skipSpace();
+                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
+                    ++m_pos;
+                    continue;
+                }
+                if (m_pos < m_text.size() && m_text[m_pos] == ']') {
+                    ++m_pos;
+                    return true;
+                }
+                return fail("expected ',' or ']'");
+            }
+        }
+        if (c == '"') {
+            std::string s;
+            if (!string(&s))
+                return false;
+            *out = Value(std::move(s));
+            return true;
+        }
+        if (c == 't') {
+            *out = Value(true);
+            return literal("true");
+        }
+        if (c == 'f') {
+            *out = Value(false);
+            return literal("false");
+        }
+        if (c == 'n') {
+            *out = Value::none();
+            return literal("null");
+        }
+        return number(out);
+    }
+
+    const std::string& m_text;
+    std::size_t m_pos = 0;
+    std::string m_error;
+};
+
+} // namespace
+
+bool Value::fromJson(const std::string& text, Value* out, std::string* error)
+{
+    return JsonReader(text).parse(out, error);
+}
+
+} // namespace swb::jinja

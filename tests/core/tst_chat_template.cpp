@@ -1,0 +1,352 @@
+// The chat-template engine: real models' templates against the reference renderer's output, byte for
+// byte (tests/data/chat-templates, produced by @huggingface/jinja and cross-checked with Python Jinja2),
+// and each Jinja feature on hand-written templates whose expected output is worked out by hand.
+
+#include <ctime>
+#include <string>
+
+#include <QFile>
+#include <QTest>
+
+#include "chat/JinjaTemplate.h"
+#include "chat/JinjaValue.h"
+
+using swb::jinja::CallArgs;
+using swb::jinja::Template;
+using swb::jinja::Value;
+
+namespace {
+
+std::string readText(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll().toStdString();
+}
+
+Value json(const std::string& text)
+{
+    Value v;
+    std::string error;
+    if (!Value::fromJson(text, &v, &error))
+        qFatal("bad JSON in the test: %s", error.c_str());
+    return v;
+}
+
+// strftime_now at the reference data's fixed instant, 2026-01-15 00:00 (a Thursday).
+Value fixedClock()
+{
+    return Value::callable("strftime_now", [](CallArgs& args) {
+        std::tm t{};
+        t.tm_year = 2026 - 1900;
+        t.tm_mon = 0;
+        t.tm_mday = 15;
+        t.tm_wday = 4;
+        t.tm_yday = 14;
+        char buf[256];
+        const std::size_t n = std::strftime(buf, sizeof buf, args.get(0, nullptr).str().c_str(), &t);
+        return Value(std::string(buf, n));
+    });
+}
+
+// Renders source with the variables of contextJson; the error message (prefixed "ERROR: ") on failure.
+std::string render(const std::string& source, const std::string& contextJson = "{}")
+{
+    auto parsed = Template::parse(source);
+    if (!parsed)
+        return "ERROR: " + parsed.error().message.toStdString();
+    auto out = parsed->render(json(contextJson));
+    if (!out)
+        return "ERROR: " + out.error().message.toStdString();
+    return out.value();
+}
+
+} // namespace
+
+class TestChatTemplate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void referenceRenderings_data();
+    void referenceRenderings();
+    void features_data();
+    void features();
+    void errors_data();
+    void errors();
+    void hostileTemplates();
+    void jsonKeepsKeyOrder();
+};
+
+void TestChatTemplate::referenceRenderings_data()
+{
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<QString>("conversation");
+    QTest::addColumn<bool>("addGenerationPrompt");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("expectError");
+    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
+    const Value data = json(readText(dir + "/expected.json"));
+    QVERIFY(data.isMap());
+    const Value* cases = data.asMap().find("cases");
+    QVERIFY(cases && cases->isList() && cases->asList().size() >= 300);
+    for (const Value& c : cases->asList()) {
+        const auto& m = c.asMap();
+        const std::string family = m.find("template")->asString();
+        const std::string conversation = m.find("conversation")->asString();
+        const bool agp = m.find("add_generation_prompt")->asBool();
+        const Value* output = m.find("output");
+        const std::string name = family + "/" + conversation + (agp ? "/gen" : "");
+        QTest::newRow(name.c_str()) << QString::fromStdString(family) << QString::fromStdString(conversation) << agp
+                                    << (output ? QString::fromStdString(output->asString()) : QString()) << !output;
+    }
+}
+
+void TestChatTemplate::referenceRenderings()
+{
+    QFETCH(QString, family);
+    QFETCH(QString, conversation);
+    QFETCH(bool, addGenerationPrompt);
+    QFETCH(QString, expected);
+    QFETCH(bool, expectError);
+    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
+    const std::string source = readText(dir + "/templates/" + family + ".jinja");
+    QVERIFY(!source.empty());
+    auto parsed = Template::parse(source);
+    QVERIFY2(parsed.ok(), qPrintable(parsed.ok() ? QString() : parsed.error().message));
+
+    const Value tokens = json(readText(dir + "/templates/tokens.json"));
+    const Value conversations = json(readText(dir + "/conversations.json"));
+    Value context = Value::map();
+    for (const Value& c : conversations.asList()) {
+        if (c.asMap().find("name")->asString() != conversation.toStdString())
+            continue;
+        context.asMap().set("messages", *c.asMap().find("messages"));
+        if (const Value* tools = c.asMap().find("tools"))
+            context.asMap().set("tools", *tools);
+    }
+    QVERIFY(context.asMap().find("messages"));
+    context.asMap().set("add_generation_prompt", Value(addGenerationPrompt));
+    for (const char* key : {"bos_token", "eos_token"}) {
+        const Value* token = tokens.asMap().find(family.toStdString())->asMap().find(key);
+        if (token && token->isString())
+            context.asMap().set(key, *token);
+    }
+    context.asMap().set("strftime_now", fixedClock());
+
+    auto out = parsed->render(context);
+    if (expectError) {
+        // The reference rejects these (raise_exception, an operation on null). We must not crash, and
+        // where we render, the template itself raised in the reference for a reason we share or the
+        // reference is stricter about null than Jinja2 is.
+        if (out.ok())
+            QVERIFY2(out.value().find("[object") == std::string::npos, "no JS object text");
+        return;
+    }
+    QVERIFY2(out.ok(), qPrintable(out.ok() ? QString() : out.error().message));
+    QCOMPARE(QString::fromStdString(out.value()), expected);
+}
+
+void TestChatTemplate::features_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("context");
+    QTest::addColumn<QString>("expected");
+    const auto row = [](const char* name, const char* source, const char* context, const char* expected) {
+        QTest::newRow(name) << QString::fromUtf8(source) << QString::fromUtf8(context) << QString::fromUtf8(expected);
+    };
+    // Output and literals
+    row("text", "plain text", "{}", "plain text");
+    row("variable", "{{ a }}-{{ b }}", R"({"a": "x", "b": 3})", "x-3");
+    row("undefined prints nothing", "[{{ nope }}]", "{}", "[]");
+    row("literals", "{{ 'a' ~ \"b\" }}{{ 1 + 2 * 3 }}{{ 7 // 2 }}{{ -7 // 2 }}{{ 7 % 3 }}{{ -7 % 3 }}{{ 2 ** 10 }}", "{}",
+        "ab73-4121024");
+    row("float division", "{{ 7 / 2 }} {{ 4 / 2 }} {{ 0.1 + 0.2 }}", "{}", "3.5 2.0 0.30000000000000004");
+    row("python printing", "{{ [1, 'a', none, true] }} {{ {'k': 'v'} }}", "{}", "[1, 'a', None, True] {'k': 'v'}");
+    row("string escapes", R"({{ 'it\'s\n' }})", "{}", "it's\n");
+    row("concat adjacent strings", "{{ 'a' 'b' }}", "{}", "ab");
+    // Control flow
+    row("if elif else", "{% for x in [1, 2, 3] %}{% if x == 1 %}one{% elif x == 2 %}two{% else %}many{% endif %}{% endfor %}",
+        "{}", "onetwomany");
+    row("for loop variables",
+        "{% for x in 'abc' %}{{ loop.index }}{{ loop.index0 }}{{ loop.revindex }}{{ loop.first }}{{ loop.last }}"
+        "{{ loop.length }}|{% endfor %}",
+        "{}", "103TrueFalse3|212FalseFalse3|321FalseTrue3|");
+    row("loop previtem nextitem cycle",
+        "{% for x in [1, 2, 3] %}{{ loop.previtem }}<{{ x }}>{{ loop.nextitem }}{{ loop.cycle('a', 'b') }} {% endfor %}",
+        "{}", "<1>2a 1<2>3b 2<3>a ");
+    row("for else", "{% for x in [] %}x{% else %}empty{% endfor %}", "{}", "empty");
+    row("for if", "{% for x in range(10) if x is odd %}{{ x }}{% endfor %}", "{}", "13579");
+    row("for unpack items", "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}", R"({"d": {"z": 1, "a": 2}})",
+        "z=1;a=2;");
+    row("for over dict keys", "{% for k in d %}{{ k }}{% endfor %}", R"({"d": {"b": 1, "a": 2}})", "ba");
+    row("break continue", "{% for x in range(10) %}{% if x == 2 %}{% continue %}{% endif %}{% if x == 5 %}{% break %}"
+                          "{% endif %}{{ x }}{% endfor %}",
+        "{}", "0134");
+    row("nested loops", "{% for a in [1, 2] %}{% for b in [3, 4] %}{{ loop.index }}{{ a }}{{ b }} {% endfor %}{% endfor %}",
+        "{}", "113 214 123 224 ");
+    // Assignment and scope
+    row("set", "{% set x = 'a' %}{% set y, z = [1, 2] %}{{ x }}{{ y }}{{ z }}", "{}", "a12");
+    row("set in loop does not leak", "{% set n = 0 %}{% for x in [1, 2] %}{% set n = n + x %}{% endfor %}{{ n }}", "{}", "0");
+    row("namespace", "{% set ns = namespace(n=0, s='') %}{% for x in [1, 2, 3] %}{% set ns.n = ns.n + x %}{% endfor %}{{ ns.n }}",
+        "{}", "6");
+    row("set block", "{% set b %}in {{ 'side' }}{% endset %}[{{ b }}]", "{}", "[in side]");
+    row("set block filter", "{% set b | upper %}loud{% endset %}{{ b }}", "{}", "LOUD");
+    // Macros
+    row("macro defaults and keywords", "{% macro m(a, b='B', c='C') %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m(1) }} {{ m(1, c=3) }}",
+        "{}", "1BC 1B3");
+    row("macro sees top-level names", "{% set g = 'G' %}{% macro m() %}{{ g }}{{ top }}{% endmacro %}{{ m() }}",
+        R"({"top": "T"})", "GT");
+    row("macro recursion", "{% macro f(n) %}{% if n > 0 %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(3) }}", "{}",
+        "321");
+    // Whitespace control: trim_blocks and lstrip_blocks are on, as transformers sets them.
+    row("trim blocks", "{% if true %}\nyes\n{% endif %}\nafter", "{}", "yes\nafter");
+    row("lstrip blocks", "a\n    {% if true %}\n    b\n    {% endif %}\nc", "{}", "a\n    b\nc");
+    row("minus strips", "a   {%- if true -%}   b   {%- endif -%}   c", "{}", "abc");
+    row("minus on output", "a \n {{- 'b' -}} \n c", "{}", "abc");
+    row("plus keeps leading space", "a\n  {%+ if true %}b{% endif %}", "{}", "a\n  b");
+    row("variables are not lstripped", "a\n  {{ 'b' }}", "{}", "a\n  b");
+    row("comment", "a{# note #}b\n{# line #}\nc", "{}", "ab\nc");
+    row("trailing newline dropped", "x\n", "{}", "x");
+    row("crlf normalised", "a\r\nb", "{}", "a\nb");
+    row("raw", "{% raw %}{{ not evaluated }}{% endraw %}", "{}", "{{ not evaluated }}");
+    // Filters
+    row("trim", "[{{ '  a b \n' | trim }}]", "{}", "[a b]");
+    row("length", "{{ 'héllo' | length }}{{ [1, 2] | length }}{{ {'a': 1} | count }}", "{}", "521");
+    row("tojson", "{{ {'b': [1, 'é', none, true], 'a': 'q\"'} | tojson }}", "{}", R"({"b": [1, "é", null, true], "a": "q\""})");
+    row("tojson indent", "{{ {'a': [1, 2], 'b': {}} | tojson(indent=2) }}", "{}",
+        "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}");
+    row("items", "{% for k, v in {'x': 1, 'y': 2} | items %}{{ k }}{{ v }}{% endfor %}", "{}", "x1y2");
+    row("join", "{{ ['a', 'b', 'c'] | join(', ') }}|{{ users | join('/', attribute='name') }}",
+        R"({"users": [{"name": "u"}, {"name": "v"}]})", "a, b, c|u/v");
+    row("upper lower title capitalize", "{{ 'aB c' | upper }}{{ 'aB c' | lower }}{{ 'hello world' | title }}{{ 'hELLO' | capitalize }}",
+        "{}", "AB Cab cHello WorldHello");
+    row("default", "{{ nope | default('d') }}{{ '' | default('e') }}{{ '' | default('f', true) }}{{ x | d('g') }}",
+        R"({"x": 1})", "df1");
+    row("selectattr rejectattr",
+        "{{ ms | selectattr('role', 'equalto', 'user') | map(attribute='c') | join }}"
+        "{{ ms | rejectattr('role', 'eq', 'user') | map(attribute='c') | join }}{{ ms | selectattr('flag') | length }}",
+        R"({"ms": [{"role": "user", "c": "1", "flag": true}, {"role": "bot", "c": "2"}, {"role": "user", "c": "3"}]})",
+        "1321");
+    row("select reject map filter", "{{ [1, 2, 3, 4] | select('even') | list }}{{ [1, 2, 3] | reject('odd') | list }}"
+                                    "{{ ['a', 'b'] | map('upper') | join }}",
+        "{}", "[2, 4][2]AB");
+    row("first last", "{{ [1, 2, 3] | first }}{{ [1, 2, 3] | last }}{{ 'xyz' | first }}", "{}", "13x");
+    row("replace", "{{ 'a-b-c' | replace('-', '+') }}{{ 'aaa' | replace('a', 'b', 2) }}", "{}", "a+b+cbba");
+    row("indent", "{{ 'a\nb\n\nc' | indent(2) }}|{{ 'a\nb' | indent(2, true) }}", "{}", "a\n  b\n\n  c|  a\n  b");
+    row("string int float abs round", "{{ 5 | string ~ 1 }}{{ '42' | int + 1 }}{{ '1.5' | float }}{{ (-3) | abs }}{{ -3 | abs }}{{ 2.567 | round(2) }}",
+        "{}", "51431.53-32.57");
+    row("reverse sort unique sum min max",
+        "{{ [3, 1, 2] | reverse | list }}{{ [3, 1, 2] | sort | list }}{{ [1, 1, 2] | unique | list }}{{ [1, 2] | sum }}"
+        "{{ [4, 2, 9] | min }}{{ [4, 2, 9] | max }}",
+        "{}", "[2, 1, 3][1, 2, 3][1, 2]329");
+    row("dictsort", "{% for k, v in {'b': 1, 'a': 2} | dictsort %}{{ k }}{% endfor %}", "{}", "ab");
+    row("filter block", "{% filter upper %}shout {{ 'it' }}{% endfilter %}", "{}", "SHOUT IT");
+    // Tests
+    row("tests", "{{ x is defined }}{{ y is defined }}{{ y is undefined }}{{ n is none }}{{ 's' is string }}"
+                 "{{ {} is mapping }}{{ [] is iterable }}{{ 1 is number }}{{ 1 is integer }}{{ 1.0 is float }}"
+                 "{{ true is boolean }}{{ 4 is divisibleby 2 }}{{ 3 is odd }}{{ 'ab' is lower }}{{ x is not none }}",
+        R"({"x": 1, "n": null})", "TrueFalseTrueTrueTrueTrueTrueTrueTrueTrueTrueTrueTrueTrueTrue");
+    row("test sameas and in", "{{ none is sameas none }}{{ 2 is in [1, 2] }}{{ 'b' in 'abc' }}{{ 'k' not in {'k': 1} }}", "{}",
+        "TrueTrueTrueFalse");
+    // String methods
+    row("strip split", "[{{ '  x  '.strip() }}][{{ 'xxaxx'.strip('x') }}][{{ '  x'.lstrip() }}][{{ 'x  '.rstrip() }}]"
+                       "{{ 'a,b,,c'.split(',') }}{{ ' a  b '.split() }}{{ 'a b c'.split(' ', 1) }}{{ 'a b c'.rsplit(' ', 1) }}",
+        "{}", "[x][a][x][x]['a', 'b', '', 'c']['a', 'b']['a', 'b c']['a b', 'c']");
+    row("startswith endswith", "{{ 'hello'.startswith('he') }}{{ 'hello'.endswith(('x', 'lo')) }}{{ 'hello'.startswith('lo') }}",
+        "{}", "TrueTrueFalse");
+    row("string methods", "{{ 'Ab'.upper() }}{{ 'Ab'.lower() }}{{ 'ab cd'.title() }}{{ 'a-b'.replace('-', '') }}{{ 'hello'.find('l') }}"
+                          "{{ 'hello'.count('l') }}{{ '{} and {}'.format(1, 2) }}",
+        "{}", "ABabAb Cdab221 and 2");
+    row("dict methods", "{{ d.keys() | list }}{{ d.values() | list }}{{ d.get('a') }}{{ d.get('z', 'none') }}{{ d.get('z') }}",
+        R"({"d": {"a": 1, "b": 2}})", "['a', 'b'][1, 2]1noneNone");
+    // Slicing and indexing, by code points
+    row("slicing", "{{ 'héllo'[1:3] }}{{ 'hello'[::-1] }}{{ [1, 2, 3, 4][1:] }}{{ [1, 2, 3][-1] }}{{ 'abc'[-2] }}{{ [1, 2, 3][:-1] }}",
+        "{}", "élolleh[2, 3, 4]3b[1, 2]");
+    row("attribute and item", "{{ m.role }}{{ m['content'] }}{{ m.missing.deeper }}{{ l.0 }}", R"({"m": {"role": "r", "content": "c"}, "l": ["z"]})",
+        "rcz");
+    // Expressions
+    row("conditional expression", "{{ 'a' if x else 'b' }}{{ 'c' if not x }}", R"({"x": false})", "bc");
+    row("boolean operators return operands", "{{ 0 or 'x' }}{{ 1 and 'y' }}{{ none or [] }}", "{}", "xy[]");
+    row("comparison chain precedence", "{{ 1 + 2 == 3 and not 2 > 3 }}", "{}", "True");
+    row("string multiplication and list concat", "{{ '-' * 3 }}{{ [1] + [2] }}", "{}", "---[1, 2]");
+    row("percent format", "{{ '%s=%d' % ('a', 3) }}", "{}", "a=3");
+    row("raise_exception", "{{ raise_exception('no system role') }}", "{}", "ERROR: line 1: the template raised an error: no system role");
+    row("range", "{{ range(3) | list }}{{ range(1, 7, 2) | list }}{{ range(3, 0, -1) | list }}", "{}", "[0, 1, 2][1, 3, 5][3, 2, 1]");
+    row("dict global", "{{ dict(a=1).a }}", "{}", "1");
+    row("generation block", "{% generation %}kept{% endgeneration %}", "{}", "kept");
+}
+
+void TestChatTemplate::features()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, context);
+    QFETCH(QString, expected);
+    QCOMPARE(QString::fromStdString(render(source.toStdString(), context.toStdString())), expected);
+}
+
+void TestChatTemplate::errors_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unclosed if") << "a\n{% if x %}b" << "ERROR: line 2: the template ends before '{% elif %}'";
+    QTest::newRow("unknown tag") << "a\nb\n{% frobnicate %}" << "ERROR: line 3: unknown tag '{% frobnicate %}'";
+    QTest::newRow("unknown filter") << "{{ x | nosuch }}" << "ERROR: line 1: unknown filter 'nosuch'";
+    QTest::newRow("unknown test") << "\n{{ x is nosuch }}" << "ERROR: line 2: unknown test 'nosuch'";
+    QTest::newRow("unclosed expression") << "{{ x " << "ERROR: line 1: an expression is never closed with '}}'";
+    QTest::newRow("unclosed string") << "{{ 'abc }}" << "ERROR: line 1: a string is never closed";
+    QTest::newRow("bad character") << "{{ x ; y }}" << "ERROR: line 1: unexpected character ';'";
+    QTest::newRow("call undefined") << "{{ nosuch() }}" << "ERROR: line 1: 'nosuch' is undefined";
+    QTest::newRow("set attribute of non-namespace") << "{% set d = {} %}{% set d.x = 1 %}"
+                                                    << "ERROR: line 1: cannot set an attribute of d, which is not a namespace";
+    QTest::newRow("division by zero") << "{{ 1 // 0 }}" << "ERROR: line 1: division by zero";
+    QTest::newRow("add string and number") << "{{ 'a' + 1 }}" << "ERROR: line 1: unsupported operand types for +: string and integer";
+    QTest::newRow("endfor without for") << "{% endfor %}" << "ERROR: line 1: unknown tag '{% endfor %}'";
+    QTest::newRow("recursive for") << "{% for x in y recursive %}{% endfor %}" << "ERROR: line 1: recursive for loops are not supported";
+}
+
+void TestChatTemplate::errors()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    QCOMPARE(QString::fromStdString(render(source.toStdString())), expected);
+}
+
+void TestChatTemplate::hostileTemplates()
+{
+    // Infinite recursion through a macro: stopped with a sentence, not a stack overflow.
+    QCOMPARE(QString::fromStdString(render("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}")),
+        QStringLiteral("ERROR: line 1: macro 'f' recurses deeper than 200 calls"));
+    // Deep nesting of brackets and blocks.
+    const std::string deep = std::string(10000, '(') + "1" + std::string(10000, ')');
+    QVERIFY(render("{{ " + deep + " }}").starts_with("ERROR: line 1: the template nests deeper than"));
+    std::string blocks;
+    for (int i = 0; i < 1000; ++i)
+        blocks += "{% if true %}";
+    QVERIFY(render(blocks).starts_with("ERROR: line 1: the template nests deeper than"));
+    // Output that would grow without bound.
+    QVERIFY(render("{% set s = 'xxxxxxxxxxxxxxxx' * 1000000 %}{% for i in range(100) %}{{ s }}{% endfor %}")
+                .starts_with("ERROR: line 1: the output grows beyond 64 MB"));
+    QVERIFY(render("{{ range(100000000) | length }}").starts_with("ERROR: line 1: range() longer than a million items"));
+    // A 1 MB template renders (in well under a second; not timed here).
+    std::string big;
+    while (big.size() < (1u << 20))
+        big += "{% if x %}{{ x }}{% else %}text text text{% endif %}\n";
+    const std::string out = render(big, R"({"x": "y"})");
+    QVERIFY(!out.starts_with("ERROR"));
+    QVERIFY(out.size() > 10000);
+}
+
+void TestChatTemplate::jsonKeepsKeyOrder()
+{
+    Value v;
+    std::string error;
+    QVERIFY(Value::fromJson(R"({"z": 1, "a": {"y": [true, null, 1.5, "\u00e9\ud83d\ude00"]}})", &v, &error));
+    QCOMPARE(QString::fromStdString(v.toJson()), QString::fromUtf8(R"({"z": 1, "a": {"y": [true, null, 1.5, "é😀"]}})"));
+    QVERIFY(!Value::fromJson("[1, 2", &v, &error));
+    QCOMPARE(QString::fromStdString(error), QStringLiteral("expected ',' or ']' at offset 5"));
+    QVERIFY(!Value::fromJson("{\"a\" 1}", &v, &error));
+}
+
+QTEST_APPLESS_MAIN(TestChatTemplate)
+#include "tst_chat_template.moc"

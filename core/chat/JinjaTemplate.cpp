@@ -368,7 +368,7 @@ private:
     }
 
     // Nodes until one of the end tags (whose name goes to *endTag, the tag itself not consumed beyond its name).
-    Body parseBody(const std::vector<std::string>& ends, std::string* endTag)
+    Body parseBody(const std::vector<std::string>& ends, std::string* endTag, const Token* opener = nullptr)
     {
         enter();
         Body body;
@@ -376,7 +376,9 @@ private:
             const Token& t = peek();
             if (t.kind == Token::Kind::End) {
                 if (!ends.empty())
-                    fail("the template ends before '{% " + ends.front() + " %}'");
+                    throw TemplateError{"'{% " + (opener ? opener->text : ends.back()) + " %}' is never closed with '{% "
+                            + ends.back() + " %}'",
+                        opener ? opener->line : peek().line};
                 break;
             }
             if (t.kind == Token::Kind::Text) {
@@ -427,13 +429,13 @@ private:
             node->conditions.push_back(parseExpression());
             expectBlockEnd();
             for (;;) {
-                node->bodies.push_back(parseBody({"elif", "else", "endif"}, &endTag));
+                node->bodies.push_back(parseBody({"elif", "else", "endif"}, &endTag, &tag));
                 if (endTag == "elif") {
                     node->conditions.push_back(parseExpression());
                     expectBlockEnd();
                 } else if (endTag == "else") {
                     expectBlockEnd();
-                    node->bodies.push_back(parseBody({"endif"}, &endTag));
+                    node->bodies.push_back(parseBody({"endif"}, &endTag, &tag));
                     expectBlockEnd();
                     break;
                 } else {
@@ -455,10 +457,10 @@ private:
             if (isName("recursive"))
                 fail("recursive for loops are not supported");
             expectBlockEnd();
-            node->bodies.push_back(parseBody({"else", "endfor"}, &endTag));
+            node->bodies.push_back(parseBody({"else", "endfor"}, &endTag, &tag));
             expectBlockEnd();
             if (endTag == "else") {
-                node->bodies.push_back(parseBody({"endfor"}, &endTag));
+                node->bodies.push_back(parseBody({"endfor"}, &endTag, &tag));
                 expectBlockEnd();
             }
         } else if (name == "set") {
@@ -488,7 +490,7 @@ private:
                         node->filter = parseFilterChain(nullptr);
                     }
                     expectBlockEnd();
-                    node->bodies.push_back(parseBody({"endset"}, &endTag));
+                    node->bodies.push_back(parseBody({"endset"}, &endTag, &tag));
                     expectBlockEnd();
                 }
             }
@@ -510,7 +512,7 @@ private:
             }
             expectOp(")");
             expectBlockEnd();
-            node->bodies.push_back(parseBody({"endmacro"}, &endTag));
+            node->bodies.push_back(parseBody({"endmacro"}, &endTag, &tag));
             if (peek().kind == Token::Kind::Name)
                 ++m_pos; // {% endmacro name %}
             expectBlockEnd();
@@ -521,7 +523,7 @@ private:
             node->type = Node::Type::FilterBlock;
             node->filter = parseFilterChain(nullptr);
             expectBlockEnd();
-            node->bodies.push_back(parseBody({"endfilter"}, &endTag));
+            node->bodies.push_back(parseBody({"endfilter"}, &endTag, &tag));
             expectBlockEnd();
         } else if (name == "do") {
             node->type = Node::Type::Do;
@@ -534,7 +536,7 @@ private:
             auto yes = std::make_unique<Expr>();
             yes->literal = Value(true);
             node->conditions.push_back(std::move(yes));
-            node->bodies.push_back(parseBody({"endgeneration"}, &endTag));
+            node->bodies.push_back(parseBody({"endgeneration"}, &endTag, &tag));
             expectBlockEnd();
         } else {
             throw TemplateError{"unknown tag '{% " + name + " %}'", tag.line};

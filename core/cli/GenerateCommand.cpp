@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include "chat/ChatTemplate.h"
+#include "cli/ChatArguments.h"
 #include "cli/ModelArguments.h"
 #include "cli/OutputFile.h"
 #include "cli/Subcommand.h"
@@ -27,8 +29,12 @@ int runGenerate(const Invocation& call) {
     const bool hasPrompt = call.args.isSet(QStringLiteral("prompt"));
     const bool hasFile = call.args.isSet(QStringLiteral("prompt-file"));
     const bool hasIds = call.args.isSet(QStringLiteral("prompt-ids"));
-    if (int(hasPrompt) + int(hasFile) + int(hasIds) != 1)
-        failBadInput(QStringLiteral("give exactly one of --prompt, --prompt-file and --prompt-ids"));
+    const bool hasMessages = call.args.isSet(QStringLiteral("messages"));
+    if (int(hasPrompt) + int(hasFile) + int(hasIds) + int(hasMessages) != 1)
+        failBadInput(QStringLiteral("give exactly one of --prompt, --prompt-file, --prompt-ids and --messages"));
+    const bool chat = call.args.isSet(QStringLiteral("chat")) || hasMessages || call.args.isSet(QStringLiteral("system"));
+    if (chat && hasIds)
+        failBadInput(QStringLiteral("--prompt-ids are used as they are; they cannot be rendered as a chat"));
     std::string prompt;
     std::vector<TokenId> promptIds;
     if (hasIds) {
@@ -47,7 +53,7 @@ int runGenerate(const Invocation& call) {
             failBadInput(QStringLiteral("--prompt-ids needs at least one token id"));
     } else if (hasPrompt) {
         prompt = call.args.value(QStringLiteral("prompt")).toStdString();
-    } else {
+    } else if (hasFile) {
         const QString path = call.args.value(QStringLiteral("prompt-file"));
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
@@ -63,10 +69,43 @@ int runGenerate(const Invocation& call) {
     if (call.args.isSet(QStringLiteral("seed")))
         strategy->seed = static_cast<std::uint64_t>(
             call.integer(QStringLiteral("seed"), 0, 0, std::numeric_limits<long long>::max()));
+    for (const QString& stop : call.args.values(QStringLiteral("stop"))) {
+        if (stop.isEmpty())
+            failBadInput(QStringLiteral("--stop needs a non-empty string"));
+        strategy->stop.push_back(stop.toStdString());
+    }
+
+    // A conversation: the messages given, or the prompt as the user's one message (after --system).
+    std::string conversation;
+    if (hasMessages) {
+        conversation = readConversation(call.args.value(QStringLiteral("messages")));
+    } else if (chat) {
+        QJsonArray messages;
+        if (call.args.isSet(QStringLiteral("system")))
+            messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("system")},
+                                        {QStringLiteral("content"), call.args.value(QStringLiteral("system"))}});
+        messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                    {QStringLiteral("content"), QString::fromStdString(prompt)}});
+        conversation = QJsonDocument(messages).toJson(QJsonDocument::Compact).toStdString();
+    }
+    if (chat) {
+        QString note;
+        std::optional<ChatTemplate> chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
+        if (!chatTemplate)
+            failBadInput(note + QStringLiteral("; give one with --chat-template, or use the prompt raw (without --chat)"));
+        Result<std::string> rendered = chatTemplate->render(conversation, true);
+        if (!rendered)
+            failBadInput(rendered.error().message);
+        prompt = std::move(rendered).value();
+    }
 
     LoadedModel loaded = loadModelFromArguments(call);
     GenerationRequest request;
     request.prompt = prompt;
+    request.conversationJson = conversation;
+    // A rendered conversation carries its own special tokens, spelled as text.
+    request.addSpecial = !chat;
+    request.parseSpecial = chat;
     request.promptIds = promptIds;
     request.usePromptIds = hasIds;
     request.strategy = strategy.value();
@@ -98,14 +137,17 @@ int runGenerate(const Invocation& call) {
     const bool echo = call.args.isSet(QStringLiteral("echo"));
     if (echo && !json) {
         // The prompt as the tokenizer reads it back (e.g. without SentencePiece's dummy space).
-        call.out << QString::fromStdString(loaded.tokenizer->decode(generator.encodePrompt(prompt, false)));
+        call.out << QString::fromStdString(
+            loaded.tokenizer->decode(generator.encodePrompt(prompt, request.parseSpecial, request.addSpecial)));
         call.out.flush();
     }
     int index = 0;
+    std::size_t streamed = 0;
     const auto onStep = [&](const GeneratedStep& step) {
-        if (!json && !step.text.empty()) {
-            call.out << QString::fromStdString(step.text);
+        if (!json && !step.shown.empty()) {
+            call.out << QString::fromStdString(step.shown);
             call.out.flush();
+            streamed += step.shown.size();
         }
         if (traceFile) {
             QJsonObject line = stepTraceToJson(step.trace);
@@ -151,8 +193,15 @@ int runGenerate(const Invocation& call) {
         };
         if (runId > 0)
             out.insert(QStringLiteral("run_id"), runId);
+        if (result->finish == FinishReason::StopString)
+            out.insert(QStringLiteral("stop_string"), QString::fromStdString(result->stopString));
+        if (chat)
+            out.insert(QStringLiteral("prompt"), QString::fromStdString(prompt));
         call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     } else {
+        // text a stop string held back and then released at the end
+        if (streamed < result->text.size())
+            call.out << QString::fromStdString(result->text.substr(streamed));
         call.out << '\n';
     }
     for (const QString& warning : loaded.model->warnings())
@@ -167,7 +216,8 @@ Subcommand generateSubcommand() {
             QStringLiteral("swb generate [--model PATH] [--tokenizer PATH] (--prompt T | --prompt-file F | "
                            "--prompt-ids IDS) "
                            "[--strategy S] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
-                           "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE]"),
+                           "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE] [--stop S]... "
+                           "[--chat [--system T] | --messages FILE.json] [--chat-template FILE]"),
             QStringLiteral("Generate text with a sampling strategy, streaming it to stdout."),
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
@@ -190,7 +240,18 @@ Subcommand generateSubcommand() {
                     {QStringLiteral("trace"), QStringLiteral("Write one JSON object per step to this file."),
                      QStringLiteral("FILE")},
                     {QStringLiteral("db"), QStringLiteral("Save the run to this run store."), QStringLiteral("FILE")},
+                    {QStringLiteral("stop"),
+                     QStringLiteral("Stop before this string (repeatable; matched across tokens, not printed)."),
+                     QStringLiteral("S")},
+                    {QStringLiteral("chat"),
+                     QStringLiteral("Send the prompt as the user's message through the model's chat template.")},
+                    {QStringLiteral("system"), QStringLiteral("System prompt (implies --chat)."), QStringLiteral("T")},
+                    {QStringLiteral("messages"),
+                     QStringLiteral("Conversation to continue with the assistant's next turn: a JSON array of "
+                                    "messages, or {\"messages\", \"tools\"}; - for stdin."),
+                     QStringLiteral("FILE")},
                 });
+                declareChatTemplateArgument(parser);
             },
             runGenerate};
 }

@@ -54,6 +54,8 @@ std::vector<Subcommand> allSubcommands();
 std::vector<Subcommand> tokenizerSubcommands();
 // sample (SamplingCommands.cpp).
 std::vector<Subcommand> samplingSubcommands();
+// render-template, chat (ChatCommands.cpp).
+std::vector<Subcommand> chatSubcommands();
 // generate (GenerateCommand.cpp), batch (BatchCommand.cpp).
 Subcommand generateSubcommand();
 Subcommand batchSubcommand();

@@ -9,6 +9,8 @@ std::vector<Subcommand> allSubcommands() {
     for (Subcommand& command : tokenizerSubcommands())
         all.push_back(std::move(command));
     all.push_back(generateSubcommand());
+    for (Subcommand& command : chatSubcommands())
+        all.push_back(std::move(command));
     all.push_back(batchSubcommand());
     for (Subcommand& command : importSubcommands())
         all.push_back(std::move(command));

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "chat/StopStrings.h"
 #include "model/Model.h"
 
 namespace swb {
@@ -12,6 +13,8 @@ QString finishReasonName(FinishReason reason) {
     switch (reason) {
     case FinishReason::Eos:
         return QStringLiteral("eos");
+    case FinishReason::StopString:
+        return QStringLiteral("stop_string");
     case FinishReason::MaxTokens:
         return QStringLiteral("max_tokens");
     case FinishReason::ContextLimit:
@@ -34,11 +37,14 @@ Generator::Generator(Model& model, const Tokenizer& tokenizer)
         if (tokenizer.specialTokens().eos >= 0 &&
             std::find(m_stopTokens.begin(), m_stopTokens.end(), tokenizer.specialTokens().eos) == m_stopTokens.end())
             m_stopTokens.push_back(tokenizer.specialTokens().eos);
+        for (TokenId id : tokenizer.specialTokens().endOfTurn)
+            if (std::find(m_stopTokens.begin(), m_stopTokens.end(), id) == m_stopTokens.end())
+                m_stopTokens.push_back(id);
     }
 }
 
-std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool parseSpecial) const {
-    std::vector<TokenId> ids = m_tokenizer.encode(prompt, true, parseSpecial);
+std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool parseSpecial, bool addSpecial) const {
+    std::vector<TokenId> ids = m_tokenizer.encode(prompt, addSpecial, parseSpecial);
     if (ids.empty() && m_tokenizer.specialTokens().bos >= 0)
         ids.push_back(m_tokenizer.specialTokens().bos);
     return ids;
@@ -51,7 +57,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
     const auto start = Clock::now();
 
     GenerationResult result;
-    result.promptIds = request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial);
+    result.promptIds = request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
     if (result.promptIds.empty())
         return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
     const int context = m_model.info().contextLength;
@@ -82,6 +88,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
     // (e.g. SentencePiece's leading-space rule after BOS).
     for (TokenId id : result.promptIds)
         decoder.push(id);
+    StopStrings stopStrings(request.strategy.stop);
 
     Clock::time_point firstToken;
     result.finish = FinishReason::MaxTokens;
@@ -101,7 +108,8 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         const bool stop = std::find(m_stopTokens.begin(), m_stopTokens.end(), generated.token) != m_stopTokens.end();
         if (!stop)
             generated.text = decoder.push(generated.token);
-        result.text += generated.text;
+        generated.shown = stopStrings.push(generated.text);
+        result.text += generated.shown;
         if (step == 0)
             firstToken = Clock::now();
         result.steps.push_back(std::move(generated));
@@ -111,6 +119,11 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         }
         if (stop) {
             result.finish = FinishReason::Eos;
+            break;
+        }
+        if (stopStrings.stopped()) {
+            result.finish = FinishReason::StopString;
+            result.stopString = stopStrings.matched();
             break;
         }
         if (step + 1 == request.maxTokens)
@@ -125,7 +138,13 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         if (!logits)
             return logits.error();
     }
-    result.text += decoder.flush();
+    result.text += stopStrings.push(decoder.flush());
+    result.text += stopStrings.flush();
+    if (stopStrings.stopped() && result.finish == FinishReason::MaxTokens) {
+        // the last token's held-back character completed a stop string
+        result.finish = FinishReason::StopString;
+        result.stopString = stopStrings.matched();
+    }
 
     const auto end = Clock::now();
     if (!result.steps.empty()) {
@@ -153,7 +172,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         return results;
     const std::vector<TokenId> promptIds = requests.front().usePromptIds
                                                ? requests.front().promptIds
-                                               : encodePrompt(requests.front().prompt, requests.front().parseSpecial);
+                                               : encodePrompt(requests.front().prompt, requests.front().parseSpecial, requests.front().addSpecial);
     const auto failAll = [&](const Error& error) {
         results.clear();
         for (std::size_t i = 0; i < n; ++i)
@@ -162,7 +181,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
     };
     for (const GenerationRequest& request : requests) {
         const std::vector<TokenId> own =
-            request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial);
+            request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
         if (own != promptIds)
             return failAll(Error::internal(QStringLiteral("a batched generation needs one prompt for every request")));
     }
@@ -184,6 +203,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         std::unique_ptr<Model::State> state;
         std::vector<TokenId> history;
         std::optional<StreamingDecoder> decoder;
+        StopStrings stopStrings;
         std::vector<float> logits;
         Clock::time_point firstToken;
         bool done = false;
@@ -218,6 +238,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         }
         seq.history = promptIds;
         seq.decoder.emplace(m_tokenizer);
+        seq.stopStrings = StopStrings(request.strategy.stop);
         for (TokenId id : promptIds)
             seq.decoder->push(id);
         seq.logits = first.value();
@@ -255,7 +276,8 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
                 std::find(m_stopTokens.begin(), m_stopTokens.end(), generated.token) != m_stopTokens.end();
             if (!stop)
                 generated.text = seq.decoder->push(generated.token);
-            seq.result.text += generated.text;
+            generated.shown = seq.stopStrings.push(generated.text);
+            seq.result.text += generated.shown;
             if (seq.result.steps.empty())
                 seq.firstToken = Clock::now();
             seq.result.steps.push_back(std::move(generated));
@@ -265,6 +287,10 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
                 seq.done = true;
             } else if (stop) {
                 seq.result.finish = FinishReason::Eos;
+                seq.done = true;
+            } else if (seq.stopStrings.stopped()) {
+                seq.result.finish = FinishReason::StopString;
+                seq.result.stopString = seq.stopStrings.matched();
                 seq.done = true;
             } else if (produced == request.maxTokens) {
                 seq.done = true;
@@ -297,7 +323,12 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
             continue;
         }
         if (seq.decoder)
-            seq.result.text += seq.decoder->flush();
+            seq.result.text += seq.stopStrings.push(seq.decoder->flush());
+        seq.result.text += seq.stopStrings.flush();
+        if (seq.stopStrings.stopped() && seq.result.finish == FinishReason::MaxTokens) {
+            seq.result.finish = FinishReason::StopString;
+            seq.result.stopString = seq.stopStrings.matched();
+        }
         if (!seq.result.steps.empty()) {
             seq.result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(seq.firstToken - start).count();
             const double decodeSeconds = std::chrono::duration<double>(end - seq.firstToken).count();

@@ -17,7 +17,7 @@ namespace swb {
 
 class Model;
 
-enum class FinishReason { Eos, MaxTokens, ContextLimit, Cancelled };
+enum class FinishReason { Eos, StopString, MaxTokens, ContextLimit, Cancelled };
 QString finishReasonName(FinishReason reason);
 
 struct GenerationRequest {
@@ -31,6 +31,11 @@ struct GenerationRequest {
     TraceLevel traceLevel = TraceLevel::Full;
     int topN = 64;
     bool parseSpecial = false;
+    // Whether encoding the prompt adds BOS/EOS as the vocabulary asks; a prompt rendered by a chat template
+    // carries its own special tokens (transformers' apply_chat_template encodes without adding any).
+    bool addSpecial = true;
+    // The conversation prompt was rendered from (JSON), recorded with the run; empty for a raw prompt.
+    std::string conversationJson;
 };
 
 // One generated token: its trace and the text it completed (may be empty while a UTF-8 character
@@ -39,20 +44,25 @@ struct GeneratedStep {
     TokenId token = -1;
     StepTrace trace;
     std::string text;
+    // What this step added to the run's visible text: text, less whatever a stop string holds back or
+    // removes (and plus text held back before it that turned out not to start one).
+    std::string shown;
 };
 
 struct GenerationResult {
     std::vector<TokenId> promptIds;
     std::vector<GeneratedStep> steps;
-    std::string text; // the continuation, decoded
+    std::string text; // the continuation, decoded, up to (not including) a stop string
     FinishReason finish = FinishReason::MaxTokens;
+    std::string stopString; // the stop string that ended the run (finish StopString)
     std::uint64_t seed = 0;
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0; // decode speed after the first token
 };
 
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
-// limit or cancellation. Stops at the model's EOS ids (for llama2.c checkpoints, at BOS, as run.c does).
+// limit or cancellation. Stops at the model's EOS and end-of-turn ids (for llama2.c checkpoints, at BOS, as
+// run.c does) and at the strategy's stop strings, matched across token boundaries and never emitted.
 class Generator {
 public:
     Generator(Model& model, const Tokenizer& tokenizer);
@@ -72,7 +82,7 @@ public:
         const std::atomic<bool>* cancel = nullptr);
 
     // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
-    std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial) const;
+    std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial, bool addSpecial = true) const;
     // Tokens that end generation.
     const std::vector<TokenId>& stopTokens() const { return m_stopTokens; }
 

@@ -46,6 +46,7 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     run.parentRunId = provenance.parentRunId;
     run.branchStep = provenance.branchStep;
     run.batchKey = provenance.batchKey;
+    run.messagesJson = QString::fromStdString(request.conversationJson);
     run.steps.reserve(result.steps.size());
     run.stepTexts.reserve(result.steps.size());
     for (const GeneratedStep& step : result.steps) {

@@ -118,7 +118,7 @@ std::vector<SamplerSpec> reorderForEngine(const std::vector<SamplerSpec>& sample
 
 Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
     static const QStringList known = {QStringLiteral("name"), QStringLiteral("seed"), QStringLiteral("order"),
-                                      QStringLiteral("samplers")};
+                                      QStringLiteral("samplers"), QStringLiteral("stop")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
             return Error::badInput(QStringLiteral("strategy: unknown field '%1'").arg(it.key()));
@@ -137,6 +137,17 @@ Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
             return Error::badInput(
                 QStringLiteral("strategy: field 'order' must be one of as_listed, hf, llamacpp, vllm"));
         strategy.order = *order;
+    }
+    if (json.contains(QLatin1String("stop"))) {
+        const QJsonValue stop = json.value(QLatin1String("stop"));
+        const QJsonArray list = stop.isString() ? QJsonArray{stop} : stop.toArray();
+        if (!(stop.isString() || stop.isArray()) || list.size() > 16)
+            return Error::badInput(QStringLiteral("strategy: field 'stop' must be a string or an array of at most 16 strings"));
+        for (const QJsonValue& s : list) {
+            if (!s.isString() || s.toString().isEmpty())
+                return Error::badInput(QStringLiteral("strategy: every stop string must be a non-empty string"));
+            strategy.stop.push_back(s.toString().toStdString());
+        }
     }
     const QJsonValue samplers = json.value(QLatin1String("samplers"));
     if (!samplers.isArray())
@@ -222,6 +233,12 @@ QJsonObject Strategy::toJson() const {
         list.append(sampler);
     }
     json.insert(QStringLiteral("samplers"), list);
+    if (!stop.empty()) {
+        QJsonArray stops;
+        for (const std::string& s : stop)
+            stops.append(QString::fromStdString(s));
+        json.insert(QStringLiteral("stop"), stops);
+    }
     return json;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <QByteArray>
@@ -32,6 +33,9 @@ struct Strategy {
     std::optional<std::uint64_t> seed;
     EngineOrder order = EngineOrder::AsListed;
     std::vector<SamplerSpec> samplers; // in application order (already re-ordered for `order`)
+    // Stop strings (OpenAI's `stop`): generation ends before the first one the output contains.
+    // JSON: "stop": "text" or ["a", "b"] (at most 16, none empty). Part of the strategy's identity.
+    std::vector<std::string> stop;
 
     static Result<Strategy> fromJson(const QJsonObject& json);
     // A preset name (optionally "preset@engine", engine hf|llamacpp|vllm), a JSON file path, or JSON text.

@@ -148,6 +148,11 @@ CREATE TABLE preferences (
     R"SQL(
 ALTER TABLE steps ADD COLUMN text TEXT;
 )SQL",
+    // 2 -> 3: a run generated from a conversation keeps its messages (JSON, as given); prompt_text then
+    // holds the prompt the chat template rendered from them. NULL for raw prompts.
+    R"SQL(
+ALTER TABLE runs ADD COLUMN messages TEXT;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

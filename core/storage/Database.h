@@ -19,7 +19,7 @@ namespace swb {
 // newer schema than this build knows is rejected before anything is written to it.
 class Database {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     enum class Access { ReadWrite, ReadOnly };
 

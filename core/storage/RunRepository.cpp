@@ -91,6 +91,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
         !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) ||
         !sameDouble(tokensPerSecond, other.tokensPerSecond) || parentRunId != other.parentRunId ||
         branchStep != other.branchStep || batchKey != other.batchKey || createdAt != other.createdAt ||
+        messagesJson != other.messagesJson ||
         steps.size() != other.steps.size() || stepTexts != other.stepTexts)
         return false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -229,8 +230,8 @@ Status RunRepository::saveRun(RunRecord& run) {
         return status;
     QSqlQuery insert = m_db.prepare(QStringLiteral(
         "INSERT INTO runs (model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, "
-        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant& value :
          {QVariant(run.modelId), QVariant(run.strategyId), optionalValue(run.promptId), QVariant(run.promptText),
           QVariant(step_blob::packIds(run.promptIds)), QVariant(static_cast<qint64>(run.seed)), QVariant(run.text),
@@ -238,7 +239,8 @@ Status RunRepository::saveRun(RunRecord& run) {
           finiteOrNull(run.tokensPerSecond), optionalValue(run.parentRunId),
           run.branchStep ? QVariant(*run.branchStep) : QVariant(QMetaType::fromType<int>()),
           run.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.batchKey),
-          QVariant(run.createdAt.toString(Qt::ISODateWithMs))})
+          QVariant(run.createdAt.toString(Qt::ISODateWithMs)),
+          run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson)})
         insert.addBindValue(value);
     if (Status status = Database::exec(insert, QStringLiteral("save a run")); !status)
         return status;
@@ -255,7 +257,7 @@ Status RunRepository::saveRun(RunRecord& run) {
 Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
-        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at FROM runs WHERE id = ?"));
+        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages FROM runs WHERE id = ?"));
     query.addBindValue(id);
     if (Status status = Database::exec(query, QStringLiteral("load a run")); !status)
         return status.error();
@@ -281,6 +283,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         run.branchStep = query.value(12).toInt();
     run.batchKey = query.value(13).toString();
     run.createdAt = QDateTime::fromString(query.value(14).toString(), Qt::ISODateWithMs);
+    run.messagesJson = query.value(15).toString();
     if (!withSteps)
         return run;
 

@@ -45,6 +45,9 @@ struct RunRecord {
     std::optional<qint64> parentRunId;
     std::optional<int> branchStep;
     QString batchKey; // set by `swb batch` so a resumed batch finds its finished work
+    // The conversation the prompt was rendered from (JSON: messages, and tools when given); empty for a
+    // raw prompt. promptText is then the chat template's rendering.
+    QString messagesJson;
     QDateTime createdAt;
     std::vector<StepTrace> steps;
     // The text each step's token completed, decoded in context (UTF-8); empty for runs saved before the

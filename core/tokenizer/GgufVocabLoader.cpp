@@ -142,6 +142,20 @@ Result<std::unique_ptr<Tokenizer>> GgufVocabLoader::load(const GgufFile& file) {
         special.addBos = *addBos;
     if (const std::optional<bool> addEos = file.boolean("tokenizer.ggml.add_eos_token"))
         special.addEos = *addEos;
+    // End of turn: the ids the file names, else (as llama.cpp does) the control tokens the chat families spell.
+    for (const char* key : {"tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"})
+        if (const std::optional<std::int64_t> value = file.integer(key); value && inRange(*value))
+            special.endOfTurn.push_back(static_cast<TokenId>(*value));
+    if (special.endOfTurn.empty())
+        for (std::size_t i = 0; i < n; ++i) {
+            const BpeTokenizer::Token& t = config.tokens[i];
+            if (t.kind != Kind::Control && t.kind != Kind::UserDefined)
+                continue;
+            for (const char* turnEnd : {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                        "<EOT>", "<|end_of_turn|>", "<｜end▁of▁sentence｜>", "<|return|>", "<|eom_id|>"})
+                if (t.text == turnEnd && TokenId(i) != special.eos)
+                    special.endOfTurn.push_back(TokenId(i));
+        }
 
     // llama.cpp's per-model attributes that GGUF does not store: Phi-3's special tokens swallow the
     // whitespace after them, except <unk>, <s> and <|endoftext|>.

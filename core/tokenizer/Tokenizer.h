@@ -21,6 +21,9 @@ struct SpecialTokens {
     TokenId pad = -1;
     bool addBos = false; // whether encode(..., addSpecial = true) prepends BOS
     bool addEos = false; // whether encode(..., addSpecial = true) appends EOS
+    // Tokens that end an assistant's turn besides EOS (GGUF's eot/eom ids, or the vocabulary's own
+    // <|eot_id|>, <|im_end|>, <end_of_turn>...): generation stops at them too.
+    std::vector<TokenId> endOfTurn;
 };
 
 // Turns text into token ids and back, exactly as the model's own stack does.

@@ -289,7 +289,7 @@ void TestChatTemplate::errors_data()
 {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("unclosed if") << "a\n{% if x %}b" << "ERROR: line 2: the template ends before '{% elif %}'";
+    QTest::newRow("unclosed if") << "a\n{% if x %}b" << "ERROR: line 2: '{% if %}' is never closed with '{% endif %}'";
     QTest::newRow("unknown tag") << "a\nb\n{% frobnicate %}" << "ERROR: line 3: unknown tag '{% frobnicate %}'";
     QTest::newRow("unknown filter") << "{{ x | nosuch }}" << "ERROR: line 1: unknown filter 'nosuch'";
     QTest::newRow("unknown test") << "\n{{ x is nosuch }}" << "ERROR: line 2: unknown test 'nosuch'";

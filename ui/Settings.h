@@ -33,6 +33,11 @@ inline const SettingKey<int> exploreMaxTokens{"explore/maxTokens", 64};
 inline const SettingKey<bool> exploreShowFinal{"explore/showFinal", false};
 inline const SettingKey<bool> exploreLogScale{"explore/logScale", false};
 inline const SettingKey<QByteArray> exploreSplitters{"explore/splitters", {}};
+// Explore's input: a raw prompt, or a conversation through the model's chat template.
+inline const SettingKey<bool> exploreChatMode{"explore/chatMode", false};
+inline const SettingKey<QString> exploreSystemPrompt{"explore/systemPrompt", {}};
+// A chat template file chosen to replace a model's own, by the model's path.
+inline const SettingKey<QVariantMap> modelChatTemplates{"model/chatTemplates", {}};
 inline const SettingKey<QString> compareRater{"compare/rater", {}};
 inline const SettingKey<QString> compareRubric{"compare/rubric", QStringLiteral("default")};
 inline const SettingKey<QStringList> compareStrategies{"compare/strategies",

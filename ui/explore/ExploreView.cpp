@@ -9,12 +9,14 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -26,6 +28,8 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QSqlQuery>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QUndoStack>
@@ -34,6 +38,7 @@
 #include "AppInfo.h"
 #include "RunTokenizers.h"
 #include "Settings.h"
+#include "explore/ConversationPanel.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ModelBar.h"
@@ -166,6 +171,23 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_prompt->setPlaceholderText(tr("Type a prompt, then Generate (Ctrl+Return)"));
     m_prompt->setPlainText(m_settings.get(settings::explorePrompt));
     m_prompt->setMaximumHeight(64);
+    m_chat = new ConversationPanel(this);
+    m_chat->systemEdit()->setText(m_settings.get(settings::exploreSystemPrompt));
+    connect(m_chat, &ConversationPanel::templateFileRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Chat Template"), QString(),
+                                                          tr("Chat templates (*.jinja *.json);;All files (*)"));
+        if (!path.isEmpty())
+            setChatTemplateFile(path);
+    });
+    m_inputTabs = new QTabWidget(this);
+    m_inputTabs->setObjectName(QStringLiteral("inputMode"));
+    m_inputTabs->setDocumentMode(true);
+    m_inputTabs->addTab(m_prompt, tr("&Prompt"));
+    m_inputTabs->addTab(m_chat, tr("C&hat"));
+    m_inputTabs->setTabToolTip(0, tr("A raw prompt, continued as it is"));
+    m_inputTabs->setTabToolTip(1, tr("A conversation, rendered with the model's chat template; the model writes the "
+                                     "assistant's next turn"));
+    m_inputTabs->setCurrentIndex(m_settings.get(settings::exploreChatMode) ? 1 : 0);
     m_maxTokens = new QSpinBox(this);
     m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
     m_maxTokens->setRange(1, 100000);
@@ -238,7 +260,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
 
     // Layout.
     auto* promptRow = new QHBoxLayout;
-    promptRow->addWidget(m_prompt, 1);
+    promptRow->addWidget(m_inputTabs, 1);
     auto* buttons = new QVBoxLayout;
     buttons->addWidget(m_generate);
     buttons->addWidget(m_stop);
@@ -287,6 +309,31 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_mainSplitter->setStretchFactor(1, 1);
     m_mainSplitter->setSizes({330, 950});
     m_rightSplitter->setSizes({160, 200, 360});
+    // A conversation needs more room than a prompt: the input area takes a share of the top pane and the
+    // pane grows when chat mode opens; a prompt keeps its few lines.
+    const auto fitInput = [this, topLayout] {
+        const bool chat = isChatMode();
+        m_inputTabs->setMaximumHeight(chat ? QWIDGETSIZE_MAX
+                                           : m_prompt->maximumHeight() + m_inputTabs->tabBar()->sizeHint().height() + 4);
+        topLayout->setStretch(0, chat ? 3 : 0);
+        topLayout->setStretch(2, chat ? 2 : 1);
+    };
+    fitInput();
+    connect(m_inputTabs, &QTabWidget::currentChanged, this, [this, fitInput] {
+        fitInput();
+        QList<int> sizes = m_rightSplitter->sizes();
+        const int total = sizes.size() == 3 ? sizes[0] + sizes[1] + sizes[2] : 0;
+        if (isChatMode() && total > 0 && sizes[0] < total * 50 / 100) {
+            int want = total * 50 / 100 - sizes[0];
+            const int fromTimeline = std::clamp(sizes[1] - 110, 0, want);
+            sizes[1] -= fromTimeline;
+            want -= fromTimeline;
+            const int fromBottom = std::clamp(sizes[2] - 240, 0, want);
+            sizes[2] -= fromBottom;
+            sizes[0] += fromTimeline + fromBottom;
+            m_rightSplitter->setSizes(sizes);
+        }
+    });
     if (const QByteArray state = m_settings.get(settings::exploreSplitters); !state.isEmpty()) {
         QDataStream in(state);
         QByteArray a, b, c;
@@ -331,6 +378,8 @@ void ExploreView::saveSettings() {
     m_settings.set(settings::exploreStrategy,
                    QString::fromUtf8(QJsonDocument(m_editor->strategy().toJson()).toJson(QJsonDocument::Compact)));
     m_settings.set(settings::explorePrompt, m_prompt->toPlainText());
+    m_settings.set(settings::exploreChatMode, isChatMode());
+    m_settings.set(settings::exploreSystemPrompt, m_chat->systemEdit()->text());
     m_settings.set(settings::exploreMaxTokens, m_maxTokens->value());
     m_settings.set(settings::exploreShowFinal, m_showFinal->isChecked());
     m_settings.set(settings::exploreLogScale, m_plot->logScale());
@@ -392,6 +441,7 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
         // so everything that shows or uses the model follows it. A newer load still running keeps its bar.
         m_model = model;
         m_runTokenizers->add(model.info.contentHash, model.tokenizer);
+        loadChatTemplate();
         if (m_loadId == 0)
             m_modelBar->setLoaded(model.info);
         updateButtons();
@@ -416,6 +466,7 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
         m_modelBar->setRecent(recent);
     }
     m_settings.set(settings::modelPath, model.info.path);
+    loadChatTemplate();
     if (!model.info.tokenizerPath.isEmpty()) {
         QVariantMap tokenizers = m_settings.get(settings::modelTokenizers);
         tokenizers.insert(model.info.path, model.info.tokenizerPath);
@@ -439,10 +490,75 @@ void ExploreView::updateButtons() {
     m_stopAction->setEnabled(m_generating);
 }
 
+bool ExploreView::isChatMode() const {
+    return m_inputTabs->currentWidget() == m_chat;
+}
+
+void ExploreView::setChatMode(bool on) {
+    m_inputTabs->setCurrentWidget(on ? static_cast<QWidget*>(m_chat) : m_prompt);
+}
+
+void ExploreView::setChatTemplateFile(const QString& path) {
+    if (!m_model)
+        return;
+    QVariantMap chosen = m_settings.get(settings::modelChatTemplates);
+    if (path.isEmpty())
+        chosen.remove(m_model->info.path);
+    else
+        chosen.insert(m_model->info.path, path);
+    m_settings.set(settings::modelChatTemplates, chosen);
+    loadChatTemplate();
+}
+
+void ExploreView::loadChatTemplate() {
+    if (!m_model)
+        return;
+    m_chat->setTokenizer(m_model->tokenizer);
+    const QString chosen = m_settings.get(settings::modelChatTemplates).value(m_model->info.path).toString();
+    if (!chosen.isEmpty()) {
+        Result<ChatTemplate> t = ChatTemplate::fromFile(chosen, m_model->info.path);
+        if (t) {
+            m_chat->setChatTemplate(std::move(t).value(), {});
+            return;
+        }
+        emit errorMessage(t.error().message);
+    }
+    Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path);
+    if (!own) {
+        // A broken template: the model still opens; chat falls back to raw text and says why.
+        emit errorMessage(own.error().message);
+        m_chat->setChatTemplate(std::nullopt, own.error().message);
+    } else {
+        m_chat->setChatTemplate(std::move(own).value(), tr("This model has no chat template"));
+    }
+}
+
 void ExploreView::generate() {
     if (!m_model || m_generating || m_loadId != 0 || m_workerBusy)
         return;
     GenerationJob job;
+    if (isChatMode()) {
+        Result<ConversationPanel::Prepared> prepared = m_chat->prepare();
+        if (!prepared) {
+            emit errorMessage(prepared.error().message);
+            return;
+        }
+        job.request.prompt = prepared->prompt;
+        job.request.conversationJson = prepared->conversationJson;
+        // A rendered conversation spells its own special tokens.
+        job.request.addSpecial = !m_chat->hasTemplate();
+        job.request.parseSpecial = m_chat->hasTemplate();
+        job.request.strategy = m_editor->strategy();
+        job.request.seed = m_editor->seed();
+        job.request.maxTokens = m_maxTokens->value();
+        job.request.traceLevel = TraceLevel::Full;
+        job.request.topN = 64;
+        m_chat->commitMessage();
+        m_chatReplyPrefix.clear();
+        const QString shown = QString::fromStdString(prepared->prompt);
+        startJob(std::move(job), shown);
+        return;
+    }
     job.request.prompt = m_prompt->toPlainText().toStdString();
     job.request.strategy = m_editor->strategy();
     job.request.seed = m_editor->seed();
@@ -459,6 +575,8 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_maxTokensOfJob = job.request.maxTokens;
     m_run = {};
     m_run.promptText = shownPrompt;
+    m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
+    m_run.replyPrefix = m_chatReplyPrefix;
     m_run.strategy = job.request.strategy;
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
     m_run.modelHash = m_model->info.contentHash;
@@ -517,6 +635,8 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     m_run.runId = outcome.runId;
     m_run.promptIds = outcome.result.promptIds;
     m_run.finish = finishReasonName(outcome.result.finish);
+    if (!m_run.conversationJson.isEmpty())
+        m_chat->setReply(m_chatReplyPrefix + QString::fromStdString(outcome.result.text));
     updateButtons();
     const QString speed = outcome.result.tokensPerSecond > 0
                               ? tr(", %1 tok/s").arg(outcome.result.tokensPerSecond, 0, 'f', 0)
@@ -576,6 +696,12 @@ void ExploreView::branch(int step, TokenId token) {
     job.request.traceLevel = TraceLevel::Full;
     job.provenance.parentRunId = m_run.runId;
     job.provenance.branchStep = step;
+    // A branch of a conversation's reply: the same conversation, the reply up to the step, then the rest.
+    job.request.conversationJson = m_run.conversationJson.toStdString();
+    m_chatReplyPrefix = m_run.replyPrefix;
+    for (int i = 0; i < step; ++i)
+        m_chatReplyPrefix += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
+    m_chatReplyPrefix += tokenDisplayText(m_model->tokenizer.get(), token);
     // What the user sees as the branch's prompt: the text up to the step, then the chosen token.
     QString shown = m_run.promptText;
     for (int i = 0; i < step; ++i)
@@ -600,6 +726,7 @@ bool ExploreView::openRun(qint64 runId) {
     m_run.promptIds = record->promptIds;
     m_run.seed = record->seed;
     m_run.finish = record->finishReason;
+    m_run.conversationJson = record->messagesJson;
     if (strategy)
         m_run.strategy = strategy.value();
     std::shared_ptr<const Tokenizer> tokenizer;
@@ -626,6 +753,18 @@ bool ExploreView::openRun(qint64 runId) {
         tr("%1 · %n token(s) · %2", nullptr, static_cast<int>(m_run.steps.size())).arg(name, m_run.finish));
     if (strategy)
         setStrategyFromRun(m_run.strategy, m_run.seed);
+    if (!m_run.conversationJson.isEmpty()) {
+        // A conversation's run: show the conversation with this reply (a branch's reply starts in its prompt).
+        if (record->parentRunId) {
+            Result<RunRecord> root = m_runs->loadRun(*record->parentRunId, false);
+            while (root && root->parentRunId)
+                root = m_runs->loadRun(*root->parentRunId, false);
+            if (root && m_run.promptText.startsWith(root->promptText))
+                m_run.replyPrefix = m_run.promptText.mid(root->promptText.size());
+        }
+        m_chat->setConversation(m_run.conversationJson, m_run.replyPrefix + record->text);
+        setChatMode(true);
+    }
     if (!m_run.steps.empty())
         m_stream->setSelectedStep(0);
     else

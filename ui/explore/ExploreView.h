@@ -18,11 +18,13 @@ class QSplitter;
 class QTableWidget;
 class QTimer;
 class QRadioButton;
+class QTabWidget;
 
 namespace swb {
 
 class Database;
 class DistributionPlot;
+class ConversationPanel;
 class ModelBar;
 class RunRepository;
 class RunTokenizers;
@@ -42,6 +44,10 @@ struct ExploreRun {
     QString modelHash; // the weights the run came from
     int vocabSize = 0; // of that model
     QString finish;
+    // The conversation the prompt was rendered from (Explore's chat mode); empty for a raw prompt.
+    QString conversationJson;
+    // The assistant's reply before this run's first step (a branch's prompt ends with it).
+    QString replyPrefix;
     std::vector<TokenId> tokens() const;
 };
 
@@ -92,6 +98,12 @@ public:
     StrategyEditor* strategyEditor() const { return m_editor; }
     QTableWidget* pipeline() const { return m_pipeline; }
     QPlainTextEdit* promptEdit() const { return m_prompt; }
+    ConversationPanel* conversation() const { return m_chat; }
+    bool isChatMode() const;
+    void setChatMode(bool on);
+    // A chat template file to use instead of the loaded model's own (remembered for that model); empty:
+    // the model's own again.
+    void setChatTemplateFile(const QString& path);
     QSpinBox* maxTokens() const { return m_maxTokens; }
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -129,6 +141,7 @@ private:
     void updateWhatIf();
     void updateButtons();
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
+    void loadChatTemplate();
 
     Settings& m_settings;
     Database* m_database = nullptr;
@@ -157,6 +170,10 @@ private:
     ModelBar* m_modelBar = nullptr;
     StrategyEditor* m_editor = nullptr;
     QPlainTextEdit* m_prompt = nullptr;
+    QTabWidget* m_inputTabs = nullptr;
+    ConversationPanel* m_chat = nullptr;
+    // A chat generation's reply starts with this (a branch keeps the reply up to its step).
+    QString m_chatReplyPrefix;
     QSpinBox* m_maxTokens = nullptr;
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;

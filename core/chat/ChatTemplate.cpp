@@ -250,6 +250,15 @@ Status validateConversation(const std::string& conversationJson)
     return {};
 }
 
+bool isConversationJson(const QString& entry)
+{
+    const QString trimmed = entry.trimmed();
+    if (!trimmed.startsWith(QLatin1Char('{')) || !trimmed.contains(QLatin1String("\"messages\"")))
+        return false;
+    Result<Value> c = parseConversation(trimmed.toStdString());
+    return c.ok();
+}
+
 Result<std::string> ChatTemplate::render(const std::string& conversationJson, bool addGenerationPrompt) const
 {
     Result<Value> conversation = parseConversation(conversationJson);

@@ -58,4 +58,8 @@ private:
 // not JSON, no messages, a message without a role.
 Status validateConversation(const std::string& conversationJson);
 
+// Whether a prompt entry is a conversation rather than text: a JSON object with a "messages" array (a
+// line of a .jsonl prompt file, or of Compare's prompt list).
+bool isConversationJson(const QString& entry);
+
 } // namespace swb

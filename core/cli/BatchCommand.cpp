@@ -2,10 +2,14 @@
 // Resumable: every run and comparison carries a key derived from what defines it, so running the
 // same command again skips finished work and never duplicates a run.
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "chat/ChatTemplate.h"
+#include "cli/ChatArguments.h"
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "evaluation/PromptFile.h"
@@ -48,6 +52,20 @@ int runBatch(const Invocation& call) {
     else if (!policy.isEmpty() && policy != QLatin1String("shared"))
         failBadInput(QStringLiteral("--seed-policy takes shared or independent, not '%1'").arg(policy));
 
+    // Conversations in the prompt file run through the model's chat template (or --chat-template); checked
+    // before anything is generated.
+    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
+        QString note;
+        plan.chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
+        if (!plan.chatTemplate)
+            failBadInput(QStringLiteral("%1 holds conversations, but %2; give one with --chat-template")
+                             .arg(promptsPath, note));
+        for (qsizetype i = 0; i < plan.prompts.size(); ++i)
+            if (isConversationJson(plan.prompts[i]))
+                if (Result<std::string> rendered = plan.chatTemplate->render(plan.prompts[i].toStdString(), true); !rendered)
+                    failBadInput(QStringLiteral("%1, prompt %2: %3").arg(promptsPath).arg(i + 1).arg(rendered.error().message));
+    }
+
     Result<std::unique_ptr<Database>> database = Database::open(call.required(QStringLiteral("db")));
     if (!database)
         failBadInput(database.error().message);
@@ -84,15 +102,16 @@ int runBatch(const Invocation& call) {
 Subcommand batchSubcommand() {
     return {QStringLiteral("batch"),
             QStringLiteral("swb batch [--model PATH] --prompts FILE --strategy A --strategy B [...] [--samples N] "
-                           "[--seed S] [--seed-policy shared|independent] [--max-tokens N] --db FILE [--blind]"),
+                           "[--seed S] [--seed-policy shared|independent] [--max-tokens N] --db FILE [--blind] "
+                           "[--chat-template FILE]"),
             QStringLiteral("Run every prompt with every strategy into the run store, one comparison per prompt and "
                            "sample; resumable."),
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
                 parser.addOptions({
                     {QStringLiteral("prompts"),
-                     QStringLiteral("Prompt file: .txt (a prompt per line), .jsonl "
-                                    "(\"prompt\" field) or .csv (prompt column)."),
+                     QStringLiteral("Prompt file: .txt (a prompt per line), .jsonl (\"prompt\" field, or "
+                                    "\"messages\": a conversation for the chat template) or .csv (prompt column)."),
                      QStringLiteral("FILE")},
                     {QStringLiteral("strategy"), QStringLiteral("A strategy (repeat for each)."), QStringLiteral("S")},
                     {QStringLiteral("samples"), QStringLiteral("Samples per prompt and strategy (default 1)."),
@@ -108,6 +127,7 @@ Subcommand batchSubcommand() {
                     {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
                     {QStringLiteral("blind"), QStringLiteral("Mark the comparisons for blind rating.")},
                 });
+                declareChatTemplateArgument(parser);
             },
             runBatch};
 }

@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "chat/ChatTemplate.h"
+
 namespace swb {
 
 Result<QList<QStringList>> parseCsv(const QString& text) {
@@ -78,9 +80,18 @@ Result<QStringList> readPromptFile(const QString& path) {
                 continue;
             const QJsonDocument document = QJsonDocument::fromJson(row.toUtf8());
             const QJsonValue prompt = document.object().value(QLatin1String("prompt"));
+            if (document.isObject() && document.object().value(QLatin1String("messages")).isArray()) {
+                // A conversation: kept as written (key order matters to templates that print tools).
+                if (Status valid = validateConversation(row.trimmed().toStdString()); !valid)
+                    return Error::badInput(QStringLiteral("%1, line %2: %3").arg(path).arg(line).arg(valid.error().message));
+                prompts << row.trimmed();
+                continue;
+            }
             if (!document.isObject() || !prompt.isString())
-                return Error::badInput(
-                    QStringLiteral("%1, line %2: expected a JSON object with a \"prompt\" string").arg(path).arg(line));
+                return Error::badInput(QStringLiteral("%1, line %2: expected a JSON object with a \"prompt\" string or "
+                                                      "a \"messages\" array")
+                                           .arg(path)
+                                           .arg(line));
             prompts << prompt.toString();
         }
     } else if (suffix == QLatin1String("csv")) {

@@ -55,8 +55,22 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
     ComparisonProgress state;
     state.total = outcome.total;
     for (qsizetype p = 0; p < plan.prompts.size(); ++p) {
-        const QString& prompt = plan.prompts.at(p);
-        Result<qint64> promptId = comparisons.savePrompt(promptSet.value(), static_cast<int>(p), prompt);
+        // A conversation entry runs as the prompt the chat template renders from it; keys and comparisons use
+        // that prompt (another template makes other runs), the prompt set keeps the entry as given.
+        const QString& entry = plan.prompts.at(p);
+        const bool chat = isConversationJson(entry);
+        QString prompt = entry;
+        if (chat) {
+            if (!plan.chatTemplate)
+                return Error::badInput(QStringLiteral("prompt %1 is a conversation, but there is no chat template to "
+                                                      "render it with")
+                                           .arg(p + 1));
+            Result<std::string> rendered = plan.chatTemplate->render(entry.toStdString(), true);
+            if (!rendered)
+                return Error::badInput(QStringLiteral("prompt %1: %2").arg(p + 1).arg(rendered.error().message));
+            prompt = QString::fromStdString(rendered.value());
+        }
+        Result<qint64> promptId = comparisons.savePrompt(promptSet.value(), static_cast<int>(p), entry);
         if (!promptId)
             return promptId.error();
         for (int s = 0; s < plan.samples; ++s) {
@@ -93,6 +107,11 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
                 }
                 GenerationRequest request;
                 request.prompt = prompt.toStdString();
+                if (chat) {
+                    request.conversationJson = entry.toStdString();
+                    request.addSpecial = false;
+                    request.parseSpecial = true;
+                }
                 request.strategy = strategy;
                 request.strategy.seed = seed;
                 request.maxTokens = plan.maxTokens;

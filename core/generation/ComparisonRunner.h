@@ -3,12 +3,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <QString>
 #include <QStringList>
 
 #include "Result.h"
+#include "chat/ChatTemplate.h"
 #include "sampling/Strategy.h"
 
 namespace swb {
@@ -25,7 +27,10 @@ enum class SeedPolicy { Shared, Independent };
 struct ComparisonPlan {
     QString promptSetName;   // unique name of the prompt set in the run store (e.g. the file's path)
     QString promptSetSource; // where it came from, for display
+    // Raw prompts, or conversations (a JSON object with "messages", see isConversationJson) that run
+    // through chatTemplate with the assistant's turn to come.
     QStringList prompts;
+    std::optional<ChatTemplate> chatTemplate;
     std::vector<Strategy> strategies; // each with a name
     int samples = 1;
     std::uint64_t baseSeed = 0; // sample k (from 0) uses baseSeed + k

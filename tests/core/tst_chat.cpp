@@ -84,6 +84,7 @@ private slots:
     void endOfTurnTokensFromGguf();
     void renderTemplateCommand();
     void generateFromAConversation();
+    void batchRunsConversations();
 };
 
 void TestChat::stopStrings_data()
@@ -382,6 +383,49 @@ void TestChat::generateFromAConversation()
         dir.filePath("t.jinja"), "--max-tokens", "12", "--stop", stop});
     QCOMPARE(stopped.status, 0);
     QCOMPARE(QString::fromUtf8(stopped.out), text.left(text.indexOf(stop)) + "\n");
+}
+
+void TestChat::batchRunsConversations()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeText(dir.filePath("t.jinja"), "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}<assistant>"));
+    QVERIFY(writeText(dir.filePath("prompts.jsonl"),
+        "{\"prompt\": \"And God said\"}\n"
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"Who is the LORD?\"}], \"id\": 7}\n"));
+    const QString db = dir.filePath("runs.sqlite");
+    // Without a template, nothing runs: one sentence, exit 2, no run saved.
+    const auto refused = swb::test::runSwbProcess({"batch", "--prompts", dir.filePath("prompts.jsonl"), "--strategy",
+        "greedy", "--max-tokens", "6", "--db", db});
+    QCOMPARE(refused.status, 2);
+    QVERIFY2(refused.err.contains("prompts.jsonl holds conversations, but") && refused.err.contains("has no chat template"),
+        refused.err.constData());
+    QVERIFY(!QFile::exists(db));
+    const auto run = swb::test::runSwbProcess({"batch", "--prompts", dir.filePath("prompts.jsonl"), "--strategy",
+        "greedy", "--max-tokens", "6", "--db", db, "--chat-template", dir.filePath("t.jinja")});
+    QVERIFY2(run.status == 0, run.err.constData());
+    Result<std::unique_ptr<Database>> store = Database::open(db, Database::Access::ReadOnly);
+    QVERIFY(store);
+    RunRepository runs(*store.value());
+    Result<std::vector<RunSummary>> list = runs.listRuns();
+    QVERIFY(list && list->size() == 2);
+    int conversations = 0;
+    for (const RunSummary& summary : list.value()) {
+        const RunRecord record = runs.loadRun(summary.id, false).value();
+        if (record.messagesJson.isEmpty()) {
+            QCOMPARE(record.promptText, QStringLiteral("And God said"));
+            continue;
+        }
+        ++conversations;
+        QCOMPARE(record.promptText, QStringLiteral("<user>Who is the LORD?<assistant>"));
+        QVERIFY(record.messagesJson.contains("\"id\": 7"));
+    }
+    QCOMPARE(conversations, 1);
+    // A conversation line that is not one names its line.
+    QVERIFY(writeText(dir.filePath("bad.jsonl"), "{\"prompt\": \"x\"}\n{\"messages\": [{\"content\": \"no role\"}]}\n"));
+    const auto bad = swb::test::runSwbProcess({"batch", "--prompts", dir.filePath("bad.jsonl"), "--strategy", "greedy",
+        "--db", dir.filePath("other.sqlite")});
+    QCOMPARE(bad.status, 2);
+    QVERIFY2(bad.err.contains("bad.jsonl, line 2: message 1 of the conversation has no \"role\""), bad.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestChat)

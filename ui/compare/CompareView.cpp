@@ -33,6 +33,7 @@
 #include "compare/ComparePane.h"
 #include "compare/RubricDialog.h"
 #include "evaluation/PromptFile.h"
+#include "explore/ConversationPanel.h"
 #include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
 #include "generation/RunRecording.h"
@@ -116,6 +117,8 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_prompts->setObjectName(QStringLiteral("comparePrompts"));
     m_prompts->setPlainText(m_settings.get(settings::comparePrompts));
     m_prompts->setMinimumHeight(80);
+    m_prompts->setToolTip(tr("One prompt per line; a line holding a JSON object with \"messages\" is a conversation, "
+                             "run through the model's chat template"));
     connect(m_prompts, &QPlainTextEdit::textChanged, this, [this] { m_promptSource.clear(); });
     setupLayout->addWidget(m_prompts, 1);
 
@@ -431,6 +434,14 @@ void CompareView::run() {
                                                            .toHex()
                                                            .left(16))
                              : m_promptSource;
+    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
+        plan.chatTemplate = m_explore->conversation()->chatTemplate();
+        if (!plan.chatTemplate) {
+            m_runStatus->setText(tr("Some prompts are conversations, but the loaded model has no chat template; "
+                                    "choose one in Explore's Chat tab."));
+            return;
+        }
+    }
     plan.samples = m_samples->value();
     plan.baseSeed = static_cast<std::uint64_t>(m_seed->value());
     plan.seedPolicy = static_cast<SeedPolicy>(m_seedPolicy->currentData().toInt());

@@ -34,6 +34,7 @@ public:
     void setChatTemplate(std::optional<ChatTemplate> chatTemplate, const QString& note);
     void setTokenizer(std::shared_ptr<const Tokenizer> tokenizer);
     bool hasTemplate() const { return m_template.has_value(); }
+    const std::optional<ChatTemplate>& chatTemplate() const { return m_template; }
 
     // What the next generation sends: the conversation as JSON (system, turns, the typed message) and the
     // prompt rendered from it (with the assistant's header), or why it cannot be rendered.

@@ -211,6 +211,20 @@ QString referenceGpt2Vocab() {
     return {};
 }
 
+// This process's resident and peak resident memory in bytes (Linux /proc; 0 elsewhere).
+std::pair<qint64, qint64> residentBytes() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    qint64 rss = 0, peak = 0;
+    if (status.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : status.readAll().split('\n')) {
+            if (line.startsWith("VmRSS:"))
+                rss = line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+            else if (line.startsWith("VmHWM:"))
+                peak = line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+        }
+    return {rss, peak};
+}
+
 int runBenchTokenize(const Invocation& inv) {
     const double megabytes = inv.real(QStringLiteral("megabytes"), 4.0);
     if (!(megabytes > 0 && megabytes <= 256))
@@ -219,6 +233,9 @@ int runBenchTokenize(const Invocation& inv) {
 
     QString source;
     Result<std::unique_ptr<Tokenizer>> tokenizer = Error::internal(QStringLiteral("no tokenizer"));
+    const auto [rssBefore, peakBefore] = residentBytes();
+    QElapsedTimer loadTimer;
+    loadTimer.start();
     if (inv.args.isSet(QStringLiteral("tokenizer-json"))) {
         source = inv.args.value(QStringLiteral("tokenizer-json"));
         tokenizer = TokenizerJsonLoader::load(source);
@@ -234,6 +251,19 @@ int runBenchTokenize(const Invocation& inv) {
     }
     if (!tokenizer)
         throw Failure{tokenizer.error().kind == ErrorKind::BadInput ? 2 : 1, tokenizer.error().message};
+    const double loadSeconds = loadTimer.nsecsElapsed() * 1e-9;
+    const auto [rssAfter, peakAfter] = residentBytes();
+    // The baseline of the same run: reading the file's bytes once (what any loader must at least do).
+    double readSeconds = 0;
+    if (QFileInfo(source).isFile()) {
+        QElapsedTimer readTimer;
+        readTimer.start();
+        QFile file(source);
+        if (file.open(QIODevice::ReadOnly)) {
+            const QByteArray bytes = file.readAll();
+            readSeconds = readTimer.nsecsElapsed() * 1e-9;
+        }
+    }
 
     // One warm-up pass over a slice would fill the piece cache with the text's own words and flatter the
     // figure; the timed pass starts cold, as a fresh tokenizer does.
@@ -253,6 +283,14 @@ int runBenchTokenize(const Invocation& inv) {
     result.insert(QStringLiteral("mb_per_s"), std::round(mb / seconds * 100) / 100);
     result.insert(QStringLiteral("tokens"), static_cast<qint64>(ids.size()));
     result.insert(QStringLiteral("threads"), 1);
+    // Loading the tokenizer: time, the memory it keeps, and the most the process held while loading.
+    result.insert(QStringLiteral("load_seconds"), std::round(loadSeconds * 1e4) / 1e4);
+    result.insert(QStringLiteral("load_resident_mb"), std::round((rssAfter - rssBefore) / 1e5) / 10);
+    result.insert(QStringLiteral("load_peak_mb"), std::round((std::max(peakAfter, peakBefore) - rssBefore) / 1e5) / 10);
+    if (readSeconds > 0) {
+        result.insert(QStringLiteral("file_read_seconds"), std::round(readSeconds * 1e4) / 1e4);
+        result.insert(QStringLiteral("load_vs_file_read"), std::round(loadSeconds / readSeconds * 10) / 10);
+    }
     inv.out << QJsonDocument(result).toJson(QJsonDocument::Compact) << '\n';
     return 0;
 }

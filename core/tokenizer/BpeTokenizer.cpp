@@ -85,11 +85,11 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(Config config) {
         const std::string& text = tokens[static_cast<std::size_t>(id)].text;
         if (text.empty())
             continue; // holes in a vocabulary cannot be produced from text
-        const auto [it, inserted] = t->m_ids.emplace(std::string_view(text), id);
-        if (!inserted)
+        const TokenId first = t->m_ids.insert(std::string_view(text), id);
+        if (first != id)
             return Error::badInput(QStringLiteral("%1: token %2 appears twice in the vocabulary (ids %3 and %4)")
                                        .arg(source, quoted(text))
-                                       .arg(it->second)
+                                       .arg(first)
                                        .arg(id));
     }
 
@@ -107,9 +107,11 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(Config config) {
                                        .arg(source)
                                        .arg(rank + 1)
                                        .arg(quoted(left + " " + right), quoted(missing)));
-        const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
-        t->m_merges.emplace(key, Merge{static_cast<std::int32_t>(rank), r}); // a repeated pair keeps its first rank
+        t->m_merges.insert(a, b, {static_cast<std::int32_t>(rank), r}); // a repeated pair keeps its first rank
     }
+    // The rules live on as the table; their texts are not needed again.
+    t->m_config.merges.clear();
+    t->m_config.merges.shrink_to_fit();
 
     SpecialTokens& special = t->m_config.special;
     for (TokenId* id : {&special.bos, &special.eos, &special.unk, &special.pad})
@@ -172,8 +174,7 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(Config config) {
 }
 
 TokenId BpeTokenizer::find(std::string_view text) const {
-    const auto it = m_ids.find(text);
-    return it == m_ids.end() ? -1 : it->second;
+    return m_ids.find(text);
 }
 
 std::string BpeTokenizer::piece(TokenId id) const {
@@ -397,7 +398,7 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
     }
     const std::size_t wordStart = out.size();
     if (symbols.size() > 1) {
-        const bool byRank = !m_config.merges.empty();
+        const bool byRank = !m_merges.empty();
         const Later later;
         auto push = [&](const Candidate& c) {
             heap.push_back(c);
@@ -411,10 +412,8 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
             if (byRank) {
                 if (l.id < 0 || r.id < 0)
                     return;
-                const auto it =
-                    m_merges.find((static_cast<std::uint64_t>(l.id) << 32) | static_cast<std::uint32_t>(r.id));
-                if (it != m_merges.end())
-                    push({double(it->second.rank), left, right, l.length, r.length, it->second.result});
+                if (const MergeTable::Merge* merge = m_merges.find(l.id, r.id))
+                    push({double(merge->rank), left, right, l.length, r.length, merge->result});
             } else {
                 const TokenId joined = find(word.substr(l.begin, l.length + r.length));
                 if (joined >= 0)

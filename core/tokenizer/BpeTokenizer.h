@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tokenizer/PreTokenizer.h"
+#include "tokenizer/TokenIndex.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
@@ -92,10 +93,6 @@ private:
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
-    struct Merge {
-        std::int32_t rank;
-        TokenId result;
-    };
     struct Fragment {
         std::size_t begin;
         std::size_t end;
@@ -108,8 +105,8 @@ private:
     void mergeWord(std::string_view word, std::vector<TokenId>& out) const;
 
     Config m_config;
-    std::unordered_map<std::string_view, TokenId, StringHash, std::equal_to<>> m_ids; // views into m_config
-    std::unordered_map<std::uint64_t, Merge> m_merges;                                // (left << 32 | right)
+    TokenIndex m_ids;    // views into m_config's token texts
+    MergeTable m_merges; // (left, right) -> rank and result; empty: merges by score (SentencePiece)
     std::vector<std::string> m_pieces;                                                // decoded bytes per token
     TokenId m_byteTokens[256];          // <0xNN> per byte, -1 where missing
     std::vector<TokenId> m_addedTokens; // split out of text before BPE, longest text first

@@ -1,6 +1,8 @@
 #include "tokenizer/TokenizerJsonLoader.h"
 
+#include <algorithm>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include <QDir>
@@ -11,6 +13,8 @@
 #include <QJsonObject>
 
 #include "tokenizer/BpeTokenizer.h"
+#include "tokenizer/JsonCursor.h"
+#include "tokenizer/TokenIndex.h"
 
 namespace swb {
 
@@ -42,15 +46,139 @@ Result<QJsonObject> readJsonObject(const QString& path) {
     return doc.object();
 }
 
+// The two large parts of a tokenizer.json, read straight into compact form (no JSON document is built for
+// them: a 262k vocabulary with half a million merges would take a second and hundreds of MB that way).
+struct LargeParts {
+    bool hasVocab = false;
+    std::vector<std::pair<std::string, TokenId>> vocab;
+    bool hasMerges = false;
+    std::vector<std::pair<std::string, std::string>> merges;
+};
+
+// One small JSON value's text as a QJsonValue (with the BOM quirk of readJsonObject handled).
+std::optional<QJsonValue> smallValue(std::string_view raw) {
+    QByteArray data = QByteArray("{\"v\":") + QByteArray(raw.data(), static_cast<qsizetype>(raw.size())) + '}';
+    data.replace("\xEF\xBB\xBF", "\\ufeff");
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+    if (error.error != QJsonParseError::NoError)
+        return std::nullopt;
+    return doc.object().value(QLatin1String("v"));
+}
+
+// tokenizer.json: everything but model.vocab and model.merges as a QJsonObject (they go to *large).
+Result<QJsonObject> readTokenizerJson(const QString& path, LargeParts* large) {
+    QFile file(path);
+    if (!file.exists())
+        return Error::badInput(QStringLiteral("%1 does not exist").arg(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::badInput(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
+    const qint64 size = file.size();
+    const uchar* mapped = size > 0 ? file.map(0, size) : nullptr;
+    QByteArray copy;
+    if (!mapped && size > 0) {
+        copy = file.readAll();
+        mapped = reinterpret_cast<const uchar*>(copy.constData());
+    }
+    std::string_view text(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(std::max<qint64>(size, 0)));
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") // a BOM before the document is not part of the JSON
+        text.remove_prefix(3);
+    const auto invalid = [&](const std::string& why) {
+        return Error::badInput(QStringLiteral("%1 is not valid JSON (%2)").arg(path, QString::fromStdString(why)));
+    };
+    JsonCursor cursor(text);
+    if (cursor.peekType() != '{')
+        return Error::badInput(QStringLiteral("%1 does not hold a JSON object").arg(path));
+    QJsonObject root;
+    QJsonObject model;
+    std::string key;
+    std::string_view raw;
+    cursor.beginObject();
+    while (cursor.nextKey(&key)) {
+        if (key != "model" || cursor.peekType() != '{') {
+            if (!cursor.rawValue(&raw))
+                break;
+            const std::optional<QJsonValue> value = smallValue(raw);
+            if (!value)
+                return invalid("the value of \"" + key + "\" does not parse");
+            root.insert(QString::fromStdString(key), *value);
+            continue;
+        }
+        cursor.beginObject();
+        std::string modelKey;
+        while (cursor.nextKey(&modelKey)) {
+            if (modelKey == "vocab" && cursor.peekType() == '{') {
+                large->hasVocab = true;
+                cursor.beginObject();
+                std::string token;
+                while (cursor.nextKey(&token)) {
+                    long long id = -1;
+                    if (cursor.peekType() != 'n' || !cursor.readInteger(&id) || id < 0 || id > 100'000'000)
+                        return Error::badInput(QStringLiteral("%1: vocab entry '%2' has no valid id")
+                                                   .arg(path, QString::fromStdString(token)));
+                    large->vocab.emplace_back(std::move(token), static_cast<TokenId>(id));
+                    token = std::string();
+                }
+            } else if (modelKey == "merges" && cursor.peekType() == '[') {
+                large->hasMerges = true;
+                cursor.beginArray();
+                std::string rule;
+                while (cursor.nextElement()) {
+                    const std::size_t rank = large->merges.size() + 1;
+                    const char type = cursor.peekType();
+                    if (type == '"') {
+                        cursor.readString(&rule);
+                        const std::size_t space = rule.find(' ');
+                        if (space == std::string::npos || rule.find(' ', space + 1) != std::string::npos)
+                            return Error::badInput(
+                                QStringLiteral("%1: merge rule %2 ('%3') is not two tokens separated by a space")
+                                    .arg(path)
+                                    .arg(rank)
+                                    .arg(QString::fromStdString(rule)));
+                        large->merges.emplace_back(rule.substr(0, space), rule.substr(space + 1));
+                    } else if (type == '[') {
+                        std::string a, b;
+                        cursor.beginArray();
+                        const bool two = cursor.nextElement() && cursor.peekType() == '"' && cursor.readString(&a) &&
+                                         cursor.nextElement() && cursor.peekType() == '"' && cursor.readString(&b) &&
+                                         !cursor.nextElement();
+                        if (!two)
+                            return Error::badInput(
+                                QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(rank));
+                        large->merges.emplace_back(std::move(a), std::move(b));
+                    } else {
+                        return Error::badInput(
+                            QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(rank));
+                    }
+                    if (!cursor.ok())
+                        break;
+                }
+            } else {
+                if (!cursor.rawValue(&raw))
+                    break;
+                const std::optional<QJsonValue> value = smallValue(raw);
+                if (!value)
+                    return invalid("the value of \"model." + modelKey + "\" does not parse");
+                model.insert(QString::fromStdString(modelKey), *value);
+            }
+        }
+        root.insert(QStringLiteral("model"), model);
+    }
+    if (cursor.ok() && cursor.peekType() != 0)
+        return invalid("text after the object at byte " + std::to_string(cursor.position()));
+    if (!cursor.ok())
+        return invalid(cursor.error());
+    return root;
+}
+
 std::string utf8(const QString& s) {
     const QByteArray bytes = s.toUtf8();
     return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
 }
 
-bool isByteTokenSpelling(const QString& text) {
-    static const QString hex = QStringLiteral("0123456789ABCDEFabcdef");
-    return text.size() == 6 && text.startsWith(QLatin1String("<0x")) && text.endsWith('>') && hex.contains(text[3]) &&
-           hex.contains(text[4]);
+bool isByteTokenSpelling(std::string_view text) {
+    const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    return text.size() == 6 && text.substr(0, 3) == "<0x" && text[5] == '>' && hex(text[3]) && hex(text[4]);
 }
 
 // Everything a tokenizer.json says, folded into the engine's config.
@@ -185,12 +313,11 @@ public:
     }
 
     // The special tokens that encode(addSpecial) puts around a single sequence.
-    void postProcessor(const QJsonValue& value, const std::unordered_map<std::string, TokenId>& ids) {
+    void postProcessor(const QJsonValue& value, const TokenIndex& ids) {
         const QJsonObject o = value.toObject();
         const QString type = o.value(QLatin1String("type")).toString();
         auto idOf = [&](const QString& text) {
-            const auto it = ids.find(utf8(text));
-            return it == ids.end() ? -1 : it->second;
+            return ids.find(utf8(text));
         };
         if (type == QLatin1String("Sequence")) {
             for (const QJsonValue& inner : o.value(QLatin1String("processors")).toArray())
@@ -256,7 +383,8 @@ std::optional<QString> configTokenName(const QJsonValue& value) {
 Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& tokenizerJsonPath,
                                                              const QString& configPath) {
     const QString& path = tokenizerJsonPath;
-    Result<QJsonObject> parsed = readJsonObject(path);
+    LargeParts large;
+    Result<QJsonObject> parsed = readTokenizerJson(path, &large);
     if (!parsed)
         return parsed.error();
     const QJsonObject& root = parsed.value();
@@ -281,20 +409,12 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
     // dropout only matters when training; released tokenizers encode deterministically.
 
     // Vocabulary: the model's vocab plus added tokens (Llama 3's specials exist only there).
-    const QJsonValue vocabValue = model.value(QLatin1String("vocab"));
-    if (!vocabValue.isObject())
+    if (!large.hasVocab)
         return Error::badInput(QStringLiteral("%1: the model has no vocab object").arg(path));
-    const QJsonObject vocab = vocabValue.toObject();
-    std::vector<std::pair<std::string, TokenId>> entries;
-    entries.reserve(static_cast<std::size_t>(vocab.size()));
+    std::vector<std::pair<std::string, TokenId>>& entries = large.vocab;
     TokenId maxId = -1;
-    for (auto it = vocab.constBegin(); it != vocab.constEnd(); ++it) {
-        const double id = it.value().toDouble(-1);
-        if (!it.value().isDouble() || id < 0 || id > 1e8 || id != static_cast<double>(static_cast<TokenId>(id)))
-            return Error::badInput(QStringLiteral("%1: vocab entry '%2' has no valid id").arg(path, it.key()));
-        entries.emplace_back(utf8(it.key()), static_cast<TokenId>(id));
-        maxId = std::max(maxId, static_cast<TokenId>(id));
-    }
+    for (const auto& entry : entries)
+        maxId = std::max(maxId, entry.second);
     struct Added {
         std::string text;
         TokenId id;
@@ -319,15 +439,16 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
     config.tokens.resize(static_cast<std::size_t>(maxId) + 1);
     for (BpeTokenizer::Token& t : config.tokens)
         t.kind = Kind::Unused; // ids no entry names stay holes
-    std::unordered_map<std::string, TokenId> ids;
+    // Views into config.tokens, which is not resized again.
+    TokenIndex ids;
     ids.reserve(entries.size() + added.size());
     for (auto& [text, id] : entries) {
         BpeTokenizer::Token& t = config.tokens[static_cast<std::size_t>(id)];
         if (!t.text.empty())
             return Error::badInput(QStringLiteral("%1: vocab ids %2 appear twice").arg(path).arg(id));
-        t.kind = byteFallback && isByteTokenSpelling(QString::fromStdString(text)) ? Kind::Byte : Kind::Normal;
-        ids.emplace(text, id);
+        t.kind = byteFallback && isByteTokenSpelling(text) ? Kind::Byte : Kind::Normal;
         t.text = std::move(text);
+        ids.insert(t.text, id);
     }
     for (const Added& a : added) {
         BpeTokenizer::Token& t = config.tokens[static_cast<std::size_t>(a.id)];
@@ -336,38 +457,20 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
                                        .arg(path, QString::fromStdString(a.text))
                                        .arg(a.id)
                                        .arg(QString::fromStdString(t.text)));
-        if (const auto it = ids.find(a.text); it != ids.end() && it->second != a.id)
+        if (const TokenId known = ids.find(a.text); known >= 0 && known != a.id)
             return Error::badInput(QStringLiteral("%1: added token '%2' has id %3 but the vocab gives it %4")
                                        .arg(path, QString::fromStdString(a.text))
                                        .arg(a.id)
-                                       .arg(it->second));
+                                       .arg(known));
         t.text = a.text;
         t.kind = a.special ? Kind::Control : Kind::UserDefined;
         t.lstrip = a.lstrip;
         t.rstrip = a.rstrip;
-        ids[a.text] = a.id;
+        ids.insert(t.text, a.id);
     }
 
-    // Merges: "a b" strings (older files) or ["a", "b"] pairs.
-    const QJsonArray merges = model.value(QLatin1String("merges")).toArray();
-    config.merges.reserve(static_cast<std::size_t>(merges.size()));
-    for (qsizetype i = 0; i < merges.size(); ++i) {
-        const QJsonValue m = merges.at(i);
-        if (m.isString()) {
-            const QStringList parts = m.toString().split(QLatin1Char(' '));
-            if (parts.size() != 2)
-                return Error::badInput(QStringLiteral("%1: merge rule %2 ('%3') is not two tokens separated by a space")
-                                           .arg(path)
-                                           .arg(i + 1)
-                                           .arg(m.toString()));
-            config.merges.emplace_back(utf8(parts[0]), utf8(parts[1]));
-        } else if (m.isArray() && m.toArray().size() == 2) {
-            config.merges.emplace_back(utf8(m.toArray().at(0).toString()), utf8(m.toArray().at(1).toString()));
-        } else {
-            return Error::badInput(
-                QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(i + 1));
-        }
-    }
+    // Merges: "a b" strings (older files) or ["a", "b"] pairs, read with the vocabulary.
+    config.merges = std::move(large.merges);
     if (config.merges.empty())
         return Error::badInput(QStringLiteral("%1: the BPE model has no merges").arg(path));
 
@@ -381,8 +484,7 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
 
     SpecialTokens& special = config.special;
     auto idOf = [&](const QString& text) {
-        const auto it = ids.find(utf8(text));
-        return it == ids.end() ? -1 : it->second;
+        return ids.find(utf8(text));
     };
     if (const QString unk = model.value(QLatin1String("unk_token")).toString(); !unk.isEmpty()) {
         special.unk = idOf(unk);

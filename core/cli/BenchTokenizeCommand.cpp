@@ -10,12 +10,15 @@
 #include <string>
 #include <unordered_map>
 
+#include <malloc.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 
 #include "cli/Subcommand.h"
 #include "tokenizer/BpeTokenizer.h"
@@ -211,6 +214,94 @@ QString referenceGpt2Vocab() {
     return {};
 }
 
+// A tokenizer.json the size of today's largest vocabularies (Gemma 3: 262,144 tokens, about half a million
+// merges, 33 MB), deterministic: SentencePiece-style BPE with byte fallback whose tokens are all the
+// substrings of made-up words (so every split of a token is a valid merge, as in real files with more
+// merges than tokens). Returns the file's size in bytes, 0 when it cannot be written.
+qint64 writeSyntheticTokenizerJson(const QString& path, int vocabSize, int mergeCount) {
+    TextRng rng(0x5EED);
+    std::vector<std::string> alphabet;
+    const std::string metaspace = "\xe2\x96\x81";
+    alphabet.push_back(metaspace);
+    for (char c = 'a'; c <= 'z'; ++c)
+        alphabet.emplace_back(1, c);
+    for (char c = 'A'; c <= 'Z'; ++c)
+        alphabet.emplace_back(1, c);
+    for (char c = '0'; c <= '9'; ++c)
+        alphabet.emplace_back(1, c);
+    for (std::uint32_t cp = 0x4E00; cp < 0x4E00 + 2000; ++cp) // CJK: three bytes each
+        alphabet.push_back(std::string{char(0xE0 | (cp >> 12)), char(0x80 | ((cp >> 6) & 0x3F)), char(0x80 | (cp & 0x3F))});
+    std::vector<std::string> tokens = {"<pad>", "<eos>", "<bos>", "<unk>"};
+    char spelling[8];
+    for (int b = 0; b < 256; ++b) {
+        std::snprintf(spelling, sizeof spelling, "<0x%02X>", b);
+        tokens.emplace_back(spelling);
+    }
+    std::unordered_map<std::string, int> ids;
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        ids.emplace(tokens[i], int(i));
+    std::vector<std::vector<std::string>> spelled; // code points of each token (empty for specials and bytes)
+    spelled.resize(tokens.size());
+    const auto add = [&](std::vector<std::string> cps) {
+        std::string text;
+        for (const std::string& cp : cps)
+            text += cp;
+        if (ids.emplace(text, int(tokens.size())).second) {
+            tokens.push_back(text);
+            spelled.push_back(std::move(cps));
+        }
+    };
+    for (const std::string& cp : alphabet)
+        add({cp});
+    while (static_cast<int>(tokens.size()) < vocabSize) {
+        std::vector<std::string> word;
+        if (rng.below(2) == 0)
+            word.push_back(metaspace);
+        const std::size_t length = 2 + rng.below(23);
+        const bool cjk = rng.below(2) == 0;
+        for (std::size_t i = 0; i < length; ++i)
+            word.push_back(cjk ? alphabet[63 + rng.below(2000)] : alphabet[1 + rng.below(26)]);
+        for (std::size_t span = 2; span <= word.size() && static_cast<int>(tokens.size()) < vocabSize; ++span)
+            for (std::size_t from = 0; from + span <= word.size() && static_cast<int>(tokens.size()) < vocabSize; ++from)
+                add(std::vector<std::string>(word.begin() + std::ptrdiff_t(from), word.begin() + std::ptrdiff_t(from + span)));
+    }
+    std::vector<std::pair<int, int>> merges;
+    for (std::size_t id = 0; id < tokens.size() && static_cast<int>(merges.size()) < mergeCount; ++id) {
+        const auto& cps = spelled[id];
+        std::string left;
+        for (std::size_t split = 1; split < cps.size() && static_cast<int>(merges.size()) < mergeCount; ++split) {
+            left += cps[split - 1];
+            const auto l = ids.find(left);
+            const auto r = ids.find(tokens[id].substr(left.size()));
+            if (l != ids.end() && r != ids.end())
+                merges.emplace_back(l->second, r->second);
+        }
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return 0;
+    std::string out = R"({"version": "1.0", "truncation": null, "padding": null, "added_tokens": [)";
+    for (int i = 0; i < 4; ++i)
+        out += std::string(i ? ", " : "") + R"({"id": )" + std::to_string(i) + R"(, "content": ")" + tokens[std::size_t(i)] +
+               R"(", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true})";
+    out += R"(], "normalizer": null, )"
+           R"("pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": true}, )"
+           R"("post_processor": null, "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": )"
+           R"({"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"}]}, )"
+           R"("model": {"type": "BPE", "dropout": null, "unk_token": "<unk>", "continuing_subword_prefix": null, )"
+           R"("end_of_word_suffix": null, "fuse_unk": true, "byte_fallback": true, "ignore_merges": false, "vocab": {)";
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        out += std::string(i ? ",\n    \"" : "\n    \"") + tokens[i] + "\": " + std::to_string(i);
+    out += "\n  },\n  \"merges\": [";
+    for (std::size_t i = 0; i < merges.size(); ++i)
+        out += std::string(i ? ",\n    [\"" : "\n    [\"") + tokens[std::size_t(merges[i].first)] + "\", \"" +
+               tokens[std::size_t(merges[i].second)] + "\"]";
+    out += "\n  ]}}\n";
+    if (file.write(out.data(), qint64(out.size())) != qint64(out.size()))
+        return 0;
+    return qint64(out.size());
+}
+
 // This process's resident and peak resident memory in bytes (Linux /proc; 0 elsewhere).
 std::pair<qint64, qint64> residentBytes() {
     QFile status(QStringLiteral("/proc/self/status"));
@@ -233,10 +324,29 @@ int runBenchTokenize(const Invocation& inv) {
 
     QString source;
     Result<std::unique_ptr<Tokenizer>> tokenizer = Error::internal(QStringLiteral("no tokenizer"));
+    QTemporaryDir synthetic;
+    QString syntheticNote;
+    if (inv.args.isSet(QStringLiteral("synthetic-vocab"))) {
+        const int vocab = int(inv.integer(QStringLiteral("synthetic-vocab"), 262144, 1000, 4'000'000));
+        const int merges = int(inv.integer(QStringLiteral("synthetic-merges"), vocab * 2, 1, 16'000'000));
+        const QString path = synthetic.filePath(QStringLiteral("tokenizer.json"));
+        const qint64 bytes = synthetic.isValid() ? writeSyntheticTokenizerJson(path, vocab, merges) : 0;
+        if (bytes == 0)
+            failInternal(QStringLiteral("cannot write a synthetic tokenizer.json to %1").arg(synthetic.path()));
+        syntheticNote = QStringLiteral("synthetic tokenizer.json, %1 MB").arg(bytes / 1e6, 0, 'f', 1);
+        malloc_trim(0); // give the writer's memory back, so the load's own figures are not hidden in it
+        source = path;
+    }
+    // Peak memory counts from here: reset the kernel's high-water mark (Linux 4.0+; without it the peak
+    // of writing a synthetic file would show instead).
+    if (QFile clear(QStringLiteral("/proc/self/clear_refs")); clear.open(QIODevice::WriteOnly))
+        clear.write("5");
     const auto [rssBefore, peakBefore] = residentBytes();
     QElapsedTimer loadTimer;
     loadTimer.start();
-    if (inv.args.isSet(QStringLiteral("tokenizer-json"))) {
+    if (!syntheticNote.isEmpty()) {
+        tokenizer = TokenizerJsonLoader::load(source);
+    } else if (inv.args.isSet(QStringLiteral("tokenizer-json"))) {
         source = inv.args.value(QStringLiteral("tokenizer-json"));
         tokenizer = TokenizerJsonLoader::load(source);
     } else if (inv.args.isSet(QStringLiteral("model"))) {
@@ -276,7 +386,7 @@ int runBenchTokenize(const Invocation& inv) {
     QJsonObject result;
     result.insert(QStringLiteral("mode"), QStringLiteral("tokenize"));
     result.insert(QStringLiteral("tokenizer"), tokenizer.value()->kind());
-    result.insert(QStringLiteral("source"), source);
+    result.insert(QStringLiteral("source"), syntheticNote.isEmpty() ? source : syntheticNote);
     result.insert(QStringLiteral("vocab"), tokenizer.value()->vocabSize());
     result.insert(QStringLiteral("megabytes"), mb);
     result.insert(QStringLiteral("seconds"), std::round(seconds * 1e4) / 1e4);
@@ -300,8 +410,9 @@ int runBenchTokenize(const Invocation& inv) {
 std::vector<BenchMode> tokenizerBenchModes() {
     return {
         {QStringLiteral("tokenize"),
-         QStringLiteral("MB/s encoding English-like text with a 50k byte-level BPE on one core "
-                        "[--tokenizer-json PATH | --model PATH] [--megabytes N]"),
+         QStringLiteral("MB/s encoding English-like text with a 50k byte-level BPE on one core, and the "
+                        "tokenizer's load time and memory [--tokenizer-json PATH | --model PATH | "
+                        "--synthetic-vocab N [--synthetic-merges M]] [--megabytes N]"),
          [](QCommandLineParser& parser) {
              parser.addOption({QStringLiteral("tokenizer-json"),
                                QStringLiteral("A tokenizer.json to measure instead of GPT-2's vocabulary."),
@@ -309,6 +420,12 @@ std::vector<BenchMode> tokenizerBenchModes() {
              parser.addOption({QStringLiteral("model"),
                                QStringLiteral("Any model or tokenizer path swb tokenize accepts."),
                                QStringLiteral("PATH")});
+             parser.addOption({QStringLiteral("synthetic-vocab"),
+                               QStringLiteral("Write and measure a tokenizer.json of N tokens (262144: Gemma 3's size)."),
+                               QStringLiteral("N")});
+             parser.addOption({QStringLiteral("synthetic-merges"),
+                               QStringLiteral("Merges of the synthetic tokenizer.json (default 2 x N)."),
+                               QStringLiteral("M")});
              parser.addOption({QStringLiteral("megabytes"),
                                QStringLiteral("Size of the text in MB (10^6 bytes); default 4."), QStringLiteral("N")});
          },

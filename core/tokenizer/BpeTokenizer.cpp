@@ -93,7 +93,15 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(Config config) {
                                        .arg(id));
     }
 
-    t->m_merges.reserve(t->m_config.merges.size());
+    t->m_merges.reserve(t->m_config.merges.size() + t->m_config.resolvedMerges.size());
+    for (std::size_t rank = 0; rank < t->m_config.resolvedMerges.size(); ++rank) {
+        const auto& [a, b, r] = t->m_config.resolvedMerges[rank];
+        if (a < 0 || b < 0 || r < 0 || a >= n || b >= n || r >= n)
+            return Error::badInput(QStringLiteral("%1: merge rule %2 names a token outside the vocabulary").arg(source).arg(rank + 1));
+        t->m_merges.insert(a, b, {static_cast<std::int32_t>(rank), r});
+    }
+    t->m_config.resolvedMerges.clear();
+    t->m_config.resolvedMerges.shrink_to_fit();
     std::string joined;
     for (std::size_t rank = 0; rank < t->m_config.merges.size(); ++rank) {
         const auto& [left, right] = t->m_config.merges[rank];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,9 @@ public:
         std::vector<Token> tokens;
         // Merge rules by rank, as token texts. Empty: rank pairs by the score of the token they form.
         std::vector<std::pair<std::string, std::string>> merges;
+        // The same rules already resolved to (left, right, result) ids by a loader that could (large
+        // vocabularies: no text kept per rule); used instead of merges when not empty.
+        std::vector<std::array<TokenId, 3>> resolvedMerges;
         bool byteLevel = false;    // pieces go through GPT-2's byte-level alphabet
         bool metaspace = false;    // vocabulary spells spaces as U+2581 (decoding turns them back)
         bool escapeSpaces = false; // ' ' becomes U+2581 before merging

@@ -31,6 +31,12 @@ bool JsonCursor::expect(char c)
     return true;
 }
 
+bool JsonCursor::atEnd()
+{
+    skipSpace();
+    return m_pos >= m_text.size();
+}
+
 char JsonCursor::peekType()
 {
     skipSpace();

@@ -32,6 +32,8 @@ public:
     bool skipValue();
     bool rawValue(std::string_view* out);
     std::size_t position() const { return m_pos; }
+    // Whether only whitespace is left.
+    bool atEnd();
 
 private:
     bool fail(const std::string& what);

@@ -1,6 +1,7 @@
 #include "tokenizer/TokenizerJsonLoader.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -52,8 +53,13 @@ struct LargeParts {
     bool hasVocab = false;
     std::vector<std::pair<std::string, TokenId>> vocab;
     bool hasMerges = false;
-    std::vector<std::pair<std::string, std::string>> merges;
+    std::vector<std::pair<std::string, std::string>> merges;         // when they come before the vocab
+    std::vector<std::array<TokenId, 3>> resolvedMerges;              // (left, right, result), the usual case
 };
+
+QString quotedToken(const std::string& text) {
+    return QStringLiteral("'%1'").arg(QString::fromStdString(text));
+}
 
 // One small JSON value's text as a QJsonValue (with the BOM quirk of readJsonObject handled).
 std::optional<QJsonValue> smallValue(std::string_view raw) {
@@ -121,10 +127,34 @@ Result<QJsonObject> readTokenizerJson(const QString& path, LargeParts* large) {
                 }
             } else if (modelKey == "merges" && cursor.peekType() == '[') {
                 large->hasMerges = true;
+                // With the vocabulary read, each rule becomes three ids at once; no text is kept per rule.
+                TokenIndex index;
+                if (large->hasVocab) {
+                    index.reserve(large->vocab.size());
+                    for (const auto& [text, id] : large->vocab)
+                        index.insert(text, id);
+                }
+                std::string joined;
+                const auto keep = [&](std::string a, std::string b, std::size_t rank) -> std::optional<Error> {
+                    if (!large->hasVocab) {
+                        large->merges.emplace_back(std::move(a), std::move(b));
+                        return std::nullopt;
+                    }
+                    joined = a + b;
+                    const TokenId l = index.find(a), r = index.find(b), m = index.find(joined);
+                    if (l < 0 || r < 0 || m < 0)
+                        return Error::badInput(QStringLiteral("%1: merge rule %2 (%3) names %4, which is not in the vocabulary")
+                                                   .arg(path)
+                                                   .arg(rank)
+                                                   .arg(quotedToken(a + " " + b),
+                                                        quotedToken(l < 0 ? a : r < 0 ? b : joined)));
+                    large->resolvedMerges.push_back({l, r, m});
+                    return std::nullopt;
+                };
                 cursor.beginArray();
                 std::string rule;
                 while (cursor.nextElement()) {
-                    const std::size_t rank = large->merges.size() + 1;
+                    const std::size_t rank = large->merges.size() + large->resolvedMerges.size() + 1;
                     const char type = cursor.peekType();
                     if (type == '"') {
                         cursor.readString(&rule);
@@ -135,7 +165,8 @@ Result<QJsonObject> readTokenizerJson(const QString& path, LargeParts* large) {
                                     .arg(path)
                                     .arg(rank)
                                     .arg(QString::fromStdString(rule)));
-                        large->merges.emplace_back(rule.substr(0, space), rule.substr(space + 1));
+                        if (auto error = keep(rule.substr(0, space), rule.substr(space + 1), rank))
+                            return *error;
                     } else if (type == '[') {
                         std::string a, b;
                         cursor.beginArray();
@@ -145,7 +176,8 @@ Result<QJsonObject> readTokenizerJson(const QString& path, LargeParts* large) {
                         if (!two)
                             return Error::badInput(
                                 QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(rank));
-                        large->merges.emplace_back(std::move(a), std::move(b));
+                        if (auto error = keep(std::move(a), std::move(b), rank))
+                            return *error;
                     } else {
                         return Error::badInput(
                             QStringLiteral("%1: merge rule %2 is neither \"a b\" nor [\"a\", \"b\"]").arg(path).arg(rank));
@@ -164,7 +196,7 @@ Result<QJsonObject> readTokenizerJson(const QString& path, LargeParts* large) {
         }
         root.insert(QStringLiteral("model"), model);
     }
-    if (cursor.ok() && cursor.peekType() != 0)
+    if (cursor.ok() && !cursor.atEnd())
         return invalid("text after the object at byte " + std::to_string(cursor.position()));
     if (!cursor.ok())
         return invalid(cursor.error());
@@ -471,7 +503,8 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
 
     // Merges: "a b" strings (older files) or ["a", "b"] pairs, read with the vocabulary.
     config.merges = std::move(large.merges);
-    if (config.merges.empty())
+    config.resolvedMerges = std::move(large.resolvedMerges);
+    if (config.merges.empty() && config.resolvedMerges.empty())
         return Error::badInput(QStringLiteral("%1: the BPE model has no merges").arg(path));
 
     Reader reader(path, config);

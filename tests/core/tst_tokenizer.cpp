@@ -868,6 +868,13 @@ private slots:
         const QByteArray bpeModel =
             "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"ab\":2},\"merges\":[\"a b\"]}";
         const QString malformed = folder("malformed", "{\"model\": {\"type\": \"BPE\",");
+        // Cut inside the vocabulary, an id that is no integer, a merge that is neither form, text after the end.
+        const QString cutVocab = folder("cut-vocab", "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"ab");
+        const QString floatId = folder("float-id", "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1.5},\"merges\":[]}}");
+        const QString badMerge = folder("bad-merge", "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"ab\":2},"
+                                                     "\"merges\":[[\"a\",\"b\"],[1,2]]}}");
+        const QString trailing = folder("trailing", "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"ab\":2},"
+                                                    "\"merges\":[\"a b\"]}} extra");
         const QString unigram = folder("unigram", "{\"model\":{\"type\":\"Unigram\",\"vocab\":[[\"a\",0.0]]}}");
         const QString missingMerge =
             folder("missing-merge",
@@ -918,6 +925,14 @@ private slots:
         QTest::newRow("malformed JSON") << malformed << ""
                                         << "malformed/tokenizer.json"
                                         << "not valid JSON";
+        QTest::newRow("tokenizer.json cut inside the vocabulary") << cutVocab << "" << "cut-vocab/tokenizer.json"
+                                                                  << "not valid JSON (a string never ends at byte";
+        QTest::newRow("vocab id not an integer") << floatId << "" << "float-id/tokenizer.json"
+                                                 << "vocab entry 'b' has no valid id";
+        QTest::newRow("merge neither form") << badMerge << "" << "bad-merge/tokenizer.json"
+                                            << "merge rule 2 is neither \"a b\" nor [\"a\", \"b\"]";
+        QTest::newRow("text after the JSON") << trailing << "" << "trailing/tokenizer.json"
+                                             << "not valid JSON (text after the object";
         QTest::newRow("unknown JSON model type") << unigram << ""
                                                  << "unigram/tokenizer.json"
                                                  << "'Unigram'";

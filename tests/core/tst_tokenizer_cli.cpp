@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include "TestSupport.h"
+#include "chat/JinjaValue.h"
 #include "TinyVocabularies.h"
 #include "VocabCases.h"
 
@@ -102,6 +103,64 @@ private slots:
                                 .arg(QString::fromUtf8(r.err.trimmed()));
         }
         QVERIFY2(passed == 46, qPrintable(failures.join(QStringLiteral("; "))));
+    }
+
+    // All 46 reference texts in one process (--jsonl), then back (detokenize --jsonl): the same ids as the
+    // reference, and the same texts as JSON strings.
+    void manyTextsInOneProcess_data() { conformanceThroughTheBinary_data(); }
+    void manyTextsInOneProcess() {
+        SWB_REQUIRE_REFERENCE();
+        QFETCH(QString, vocab);
+        const std::vector<swb::test::VocabCase> cases = swb::test::readVocabCases(vocab);
+        QByteArray texts, expectedIds, idsJsonl, expectedTexts;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const std::string text(cases[i].text.constData(), std::size_t(cases[i].text.size()));
+            texts += QByteArray::fromStdString(i % 2 ? "{\"id\": " + std::to_string(i) + ", \"text\": " +
+                                                           swb::jinja::Value(text).toJson() + "}"
+                                                     : swb::jinja::Value(text).toJson()) + '\n';
+            QStringList ids, json;
+            for (const int id : cases[i].ids) {
+                ids << QString::number(id);
+                json << QString::number(id);
+            }
+            expectedIds += ids.join(' ').toUtf8() + '\n';
+            idsJsonl += "[" + json.join(QStringLiteral(", ")).toUtf8() + "]\n";
+            expectedTexts += QByteArray::fromStdString(swb::jinja::Value(text).toJson()) + '\n';
+        }
+        QVERIFY(swb::test::writeFile(path(vocab + "-texts.jsonl"), texts));
+        const auto encoded = runSwbProcess({"tokenize", "--model", swb::test::referenceVocabPath(vocab), "--jsonl",
+                                            path(vocab + "-texts.jsonl")});
+        QVERIFY2(encoded.status == 0, encoded.err.constData());
+        QCOMPARE(encoded.out, expectedIds);
+        QVERIFY(swb::test::writeFile(path(vocab + "-ids.jsonl"), idsJsonl));
+        const auto decoded = runSwbProcess({"detokenize", "--model", swb::test::referenceVocabPath(vocab), "--jsonl",
+                                            path(vocab + "-ids.jsonl")});
+        QVERIFY2(decoded.status == 0, decoded.err.constData());
+        QCOMPARE(decoded.out, expectedTexts);
+    }
+
+    void manyTextsErrorsNameTheLine() {
+        QVERIFY(swb::test::writeFile(path("bad.jsonl"), "\"fine\"\n\n{\"txt\": \"no text field\"}\n"));
+        const auto r = runSwbProcess({"tokenize", "--jsonl", path("bad.jsonl")});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("bad.jsonl, line 3: expected a JSON string or an object with a \"text\" string"),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty() || r.out.count('\n') == 1);
+        QVERIFY(swb::test::writeFile(path("bad-ids.jsonl"), "[1, 2]\n[3, \"x\"]\n"));
+        const auto d = runSwbProcess({"detokenize", "--jsonl", path("bad-ids.jsonl")});
+        QCOMPARE(d.status, 2);
+        QVERIFY2(d.err.contains("bad-ids.jsonl, line 2: expected a JSON array of token ids"), d.err.constData());
+    }
+
+    void benchTokenizeMeasuresALargeVocabularyLoad() {
+        const auto r = runSwbProcess({"bench", "tokenize", "--synthetic-vocab", "20000", "--synthetic-merges", "30000",
+                                      "--megabytes", "0.05"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("vocab").toInt(), 20000);
+        for (const char* key : {"load_seconds", "load_resident_mb", "load_peak_mb", "file_read_seconds", "load_vs_file_read"})
+            QVERIFY2(o.value(QLatin1String(key)).toDouble() > 0, key);
+        QVERIFY(o.value("source").toString().startsWith("synthetic tokenizer.json"));
     }
 
     void detokenizeRestoresReferenceText_data() { conformanceThroughTheBinary_data(); }

@@ -38,6 +38,8 @@ inline const SettingKey<bool> exploreChatMode{"explore/chatMode", false};
 inline const SettingKey<QString> exploreSystemPrompt{"explore/systemPrompt", {}};
 // A chat template file chosen to replace a model's own, by the model's path.
 inline const SettingKey<QVariantMap> modelChatTemplates{"model/chatTemplates", {}};
+// A chat template typed in to replace a model's own (wins over a file), by the model's path.
+inline const SettingKey<QVariantMap> modelChatTemplateTexts{"model/chatTemplateTexts", {}};
 inline const SettingKey<QString> compareRater{"compare/rater", {}};
 inline const SettingKey<QString> compareRubric{"compare/rubric", QStringLiteral("default")};
 inline const SettingKey<QStringList> compareStrategies{"compare/strategies",

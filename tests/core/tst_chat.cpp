@@ -85,6 +85,7 @@ private slots:
     void renderTemplateCommand();
     void generateFromAConversation();
     void batchRunsConversations();
+    void chatInTheTerminal();
 };
 
 void TestChat::stopStrings_data()
@@ -426,6 +427,35 @@ void TestChat::batchRunsConversations()
         "--db", dir.filePath("other.sqlite")});
     QCOMPARE(bad.status, 2);
     QVERIFY2(bad.err.contains("bad.jsonl, line 2: message 1 of the conversation has no \"role\""), bad.err.constData());
+}
+
+void TestChat::chatInTheTerminal()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeText(dir.filePath("t.jinja"),
+        "{% for m in messages %}{{ m.role | upper }}: {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}ASSISTANT:{% endif %}"));
+    // Two turns, a reset, a system prompt, and one more turn; greedy, so each reply equals `generate` on the
+    // same conversation.
+    const QByteArray input = "Who made the heaven?\nAnd the earth?\n/reset\n/system Speak as the prophets.\nWho made the heaven?\n/quit\n";
+    const auto run = swb::test::runProcess(QStringLiteral(SWB_CLI_PATH),
+        {"chat", "--chat-template", dir.filePath("t.jinja"), "--max-tokens", "10"}, 120000, input);
+    QVERIFY2(run.status == 0, run.err.constData());
+    const QList<QByteArray> replies = run.out.split('\n');
+    QVERIFY(replies.size() >= 3);
+    const auto expected = [&](const QByteArray& messages) {
+        writeText(dir.filePath("c.json"), messages);
+        const auto g = swb::test::runSwbProcess({"generate", "--messages", dir.filePath("c.json"), "--chat-template",
+            dir.filePath("t.jinja"), "--max-tokens", "10", "--json"});
+        return QJsonDocument::fromJson(g.out).object().value("text").toString().toUtf8();
+    };
+    const QByteArray first = expected(R"([{"role": "user", "content": "Who made the heaven?"}])");
+    QCOMPARE(replies[0], first);
+    QJsonArray second{QJsonObject{{"role", "user"}, {"content", "Who made the heaven?"}},
+        QJsonObject{{"role", "assistant"}, {"content", QString::fromUtf8(first)}},
+        QJsonObject{{"role", "user"}, {"content", "And the earth?"}}};
+    QCOMPARE(replies[1], expected(QJsonDocument(second).toJson(QJsonDocument::Compact)));
+    QCOMPARE(replies[2], expected(R"([{"role": "system", "content": "Speak as the prophets."}, {"role": "user", "content": "Who made the heaven?"}])"));
+    QVERIFY(run.err.contains("(conversation cleared)"));
 }
 
 QTEST_GUILESS_MAIN(TestChat)

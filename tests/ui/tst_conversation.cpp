@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -154,6 +155,29 @@ private slots:
         m_chat->clear();
         QVERIFY(m_explore->openRun(child));
         QCOMPARE(turn(m_chat->turns()->count() - 1), reply);
+    }
+
+    void templateTextOfYourOwn() {
+        m_chat->clear();
+        m_chat->systemEdit()->clear();
+        m_explore->setChatTemplateText(QStringLiteral("[{{ messages | length }}]{{ messages[-1].content }}=>"));
+        QVERIFY(m_chat->hasTemplate());
+        QCOMPARE(m_chat->templateNote()->text(), QStringLiteral("Chat template: your template"));
+        m_chat->messageEdit()->setPlainText(QStringLiteral("Hello"));
+        Result<ConversationPanel::Prepared> prepared = m_chat->prepare();
+        QVERIFY(prepared);
+        QCOMPARE(QString::fromStdString(prepared->prompt), QStringLiteral("[1]Hello=>"));
+        // A broken text: one sentence in the message bar, and the next choice down is used.
+        QSignalSpy errors(m_explore, &ExploreView::errorMessage);
+        m_explore->setChatTemplateText(QStringLiteral("{% if %}"));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.front().front().toString().contains(QStringLiteral("does not parse: line 1")));
+        // Back to the model's own (the demo model has none) through the Template menu.
+        auto* button = m_chat->findChild<QToolButton*>(QStringLiteral("chatTemplateButton"));
+        QVERIFY(button && button->menu());
+        button->menu()->actions().at(2)->trigger();
+        QVERIFY(!m_chat->hasTemplate());
+        QVERIFY(m_chat->templateNote()->text().contains(QStringLiteral("no chat template")));
     }
 
     void cleanupTestCase() { m_window.reset(); }

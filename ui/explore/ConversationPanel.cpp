@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QTextEdit>
 #include <QTimer>
@@ -61,9 +62,15 @@ ConversationPanel::ConversationPanel(QWidget* parent)
     m_note->setObjectName(QStringLiteral("chatTemplateNote"));
     m_note->setWordWrap(true);
     m_templateButton = new QToolButton(this);
-    m_templateButton->setText(tr("Template…"));
-    m_templateButton->setToolTip(tr("Use another chat template (a .jinja file or a tokenizer_config.json)"));
-    connect(m_templateButton, &QToolButton::clicked, this, &ConversationPanel::templateFileRequested);
+    m_templateButton->setObjectName(QStringLiteral("chatTemplateButton"));
+    m_templateButton->setText(tr("Template"));
+    m_templateButton->setToolTip(tr("Choose the chat template: a file, text of your own, or the model's"));
+    m_templateButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(m_templateButton);
+    menu->addAction(tr("Load from &File…"), this, &ConversationPanel::templateFileRequested);
+    menu->addAction(tr("&Edit Template Text…"), this, &ConversationPanel::templateTextRequested);
+    menu->addAction(tr("Use the &Model's Own"), this, &ConversationPanel::modelTemplateRequested);
+    m_templateButton->setMenu(menu);
     m_showRendered = new QToolButton(this);
     m_showRendered->setObjectName(QStringLiteral("showRenderedPrompt"));
     m_showRendered->setText(tr("Rendered prompt"));

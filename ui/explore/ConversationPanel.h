@@ -59,6 +59,8 @@ public:
 
 signals:
     void templateFileRequested();
+    void templateTextRequested();
+    void modelTemplateRequested();
 
 private:
     QString messagesJson(bool withTypedMessage) const;

@@ -6,11 +6,14 @@
 #include <QAction>
 #include <QButtonGroup>
 #include <QDataStream>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -178,6 +181,34 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
                                                           tr("Chat templates (*.jinja *.json);;All files (*)"));
         if (!path.isEmpty())
             setChatTemplateFile(path);
+    });
+    connect(m_chat, &ConversationPanel::templateTextRequested, this, [this] {
+        if (!m_model)
+            return;
+        QDialog dialog(this);
+        dialog.setWindowTitle(tr("Chat Template"));
+        auto* edit = new QPlainTextEdit(&dialog);
+        edit->setObjectName(QStringLiteral("chatTemplateText"));
+        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        const QString own = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
+        edit->setPlainText(!own.isEmpty() ? own
+                           : m_chat->chatTemplate() ? QString::fromStdString(m_chat->chatTemplate()->source())
+                                                    : QString());
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+        connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        auto* layout = new QVBoxLayout(&dialog);
+        layout->addWidget(new QLabel(tr("Jinja template; messages, add_generation_prompt, bos_token and eos_token are "
+                                        "defined."), &dialog));
+        layout->addWidget(edit, 1);
+        layout->addWidget(buttons);
+        dialog.resize(720, 480);
+        if (dialog.exec() == QDialog::Accepted)
+            setChatTemplateText(edit->toPlainText());
+    });
+    connect(m_chat, &ConversationPanel::modelTemplateRequested, this, [this] {
+        setChatTemplateText({});
+        setChatTemplateFile({});
     });
     m_inputTabs = new QTabWidget(this);
     m_inputTabs->setObjectName(QStringLiteral("inputMode"));
@@ -510,10 +541,34 @@ void ExploreView::setChatTemplateFile(const QString& path) {
     loadChatTemplate();
 }
 
+void ExploreView::setChatTemplateText(const QString& text) {
+    if (!m_model)
+        return;
+    QVariantMap texts = m_settings.get(settings::modelChatTemplateTexts);
+    if (text.trimmed().isEmpty())
+        texts.remove(m_model->info.path);
+    else
+        texts.insert(m_model->info.path, text);
+    m_settings.set(settings::modelChatTemplateTexts, texts);
+    loadChatTemplate();
+}
+
 void ExploreView::loadChatTemplate() {
     if (!m_model)
         return;
     m_chat->setTokenizer(m_model->tokenizer);
+    const QString text = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
+    if (!text.isEmpty()) {
+        Result<ChatTemplate> t = ChatTemplate::fromText(text.toStdString(), tr("your template"));
+        if (t) {
+            // bos/eos strings still come from the model's files
+            if (Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path); own && own.value())
+                t->setSpecialTokens(own.value()->bosToken(), own.value()->eosToken());
+            m_chat->setChatTemplate(std::move(t).value(), {});
+            return;
+        }
+        emit errorMessage(t.error().message);
+    }
     const QString chosen = m_settings.get(settings::modelChatTemplates).value(m_model->info.path).toString();
     if (!chosen.isEmpty()) {
         Result<ChatTemplate> t = ChatTemplate::fromFile(chosen, m_model->info.path);

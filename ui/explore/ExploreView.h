@@ -104,6 +104,8 @@ public:
     // A chat template file to use instead of the loaded model's own (remembered for that model); empty:
     // the model's own again.
     void setChatTemplateFile(const QString& path);
+    // Template text of the user's own for the loaded model (remembered; wins over a file); empty: none.
+    void setChatTemplateText(const QString& text);
     QSpinBox* maxTokens() const { return m_maxTokens; }
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+66"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+74"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -426,7 +426,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+66"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+67"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -491,7 +491,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>One prompt per line; a line holding a JSON object with &quot;messages&quot; is a conversation, run through the model&apos;s chat template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Outputs per prompt and strategy; each sample is its own comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -637,12 +642,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+535"/>
+        <location line="+543"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-534"/>
+        <location line="-542"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,7 +690,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+11"/>
+        <source>Some prompts are conversations, but the loaded model has no chat template; choose one in Explore&apos;s Chat tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Running…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -838,6 +848,102 @@
     </message>
 </context>
 <context>
+    <name>swb::ConversationPanel</name>
+    <message>
+        <location filename="../ui/explore/ConversationPanel.cpp" line="+30"/>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>System prompt (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The conversation so far; select an assistant turn and press Continue from here to drop what came after it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Your message, then Generate (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose the chat template: a file, text of your own, or the model&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Load from &amp;File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Edit Template Text…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the &amp;Model&apos;s Own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rendered prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the prompt the chat template makes of this conversation, special tokens highlighted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Continue from here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>No model loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Chat template: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: the messages are sent as raw text, without a chat template.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Type a message for the assistant to answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+119"/>
+        <source>%n token(s), %1 special</source>
+        <translation>
+            <numerusform>%n token, %1 special</numerusform>
+            <numerusform>%n tokens, %1 special</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>swb::DistributionPlot</name>
     <message>
         <location filename="../ui/explore/DistributionPlot.cpp" line="+24"/>
@@ -969,6 +1075,42 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+6"/>
+        <location line="+9"/>
+        <source>Chat Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Chat templates (*.jinja *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;hat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A raw prompt, continued as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>max </source>
         <translation type="unfinished"></translation>
@@ -1056,7 +1198,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+128"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1076,17 +1218,27 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Loaded %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+55"/>
+        <source>your template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>This model has no chat template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1099,7 +1251,7 @@ p %2</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+54"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1107,12 +1259,12 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-26"/>
         <source>%1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>, %1 tok/s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1142,7 +1294,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+63"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1160,7 +1312,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+20"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+66"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+74"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -426,7 +426,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+66"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+67"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -491,7 +491,12 @@
         <translation>提示词文件 (*.txt *.jsonl *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>One prompt per line; a line holding a JSON object with &quot;messages&quot; is a conversation, run through the model&apos;s chat template</source>
+        <translation>每行一个提示；包含 &quot;messages&quot; 的 JSON 对象行是一段对话，会经过模型的聊天模板</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Outputs per prompt and strategy; each sample is its own comparison</source>
         <translation>每个提示词和策略的输出数；每个样本各自构成一个比较</translation>
     </message>
@@ -637,12 +642,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+535"/>
+        <location line="+543"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-534"/>
+        <location line="-542"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -684,7 +689,12 @@
         <translation>输入的提示词</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+11"/>
+        <source>Some prompts are conversations, but the loaded model has no chat template; choose one in Explore&apos;s Chat tab.</source>
+        <translation>部分提示是对话，但已加载的模型没有聊天模板；请在“探索”的“对话”标签中选择一个。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
@@ -837,6 +847,101 @@
     </message>
 </context>
 <context>
+    <name>swb::ConversationPanel</name>
+    <message>
+        <location filename="../ui/explore/ConversationPanel.cpp" line="+30"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>System prompt (optional)</source>
+        <translation>系统提示（可选）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The conversation so far; select an assistant turn and press Continue from here to drop what came after it</source>
+        <translation>到目前为止的对话；选中一个助手轮次并点击“从此处继续”可丢弃其后的内容</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Your message, then Generate (Ctrl+Return)</source>
+        <translation>输入你的消息，然后生成（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose the chat template: a file, text of your own, or the model&apos;s</source>
+        <translation>选择聊天模板：文件、自己的文本或模型自带的模板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Load from &amp;File…</source>
+        <translation>从文件加载(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Edit Template Text…</source>
+        <translation>编辑模板文本(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the &amp;Model&apos;s Own</source>
+        <translation>使用模型自带的(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rendered prompt</source>
+        <translation>渲染后的提示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the prompt the chat template makes of this conversation, special tokens highlighted</source>
+        <translation>显示聊天模板由此对话生成的提示，特殊词元高亮</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Continue from here</source>
+        <translation>从此处继续</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Chat template: %1</source>
+        <translation>聊天模板：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: the messages are sent as raw text, without a chat template.</source>
+        <translation>%1：消息将作为原始文本发送，不使用聊天模板。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Type a message for the assistant to answer.</source>
+        <translation>请输入一条消息供助手回答。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+119"/>
+        <source>%n token(s), %1 special</source>
+        <translation>
+            <numerusform>%n 个词元，其中 %1 个特殊词元</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>swb::DistributionPlot</name>
     <message>
         <location filename="../ui/explore/DistributionPlot.cpp" line="+24"/>
@@ -974,6 +1079,42 @@ p %2</translation>
         <translation>输入提示词，然后生成（Ctrl+Return）</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <location line="+9"/>
+        <source>Chat Template</source>
+        <translation>聊天模板</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Chat templates (*.jinja *.json);;All files (*)</source>
+        <translation>聊天模板 (*.jinja *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
+        <translation>Jinja 模板；可使用 messages、add_generation_prompt、bos_token 和 eos_token。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Prompt</source>
+        <translation>提示(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;hat</source>
+        <translation>对话(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A raw prompt, continued as it is</source>
+        <translation>原始提示，按原样续写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
+        <translation>一段对话，用模型的聊天模板渲染；模型写出助手的下一轮</translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>max </source>
         <translation>最多 </translation>
@@ -1061,7 +1202,7 @@ p %2</translation>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+128"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
@@ -1081,17 +1222,27 @@ p %2</translation>
         <translation>已取消模型加载。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Loaded %1.</source>
         <translation>已加载 %1。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+55"/>
+        <source>your template</source>
+        <translation>你的模板</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>This model has no chat template</source>
+        <translation>此模型没有聊天模板</translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1103,19 +1254,19 @@ p %2</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+54"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-26"/>
         <source>%1 / %2 tokens</source>
         <translation>%1 / %2 个词元</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>, %1 tok/s</source>
         <translation>，%1 tok/s</translation>
     </message>
@@ -1145,7 +1296,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+63"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1162,7 +1313,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+20"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>

@@ -1025,6 +1025,7 @@ private:
     }
 
     Flow exec(const Body& body, std::string& out);
+    Value filterChain(const Expr* chain, Value value);
     Flow execFor(const Node& node, std::string& out);
     Value defineMacro(const Node& node);
     Value binary(const Expr& e);
@@ -1071,44 +1072,15 @@ Flow Renderer::exec(const Body& body, std::string& out)
                 assign(node.targets, eval(*node.expr), node.line);
             }
             break;
-        case Node::Type::SetBlock: {
-            std::string captured;
-            exec(node.bodies[0], captured);
-            Value value(std::move(captured));
-            if (node.filter) {
-                // the chain's innermost subject is null: the captured text goes there
-                const Expr* innermost = node.filter.get();
-                std::vector<const Expr*> chain;
-                for (; innermost; innermost = innermost->children[0].get())
-                    chain.push_back(innermost);
-                for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-                    CallArgs args;
-                    for (std::size_t i = 1; i < (*it)->children.size(); ++i)
-                        args.positional.push_back(eval(*(*it)->children[i]));
-                    for (const auto& [key, expr] : (*it)->keywords)
-                        args.keyword.emplace_back(key, eval(*expr));
-                    value = applyFilter(*this, (*it)->name, value, args, (*it)->line);
-                }
-            }
-            assign(node.targets, value, node.line);
-            break;
-        }
+        case Node::Type::SetBlock:
         case Node::Type::FilterBlock: {
             std::string captured;
             exec(node.bodies[0], captured);
-            Value value(std::move(captured));
-            std::vector<const Expr*> chain;
-            for (const Expr* f = node.filter.get(); f; f = f->children[0].get())
-                chain.push_back(f);
-            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-                CallArgs args;
-                for (std::size_t i = 1; i < (*it)->children.size(); ++i)
-                    args.positional.push_back(eval(*(*it)->children[i]));
-                for (const auto& [key, expr] : (*it)->keywords)
-                    args.keyword.emplace_back(key, eval(*expr));
-                value = applyFilter(*this, (*it)->name, value, args, (*it)->line);
-            }
-            write(out, value.str(), node.line);
+            const Value value = filterChain(node.filter.get(), Value(std::move(captured)));
+            if (node.type == Node::Type::SetBlock)
+                assign(node.targets, value, node.line);
+            else
+                write(out, value.str(), node.line);
             break;
         }
         case Node::Type::Macro: m_scopes.back().vars[node.text] = defineMacro(node); break;
@@ -1118,6 +1090,24 @@ Flow Renderer::exec(const Body& body, std::string& out)
         }
     }
     return Flow::Normal;
+}
+
+// A block's filters (`{% filter f | g %}`, `{% set x | f %}`): the chain's innermost subject is null, and
+// the block's text goes there.
+Value Renderer::filterChain(const Expr* chain, Value value)
+{
+    std::vector<const Expr*> filters;
+    for (const Expr* f = chain; f; f = f->children[0].get())
+        filters.push_back(f);
+    for (auto it = filters.rbegin(); it != filters.rend(); ++it) {
+        CallArgs args;
+        for (std::size_t i = 1; i < (*it)->children.size(); ++i)
+            args.positional.push_back(eval(*(*it)->children[i]));
+        for (const auto& [key, expr] : (*it)->keywords)
+            args.keyword.emplace_back(key, eval(*expr));
+        value = applyFilter(*this, (*it)->name, value, args, (*it)->line);
+    }
+    return value;
 }
 
 Flow Renderer::execFor(const Node& node, std::string& out)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tokenizer/JsonCursor.h"
+
 namespace swb::jinja {
 
 const Value* Value::Map::find(const std::string& key) const
@@ -359,267 +361,78 @@ std::vector<std::string> codePoints(const std::string& text)
     return out;
 }
 
-// A small JSON reader that keeps object keys in their written order (QJsonObject sorts them).
+// JSON into Values, keys in their written order (QJsonObject sorts them).
 namespace {
 
-class JsonReader {
-public:
-    explicit JsonReader(const std::string& text) : m_text(text) {}
-
-    bool parse(Value* out, std::string* error)
-    {
-        skipSpace();
-        if (!value(out, 0) || (skipSpace(), m_pos != m_text.size() && fail("unexpected text after the value"))) {
-            if (error)
-                *error = m_error + " at offset " + std::to_string(m_pos);
-            return false;
-        }
-        return true;
-    }
-
-private:
-    bool fail(const std::string& why)
-    {
-        if (m_error.empty())
-            m_error = why;
-        return false;
-    }
-    void skipSpace()
-    {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r'
-                                            || m_text[m_pos] == '\t'))
-            ++m_pos;
-    }
-    bool literal(const char* word)
-    {
-        const std::string w(word);
-        if (m_text.compare(m_pos, w.size(), w) != 0)
-            return fail("invalid literal");
-        m_pos += w.size();
-        return true;
-    }
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
-    bool hex4(std::uint32_t* cp)
-    {
-        if (m_pos + 4 > m_text.size())
-            return fail("truncated \\u escape");
-        *cp = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char c = m_text[m_pos++];
-            *cp <<= 4;
-            if (c >= '0' && c <= '9')
-                *cp |= std::uint32_t(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                *cp |= std::uint32_t(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                *cp |= std::uint32_t(c - 'A' + 10);
-            else
-                return fail("invalid \\u escape");
-        }
-        return true;
-    }
-    bool string(std::string* out)
-    {
-        ++m_pos; // opening quote
-        while (m_pos < m_text.size()) {
-            const char c = m_text[m_pos++];
-            if (c == '"')
-                return true;
-            if (static_cast<unsigned char>(c) < 0x20)
-                return fail("control character in a string");
-            if (c != '\\') {
-                *out += c;
-                continue;
-            }
-            if (m_pos >= m_text.size())
-                break;
-            const char e = m_text[m_pos++];
-            switch (e) {
-            case '"': *out += '"'; break;
-            case '\\': *out += '\\'; break;
-            case '/': *out += '/'; break;
-            case 'b': *out += '\b'; break;
-            case 'f': *out += '\f'; break;
-            case 'n': *out += '\n'; break;
-            case 'r': *out += '\r'; break;
-            case 't': *out += '\t'; break;
-            case 'u': {
-                std::uint32_t cp = 0;
-                if (!hex4(&cp))
-                    return false;
-                if (cp >= 0xD800 && cp < 0xDC00 && m_text.compare(m_pos, 2, "\\u") == 0) {
-                    m_pos += 2;
-                    std::uint32_t low = 0;
-                    if (!hex4(&low))
-                        return false;
-                    if (low >= 0xDC00 && low < 0xE000)
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                    else
-                        return fail("invalid surrogate pair");
-                }
-                appendUtf8(*out, cp);
-                break;
-            }
-            default: return fail("invalid escape in a string");
-            }
-        }
-        return fail("unterminated string");
-    }
-    bool number(Value* out)
-    {
-        const std::size_t start = m_pos;
-        bool isFloat = false;
-        if (m_text[m_pos] == '-')
-            ++m_pos;
-        while (m_pos < m_text.size()) {
-            const char c = m_text[m_pos];
-            if (c >= '0' && c <= '9') {
-                ++m_pos;
-            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-                isFloat = true;
-                ++m_pos;
-            } else {
-                break;
-            }
-        }
-        const std::string token = m_text.substr(start, m_pos - start);
-        if (token.empty() || token == "-")
-            return fail("invalid number");
-        if (!isFloat) {
-            std::int64_t i = 0;
-            auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), i);
-            if (ec == std::errc() && p == token.data() + token.size()) {
-                *out = Value(i);
-                return true;
-            }
-        }
-        double d = 0;
-        auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), d);
-        if (ec != std::errc() || p != token.data() + token.size())
-            return fail("invalid number");
-        *out = Value(d);
-        return true;
-    }
-    bool value(Value* out, int depth)
-    {
-        if (depth > 512)
-            return fail("nesting deeper than 512 levels");
-        if (m_pos >= m_text.size())
-            return fail("unexpected end of the text");
-        const char c = m_text[m_pos];
-        if (c == '{') {
-            ++m_pos;
-            *out = Value::map();
-            auto& map = out->asMap();
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-                ++m_pos;
-                return true;
-            }
-            for (;;) {
-                skipSpace();
-                if (m_pos >= m_text.size() || m_text[m_pos] != '"')
-                    return fail("expected a key in quotes");
-                std::string key;
-                if (!string(&key))
-                    return false;
-                skipSpace();
-                if (m_pos >= m_text.size() || m_text[m_pos] != ':')
-                    return fail("expected ':'");
-                ++m_pos;
-                skipSpace();
-                Value item;
-                if (!value(&item, depth + 1))
-                    return false;
-                map.set(key, std::move(item));
-                skipSpace();
-                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                    ++m_pos;
-                    continue;
-                }
-                if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-                    ++m_pos;
-                    return true;
-                }
-                return fail("expected ',' or '}'");
-            }
-        }
-        if (c == '[') {
-            ++m_pos;
-            *out = Value::list();
-            auto& list = out->asList();
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-                ++m_pos;
-                return true;
-            }
-            for (;;) {
-                skipSpace();
-                Value item;
-                if (!value(&item, depth + 1))
-                    return false;
-                list.push_back(std::move(item));
-                skipSpace();
-                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                    ++m_pos;
-                    continue;
-                }
-                if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-                    ++m_pos;
-                    return true;
-                }
-                return fail("expected ',' or ']'");
-            }
-        }
-        if (c == '"') {
-            std::string s;
-            if (!string(&s))
+bool readJson(JsonCursor& cursor, Value* out, int depth)
+{
+    if (depth > 512)
+        return cursor.fail("nesting deeper than 512 levels");
+    switch (cursor.peekType()) {
+    case '{': {
+        cursor.beginObject();
+        *out = Value::map();
+        std::string key;
+        while (cursor.nextKey(&key)) {
+            Value item;
+            if (!readJson(cursor, &item, depth + 1))
                 return false;
-            *out = Value(std::move(s));
-            return true;
+            out->asMap().set(key, std::move(item));
         }
-        if (c == 't') {
-            *out = Value(true);
-            return literal("true");
-        }
-        if (c == 'f') {
-            *out = Value(false);
-            return literal("false");
-        }
-        if (c == 'n') {
-            *out = Value::none();
-            return literal("null");
-        }
-        return number(out);
+        return cursor.ok();
     }
-
-    const std::string& m_text;
-    std::size_t m_pos = 0;
-    std::string m_error;
-};
+    case '[': {
+        cursor.beginArray();
+        *out = Value::list();
+        while (cursor.nextElement()) {
+            Value item;
+            if (!readJson(cursor, &item, depth + 1))
+                return false;
+            out->asList().push_back(std::move(item));
+        }
+        return cursor.ok();
+    }
+    case '"': {
+        std::string text;
+        if (!cursor.readString(&text))
+            return false;
+        *out = Value(std::move(text));
+        return true;
+    }
+    case 'n': {
+        double real = 0;
+        long long integer = 0;
+        bool isInteger = false;
+        if (!cursor.readNumber(&real, &integer, &isInteger))
+            return false;
+        *out = isInteger ? Value(std::int64_t(integer)) : Value(real);
+        return true;
+    }
+    case 't':
+    case 'f': {
+        bool b = false;
+        if (!cursor.readBool(&b))
+            return false;
+        *out = Value(b);
+        return true;
+    }
+    case 'N':
+        *out = Value::none();
+        return cursor.readNull();
+    default: return cursor.fail("expected a value");
+    }
+}
 
 } // namespace
 
 bool Value::fromJson(const std::string& text, Value* out, std::string* error)
 {
-    return JsonReader(text).parse(out, error);
+    JsonCursor cursor(text);
+    if (readJson(cursor, out, 0) && !cursor.atEnd())
+        cursor.fail("text after the value");
+    if (!cursor.ok() && error)
+        *error = cursor.error();
+    return cursor.ok();
 }
 
 } // namespace swb::jinja

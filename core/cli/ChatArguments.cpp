@@ -34,14 +34,7 @@ std::optional<ChatTemplate> chatTemplateFromArguments(const Invocation& call, co
 std::string readConversation(const QString& path)
 {
     QFile file;
-    if (path == QLatin1String("-")) {
-        if (!file.open(stdin, QIODevice::ReadOnly))
-            failBadInput(QStringLiteral("cannot read the conversation from standard input"));
-    } else {
-        file.setFileName(path);
-        if (!file.open(QIODevice::ReadOnly))
-            failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    }
+    openInput(file, path);
     const std::string text = file.readAll().toStdString();
     if (Status valid = validateConversation(text); !valid)
         failBadInput(QStringLiteral("%1: %2").arg(path == QLatin1String("-") ? QStringLiteral("standard input") : path,

@@ -22,18 +22,6 @@ namespace swb::cli {
 
 namespace {
 
-void writeBytes(QTextStream& out, const std::string& bytes)
-{
-    out.flush();
-    if (QIODevice* device = out.device()) {
-        device->write(bytes.data(), static_cast<qint64>(bytes.size()));
-        if (auto* file = qobject_cast<QFile*>(device))
-            file->flush();
-    } else {
-        out << QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
-    }
-}
-
 int runRenderTemplate(const Invocation& call)
 {
     const QString modelPath = modelPathArgument(call);

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QString>
 #include <QTextStream>
 
@@ -35,6 +37,12 @@ struct Invocation {
     // A floating-point option (finite), or fallback when absent.
     double real(const QString& option, double fallback) const;
 };
+
+// Bytes as they are onto the stream's device: decoded text may hold any byte sequence, which a QString
+// round trip would mangle.
+void writeBytes(QTextStream& out, const std::string& bytes);
+// Opens path for reading, "-" meaning standard input; a Failure (exit 2) naming the file when it cannot.
+void openInput(QFile& file, const QString& path);
 
 // One `swb` subcommand: its name, usage line, one-line summary, options and body.
 struct Subcommand {

@@ -1,6 +1,30 @@
 #include "cli/Subcommand.h"
 
+#include <cstdio>
+
 namespace swb::cli {
+
+void writeBytes(QTextStream& out, const std::string& bytes) {
+    out.flush();
+    if (QIODevice* device = out.device()) {
+        device->write(bytes.data(), static_cast<qint64>(bytes.size()));
+        if (auto* file = qobject_cast<QFile*>(device))
+            file->flush();
+    } else {
+        out << QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    }
+}
+
+void openInput(QFile& file, const QString& path) {
+    if (path == QLatin1String("-")) {
+        if (!file.open(stdin, QIODevice::ReadOnly))
+            failBadInput(QStringLiteral("cannot read standard input"));
+        return;
+    }
+    file.setFileName(path);
+    if (!file.open(QIODevice::ReadOnly))
+        failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+}
 
 std::vector<Subcommand> allSubcommands() {
     std::vector<Subcommand> all;

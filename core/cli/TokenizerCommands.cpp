@@ -31,29 +31,11 @@ std::unique_ptr<Tokenizer> loadFromOptions(const Invocation& inv) {
     return std::move(tokenizer).value();
 }
 
-// Bytes as they are: decoded text may hold any byte sequence, which a QString round trip would mangle.
-void writeBytes(QTextStream& out, const std::string& bytes) {
-    out.flush();
-    if (QIODevice* device = out.device()) {
-        device->write(bytes.data(), static_cast<qint64>(bytes.size()));
-        if (auto* file = qobject_cast<QFile*>(device))
-            file->flush();
-    } else {
-        out << QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
-    }
-}
 
 // The lines of a JSONL file ("-": standard input), numbered from 1, blank ones left out.
 std::vector<std::pair<int, std::string>> jsonlLines(const QString& path) {
     QFile file;
-    if (path == QLatin1String("-")) {
-        if (!file.open(stdin, QIODevice::ReadOnly))
-            failBadInput(QStringLiteral("cannot read standard input"));
-    } else {
-        file.setFileName(path);
-        if (!file.open(QIODevice::ReadOnly))
-            failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    }
+    openInput(file, path);
     std::vector<std::pair<int, std::string>> lines;
     int number = 0;
     for (const QByteArray& line : file.readAll().split('\n')) {

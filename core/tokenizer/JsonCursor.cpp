@@ -1,5 +1,6 @@
 #include "tokenizer/JsonCursor.h"
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -231,6 +232,59 @@ bool JsonCursor::readInteger(long long* out)
         return fail("expected an integer");
     }
     *out = negative ? -value : value;
+    return true;
+}
+
+bool JsonCursor::readNumber(double* real, long long* integer, bool* isInteger)
+{
+    skipSpace();
+    const std::size_t start = m_pos;
+    while (m_pos < m_text.size()) {
+        const char c = m_text[m_pos];
+        if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+            break;
+        ++m_pos;
+    }
+    const std::string_view token = m_text.substr(start, m_pos - start);
+    *isInteger = token.find_first_of(".eE") == std::string_view::npos;
+    if (*isInteger) {
+        auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), *integer);
+        if (ec == std::errc() && end == token.data() + token.size()) {
+            *real = double(*integer);
+            return true;
+        }
+        *isInteger = false;
+    }
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), *real);
+    if (token.empty() || ec != std::errc() || end != token.data() + token.size()) {
+        m_pos = start;
+        return fail("expected a number");
+    }
+    return true;
+}
+
+bool JsonCursor::readBool(bool* out)
+{
+    skipSpace();
+    if (m_text.substr(m_pos, 4) == "true") {
+        m_pos += 4;
+        *out = true;
+        return true;
+    }
+    if (m_text.substr(m_pos, 5) == "false") {
+        m_pos += 5;
+        *out = false;
+        return true;
+    }
+    return fail("expected true or false");
+}
+
+bool JsonCursor::readNull()
+{
+    skipSpace();
+    if (m_text.substr(m_pos, 4) != "null")
+        return fail("expected null");
+    m_pos += 4;
     return true;
 }
 

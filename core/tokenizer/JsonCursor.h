@@ -28,6 +28,12 @@ public:
     bool nextElement();
     bool readString(std::string* out);
     bool readInteger(long long* out);
+    // Any number: *isInteger says whether it was written as one (no fraction or exponent) and fits.
+    bool readNumber(double* real, long long* integer, bool* isInteger);
+    bool readBool(bool* out);
+    bool readNull();
+    // Stops the reader with what went wrong (the position is added).
+    bool fail(const std::string& what);
     // Skips the next value; rawValue also returns its text.
     bool skipValue();
     bool rawValue(std::string_view* out);
@@ -36,7 +42,6 @@ public:
     bool atEnd();
 
 private:
-    bool fail(const std::string& what);
     void skipSpace();
     bool expect(char c);
 

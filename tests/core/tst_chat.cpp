@@ -249,7 +249,7 @@ void TestChat::templateFromHuggingFaceFiles()
     QCOMPARE(ChatTemplate::fromText("x", "t").value().render(R"([{"content": "no role"}])", false).error().message,
         QStringLiteral("message 1 of the conversation has no \"role\""));
     QCOMPARE(ChatTemplate::fromText("x", "t").value().render("[1, 2", false).error().message,
-        QStringLiteral("the conversation is not valid JSON: expected ',' or ']' at offset 5"));
+        QStringLiteral("the conversation is not valid JSON: expected ',' at byte 5"));
 }
 
 void TestChat::templateFromGguf()

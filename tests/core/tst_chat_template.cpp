@@ -344,7 +344,7 @@ void TestChatTemplate::jsonKeepsKeyOrder()
     QVERIFY(Value::fromJson(R"({"z": 1, "a": {"y": [true, null, 1.5, "\u00e9\ud83d\ude00"]}})", &v, &error));
     QCOMPARE(QString::fromStdString(v.toJson()), QString::fromUtf8(R"({"z": 1, "a": {"y": [true, null, 1.5, "é😀"]}})"));
     QVERIFY(!Value::fromJson("[1, 2", &v, &error));
-    QCOMPARE(QString::fromStdString(error), QStringLiteral("expected ',' or ']' at offset 5"));
+    QCOMPARE(QString::fromStdString(error), QStringLiteral("expected ',' at byte 5"));
     QVERIFY(!Value::fromJson("{\"a\" 1}", &v, &error));
 }
 

@@ -55,7 +55,7 @@ class TestConversation : public QObject {
 private slots:
     void initTestCase() {
         m_window = std::make_unique<MainWindow>();
-        m_window->resize(1280, 800);
+        m_window->resize(1440, 900);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QApplication::setActiveWindow(m_window.get());
@@ -80,7 +80,7 @@ private slots:
     void twoTurnConversation() {
         const QString templatePath = m_dir.filePath(QStringLiteral("roles.jinja"));
         QVERIFY(swb::test::writeFile(templatePath,
-                                     "{% for m in messages %}{{ m.role | upper }}: {{ m.content }}\n{% endfor %}"
+                                     "{% for m in messages %}{{ m.role | upper }}: {{ m.content }}<|endoftext|>\n{% endfor %}"
                                      "{% if add_generation_prompt %}ASSISTANT:{% endif %}"));
         m_explore->setChatTemplateFile(templatePath);
         QVERIFY(m_chat->hasTemplate());
@@ -94,7 +94,8 @@ private slots:
         QVERIFY(m_chat->messageEdit()->toPlainText().isEmpty());
         const RunRecord one = load(first);
         QCOMPARE(one.promptText,
-                 QStringLiteral("SYSTEM: Speak as the prophets.\nUSER: Who made the heaven?\nASSISTANT:"));
+                 QStringLiteral("SYSTEM: Speak as the prophets.<|endoftext|>\nUSER: Who made the heaven?<|endoftext|>\n"
+                                "ASSISTANT:"));
         QCOMPARE(turn(1), one.text); // the reply is the run's text
         QCOMPARE(QJsonDocument::fromJson(one.messagesJson.toUtf8()).array().size(), 2);
 
@@ -102,8 +103,9 @@ private slots:
         QVERIFY(second > 0 && second != first);
         QCOMPARE(m_chat->turns()->count(), 4);
         const RunRecord two = load(second);
-        QCOMPARE(two.promptText, QStringLiteral("SYSTEM: Speak as the prophets.\nUSER: Who made the heaven?\n"
-                                                "ASSISTANT: %1\nUSER: And the earth?\nASSISTANT:")
+        QCOMPARE(two.promptText, QStringLiteral("SYSTEM: Speak as the prophets.<|endoftext|>\nUSER: Who made the "
+                                                "heaven?<|endoftext|>\nASSISTANT: %1<|endoftext|>\nUSER: And the "
+                                                "earth?<|endoftext|>\nASSISTANT:")
                                      .arg(one.text));
         const QJsonArray messages = QJsonDocument::fromJson(two.messagesJson.toUtf8()).array();
         QCOMPARE(messages.size(), 4);
@@ -116,7 +118,8 @@ private slots:
         QTest::mouseClick(show, Qt::LeftButton);
         QVERIFY(m_chat->renderedView()->isVisible());
         QVERIFY(m_chat->renderedView()->toPlainText().contains(QStringLiteral("USER: And the earth?")));
-        QVERIFY(m_chat->renderedView()->toPlainText().contains(QStringLiteral("token")));
+        QVERIFY(m_chat->renderedView()->toPlainText().contains(QStringLiteral("5 special")));
+        QVERIFY(m_chat->renderedView()->toHtml().contains(QStringLiteral("&lt;|endoftext|&gt;</span>")));
 
         if (const QByteArray dir = qgetenv("SWB_SCREENSHOT_DIR"); !dir.isEmpty())
             m_window->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/explore-chat.png"));

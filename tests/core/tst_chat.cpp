@@ -86,6 +86,7 @@ private slots:
     void generateFromAConversation();
     void batchRunsConversations();
     void chatInTheTerminal();
+    void modelWithABadTemplateStillOpens();
 };
 
 void TestChat::stopStrings_data()
@@ -456,6 +457,41 @@ void TestChat::chatInTheTerminal()
     QCOMPARE(replies[1], expected(QJsonDocument(second).toJson(QJsonDocument::Compact)));
     QCOMPARE(replies[2], expected(R"([{"role": "system", "content": "Speak as the prophets."}, {"role": "user", "content": "Who made the heaven?"}])"));
     QVERIFY(run.err.contains("(conversation cleared)"));
+}
+
+void TestChat::modelWithABadTemplateStillOpens()
+{
+    // The demo model with a tokenizer_config.json whose template does not parse, and one with a 1 MB template.
+    QTemporaryDir dir;
+    for (const QString& name : QDir(demoModel()).entryList(QDir::Files))
+        QVERIFY(QFile::copy(demoModel() + "/" + name, dir.filePath(name)));
+    QVERIFY(writeText(dir.filePath("tokenizer_config.json"), R"({"chat_template": "{% for m in messages %}{{ m.content }"})"));
+    // Raw prompts generate as before.
+    const auto raw = swb::test::runSwbProcess({"generate", "--model", dir.path(), "--prompt", "And God said", "--max-tokens", "4"});
+    QVERIFY2(raw.status == 0, raw.err.constData());
+    // The template's problem is one sentence where a template is needed...
+    QVERIFY(writeText(dir.filePath("c.json"), R"([{"role": "user", "content": "hi"}])"));
+    const auto render = swb::test::runSwbProcess({"render-template", "--model", dir.path(), "--messages", dir.filePath("c.json")});
+    QCOMPARE(render.status, 2);
+    QVERIFY2(render.err.startsWith("swb: the chat template of tokenizer_config.json does not parse: line 1:"), render.err.constData());
+    QCOMPARE(render.err.trimmed().count('\n'), 0);
+    // ...and swb chat says so and goes on with raw prompts.
+    const auto chat = swb::test::runProcess(QStringLiteral(SWB_CLI_PATH), {"chat", "--model", dir.path(), "--max-tokens", "4"},
+        60000, "And God said\n");
+    QVERIFY2(chat.status == 0, chat.err.constData());
+    QVERIFY(chat.err.contains("does not parse") && chat.err.contains("used as a raw prompt"));
+    QVERIFY(!chat.out.trimmed().isEmpty());
+
+    // A 1 MB template (a long system text in a macro, called once) renders like a small one.
+    std::string big = "{% macro preamble() %}";
+    while (big.size() < (1u << 20))
+        big += "Thou shalt render this line exactly. ";
+    big += "{% endmacro %}{{ preamble() | length > 0 }}|{{ messages[0].content }}";
+    QVERIFY(writeText(dir.filePath("big.jinja"), QByteArray::fromStdString(big)));
+    const auto large = swb::test::runSwbProcess({"render-template", "--model", dir.path(), "--messages", dir.filePath("c.json"),
+        "--chat-template", dir.filePath("big.jinja")});
+    QVERIFY2(large.status == 0, large.err.constData());
+    QCOMPARE(large.out, QByteArray("True|hi"));
 }
 
 QTEST_GUILESS_MAIN(TestChat)

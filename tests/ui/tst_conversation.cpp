@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
+#include <QUndoStack>
 #include <QToolButton>
 
 #include "MainWindow.h"
@@ -181,6 +182,25 @@ private slots:
         button->menu()->actions().at(2)->trigger();
         QVERIFY(!m_chat->hasTemplate());
         QVERIFY(m_chat->templateNote()->text().contains(QStringLiteral("no chat template")));
+    }
+
+    void stopStringsInTheEditor() {
+        auto* field = m_explore->strategyEditor()->findChild<QLineEdit*>(QStringLiteral("stopStrings"));
+        QVERIFY(field);
+        field->setFocus();
+        field->selectAll();
+        QTest::keyClicks(field, QStringLiteral("the LORD | \\n\\n | a\\|b |\\ sp\\ "));
+        QTest::keyClick(field, Qt::Key_Return);
+        const std::vector<std::string> expected{"the LORD", "\n\n", "a|b", " sp "};
+        QCOMPARE(m_explore->strategyEditor()->strategy().stop, expected);
+        // Shown back the same way, and the JSON has them.
+        QCOMPARE(field->text(), QStringLiteral("the LORD | \\n\\n | a\\|b | \\ sp\\ "));
+        const QJsonArray stops = m_explore->strategyEditor()->strategy().toJson().value("stop").toArray();
+        QCOMPARE(stops.size(), 4);
+        // Undo takes them away again.
+        m_explore->strategyEditor()->undoStack()->undo();
+        QVERIFY(m_explore->strategyEditor()->strategy().stop.empty());
+        QVERIFY(field->text().isEmpty());
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -59,6 +59,70 @@ private:
 
 namespace {
 
+// Stop strings in one line: separated by |, with \n, \t, \| and \\ for a newline, a tab, a bar and a
+// backslash.
+QString stopText(const std::vector<std::string>& stops) {
+    QStringList parts;
+    for (const std::string& stop : stops) {
+        QString part;
+        for (const QChar c : QString::fromStdString(stop)) {
+            if (c == QLatin1Char('\\'))
+                part += QStringLiteral("\\\\");
+            else if (c == QLatin1Char('|'))
+                part += QStringLiteral("\\|");
+            else if (c == QLatin1Char('\n'))
+                part += QStringLiteral("\\n");
+            else if (c == QLatin1Char('\t'))
+                part += QStringLiteral("\\t");
+            else
+                part += c;
+        }
+        // Spaces at either end belong to the stop string: escaped, so the layout's spaces stay apart.
+        const bool lead = part.startsWith(QLatin1Char(' '));
+        const bool trail = part.size() > 1 && part.endsWith(QLatin1Char(' '));
+        if (trail)
+            part.replace(part.size() - 1, 1, QStringLiteral("\\ "));
+        if (lead)
+            part.replace(0, 1, QStringLiteral("\\ "));
+        parts << part;
+    }
+    return parts.join(QStringLiteral(" | "));
+}
+
+std::vector<std::string> parseStopText(const QString& text) {
+    // Split at unescaped bars; the spaces around a bar are layout (write "\ " for a space that belongs).
+    QStringList raw{QString()};
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == QLatin1Char('\\') && i + 1 < text.size()) {
+            raw.back() += text.mid(i, 2);
+            ++i;
+        } else if (text[i] == QLatin1Char('|')) {
+            raw << QString();
+        } else {
+            raw.back() += text[i];
+        }
+    }
+    std::vector<std::string> stops;
+    for (QString part : raw) {
+        while (part.startsWith(QLatin1Char(' ')))
+            part.remove(0, 1);
+        while (part.endsWith(QLatin1Char(' ')) && !part.endsWith(QStringLiteral("\\ ")))
+            part.chop(1);
+        QString stop;
+        for (qsizetype i = 0; i < part.size(); ++i) {
+            if (part[i] == QLatin1Char('\\') && i + 1 < part.size()) {
+                const QChar e = part[++i];
+                stop += e == QLatin1Char('n') ? QChar('\n') : e == QLatin1Char('t') ? QChar('\t') : e;
+            } else {
+                stop += part[i];
+            }
+        }
+        if (!stop.isEmpty())
+            stops.push_back(stop.toStdString());
+    }
+    return stops;
+}
+
 // The engine's own name, for people (engineOrderName() is the JSON id).
 QString engineDisplayName(EngineOrder engine) {
     switch (engine) {
@@ -187,6 +251,25 @@ StrategyEditor::StrategyEditor(QWidget* parent)
         if (!m_seed->text().isEmpty())
             setSeed(m_seed->text().toULongLong());
     });
+    m_stop = new QLineEdit(this);
+    m_stop->installEventFilter(this);
+    m_stop->setObjectName(QStringLiteral("stopStrings"));
+    m_stop->setPlaceholderText(tr("none"));
+    m_stop->setToolTip(tr("Stop strings: generation ends before the first one the output contains (matched across "
+                          "tokens, not shown). Separate them with |; write \\n for a newline, \\| for a bar."));
+    connect(m_stop, &QLineEdit::editingFinished, this, [this] {
+        std::vector<std::string> stops = parseStopText(m_stop->text());
+        if (stops.size() > 16) {
+            m_stop->setText(stopText(m_strategy.stop));
+            emit message(tr("A strategy takes at most 16 stop strings."));
+            return;
+        }
+        if (stops == m_strategy.stop)
+            return;
+        Strategy next = m_strategy;
+        next.stop = std::move(stops);
+        commit(next, tr("Stop strings"));
+    });
     auto* dice = new QToolButton(this);
     dice->setText(tr("New seed"));
     dice->setObjectName(QStringLiteral("newSeed"));
@@ -309,12 +392,16 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     seedRow->addWidget(new QLabel(tr("Seed"), this));
     seedRow->addWidget(m_seed, 1);
     seedRow->addWidget(dice);
+    auto* stopRow = new QHBoxLayout;
+    stopRow->addWidget(new QLabel(tr("Stop"), this));
+    stopRow->addWidget(m_stop, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addLayout(storeRow);
     layout->addLayout(seedRow);
+    layout->addLayout(stopRow);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_error);
     refreshSaved();
@@ -450,6 +537,7 @@ void StrategyEditor::restore(const Strategy& strategy) {
             m_list->item(row)->setText(QStringLiteral("%1. %2   %3").arg(row + 1).arg(spec.type, paramSummary(spec)));
         }
         m_seed->setText(QString::number(seed()));
+        m_stop->setText(stopText(m_strategy.stop));
         showJson();
         m_refreshing = false;
         updateFormValues();
@@ -472,6 +560,7 @@ void StrategyEditor::refresh() {
     }
     m_list->setCurrentRow(std::min(current, m_list->count() - 1));
     m_seed->setText(QString::number(seed()));
+    m_stop->setText(stopText(m_strategy.stop));
     showJson();
     m_refreshing = false;
     m_formStage = -2;

@@ -82,6 +82,7 @@ private:
     QComboBox* m_presets = nullptr;
     QComboBox* m_saved = nullptr;
     QLineEdit* m_seed = nullptr;
+    QLineEdit* m_stop = nullptr;
     QListWidget* m_list = nullptr;
     QWidget* m_form = nullptr;
     QFormLayout* m_formLayout = nullptr;

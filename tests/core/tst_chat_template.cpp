@@ -136,11 +136,9 @@ void TestChatTemplate::referenceRenderings()
 
     auto out = parsed->render(context);
     if (expectError) {
-        // The reference rejects these (raise_exception, an operation on null). We must not crash, and
-        // where we render, the template itself raised in the reference for a reason we share or the
-        // reference is stricter about null than Jinja2 is.
-        if (out.ok())
-            QVERIFY2(out.value().find("[object") == std::string::npos, "no JS object text");
+        // The reference rejects these (raise_exception on roles it does not take, an operation on a null
+        // content, a tool call the template cannot print): so must we, with a sentence, not a crash.
+        QVERIFY2(!out.ok(), out.ok() ? out.value().substr(0, 300).c_str() : "");
         return;
     }
     QVERIFY2(out.ok(), qPrintable(out.ok() ? QString() : out.error().message));

@@ -240,9 +240,9 @@ private slots:
         QTest::addColumn<QString>("needle");
         const QString bpe = path(QStringLiteral("tiny-bpe.gguf"));
         QTest::newRow("text and file") << QStringList{"tokenize", "--model", bpe, "--text", "x", "--file", bpe}
-                                       << "exactly one of --text and --file";
+                                       << "exactly one of --text, --file and --jsonl";
         QTest::newRow("neither text nor file")
-            << QStringList{"tokenize", "--model", bpe} << "exactly one of --text and --file";
+            << QStringList{"tokenize", "--model", bpe} << "exactly one of --text, --file and --jsonl";
         QTest::newRow("missing file") << QStringList{"tokenize", "--model", bpe, "--file", path("nope.txt")}
                                       << "nope.txt";
         QTest::newRow("id out of range") << QStringList{"detokenize", "--model", bpe, "261"} << "'261'";

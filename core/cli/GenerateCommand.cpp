@@ -25,6 +25,79 @@ namespace swb::cli {
 
 namespace {
 
+// A beam search: the best hypothesis as text (or every returned one with --json); --trace gets each step's
+// beams and the candidates it weighed.
+int runBeamGeneration(const Invocation& call, const LoadedModel& loaded, Generator& generator,
+                      const GenerationRequest& request, QIODevice* traceFile, std::optional<OutputFile>& traceOutput,
+                      bool hasDatabase) {
+    if (hasDatabase)
+        failBadInput(QStringLiteral("beam search runs are not saved to the run store yet; leave out --db"));
+    const auto fateName = [](BeamCandidate::Fate fate) {
+        return fate == BeamCandidate::Fate::Continued ? QStringLiteral("continued")
+               : fate == BeamCandidate::Fate::Finished ? QStringLiteral("finished")
+                                                       : QStringLiteral("pruned");
+    };
+    int index = 0;
+    Result<BeamResult> result = generator.beamSearch(request, [&](const BeamStep& step) {
+        if (traceFile) {
+            QJsonArray beams, candidates;
+            for (std::size_t i = 0; i < step.tokens.size(); ++i)
+                beams.append(QJsonObject{{QStringLiteral("parent"), step.parents[i]},
+                                         {QStringLiteral("token"), step.tokens[i]},
+                                         {QStringLiteral("token_text"),
+                                          QString::fromStdString(loaded.tokenizer->tokenText(step.tokens[i]))},
+                                         {QStringLiteral("score"), step.scores[i]}});
+            for (const BeamCandidate& c : step.candidates)
+                candidates.append(QJsonObject{{QStringLiteral("beam"), c.beam},
+                                              {QStringLiteral("token"), c.token},
+                                              {QStringLiteral("score"), c.score},
+                                              {QStringLiteral("fate"), fateName(c.fate)}});
+            const QJsonObject line{{QStringLiteral("step"), index},
+                                   {QStringLiteral("beams"), beams},
+                                   {QStringLiteral("candidates"), candidates}};
+            traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+        }
+        ++index;
+        return true;
+    });
+    if (!result)
+        throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
+    if (traceOutput)
+        traceOutput->commit();
+    if (result->hypotheses.empty())
+        failBadInput(QStringLiteral("the beam search produced no hypothesis (no token to generate)"));
+    if (!call.args.isSet(QStringLiteral("json"))) {
+        call.out << QString::fromStdString(result->hypotheses.front().text) << '\n';
+        return 0;
+    }
+    QJsonArray hypotheses;
+    for (const BeamHypothesis& h : result->hypotheses) {
+        QJsonArray tokens;
+        for (TokenId id : h.tokens)
+            tokens.append(id);
+        hypotheses.append(QJsonObject{{QStringLiteral("text"), QString::fromStdString(h.text)},
+                                      {QStringLiteral("tokens"), tokens},
+                                      {QStringLiteral("sum_logprob"), h.sumLogProb},
+                                      {QStringLiteral("score"), h.score},
+                                      {QStringLiteral("finish_reason"), h.finishedByEos ? QStringLiteral("eos")
+                                                                                        : QStringLiteral("max_tokens")}});
+    }
+    QJsonArray promptIds;
+    for (TokenId id : result->promptIds)
+        promptIds.append(id);
+    const QJsonObject out{{QStringLiteral("text"), QString::fromStdString(result->hypotheses.front().text)},
+                          {QStringLiteral("hypotheses"), hypotheses},
+                          {QStringLiteral("prompt_ids"), promptIds},
+                          {QStringLiteral("steps"), static_cast<int>(result->steps.size())},
+                          {QStringLiteral("strategy"), request.strategy.toJson()},
+                          {QStringLiteral("finish_reason"), result->cancelled ? QStringLiteral("cancelled")
+                                                            : result->hypotheses.front().finishedByEos
+                                                                ? QStringLiteral("eos")
+                                                                : QStringLiteral("max_tokens")}};
+    call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
 int runGenerate(const Invocation& call) {
     const bool hasPrompt = call.args.isSet(QStringLiteral("prompt"));
     const bool hasFile = call.args.isSet(QStringLiteral("prompt-file"));
@@ -134,6 +207,8 @@ int runGenerate(const Invocation& call) {
     }
 
     Generator generator(*loaded.model, *loaded.tokenizer);
+    if (!request.strategy.decoder.isSample())
+        return runBeamGeneration(call, loaded, generator, request, traceFile, traceOutput, database != nullptr);
     const bool echo = call.args.isSet(QStringLiteral("echo"));
     if (echo && !json) {
         // The prompt as the tokenizer reads it back (e.g. without SentencePiece's dummy space).

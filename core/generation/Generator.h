@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "Result.h"
+#include "generation/BeamSearch.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/Tokenizer.h"
@@ -80,6 +81,12 @@ public:
         const std::vector<GenerationRequest>& requests,
         const std::function<bool(std::size_t, const GeneratedStep&)>& onStep = {},
         const std::atomic<bool>* cancel = nullptr);
+
+    // Beam search (request.strategy.decoder of type "beam"; see BeamSearch.h) from the request's prompt for
+    // at most maxTokens new tokens; onStep after each step (returning false cancels, as does cancel).
+    Result<BeamResult> beamSearch(const GenerationRequest& request,
+                                  const std::function<bool(const BeamStep&)>& onStep = {},
+                                  const std::atomic<bool>* cancel = nullptr);
 
     // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
     std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial, bool addSpecial = true) const;

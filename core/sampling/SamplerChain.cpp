@@ -51,6 +51,16 @@ void SamplerChain::reset(std::uint64_t seed) {
         sampler->reset();
 }
 
+void SamplerChain::process(Candidates& candidates, std::span<const TokenId> history) {
+    SamplingContext context{m_rng, history, false};
+    for (const auto& sampler : m_samplers) {
+        if (sampler->isSelector())
+            break;
+        StageTrace stage{sampler->name()};
+        sampler->apply(candidates, stage, context);
+    }
+}
+
 Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<const TokenId> history,
                                        TraceLevel level, Candidates* final) {
     if (logits.empty())

@@ -40,6 +40,9 @@ public:
     Result<StepTrace> sample(std::span<const float> logits, std::span<const TokenId> history,
                              TraceLevel level = TraceLevel::Full, Candidates* final = nullptr);
     void accept(TokenId token);
+    // Applies the chain's stages before its selector to candidates, untraced: the chain as logits
+    // processors (beam search runs them on each beam's log-probabilities).
+    void process(Candidates& candidates, std::span<const TokenId> history);
     void reset(std::uint64_t seed);
 
     Pcg64& rng() { return m_rng; }

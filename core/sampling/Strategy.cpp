@@ -116,9 +116,65 @@ std::vector<SamplerSpec> reorderForEngine(const std::vector<SamplerSpec>& sample
     return sorted;
 }
 
+namespace {
+
+// The decoder object of a strategy, checked field by field and completed with its defaults.
+Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
+    if (!value.isObject())
+        return Error::badInput(QStringLiteral("strategy: field 'decoder' must be an object such as {\"type\": \"beam\"}"));
+    const QJsonObject json = value.toObject();
+    DecoderSpec decoder;
+    decoder.type = json.value(QLatin1String("type")).toString();
+    if (decoder.type == QLatin1String("sample")) {
+        if (json.size() > 1)
+            return Error::badInput(QStringLiteral("decoder 'sample' takes no fields"));
+        return decoder;
+    }
+    if (decoder.type != QLatin1String("beam"))
+        return Error::badInput(QStringLiteral("decoder: unknown type '%1' (known: sample, beam)").arg(decoder.type));
+    static const QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
+                                      QStringLiteral("early_stopping"), QStringLiteral("return"),
+                                      QStringLiteral("do_sample")};
+    for (auto it = json.begin(); it != json.end(); ++it)
+        if (!known.contains(it.key()))
+            return Error::badInput(QStringLiteral("decoder 'beam': unknown field '%1'").arg(it.key()));
+    const auto integer = [&](const char* key, int fallback, int low, int high) -> std::optional<int> {
+        const QJsonValue v = json.value(QLatin1String(key));
+        if (v.isUndefined())
+            return fallback;
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || d != std::floor(d) || d < low || d > high)
+            return std::nullopt;
+        return static_cast<int>(d);
+    };
+    const std::optional<int> beams = integer("beams", 4, 1, 256);
+    if (!beams)
+        return Error::badInput(QStringLiteral("decoder 'beam': field 'beams' must be an integer from 1 to 256"));
+    const std::optional<int> returned = integer("return", 1, 1, *beams);
+    if (!returned)
+        return Error::badInput(QStringLiteral("decoder 'beam': field 'return' must be an integer from 1 to beams (%1)").arg(*beams));
+    const QJsonValue penalty = json.value(QLatin1String("length_penalty"));
+    if (!penalty.isUndefined() && (!penalty.isDouble() || !std::isfinite(penalty.toDouble())))
+        return Error::badInput(QStringLiteral("decoder 'beam': field 'length_penalty' must be a finite number"));
+    const QJsonValue early = json.value(QLatin1String("early_stopping"));
+    if (!early.isUndefined() && !early.isBool() && early.toString() != QLatin1String("never"))
+        return Error::badInput(QStringLiteral("decoder 'beam': field 'early_stopping' must be true, false or \"never\""));
+    if (json.value(QLatin1String("do_sample")).toBool(false))
+        return Error::badInput(QStringLiteral("decoder 'beam': do_sample (beam sampling) is not supported yet; "
+                                              "use do_sample false"));
+    decoder.params = QJsonObject{{QStringLiteral("beams"), *beams},
+                                 {QStringLiteral("length_penalty"), penalty.isUndefined() ? 1.0 : penalty.toDouble()},
+                                 {QStringLiteral("early_stopping"), early.isUndefined() ? QJsonValue(false) : early},
+                                 {QStringLiteral("return"), *returned}};
+    return decoder;
+}
+
+} // namespace
+
 Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
     static const QStringList known = {QStringLiteral("name"), QStringLiteral("seed"), QStringLiteral("order"),
-                                      QStringLiteral("samplers"), QStringLiteral("stop")};
+                                      QStringLiteral("samplers"), QStringLiteral("stop"),
+                                      QStringLiteral("decoder")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
             return Error::badInput(QStringLiteral("strategy: unknown field '%1'").arg(it.key()));
@@ -148,6 +204,12 @@ Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
                 return Error::badInput(QStringLiteral("strategy: every stop string must be a non-empty string"));
             strategy.stop.push_back(s.toString().toStdString());
         }
+    }
+    if (json.contains(QLatin1String("decoder"))) {
+        Result<DecoderSpec> decoder = validateDecoder(json.value(QLatin1String("decoder")));
+        if (!decoder)
+            return decoder.error();
+        strategy.decoder = decoder.value();
     }
     const QJsonValue samplers = json.value(QLatin1String("samplers"));
     if (!samplers.isArray())
@@ -233,6 +295,11 @@ QJsonObject Strategy::toJson() const {
         list.append(sampler);
     }
     json.insert(QStringLiteral("samplers"), list);
+    if (!decoder.isSample()) {
+        QJsonObject d = decoder.params;
+        d.insert(QStringLiteral("type"), decoder.type);
+        json.insert(QStringLiteral("decoder"), d);
+    }
     if (!stop.empty()) {
         QJsonArray stops;
         for (const std::string& s : stop)

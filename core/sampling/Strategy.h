@@ -21,6 +21,19 @@ struct SamplerSpec {
     bool operator==(const SamplerSpec&) const = default;
 };
 
+// How tokens are chosen beyond the chain of one sampled path. "sample" (the default): the chain, then its
+// selector. "beam": Hugging Face transformers' beam search, with its fields validated and completed:
+// beams (1..256), length_penalty (finite, default 1), early_stopping (true, false or "never"; default
+// false), return (1..beams, default 1). The chain's samplers act as transformers' logits processors on
+// each beam's log-probabilities (only those that are processors there: logit bias, banned tokens and
+// words, repetition and presence/frequency penalties, no-repeat n-grams; the selector is not used).
+struct DecoderSpec {
+    QString type = QStringLiteral("sample");
+    QJsonObject params;
+    bool isSample() const { return type == QLatin1String("sample"); }
+    bool operator==(const DecoderSpec&) const = default;
+};
+
 // Engines whose order of applying samplers a strategy can follow (see StrategyPresets).
 enum class EngineOrder { AsListed, HuggingFace, LlamaCpp, Vllm };
 
@@ -36,6 +49,8 @@ struct Strategy {
     // Stop strings (OpenAI's `stop`): generation ends before the first one the output contains.
     // JSON: "stop": "text" or ["a", "b"] (at most 16, none empty). Part of the strategy's identity.
     std::vector<std::string> stop;
+    // JSON: "decoder": {"type": "beam", "beams": 4, ...}; absent: sampling. Part of the identity.
+    DecoderSpec decoder;
 
     static Result<Strategy> fromJson(const QJsonObject& json);
     // A preset name (optionally "preset@engine", engine hf|llamacpp|vllm), a JSON file path, or JSON text.

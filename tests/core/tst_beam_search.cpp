@@ -1,0 +1,276 @@
+// Beam search (transformers' semantics) on real models: one beam is greedy decoding; with as many beams
+// as there are continuations it finds what exhaustive search over all of them finds, for every
+// early_stopping value and two length penalties; the strategy's decoder field is validated; and
+// `swb generate --json` returns the hypotheses best first.
+
+#include <cmath>
+#include <functional>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "cli/RandomModelWriter.h"
+#include "generation/Generator.h"
+#include "model/Model.h"
+#include "sampling/Strategy.h"
+#include "tokenizer/TokenizerLoader.h"
+
+using namespace swb;
+
+namespace {
+
+QString demoModel()
+{
+    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+}
+
+// A strategy whose chain bans every token but `allowed` (a cut: -inf, the others' log-probs unchanged).
+Strategy beamStrategy(int beams, const QJsonValue& earlyStopping, double lengthPenalty, const std::vector<int>& allowed,
+                      int vocab, int returned = 1)
+{
+    QJsonArray banned;
+    for (int id = 0; id < vocab; ++id)
+        if (std::find(allowed.begin(), allowed.end(), id) == allowed.end())
+            banned.append(id);
+    QJsonObject json{{"decoder", QJsonObject{{"type", "beam"}, {"beams", beams}, {"early_stopping", earlyStopping},
+                                             {"length_penalty", lengthPenalty}, {"return", returned}}},
+                     {"samplers", QJsonArray{QJsonObject{{"type", "banned_tokens"}, {"ids", banned}}}}};
+    Result<Strategy> strategy = Strategy::fromJson(json);
+    if (!strategy)
+        qFatal("%s", qPrintable(strategy.error().message));
+    return strategy.value();
+}
+
+std::vector<float> logSoftmax(const std::vector<float>& row)
+{
+    double maxLogit = -INFINITY;
+    for (float x : row)
+        maxLogit = std::max(maxLogit, double(x));
+    double sum = 0;
+    for (float x : row)
+        sum += std::exp(double(x) - maxLogit);
+    const double logPartition = maxLogit + std::log(sum);
+    std::vector<float> out(row.size());
+    for (std::size_t i = 0; i < row.size(); ++i)
+        out[i] = float(double(row[i]) - logPartition);
+    return out;
+}
+
+} // namespace
+
+class TestBeamSearch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void oneBeamIsGreedy();
+    void manyBeamsFindTheExhaustiveBest_data();
+    void manyBeamsFindTheExhaustiveBest();
+    void decoderFieldIsValidated_data();
+    void decoderFieldIsValidated();
+    void generateReturnsHypotheses();
+};
+
+void TestBeamSearch::oneBeamIsGreedy()
+{
+    Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    // With the end tokens banned, one beam takes the most likely token every step: greedy decoding.
+    QJsonArray stops;
+    for (TokenId id : generator.stopTokens())
+        stops.append(id);
+    const QJsonObject ban{{"type", "banned_tokens"}, {"ids", stops}};
+    GenerationRequest greedy;
+    greedy.prompt = "And God said";
+    greedy.maxTokens = 24;
+    greedy.strategy = Strategy::fromJson(QJsonObject{{"samplers", QJsonArray{ban, QJsonObject{{"type", "greedy"}}}}}).value();
+    const Result<GenerationResult> expected = generator.generate(greedy);
+    QVERIFY(expected);
+    GenerationRequest beam = greedy;
+    beam.strategy = Strategy::fromJson(QJsonObject{{"decoder", QJsonObject{{"type", "beam"}, {"beams", 1}}},
+                                                   {"samplers", QJsonArray{ban}}})
+                        .value();
+    const Result<BeamResult> result = generator.beamSearch(beam);
+    QVERIFY2(result, qPrintable(result ? QString() : result.error().message));
+    QCOMPARE(result->hypotheses.size(), std::size_t(1));
+    std::vector<TokenId> tokens;
+    for (const GeneratedStep& step : expected->steps)
+        tokens.push_back(step.token);
+    QCOMPARE(result->hypotheses[0].tokens, tokens);
+    QCOMPARE(result->hypotheses[0].text, expected->text);
+    QCOMPARE(result->steps.size(), tokens.size());
+}
+
+void TestBeamSearch::manyBeamsFindTheExhaustiveBest_data()
+{
+    QTest::addColumn<QJsonValue>("earlyStopping");
+    QTest::addColumn<double>("lengthPenalty");
+    for (double penalty : {1.0, 2.0})
+        for (const QJsonValue& early : {QJsonValue(true), QJsonValue(false), QJsonValue(QStringLiteral("never"))}) {
+            const QString name = QStringLiteral("early_stopping %1, length_penalty %2")
+                                     .arg(early.isBool() ? (early.toBool() ? "true" : "false") : "never")
+                                     .arg(penalty);
+            QTest::newRow(qPrintable(name)) << early << penalty;
+        }
+}
+
+void TestBeamSearch::manyBeamsFindTheExhaustiveBest()
+{
+    QFETCH(QJsonValue, earlyStopping);
+    QFETCH(double, lengthPenalty);
+    QTemporaryDir dir;
+    cli::RandomShape shape;
+    shape.dim = 32;
+    shape.layers = 2;
+    shape.heads = 4;
+    shape.hidden = 64;
+    shape.vocab = 300;
+    shape.context = 32;
+    const QString path = dir.filePath("random.gguf");
+    QCOMPARE(cli::writeRandomGguf(path, shape, QStringLiteral("f32"), 7), QString());
+    Result<std::unique_ptr<Model>> model = Model::load(path);
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path);
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    QCOMPARE(generator.stopTokens(), std::vector<TokenId>{2});
+
+    // Six tokens, EOS (2) among them; continuations of up to three tokens: 6 + 36 + 216 of them at most.
+    const std::vector<int> allowed{2, 40, 41, 77, 150, 299};
+    const std::vector<TokenId> prompt{1, 100, 101};
+    const int n = 3;
+
+    // Exhaustive search: every sequence that ends with EOS or reaches n tokens, scored as transformers
+    // scores a hypothesis: the sum of its log-probabilities over its length (EOS counted) ^ penalty.
+    double bestScore = -INFINITY;
+    std::vector<TokenId> bestTokens;
+    std::function<void(std::vector<TokenId>&, std::unique_ptr<Model::State>&, const std::vector<float>&, double)> walk =
+        [&](std::vector<TokenId>& tokens, std::unique_ptr<Model::State>& state, const std::vector<float>& logits,
+            double sum) {
+            const std::vector<float> lp = logSoftmax(logits);
+            for (int t : allowed) {
+                const double s = sum + double(lp[std::size_t(t)]);
+                tokens.push_back(t);
+                if (t == 2 || int(tokens.size()) == n) {
+                    const double score = s / std::pow(double(tokens.size()), lengthPenalty);
+                    if (score > bestScore) {
+                        bestScore = score;
+                        bestTokens = tokens;
+                    }
+                } else {
+                    std::unique_ptr<Model::State> next = model.value()->cloneState(*state);
+                    const TokenId token = t;
+                    Result<std::vector<float>> nextLogits = model.value()->forward(*next, std::span<const TokenId>(&token, 1));
+                    QVERIFY(nextLogits);
+                    walk(tokens, next, nextLogits.value(), s);
+                }
+                tokens.pop_back();
+            }
+        };
+    std::unique_ptr<Model::State> state = model.value()->newState();
+    Result<std::vector<float>> first = model.value()->forward(*state, prompt);
+    QVERIFY(first);
+    std::vector<TokenId> tokens;
+    walk(tokens, state, first.value(), 0.0);
+    QVERIFY(!bestTokens.empty());
+
+    GenerationRequest request;
+    request.promptIds = prompt;
+    request.usePromptIds = true;
+    request.maxTokens = n;
+    request.strategy = beamStrategy(216, earlyStopping, lengthPenalty, allowed, shape.vocab, 3);
+    const Result<BeamResult> result = generator.beamSearch(request);
+    QVERIFY2(result, qPrintable(result ? QString() : result.error().message));
+    QCOMPARE(result->hypotheses.size(), std::size_t(3));
+    QCOMPARE(result->hypotheses[0].tokens, bestTokens);
+    QVERIFY(std::abs(result->hypotheses[0].score - bestScore) < 1e-5);
+    // Best first.
+    QVERIFY(result->hypotheses[0].score >= result->hypotheses[1].score);
+    QVERIFY(result->hypotheses[1].score >= result->hypotheses[2].score);
+    for (const BeamHypothesis& h : result->hypotheses)
+        for (TokenId t : h.tokens)
+            QVERIFY(std::find(allowed.begin(), allowed.end(), t) != allowed.end());
+}
+
+void TestBeamSearch::decoderFieldIsValidated_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("unknown type") << R"({"decoder": {"type": "viterbi"}, "samplers": []})"
+                                  << "decoder: unknown type 'viterbi' (known: sample, beam)";
+    QTest::newRow("no beams") << R"({"decoder": {"type": "beam", "beams": 0}, "samplers": []})"
+                              << "decoder 'beam': field 'beams' must be an integer from 1 to 256";
+    QTest::newRow("return above beams") << R"({"decoder": {"type": "beam", "beams": 2, "return": 3}, "samplers": []})"
+                                        << "decoder 'beam': field 'return' must be an integer from 1 to beams (2)";
+    QTest::newRow("early stopping word") << R"({"decoder": {"type": "beam", "early_stopping": "soon"}, "samplers": []})"
+                                         << "decoder 'beam': field 'early_stopping' must be true, false or \"never\"";
+    QTest::newRow("unknown field") << R"({"decoder": {"type": "beam", "width": 3}, "samplers": []})"
+                                   << "decoder 'beam': unknown field 'width'";
+    QTest::newRow("not an object") << R"({"decoder": "beam", "samplers": []})"
+                                   << "strategy: field 'decoder' must be an object such as {\"type\": \"beam\"}";
+    QTest::newRow("beam sampling") << R"({"decoder": {"type": "beam", "do_sample": true}, "samplers": []})"
+                                   << "decoder 'beam': do_sample (beam sampling) is not supported yet; use do_sample false";
+}
+
+void TestBeamSearch::decoderFieldIsValidated()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, error);
+    const Result<Strategy> strategy = Strategy::parse(json);
+    QVERIFY(!strategy);
+    QCOMPARE(strategy.error().message, error);
+    const auto run = swb::test::runSwbProcess({"generate", "--prompt", "x", "--strategy", json});
+    QCOMPARE(run.status, 2);
+    QCOMPARE(QString::fromUtf8(run.err).trimmed(), QStringLiteral("swb: ") + error);
+}
+
+void TestBeamSearch::generateReturnsHypotheses()
+{
+    // A warper in a beam chain is refused, naming it; and --db is refused for now.
+    const auto warper = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
+        R"({"decoder": {"type": "beam"}, "samplers": [{"type": "top_k", "k": 5}]})"});
+    QCOMPARE(warper.status, 2);
+    QVERIFY2(warper.err.contains("beam search applies logits processors only") && warper.err.contains("'top_k'"),
+             warper.err.constData());
+    QTemporaryDir dir;
+    const auto stored = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
+        R"({"decoder": {"type": "beam"}, "samplers": []})", "--db", dir.filePath("runs.sqlite")});
+    QCOMPARE(stored.status, 2);
+    QVERIFY(stored.err.contains("beam search runs are not saved to the run store yet"));
+
+    const auto run = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "10", "--json",
+        "--trace", dir.filePath("beams.jsonl"), "--strategy",
+        R"({"decoder": {"type": "beam", "beams": 4, "return": 4, "length_penalty": 0.7}, "samplers": []})"});
+    QVERIFY2(run.status == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    const QJsonArray hypotheses = out.value("hypotheses").toArray();
+    QCOMPARE(hypotheses.size(), 4);
+    QCOMPARE(out.value("text").toString(), hypotheses.at(0).toObject().value("text").toString());
+    for (int i = 0; i < hypotheses.size(); ++i) {
+        const QJsonObject h = hypotheses.at(i).toObject();
+        const double length = h.value("tokens").toArray().size();
+        // score = sum / length^0.7, best first
+        QVERIFY(std::abs(h.value("score").toDouble() - h.value("sum_logprob").toDouble() / std::pow(length, 0.7)) < 1e-9);
+        if (i > 0)
+            QVERIFY(hypotheses.at(i - 1).toObject().value("score").toDouble() >= h.value("score").toDouble());
+    }
+    // One trace line per step, each with its beams and the candidates it weighed.
+    QFile trace(dir.filePath("beams.jsonl"));
+    QVERIFY(trace.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = trace.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), out.value("steps").toInt());
+    const QJsonObject step = QJsonDocument::fromJson(lines.front()).object();
+    QCOMPARE(step.value("beams").toArray().size(), 4);
+    QCOMPARE(step.value("candidates").toArray().size(), 8); // 2 x beams, one EOS id
+    for (const QJsonValue& beam : step.value("beams").toArray())
+        QCOMPARE(beam.toObject().value("parent").toInt(), 0); // the first step extends the prompt's beam only
+}
+
+QTEST_GUILESS_MAIN(TestBeamSearch)
+#include "tst_beam_search.moc"

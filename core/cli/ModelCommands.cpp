@@ -24,6 +24,7 @@
 #include "AppInfo.h"
 #include "cli/RandomModelWriter.h"
 #include "cli/Subcommand.h"
+#include "generation/Generator.h"
 #include "model/Model.h"
 #include "model/kernels/WeightType.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -366,6 +367,43 @@ int runBenchDecode(const Invocation& inv) {
     const double decodeSeconds = seconds(decodeStart, Clock::now());
     const std::int64_t peakRss = peakRssBytes();
     const auto [anonRss, fileRss] = rssAnonAndFileBytes(); // what makes up the peak: the decode loop is flat
+
+    // Beam search from the same prompt for as many steps (end tokens banned, so it runs them all): its time
+    // per step against the single path's time per token above.
+    const int beamCount = static_cast<int>(inv.integer(QStringLiteral("beams"), 0, 0, 256));
+    double beamMsPerStep = 0.0;
+    int beamSteps = 0;
+    if (beamCount > 0) {
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, inv.args.value(QStringLiteral("tokenizer")));
+        if (!tokenizer)
+            fail(tokenizer.error());
+        Generator generator(model, *tokenizer.value());
+        QJsonArray ends;
+        for (TokenId id : generator.stopTokens())
+            ends.append(id);
+        GenerationRequest request;
+        request.promptIds = prompt;
+        request.usePromptIds = true;
+        request.maxTokens = decodeTokens;
+        request.strategy =
+            Strategy::fromJson(QJsonObject{{QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("beam")},
+                                                                                  {QStringLiteral("beams"), beamCount}}},
+                                           {QStringLiteral("samplers"),
+                                            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
+                                                                   {QStringLiteral("ids"), ends}}}}})
+                .value();
+        // The prefill is the same as the single path's: time the steps only.
+        Clock::time_point firstStep;
+        Result<BeamResult> beam = generator.beamSearch(request, [&](const BeamStep&) {
+            if (beamSteps++ == 0)
+                firstStep = Clock::now();
+            return true;
+        });
+        if (!beam)
+            fail(beam.error());
+        if (beamSteps > 1)
+            beamMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (beamSteps - 1);
+    }
     loaded.value().reset();
     state.reset();
 
@@ -417,7 +455,14 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("model_rss_over_file"),
          round(static_cast<double>(peakRss - baselineRss) / static_cast<double>(info.fileBytes), 3)},
     };
-    inv.out << QJsonDocument(json).toJson(QJsonDocument::Compact) << '\n';
+    QJsonObject out = json;
+    if (beamCount > 0) {
+        out.insert(QStringLiteral("beams"), beamCount);
+        out.insert(QStringLiteral("beam_steps"), beamSteps);
+        out.insert(QStringLiteral("beam_ms_per_step"), round(beamMsPerStep, 3));
+        out.insert(QStringLiteral("beam_step_vs_single_path"), round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
+    }
+    inv.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     return 0;
 }
 
@@ -443,7 +488,7 @@ std::vector<BenchMode> modelBenchModes() {
     BenchMode decode{
         QStringLiteral("decode"),
         QStringLiteral("prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
-                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32]; --write-random-model PATH "
+                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N]; --write-random-model PATH "
                        "writes the ~110M-parameter test model"),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);
@@ -470,6 +515,13 @@ std::vector<BenchMode> modelBenchModes() {
                                    QStringLiteral("decode: key/value heads of that GGUF model (default: as many as "
                                                   "heads)."),
                                    QStringLiteral("N")});
+            addOptionOnce(parser, {QStringLiteral("beams"),
+                                   QStringLiteral("decode: also time a beam search of N beams over the same steps, per "
+                                                  "step against the single path (needs the model's tokenizer)."),
+                                   QStringLiteral("N")});
+            addOptionOnce(parser, {QStringLiteral("tokenizer"),
+                                   QStringLiteral("decode: tokenizer for --beams when the model needs one."),
+                                   QStringLiteral("PATH")});
             addOptionOnce(parser, {QStringLiteral("probe-megabytes"),
                                    QStringLiteral("decode: size of the bandwidth probe's buffer in MiB (default 512)."),
                                    QStringLiteral("N")});

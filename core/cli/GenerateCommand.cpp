@@ -207,7 +207,7 @@ int runGenerate(const Invocation& call) {
     }
 
     Generator generator(*loaded.model, *loaded.tokenizer);
-    if (!request.strategy.decoder.isSample())
+    if (request.strategy.decoder.type == QLatin1String("beam"))
         return runBeamGeneration(call, loaded, generator, request, traceFile, traceOutput, database != nullptr);
     const bool echo = call.args.isSet(QStringLiteral("echo"));
     if (echo && !json) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "chat/StopStrings.h"
+#include "generation/ContrastiveDecoding.h"
 #include "model/Model.h"
 
 namespace swb {
@@ -76,6 +77,17 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
     if (!chain)
         return chain.error();
     chain->setTopN(request.topN);
+    if (request.strategy.decoder.type == QLatin1String("beam"))
+        return Error::badInput(QStringLiteral("a beam strategy runs through beam search, not the sampling loop"));
+    std::unique_ptr<ContrastiveDecoding> contrastive;
+    if (request.strategy.decoder.type == QLatin1String("contrastive_decoding")) {
+        Result<std::unique_ptr<ContrastiveDecoding>> cd = ContrastiveDecoding::create(request.strategy.decoder, m_tokenizer);
+        if (!cd)
+            return cd.error();
+        contrastive = std::move(cd).value();
+        if (Status s = contrastive->start(result.promptIds); !s)
+            return s.error();
+    }
 
     std::unique_ptr<Model::State> state = m_model.newState();
     Result<std::vector<float>> logits = m_model.forward(*state, result.promptIds);
@@ -97,6 +109,9 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
             result.finish = FinishReason::Cancelled;
             break;
         }
+        if (contrastive)
+            if (Status s = contrastive->score(logits.value()); !s)
+                return s.error();
         Result<StepTrace> trace = chain->sample(logits.value(), history, request.traceLevel);
         if (!trace)
             return trace.error();
@@ -137,6 +152,9 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         logits = m_model.forward(*state, std::span<const TokenId>(&next, 1));
         if (!logits)
             return logits.error();
+        if (contrastive)
+            if (Status s = contrastive->advance(next); !s)
+                return s.error();
     }
     result.text += stopStrings.push(decoder.flush());
     result.text += stopStrings.flush();
@@ -170,6 +188,13 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
     results.reserve(n);
     if (n == 0)
         return results;
+    // A decoder with a model of its own (contrastive decoding) runs each request on its own, in turn.
+    if (std::any_of(requests.begin(), requests.end(), [](const GenerationRequest& r) { return !r.strategy.decoder.isSample(); })) {
+        for (std::size_t i = 0; i < n; ++i)
+            results.push_back(generate(
+                requests[i], [&](const GeneratedStep& step) { return !onStep || onStep(i, step); }, cancel));
+        return results;
+    }
     const std::vector<TokenId> promptIds = requests.front().usePromptIds
                                                ? requests.front().promptIds
                                                : encodePrompt(requests.front().prompt, requests.front().parseSpecial, requests.front().addSpecial);

@@ -130,8 +130,31 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
             return Error::badInput(QStringLiteral("decoder 'sample' takes no fields"));
         return decoder;
     }
+    if (decoder.type == QLatin1String("contrastive_decoding")) {
+        static const QStringList fields = {QStringLiteral("type"), QStringLiteral("amateur"), QStringLiteral("alpha"),
+                                           QStringLiteral("beta")};
+        for (auto it = json.begin(); it != json.end(); ++it)
+            if (!fields.contains(it.key()))
+                return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': unknown field '%1'").arg(it.key()));
+        const QString amateur = json.value(QLatin1String("amateur")).toString();
+        if (amateur.trimmed().isEmpty())
+            return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': field 'amateur' must name the amateur "
+                                                  "model (a folder or file path)"));
+        const QJsonValue alpha = json.value(QLatin1String("alpha"));
+        if (!alpha.isUndefined() && (!alpha.isDouble() || !(alpha.toDouble() > 0.0) || alpha.toDouble() > 1.0))
+            return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': field 'alpha' must be a number in (0, 1]"));
+        const QJsonValue beta = json.value(QLatin1String("beta"));
+        if (!beta.isUndefined() && (!beta.isDouble() || !std::isfinite(beta.toDouble()) || beta.toDouble() < 0.0))
+            return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': field 'beta' must be a number of 0 or more"));
+        decoder.params = QJsonObject{{QStringLiteral("amateur"), amateur},
+                                     {QStringLiteral("alpha"), alpha.isUndefined() ? 0.1 : alpha.toDouble()}};
+        if (!beta.isUndefined())
+            decoder.params.insert(QStringLiteral("beta"), beta.toDouble());
+        return decoder;
+    }
     if (decoder.type != QLatin1String("beam"))
-        return Error::badInput(QStringLiteral("decoder: unknown type '%1' (known: sample, beam)").arg(decoder.type));
+        return Error::badInput(
+            QStringLiteral("decoder: unknown type '%1' (known: sample, beam, contrastive_decoding)").arg(decoder.type));
     static const QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
                                       QStringLiteral("early_stopping"), QStringLiteral("return"),
                                       QStringLiteral("do_sample")};

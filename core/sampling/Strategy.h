@@ -27,6 +27,10 @@ struct SamplerSpec {
 // false), return (1..beams, default 1). The chain's samplers act as transformers' logits processors on
 // each beam's log-probabilities (only those that are processors there: logit bias, banned tokens and
 // words, repetition and presence/frequency penalties, no-repeat n-grams; the selector is not used).
+// "contrastive_decoding": Li et al. 2022 with a weaker "amateur" model (a path; it must share the
+// tokenizer): tokens with p_expert < alpha * max p_expert (alpha in (0, 1], default 0.1) are cut, the
+// others scored log p_expert - log p_amateur, or with "beta" (O'Brien & Lewis 2023)
+// (1 + beta) * logit_expert - beta * logit_amateur; the chain and its selector then act on those scores.
 struct DecoderSpec {
     QString type = QStringLiteral("sample");
     QJsonObject params;

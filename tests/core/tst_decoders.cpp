@@ -1,11 +1,14 @@
-// Beam search (transformers' semantics) on real models: one beam is greedy decoding; with as many beams
-// as there are continuations it finds what exhaustive search over all of them finds, for every
-// early_stopping value and two length penalties; the strategy's decoder field is validated; and
-// `swb generate --json` returns the hypotheses best first.
+// Decoders beyond one sampled path, on real models. Beam search (transformers' semantics): one beam is
+// greedy decoding; with as many beams as there are continuations it finds what exhaustive search over
+// all of them finds, for every early_stopping value and two length penalties; `swb generate --json`
+// returns the hypotheses best first. Contrastive decoding: with the expert as its own amateur and
+// beta 0 it is greedy decoding, without beta it takes the first plausible token; a larger model with the
+// demo model as amateur runs end to end; another vocabulary is refused. The decoder field is validated.
 
 #include <cmath>
 #include <functional>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +21,7 @@
 #include "model/Model.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/TokenizerLoader.h"
+#include "training/SafeTensorsWriter.h"
 
 using namespace swb;
 
@@ -62,7 +66,7 @@ std::vector<float> logSoftmax(const std::vector<float>& row)
 
 } // namespace
 
-class TestBeamSearch : public QObject {
+class TestDecoders : public QObject {
     Q_OBJECT
 
 private slots:
@@ -72,9 +76,12 @@ private slots:
     void decoderFieldIsValidated_data();
     void decoderFieldIsValidated();
     void generateReturnsHypotheses();
+    void contrastiveWithItselfAndBetaZeroIsGreedy();
+    void contrastiveWithItselfTakesTheFirstPlausibleToken();
+    void contrastiveWithTheDemoModelAsAmateur();
 };
 
-void TestBeamSearch::oneBeamIsGreedy()
+void TestDecoders::oneBeamIsGreedy()
 {
     Result<std::unique_ptr<Model>> model = Model::load(demoModel());
     QVERIFY(model);
@@ -107,7 +114,7 @@ void TestBeamSearch::oneBeamIsGreedy()
     QCOMPARE(result->steps.size(), tokens.size());
 }
 
-void TestBeamSearch::manyBeamsFindTheExhaustiveBest_data()
+void TestDecoders::manyBeamsFindTheExhaustiveBest_data()
 {
     QTest::addColumn<QJsonValue>("earlyStopping");
     QTest::addColumn<double>("lengthPenalty");
@@ -120,7 +127,7 @@ void TestBeamSearch::manyBeamsFindTheExhaustiveBest_data()
         }
 }
 
-void TestBeamSearch::manyBeamsFindTheExhaustiveBest()
+void TestDecoders::manyBeamsFindTheExhaustiveBest()
 {
     QFETCH(QJsonValue, earlyStopping);
     QFETCH(double, lengthPenalty);
@@ -198,12 +205,12 @@ void TestBeamSearch::manyBeamsFindTheExhaustiveBest()
             QVERIFY(std::find(allowed.begin(), allowed.end(), t) != allowed.end());
 }
 
-void TestBeamSearch::decoderFieldIsValidated_data()
+void TestDecoders::decoderFieldIsValidated_data()
 {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("unknown type") << R"({"decoder": {"type": "viterbi"}, "samplers": []})"
-                                  << "decoder: unknown type 'viterbi' (known: sample, beam)";
+                                  << "decoder: unknown type 'viterbi' (known: sample, beam, contrastive_decoding)";
     QTest::newRow("no beams") << R"({"decoder": {"type": "beam", "beams": 0}, "samplers": []})"
                               << "decoder 'beam': field 'beams' must be an integer from 1 to 256";
     QTest::newRow("return above beams") << R"({"decoder": {"type": "beam", "beams": 2, "return": 3}, "samplers": []})"
@@ -214,11 +221,18 @@ void TestBeamSearch::decoderFieldIsValidated_data()
                                    << "decoder 'beam': unknown field 'width'";
     QTest::newRow("not an object") << R"({"decoder": "beam", "samplers": []})"
                                    << "strategy: field 'decoder' must be an object such as {\"type\": \"beam\"}";
+    QTest::newRow("contrastive without amateur") << R"({"decoder": {"type": "contrastive_decoding"}, "samplers": []})"
+        << "decoder 'contrastive_decoding': field 'amateur' must name the amateur model (a folder or file path)";
+    QTest::newRow("contrastive alpha 0") << R"({"decoder": {"type": "contrastive_decoding", "amateur": "m", "alpha": 0}, "samplers": []})"
+                                         << "decoder 'contrastive_decoding': field 'alpha' must be a number in (0, 1]";
+    QTest::newRow("contrastive beta negative")
+        << R"({"decoder": {"type": "contrastive_decoding", "amateur": "m", "beta": -1}, "samplers": []})"
+        << "decoder 'contrastive_decoding': field 'beta' must be a number of 0 or more";
     QTest::newRow("beam sampling") << R"({"decoder": {"type": "beam", "do_sample": true}, "samplers": []})"
                                    << "decoder 'beam': do_sample (beam sampling) is not supported yet; use do_sample false";
 }
 
-void TestBeamSearch::decoderFieldIsValidated()
+void TestDecoders::decoderFieldIsValidated()
 {
     QFETCH(QString, json);
     QFETCH(QString, error);
@@ -230,7 +244,7 @@ void TestBeamSearch::decoderFieldIsValidated()
     QCOMPARE(QString::fromUtf8(run.err).trimmed(), QStringLiteral("swb: ") + error);
 }
 
-void TestBeamSearch::generateReturnsHypotheses()
+void TestDecoders::generateReturnsHypotheses()
 {
     // A warper in a beam chain is refused, naming it; and --db is refused for now.
     const auto warper = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
@@ -272,5 +286,143 @@ void TestBeamSearch::generateReturnsHypotheses()
         QCOMPARE(beam.toObject().value("parent").toInt(), 0); // the first step extends the prompt's beam only
 }
 
-QTEST_GUILESS_MAIN(TestBeamSearch)
-#include "tst_beam_search.moc"
+namespace {
+
+Strategy contrastive(const QString& amateur, const QJsonValue& beta, double alpha = 0.1)
+{
+    QJsonObject decoder{{"type", "contrastive_decoding"}, {"amateur", amateur}, {"alpha", alpha}};
+    if (!beta.isUndefined())
+        decoder.insert("beta", beta);
+    return Strategy::fromJson(QJsonObject{{"decoder", decoder}, {"samplers", QJsonArray{QJsonObject{{"type", "greedy"}}}}})
+        .value();
+}
+
+std::vector<TokenId> tokensOf(const GenerationResult& result)
+{
+    std::vector<TokenId> tokens;
+    for (const GeneratedStep& step : result.steps)
+        tokens.push_back(step.token);
+    return tokens;
+}
+
+} // namespace
+
+void TestDecoders::contrastiveWithItselfAndBetaZeroIsGreedy()
+{
+    Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    GenerationRequest request;
+    request.prompt = "In the beginning";
+    request.maxTokens = 30;
+    request.strategy = Strategy::parse("greedy").value();
+    const Result<GenerationResult> greedy = generator.generate(request);
+    QVERIFY(greedy);
+    // (1 + 0) logit_expert - 0 logit_amateur: the expert's own logits on the plausible set, whose best is
+    // the expert's best.
+    request.strategy = contrastive(demoModel(), 0.0);
+    const Result<GenerationResult> cd = generator.generate(request);
+    QVERIFY2(cd, qPrintable(cd ? QString() : cd.error().message));
+    QCOMPARE(tokensOf(cd.value()), tokensOf(greedy.value()));
+    QCOMPARE(cd->text, greedy->text);
+}
+
+void TestDecoders::contrastiveWithItselfTakesTheFirstPlausibleToken()
+{
+    Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    GenerationRequest request;
+    request.prompt = "In the beginning";
+    request.maxTokens = 20;
+    request.strategy = contrastive(demoModel(), QJsonValue(QJsonValue::Undefined), 0.2);
+    const Result<GenerationResult> cd = generator.generate(request);
+    QVERIFY2(cd, qPrintable(cd ? QString() : cd.error().message));
+    // log p_e - log p_a = 0 for every plausible token: the greedy selector takes the lowest id among those
+    // with p >= 0.2 max p. Worked out here from the expert's own logits, step by step.
+    std::unique_ptr<Model::State> state = model.value()->newState();
+    Result<std::vector<float>> logits = model.value()->forward(*state, cd->promptIds);
+    QVERIFY(logits);
+    for (const GeneratedStep& step : cd->steps) {
+        const std::vector<float>& row = logits.value();
+        const float best = *std::max_element(row.begin(), row.end());
+        TokenId expected = -1;
+        for (std::size_t v = 0; v < row.size() && expected < 0; ++v)
+            if (double(row[v]) >= double(best) + std::log(0.2))
+                expected = TokenId(v);
+        QCOMPARE(step.token, expected);
+        const TokenId token = step.token;
+        logits = model.value()->forward(*state, std::span<const TokenId>(&token, 1));
+        QVERIFY(logits);
+    }
+}
+
+void TestDecoders::contrastiveWithTheDemoModelAsAmateur()
+{
+    // A larger expert (random weights, twice the width, six layers) that reads the demo model's tokenizer.
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(demoModel() + "/tokenizer.json", dir.filePath("tokenizer.json")));
+    const int vocab = 2048, dim = 256, layers = 6, hidden = 768;
+    QJsonObject config{{"architectures", QJsonArray{"LlamaForCausalLM"}}, {"model_type", "llama"},
+        {"hidden_size", dim}, {"intermediate_size", hidden}, {"num_attention_heads", 8}, {"num_key_value_heads", 8},
+        {"num_hidden_layers", layers}, {"vocab_size", vocab}, {"max_position_embeddings", 128}, {"rms_norm_eps", 1e-5},
+        {"rope_theta", 10000}, {"tie_word_embeddings", true}, {"bos_token_id", 0}, {"eos_token_id", 0},
+        {"torch_dtype", "float32"}};
+    QFile configFile(dir.filePath("config.json"));
+    QVERIFY(configFile.open(QIODevice::WriteOnly));
+    configFile.write(QJsonDocument(config).toJson());
+    configFile.close();
+    std::uint64_t seed = 12345;
+    const auto random = [&](std::int64_t count, float scale) {
+        QByteArray data(int(count * 4), Qt::Uninitialized);
+        auto* f = reinterpret_cast<float*>(data.data());
+        for (std::int64_t i = 0; i < count; ++i) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            f[i] = scale * (float((seed >> 40) & 0xFFFFFF) / float(1 << 24) - 0.5f);
+        }
+        return data;
+    };
+    const auto ones = [](std::int64_t count) {
+        std::vector<float> v(std::size_t(count), 1.0f);
+        return QByteArray(reinterpret_cast<const char*>(v.data()), int(count * 4));
+    };
+    SafeTensorsWriter writer;
+    writer.add("model.embed_tokens.weight", "F32", {vocab, dim}, random(std::int64_t(vocab) * dim, 0.1f));
+    for (int l = 0; l < layers; ++l) {
+        const QString p = QStringLiteral("model.layers.%1.").arg(l);
+        writer.add(p + "input_layernorm.weight", "F32", {dim}, ones(dim));
+        writer.add(p + "post_attention_layernorm.weight", "F32", {dim}, ones(dim));
+        for (const char* m : {"q_proj", "k_proj", "v_proj", "o_proj"})
+            writer.add(p + "self_attn." + m + ".weight", "F32", {dim, dim}, random(std::int64_t(dim) * dim, 0.1f));
+        writer.add(p + "mlp.gate_proj.weight", "F32", {hidden, dim}, random(std::int64_t(hidden) * dim, 0.1f));
+        writer.add(p + "mlp.up_proj.weight", "F32", {hidden, dim}, random(std::int64_t(hidden) * dim, 0.1f));
+        writer.add(p + "mlp.down_proj.weight", "F32", {dim, hidden}, random(std::int64_t(hidden) * dim, 0.1f));
+    }
+    writer.add("model.norm.weight", "F32", {dim}, ones(dim));
+    QVERIFY(writer.write(dir.filePath("model.safetensors")));
+
+    const QString strategy = QStringLiteral(R"({"decoder": {"type": "contrastive_decoding", "amateur": "%1"}, )"
+                                            R"("samplers": [{"type": "greedy"}]})")
+                                 .arg(demoModel());
+    const auto run = swb::test::runSwbProcess({"generate", "--model", dir.path(), "--prompt", "And God said", "--max-tokens",
+                                               "12", "--json", "--strategy", strategy});
+    QVERIFY2(run.status == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(out.value("tokens").toArray().size(), 12);
+    QCOMPARE(out.value("strategy").toObject().value("decoder").toObject().value("amateur").toString(), demoModel());
+    // An amateur with another vocabulary: one sentence, exit 2.
+    if (!swb::test::referenceDir().isEmpty()) {
+        const auto other = swb::test::runSwbProcess({"generate", "--model", dir.path(), "--prompt", "x", "--strategy",
+            QStringLiteral(R"({"decoder": {"type": "contrastive_decoding", "amateur": "%1"}, "samplers": []})")
+                .arg(swb::test::referenceDir() + "/stories260K/stories260K.bin")});
+        QCOMPARE(other.status, 2);
+        QVERIFY2(other.err.contains("does not share the expert's vocabulary (512 tokens against 2048"), other.err.constData());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestDecoders)
+#include "tst_decoders.moc"

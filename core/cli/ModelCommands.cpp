@@ -404,6 +404,58 @@ int runBenchDecode(const Invocation& inv) {
         if (beamSteps > 1)
             beamMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (beamSteps - 1);
     }
+    // Contrastive decoding with --amateur: its time per step against the expert's (above) plus the amateur's
+    // own time per token on the same tokens.
+    const QString amateurPath = inv.args.value(QStringLiteral("amateur"));
+    double amateurMsPerToken = 0.0, contrastiveMsPerStep = 0.0;
+    if (!amateurPath.isEmpty()) {
+        Result<std::unique_ptr<Model>> amateur = Model::load(amateurPath);
+        if (!amateur)
+            fail(amateur.error());
+        auto amateurState = amateur.value()->newState();
+        Result<std::vector<float>> row = amateur.value()->forward(*amateurState, prompt);
+        check(row);
+        const auto amateurStart = Clock::now();
+        for (int i = 0; i < decodeTokens; ++i) {
+            const TokenId next = static_cast<TokenId>(std::max_element(row->begin(), row->end()) - row->begin());
+            row = amateur.value()->forward(*amateurState, std::vector<TokenId>{next});
+            check(row);
+        }
+        amateurMsPerToken = seconds(amateurStart, Clock::now()) * 1e3 / decodeTokens;
+        amateur.value().reset();
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, inv.args.value(QStringLiteral("tokenizer")));
+        if (!tokenizer)
+            fail(tokenizer.error());
+        Generator generator(model, *tokenizer.value());
+        GenerationRequest request;
+        request.promptIds = prompt;
+        request.usePromptIds = true;
+        request.maxTokens = decodeTokens;
+        request.traceLevel = TraceLevel::None;
+        QJsonArray ends;
+        for (TokenId id : generator.stopTokens())
+            ends.append(id);
+        Result<Strategy> strategy = Strategy::fromJson(QJsonObject{
+            {QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("contrastive_decoding")},
+                                                    {QStringLiteral("amateur"), amateurPath}}},
+            {QStringLiteral("samplers"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
+                                                                {QStringLiteral("ids"), ends}},
+                                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
+        if (!strategy)
+            fail(strategy.error());
+        request.strategy = strategy.value();
+        int steps = 0;
+        Clock::time_point firstStep;
+        Result<GenerationResult> generated = generator.generate(request, [&](const GeneratedStep&) {
+            if (steps++ == 0)
+                firstStep = Clock::now();
+            return true;
+        });
+        if (!generated)
+            fail(generated.error());
+        if (steps > 1)
+            contrastiveMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (steps - 1);
+    }
     loaded.value().reset();
     state.reset();
 
@@ -462,6 +514,13 @@ int runBenchDecode(const Invocation& inv) {
         out.insert(QStringLiteral("beam_ms_per_step"), round(beamMsPerStep, 3));
         out.insert(QStringLiteral("beam_step_vs_single_path"), round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
     }
+    if (!amateurPath.isEmpty()) {
+        const double expertMs = decodeSeconds * 1e3 / decodeTokens;
+        out.insert(QStringLiteral("amateur_ms_per_token"), round(amateurMsPerToken, 3));
+        out.insert(QStringLiteral("contrastive_ms_per_step"), round(contrastiveMsPerStep, 3));
+        out.insert(QStringLiteral("contrastive_vs_expert_plus_amateur"),
+                   round(contrastiveMsPerStep / (expertMs + amateurMsPerToken), 3));
+    }
     inv.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     return 0;
 }
@@ -519,6 +578,10 @@ std::vector<BenchMode> modelBenchModes() {
                                    QStringLiteral("decode: also time a beam search of N beams over the same steps, per "
                                                   "step against the single path (needs the model's tokenizer)."),
                                    QStringLiteral("N")});
+            addOptionOnce(parser, {QStringLiteral("amateur"),
+                                   QStringLiteral("decode: also time contrastive decoding with this amateur model, per "
+                                                  "step against the expert's plus the amateur's own."),
+                                   QStringLiteral("PATH")});
             addOptionOnce(parser, {QStringLiteral("tokenizer"),
                                    QStringLiteral("decode: tokenizer for --beams when the model needs one."),
                                    QStringLiteral("PATH")});

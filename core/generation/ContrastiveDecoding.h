@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "Result.h"
+#include "generation/StepScorer.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/Tokenizer.h"
 
@@ -16,18 +17,15 @@ class Model;
 // tokens, and each step's expert logits are replaced by contrastive scores before the chain sees them:
 // tokens with p_expert < alpha * max p_expert are cut (-inf), the others scored
 // log p_expert - log p_amateur, or with beta (O'Brien & Lewis 2023) (1 + beta) logit_expert - beta logit_amateur.
-class ContrastiveDecoding {
+class ContrastiveDecoding final : public StepScorer {
 public:
     // Loads the amateur the decoder names and checks that it reads text with the expert's vocabulary.
     static Result<std::unique_ptr<ContrastiveDecoding>> create(const DecoderSpec& decoder, const Tokenizer& expertTokenizer);
-    ~ContrastiveDecoding();
+    ~ContrastiveDecoding() override;
 
-    // The amateur reads the prompt.
-    Status start(const std::vector<TokenId>& prompt);
-    // expertLogits becomes the contrastive scores of this step.
-    Status score(std::vector<float>& expertLogits);
-    // The amateur reads the token chosen.
-    Status advance(TokenId token);
+    Status start(const std::vector<TokenId>& prompt) override;
+    Status score(std::vector<float>& expertLogits) override;
+    Status advance(TokenId token) override;
 
 private:
     ContrastiveDecoding() = default;

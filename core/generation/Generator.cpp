@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "chat/StopStrings.h"
-#include "generation/ContrastiveDecoding.h"
+#include "generation/StepScorer.h"
 #include "model/Model.h"
 
 namespace swb {
@@ -78,16 +78,16 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         return chain.error();
     chain->setTopN(request.topN);
     if (request.strategy.decoder.type == QLatin1String("beam"))
-        return Error::badInput(QStringLiteral("a beam strategy runs through beam search, not the sampling loop"));
-    std::unique_ptr<ContrastiveDecoding> contrastive;
-    if (request.strategy.decoder.type == QLatin1String("contrastive_decoding")) {
-        Result<std::unique_ptr<ContrastiveDecoding>> cd = ContrastiveDecoding::create(request.strategy.decoder, m_tokenizer);
-        if (!cd)
-            return cd.error();
-        contrastive = std::move(cd).value();
+        return Error::badInput(QStringLiteral("beam search runs from `swb generate` for now; Explore and comparisons "
+                                              "take sampling, contrastive decoding and guidance"));
+    // Contrastive decoding and guidance rewrite each step's logits from a second view kept in step.
+    Result<std::unique_ptr<StepScorer>> scorer = makeStepScorer(request.strategy.decoder, m_model, m_tokenizer);
+    if (!scorer)
+        return scorer.error();
+    std::unique_ptr<StepScorer> contrastive = std::move(scorer).value();
+    if (contrastive)
         if (Status s = contrastive->start(result.promptIds); !s)
             return s.error();
-    }
 
     std::unique_ptr<Model::State> state = m_model.newState();
     Result<std::vector<float>> logits = m_model.forward(*state, result.promptIds);

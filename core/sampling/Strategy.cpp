@@ -130,6 +130,23 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
             return Error::badInput(QStringLiteral("decoder 'sample' takes no fields"));
         return decoder;
     }
+    if (decoder.type == QLatin1String("cfg")) {
+        static const QStringList fields = {QStringLiteral("type"), QStringLiteral("guidance_scale"),
+                                           QStringLiteral("negative_prompt")};
+        for (auto it = json.begin(); it != json.end(); ++it)
+            if (!fields.contains(it.key()))
+                return Error::badInput(QStringLiteral("decoder 'cfg': unknown field '%1'").arg(it.key()));
+        const QJsonValue scale = json.value(QLatin1String("guidance_scale"));
+        if (!scale.isUndefined() && (!scale.isDouble() || !std::isfinite(scale.toDouble())))
+            return Error::badInput(QStringLiteral("decoder 'cfg': field 'guidance_scale' must be a finite number"));
+        const QJsonValue negative = json.value(QLatin1String("negative_prompt"));
+        if (!negative.isUndefined() && !negative.isString())
+            return Error::badInput(QStringLiteral("decoder 'cfg': field 'negative_prompt' must be a string"));
+        decoder.params = QJsonObject{{QStringLiteral("guidance_scale"), scale.isUndefined() ? 1.5 : scale.toDouble()}};
+        if (negative.isString())
+            decoder.params.insert(QStringLiteral("negative_prompt"), negative);
+        return decoder;
+    }
     if (decoder.type == QLatin1String("contrastive_decoding")) {
         static const QStringList fields = {QStringLiteral("type"), QStringLiteral("amateur"), QStringLiteral("alpha"),
                                            QStringLiteral("beta")};
@@ -154,7 +171,7 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
     }
     if (decoder.type != QLatin1String("beam"))
         return Error::badInput(
-            QStringLiteral("decoder: unknown type '%1' (known: sample, beam, contrastive_decoding)").arg(decoder.type));
+            QStringLiteral("decoder: unknown type '%1' (known: sample, beam, contrastive_decoding, cfg)").arg(decoder.type));
     static const QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
                                       QStringLiteral("early_stopping"), QStringLiteral("return"),
                                       QStringLiteral("do_sample")};

@@ -31,6 +31,9 @@ struct SamplerSpec {
 // tokenizer): tokens with p_expert < alpha * max p_expert (alpha in (0, 1], default 0.1) are cut, the
 // others scored log p_expert - log p_amateur, or with "beta" (O'Brien & Lewis 2023)
 // (1 + beta) * logit_expert - beta * logit_amateur; the chain and its selector then act on those scores.
+// "cfg": classifier-free guidance as transformers does it: guidance_scale g (default 1.5), the
+// unconditional context "negative_prompt" (default: the prompt's last token); scores
+// g * (log p_cond - log p_uncond) + log p_uncond, then the chain.
 struct DecoderSpec {
     QString type = QStringLiteral("sample");
     QJsonObject params;

@@ -79,6 +79,7 @@ private slots:
     void contrastiveWithItselfAndBetaZeroIsGreedy();
     void contrastiveWithItselfTakesTheFirstPlausibleToken();
     void contrastiveWithTheDemoModelAsAmateur();
+    void guidance();
 };
 
 void TestDecoders::oneBeamIsGreedy()
@@ -210,7 +211,7 @@ void TestDecoders::decoderFieldIsValidated_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("unknown type") << R"({"decoder": {"type": "viterbi"}, "samplers": []})"
-                                  << "decoder: unknown type 'viterbi' (known: sample, beam, contrastive_decoding)";
+                                  << "decoder: unknown type 'viterbi' (known: sample, beam, contrastive_decoding, cfg)";
     QTest::newRow("no beams") << R"({"decoder": {"type": "beam", "beams": 0}, "samplers": []})"
                               << "decoder 'beam': field 'beams' must be an integer from 1 to 256";
     QTest::newRow("return above beams") << R"({"decoder": {"type": "beam", "beams": 2, "return": 3}, "samplers": []})"
@@ -422,6 +423,42 @@ void TestDecoders::contrastiveWithTheDemoModelAsAmateur()
         QCOMPARE(other.status, 2);
         QVERIFY2(other.err.contains("does not share the expert's vocabulary (512 tokens against 2048"), other.err.constData());
     }
+}
+
+void TestDecoders::guidance()
+{
+    Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    const auto run = [&](const std::string& prompt, const char* strategy) {
+        GenerationRequest request;
+        request.prompt = prompt;
+        request.maxTokens = 24;
+        request.strategy = Strategy::parse(QString::fromUtf8(strategy)).value();
+        Result<GenerationResult> result = generator.generate(request);
+        if (!result)
+            qFatal("%s", qPrintable(result.error().message));
+        return tokensOf(result.value());
+    };
+    const std::vector<TokenId> greedy = run("And God said", "greedy");
+    // Scale 1: the conditional log-probabilities alone, so greedy decoding.
+    QCOMPARE(run("And God said", R"({"decoder": {"type": "cfg", "guidance_scale": 1}, "samplers": [{"type": "greedy"}]})"),
+             greedy);
+    // Scale 0: the unconditional side alone, which reads the negative prompt and then the same tokens, so
+    // greedy decoding from the negative prompt.
+    QCOMPARE(run("And God said",
+                 R"({"decoder": {"type": "cfg", "guidance_scale": 0, "negative_prompt": "In the beginning"}, )"
+                 R"("samplers": [{"type": "greedy"}]})"),
+             run("In the beginning", "greedy"));
+    // Guidance away from the negative prompt changes the text.
+    QVERIFY(run("And God said", R"({"decoder": {"type": "cfg", "guidance_scale": 3, "negative_prompt": "And the LORD"}, )"
+                                R"("samplers": [{"type": "greedy"}]})")
+            != greedy);
+    const Result<Strategy> bad = Strategy::parse(R"({"decoder": {"type": "cfg", "guidance_scale": "big"}, "samplers": []})");
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().message, QStringLiteral("decoder 'cfg': field 'guidance_scale' must be a finite number"));
 }
 
 QTEST_GUILESS_MAIN(TestDecoders)

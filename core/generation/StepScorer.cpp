@@ -1,0 +1,20 @@
+#include "generation/StepScorer.h"
+
+#include "generation/ClassifierFreeGuidance.h"
+#include "generation/ContrastiveDecoding.h"
+
+namespace swb {
+
+Result<std::unique_ptr<StepScorer>> makeStepScorer(const DecoderSpec& decoder, Model& model, const Tokenizer& tokenizer) {
+    if (decoder.type == QLatin1String("contrastive_decoding")) {
+        Result<std::unique_ptr<ContrastiveDecoding>> cd = ContrastiveDecoding::create(decoder, tokenizer);
+        if (!cd)
+            return cd.error();
+        return std::unique_ptr<StepScorer>(std::move(cd).value());
+    }
+    if (decoder.type == QLatin1String("cfg"))
+        return std::unique_ptr<StepScorer>(std::make_unique<ClassifierFreeGuidance>(model, tokenizer, decoder));
+    return std::unique_ptr<StepScorer>();
+}
+
+} // namespace swb

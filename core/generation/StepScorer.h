@@ -1,0 +1,31 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "Result.h"
+#include "sampling/Strategy.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+
+class Model;
+
+// A decoder that rewrites each step's logits before the chain sees them, from a second view of the text
+// that it keeps in step with the run: contrastive decoding (an amateur model) or classifier-free
+// guidance (the same model on a negative prompt).
+class StepScorer {
+public:
+    virtual ~StepScorer() = default;
+    // The second view reads the run's prompt.
+    virtual Status start(const std::vector<TokenId>& prompt) = 0;
+    // logits (the model's for this step) become the decoder's scores.
+    virtual Status score(std::vector<float>& logits) = 0;
+    // The second view reads the token chosen.
+    virtual Status advance(TokenId token) = 0;
+};
+
+// The scorer of a strategy's decoder (nullptr for sampling and beam search, which need none).
+Result<std::unique_ptr<StepScorer>> makeStepScorer(const DecoderSpec& decoder, Model& model, const Tokenizer& tokenizer);
+
+} // namespace swb

@@ -22,6 +22,7 @@
 #include "AppInfo.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "explore/BeamTreeView.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
@@ -348,6 +349,44 @@ private slots:
         QVERIFY(tokens >= 200);
         QVERIFY(appendsWhileGenerating > 0); // tokens reached the screen while the runs went on
         qInfo("{\"gui_probe\": \"5 ms timer\", \"tokens\": %d, \"max_gui_stall_ms\": %.1f}", tokens, worst / 1e6);
+    }
+
+    void beamSearchDrawsATree() {
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(
+            R"({"decoder": {"type": "beam", "beams": 3, "return": 2}, "samplers": [{"type": "dist"}]})"));
+        m_explore->maxTokens()->setValue(8);
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        QTest::keyClick(m_explore->promptEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(ended.wait(60000));
+        QVERIFY(m_explore->showsBeamTree());
+        BeamTreeView* tree = m_explore->beamTree();
+        QVERIFY(tree->stepCount() >= 1 && tree->stepCount() <= 8);
+        // Each step weighs 2 x beams candidates (one end token), three of which continue (or finish).
+        int continued = 0, onBest = 0, marked = 0;
+        for (const BeamTreeView::Node& node : tree->nodes()) {
+            continued += node.candidate.fate == BeamCandidate::Fate::Continued;
+            onBest += node.onBest;
+            marked += node.hypothesis >= 0;
+        }
+        QCOMPARE(static_cast<int>(tree->nodes().size()), tree->stepCount() * 6);
+        QVERIFY(continued >= tree->stepCount() * 2);
+        QVERIFY(onBest >= 1 && onBest <= tree->stepCount()); // the best path, one node a step
+        QVERIFY(marked >= 1);
+        // A click on a node describes it and its path.
+        const QRect first = tree->nodeRect(0);
+        QTest::mouseClick(tree, Qt::LeftButton, {}, first.center());
+        QCOMPARE(tree->selectedNode(), 0);
+        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().startsWith(QStringLiteral("Step 1, rank 1")));
+        if (const QByteArray dir = qgetenv("SWB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
+                m_window->resize(size);
+                QTest::qWait(50);
+                m_window->grab().save(QStringLiteral("%1/explore-beam-%2.png").arg(QString::fromLocal8Bit(dir)).arg(size.width()));
+            }
+        }
+        // A sampled run shows the token stream again.
+        QVERIFY(generate(4) > 0);
+        QVERIFY(!m_explore->showsBeamTree());
     }
 
     void screenshotShowsAFinishedGeneration() {

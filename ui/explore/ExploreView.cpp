@@ -31,6 +31,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QSqlQuery>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -41,6 +42,7 @@
 #include "AppInfo.h"
 #include "RunTokenizers.h"
 #include "Settings.h"
+#include "explore/BeamTreeView.h"
 #include "explore/ConversationPanel.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
@@ -125,6 +127,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
     connect(m_worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
     connect(m_worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
+    connect(m_worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
+    connect(m_worker, &InferenceWorker::beamSearchFinished, this, &ExploreView::onBeamFinished);
     connect(m_worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
     connect(m_worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
         if (id == m_inspectId)
@@ -263,6 +267,16 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_streamScroll->setMinimumHeight(90);
     m_streamScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(m_stream, &TokenStreamView::stepSelected, this, [this](int) { showStep(); });
+    m_beamTree = new BeamTreeView(this);
+    m_beamScroll = new QScrollArea(this);
+    m_beamScroll->setWidget(m_beamTree);
+    m_beamScroll->setWidgetResizable(false);
+    m_beamScroll->setMinimumHeight(90);
+    m_streamStack = new QStackedWidget(this);
+    m_streamStack->addWidget(m_streamScroll);
+    m_streamStack->addWidget(m_beamScroll);
+    connect(m_beamTree, &BeamTreeView::nodeSelected, this,
+            [this](int index) { m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped()); });
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
 
     m_timeline = new TimelinePlot(this);
@@ -311,7 +325,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addLayout(promptRow);
     topLayout->addLayout(streamHeader);
-    topLayout->addWidget(m_streamScroll, 1);
+    topLayout->addWidget(m_streamStack, 1);
 
     auto* pipelineBox = new QWidget(this);
     auto* pipelineLayout = new QVBoxLayout(pipelineBox);
@@ -611,7 +625,10 @@ void ExploreView::generate() {
         m_chat->commitMessage();
         m_chatReplyPrefix.clear();
         const QString shown = QString::fromStdString(prepared->prompt);
-        startJob(std::move(job), shown);
+        if (job.request.strategy.decoder.type == QLatin1String("beam"))
+            startBeamJob(std::move(job));
+        else
+            startJob(std::move(job), shown);
         return;
     }
     job.request.prompt = m_prompt->toPlainText().toStdString();
@@ -620,6 +637,10 @@ void ExploreView::generate() {
     job.request.maxTokens = m_maxTokens->value();
     job.request.traceLevel = TraceLevel::Full;
     job.request.topN = 64;
+    if (job.request.strategy.decoder.type == QLatin1String("beam")) {
+        startBeamJob(std::move(job));
+        return;
+    }
     startJob(std::move(job), m_prompt->toPlainText());
 }
 
@@ -649,6 +670,62 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
         worker->generate(job, ticket);
     });
+}
+
+bool ExploreView::showsBeamTree() const {
+    return m_streamStack->currentWidget() == m_beamScroll;
+}
+
+void ExploreView::startBeamJob(GenerationJob job) {
+    job.id = m_nextId++;
+    m_jobId = job.id;
+    m_generating = true;
+    m_maxTokensOfJob = job.request.maxTokens;
+    m_run = {};
+    m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
+    m_pending.clear();
+    dropInspection();
+    m_beamTree->clear();
+    m_beamTree->setTokenizer(m_model->tokenizer);
+    m_streamStack->setCurrentWidget(m_beamScroll);
+    m_timeline->clearSteps();
+    m_pipeline->setRowCount(0);
+    m_whatIf->clear();
+    m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
+    m_progress->setText(tr("Beam search…"));
+    updateButtons();
+    emit generationStarted();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
+        worker->beamSearch(job, ticket);
+    });
+}
+
+void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
+    if (id != m_jobId)
+        return;
+    m_beamTree->appendStep(step);
+    m_progress->setText(tr("Beam search: step %1 / %2").arg(m_beamTree->stepCount()).arg(m_maxTokensOfJob));
+}
+
+void ExploreView::onBeamFinished(quint64 id, const BeamResult& result) {
+    if (id != m_jobId)
+        return;
+    m_generating = false;
+    m_beamTree->setResult(result);
+    updateButtons();
+    if (!result.hypotheses.empty()) {
+        const BeamHypothesis& best = result.hypotheses.front();
+        m_progress->setText(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
+                                .arg(best.score, 0, 'f', 3));
+        m_whatIf->setText(tr("Best of %1: “%2” (score %3)")
+                              .arg(result.hypotheses.size())
+                              .arg(QString::fromStdString(best.text).toHtmlEscaped())
+                              .arg(best.score, 0, 'f', 3));
+        if (!m_run.conversationJson.isEmpty())
+            m_chat->setReply(QString::fromStdString(best.text));
+    }
+    emit statusMessage(tr("Beam search finished; beam runs are not saved to the run store yet."));
+    emit generationEnded(0);
 }
 
 void ExploreView::stop() {
@@ -832,6 +909,7 @@ bool ExploreView::openRun(qint64 runId) {
 }
 
 void ExploreView::showRunSteps() {
+    m_streamStack->setCurrentWidget(m_streamScroll);
     m_stream->setTokenizer(m_runTokenizers->find(m_run.modelHash));
     m_stream->clearSteps();
     m_stream->setPrompt(m_run.promptText);

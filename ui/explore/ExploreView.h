@@ -15,6 +15,7 @@ class QPushButton;
 class QScrollArea;
 class QSpinBox;
 class QSplitter;
+class QStackedWidget;
 class QTableWidget;
 class QTimer;
 class QRadioButton;
@@ -24,6 +25,7 @@ namespace swb {
 
 class Database;
 class DistributionPlot;
+class BeamTreeView;
 class ConversationPanel;
 class ModelBar;
 class RunRepository;
@@ -99,6 +101,9 @@ public:
     QTableWidget* pipeline() const { return m_pipeline; }
     QPlainTextEdit* promptEdit() const { return m_prompt; }
     ConversationPanel* conversation() const { return m_chat; }
+    BeamTreeView* beamTree() const { return m_beamTree; }
+    // Whether the beam tree (a beam search) is what the stream area shows.
+    bool showsBeamTree() const;
     bool isChatMode() const;
     void setChatMode(bool on);
     // A chat template file to use instead of the loaded model's own (remembered for that model); empty:
@@ -127,6 +132,9 @@ protected:
 
 private:
     void startJob(GenerationJob job, const QString& shownPrompt);
+    void startBeamJob(GenerationJob job);
+    void onBeamStep(quint64 id, const BeamStep& step);
+    void onBeamFinished(quint64 id, const BeamResult& result);
     void onModelLoaded(quint64 id, const LoadedModelInfo& model);
     void onStep(quint64 id, const GeneratedStep& step);
     void onFinished(quint64 id, const GenerationOutcome& outcome);
@@ -186,6 +194,9 @@ private:
     QRadioButton* m_showFinal = nullptr;
     TokenStreamView* m_stream = nullptr;
     QScrollArea* m_streamScroll = nullptr;
+    QStackedWidget* m_streamStack = nullptr;
+    QScrollArea* m_beamScroll = nullptr;
+    BeamTreeView* m_beamTree = nullptr;
     TimelinePlot* m_timeline = nullptr;
     DistributionPlot* m_plot = nullptr;
     QTableWidget* m_pipeline = nullptr;

@@ -16,6 +16,8 @@ InferenceWorker::InferenceWorker(QString databasePath)
     qRegisterMetaType<swb::GeneratedStep>();
     qRegisterMetaType<swb::GenerationOutcome>();
     qRegisterMetaType<swb::ReplayedStep>();
+    qRegisterMetaType<swb::BeamStep>();
+    qRegisterMetaType<swb::BeamResult>();
     qRegisterMetaType<swb::ComparisonProgress>();
     qRegisterMetaType<swb::ComparisonOutcome>();
 }
@@ -112,6 +114,27 @@ void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
         outcome.saveError = error;
     }
     emit generationFinished(job.id, outcome);
+}
+
+void InferenceWorker::beamSearch(const GenerationJob& job, quint64 ticket) {
+    if (!m_model) {
+        emit generationFailed(job.id, tr("No model is loaded."));
+        return;
+    }
+    arm(m_stop, m_stopUpTo, ticket);
+    Generator generator(*m_model, *m_tokenizer);
+    Result<BeamResult> result = generator.beamSearch(
+        job.request,
+        [this, &job](const BeamStep& step) {
+            emit beamStepTaken(job.id, step);
+            return true;
+        },
+        &m_stop);
+    if (!result) {
+        emit generationFailed(job.id, result.error().message);
+        return;
+    }
+    emit beamSearchFinished(job.id, result.value());
 }
 
 void InferenceWorker::inspect(const InspectJob& job) {

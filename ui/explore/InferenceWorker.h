@@ -67,6 +67,8 @@ public:
 
     void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options);
     void generate(const GenerationJob& job, quint64 ticket);
+    // A beam search (the job's strategy has a beam decoder): steps as they are taken, then the result.
+    void beamSearch(const GenerationJob& job, quint64 ticket);
     void inspect(const InspectJob& job);
     // Runs a comparison plan into the run store (progress at most ~20 times a second).
     void runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan);
@@ -92,6 +94,8 @@ signals:
     void stepGenerated(quint64 id, const swb::GeneratedStep& step);
     void generationFinished(quint64 id, const swb::GenerationOutcome& outcome);
     void generationFailed(quint64 id, const QString& message);
+    void beamStepTaken(quint64 id, const swb::BeamStep& step);
+    void beamSearchFinished(quint64 id, const swb::BeamResult& result);
     void stepInspected(quint64 id, const swb::ReplayedStep& replay);
     void inspectFailed(quint64 id, const QString& message);
     void comparisonProgress(quint64 id, const swb::ComparisonProgress& progress);
@@ -123,5 +127,7 @@ Q_DECLARE_METATYPE(swb::LoadedModelInfo)
 Q_DECLARE_METATYPE(swb::GeneratedStep)
 Q_DECLARE_METATYPE(swb::GenerationOutcome)
 Q_DECLARE_METATYPE(swb::ReplayedStep)
+Q_DECLARE_METATYPE(swb::BeamStep)
+Q_DECLARE_METATYPE(swb::BeamResult)
 Q_DECLARE_METATYPE(swb::ComparisonProgress)
 Q_DECLARE_METATYPE(swb::ComparisonOutcome)

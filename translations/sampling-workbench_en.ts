@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+74"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+76"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -377,6 +377,39 @@
     <message>
         <location line="+0"/>
         <source>p after the chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::BeamTreeView</name>
+    <message>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+154"/>
+        <source>continues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pruned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step %1, rank %2: “%3” — cumulative log p %4, %5. Path: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A beam search shows here as it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>prompt</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1065,7 +1098,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Cannot replay this step: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1163,7 +1196,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+38"/>
         <source>Sampler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1238,7 +1271,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+65"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1250,8 +1283,41 @@ p %2</source>
             <numerusform>0 / %n tokens</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+27"/>
+        <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Beam search…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Beam search: step %1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <location line="+54"/>
+        <location line="+11"/>
+        <source>Beam search: %n step(s), best score %1</source>
+        <translation>
+            <numerusform>Beam search: %n step, best score %1</numerusform>
+            <numerusform>Beam search: %n steps, best score %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Best of %1: “%2” (score %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Beam search finished; beam runs are not saved to the run store yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+50"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1317,7 +1383,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1355,7 +1421,7 @@ p %2</source>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+52"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+54"/>
         <source>Loading the model was cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1366,7 +1432,8 @@ p %2</source>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+36"/>
+        <location line="+34"/>
+        <location line="+23"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
         <translation type="unfinished"></translation>
@@ -2168,7 +2235,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+74"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+138"/>
         <source>the list</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2233,7 +2300,27 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop strings: generation ends before the first one the output contains (matched across tokens, not shown). Separate them with |; write \n for a newline, \| for a bar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+6"/>
+        <source>A strategy takes at most 16 stop strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Stop strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>New seed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2293,6 +2380,11 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+47"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
@@ -2333,7 +2425,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation type="unfinished"></translation>
     </message>

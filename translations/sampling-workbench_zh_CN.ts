@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+74"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+76"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -378,6 +378,39 @@
         <location line="+0"/>
         <source>p after the chain</source>
         <translation>经过链之后的 p</translation>
+    </message>
+</context>
+<context>
+    <name>swb::BeamTreeView</name>
+    <message>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+154"/>
+        <source>continues</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pruned</source>
+        <translation>已剪除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step %1, rank %2: “%3” — cumulative log p %4, %5. Path: %6</source>
+        <translation>第 %1 步，第 %2 名：“%3”——累计 log p %4，%5。路径：%6</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A beam search shows here as it runs</source>
+        <translation>束搜索运行时在此显示</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>prompt</source>
+        <translation>提示</translation>
     </message>
 </context>
 <context>
@@ -1069,7 +1102,7 @@ p %2</translation>
         <translation>%1（%2 仍保持加载。）</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Cannot replay this step: %1</source>
         <translation>无法重放这一步：%1</translation>
     </message>
@@ -1167,7 +1200,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+38"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1242,7 +1275,7 @@ p %2</translation>
         <translation>此模型没有聊天模板</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+65"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1253,8 +1286,40 @@ p %2</translation>
             <numerusform>0 / %n 个词元</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+27"/>
+        <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
+        <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Beam search…</source>
+        <translation>束搜索…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Beam search: step %1 / %2</source>
+        <translation>束搜索：第 %1 / %2 步</translation>
+    </message>
     <message numerus="yes">
-        <location line="+54"/>
+        <location line="+11"/>
+        <source>Beam search: %n step(s), best score %1</source>
+        <translation>
+            <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Best of %1: “%2” (score %3)</source>
+        <translation>%1 个中最佳：“%2”（得分 %3）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Beam search finished; beam runs are not saved to the run store yet.</source>
+        <translation>束搜索完成；束搜索运行暂不保存到运行库。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+50"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1318,7 +1383,7 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -1356,7 +1421,7 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+52"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+54"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
     </message>
@@ -1367,7 +1432,8 @@ p %2</translation>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+36"/>
+        <location line="+34"/>
+        <location line="+23"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>
@@ -2177,7 +2243,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+74"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+138"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>
@@ -2242,7 +2308,28 @@ have been compared.</source>
         <translation>策略随机数生成器的种子：相同的种子会抽取相同的词元</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop strings: generation ends before the first one the output contains (matched across tokens, not shown). Separate them with |; write \n for a newline, \| for a bar.</source>
+        <translation>停止字符串：生成在输出包含的第一个停止字符串之前结束（跨词元匹配，不显示）。用 | 分隔；换行写作 
+，竖线写作 \|。</translation>
+    </message>
+    <message>
         <location line="+6"/>
+        <source>A strategy takes at most 16 stop strings.</source>
+        <translation>一个策略最多 16 个停止字符串。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Stop strings</source>
+        <translation>停止字符串</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>New seed</source>
         <translation>新种子</translation>
     </message>
@@ -2302,6 +2389,11 @@ have been compared.</source>
         <translation>种子</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
         <location line="+47"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
@@ -2342,7 +2434,7 @@ have been compared.</source>
         <translation>设置策略</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation>JSON：第 %2 行第 %3 列：%1。</translation>
     </message>

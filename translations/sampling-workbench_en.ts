@@ -959,7 +959,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>%1: the messages are sent as raw text, without a chat template.</source>
+        <source>%1; the messages go in as raw text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -958,8 +958,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>%1: the messages are sent as raw text, without a chat template.</source>
-        <translation>%1：消息将作为原始文本发送，不使用聊天模板。</translation>
+        <source>%1; the messages go in as raw text.</source>
+        <translation>%1；消息将作为原始文本输入。</translation>
     </message>
     <message>
         <location line="+35"/>

@@ -28,7 +28,13 @@ std::vector<float> readLogitsFile(const QString& path) {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
     if (!document.isObject())
-        failBadInput(QStringLiteral("logits file %1 is not a JSON object: %2").arg(path, error.errorString()));
+        failBadInput(error.error != QJsonParseError::NoError
+                         ? QStringLiteral("logits file %1 is not valid JSON: %2 at offset %3")
+                               .arg(path, error.errorString())
+                               .arg(error.offset)
+                         : QStringLiteral("logits file %1 holds JSON of another shape; it must be an object "
+                                          "{\"logits\": [...]}")
+                               .arg(path));
     const QJsonValue logits = document.object().value(QLatin1String("logits"));
     if (!logits.isArray() || logits.toArray().isEmpty())
         failBadInput(QStringLiteral("logits file %1 has no non-empty \"logits\" array").arg(path));

@@ -42,6 +42,18 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
         return Error::badInput(QStringLiteral("a comparison needs at least one strategy"));
     if (plan.prompts.isEmpty())
         return Error::badInput(QStringLiteral("a comparison needs at least one prompt"));
+    // With one seed for every strategy, a strategy given twice would make the same run twice: refused
+    // before anything is generated (with independent seeds it is an A/A comparison, which is allowed).
+    if (plan.seedPolicy == SeedPolicy::Shared)
+        for (std::size_t i = 0; i < plan.strategies.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (plan.strategies[i].hash() == plan.strategies[j].hash())
+                    return Error::badInput(QStringLiteral("strategies %1 and %2 (%3) are the same; with a shared seed they "
+                                                          "would make the same runs (use --seed-policy independent for "
+                                                          "an A/A comparison)")
+                                               .arg(j + 1)
+                                               .arg(i + 1)
+                                               .arg(plan.strategies[i].name));
     const ModelInfo& info = model.info();
     Generator generator(model, tokenizer);
     RunRepository runs(database);

@@ -275,15 +275,25 @@ Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
     return strategy;
 }
 
+namespace {
+
+// Why a parsed document is no strategy: where the JSON breaks, or that it is valid JSON of another shape.
+QString notAnObject(const QJsonDocument& document, const QJsonParseError& error) {
+    if (error.error != QJsonParseError::NoError)
+        return QStringLiteral("%1 at offset %2").arg(error.errorString()).arg(error.offset);
+    return document.isArray() ? QStringLiteral("it is a JSON array; a strategy is an object {\"samplers\": [...]}")
+                              : QStringLiteral("a strategy is a JSON object {\"samplers\": [...]}");
+}
+
+} // namespace
+
 Result<Strategy> Strategy::parse(const QString& text) {
     const QString trimmed = text.trimmed();
-    if (trimmed.startsWith(QLatin1Char('{'))) {
+    if (trimmed.startsWith(QLatin1Char('{')) || trimmed.startsWith(QLatin1Char('['))) {
         QJsonParseError error;
         const QJsonDocument document = QJsonDocument::fromJson(trimmed.toUtf8(), &error);
         if (!document.isObject())
-            return Error::badInput(QStringLiteral("strategy JSON is malformed: %1 at offset %2")
-                                       .arg(error.errorString())
-                                       .arg(error.offset));
+            return Error::badInput(QStringLiteral("strategy JSON is malformed: %1").arg(notAnObject(document, error)));
         return fromJson(document.object());
     }
     const QString presetName = trimmed.section(QLatin1Char('@'), 0, 0);
@@ -306,9 +316,8 @@ Result<Strategy> Strategy::parse(const QString& text) {
         QJsonParseError error;
         const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
         if (!document.isObject())
-            return Error::badInput(QStringLiteral("strategy file %1 is not a JSON object: %2 at offset %3")
-                                       .arg(trimmed, error.errorString())
-                                       .arg(error.offset));
+            return Error::badInput(QStringLiteral("strategy file %1 is not a strategy: %2")
+                                       .arg(trimmed, notAnObject(document, error)));
         Result<Strategy> strategy = fromJson(document.object());
         if (!strategy)
             return Error::badInput(QStringLiteral("%1: %2").arg(trimmed, strategy.error().message));

@@ -161,6 +161,23 @@ static_assert(kMigrationCount == Database::kSchemaVersion);
 // SQLite's result code for a file that is not a database (SQLITE_NOTADB).
 constexpr int kSqliteNotADatabase = 26;
 
+// Whether an SQLite file is ours: it carries our application_id, or it is one of our stores from before
+// the id was set (no id, a schema version of ours), or it is an empty database that becomes a new store.
+bool isOurs(const QSqlDatabase& db, int userVersion) {
+    QSqlQuery id(db);
+    if (!id.exec(QStringLiteral("PRAGMA application_id")) || !id.next())
+        return false;
+    const qint64 applicationId = id.value(0).toLongLong();
+    if (applicationId == Database::kApplicationId)
+        return true;
+    if (applicationId != 0)
+        return false;
+    if (userVersion > 0)
+        return true;
+    QSqlQuery tables(db);
+    return tables.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) && tables.next() && tables.value(0).toInt() == 0;
+}
+
 // Checks an existing file through a read-only SQLite connection, so that nothing is written to a file
 // we are about to reject. Never through a plain open() and close() of the file: closing any descriptor
 // of a file drops every POSIX lock this process holds on it, including those of a connection already
@@ -187,7 +204,11 @@ Status inspectExisting(const QString& path) {
                 else
                     status = Error::badInput(
                         QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
-            } else if (const int version = query.value(0).toInt(); version > Database::kSchemaVersion) {
+            } else if (const int version = query.value(0).toInt(); !isOurs(db, version)) {
+                status = Error::badInput(QStringLiteral("%1 is an SQLite database of another application, not a Sampling "
+                                                        "Workbench run store; it was left as it is")
+                                             .arg(path));
+            } else if (version > Database::kSchemaVersion) {
                 status = Error::badInput(QStringLiteral("the run store %1 has schema version %2, newer than this "
                                                         "version of Sampling Workbench knows (%3)")
                                              .arg(path)
@@ -288,6 +309,10 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
     }
     if (Status status = database->migrate(); !status)
         return status.error();
+    // Marks the file as ours (SQLite's application_id), so another program's database is never taken for one.
+    QSqlQuery mark(db);
+    if (!mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
+        return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, mark.lastError().text()));
     return database;
 }
 

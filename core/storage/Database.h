@@ -20,6 +20,8 @@ namespace swb {
 class Database {
 public:
     static constexpr int kSchemaVersion = 3;
+    // SQLite's application_id of our stores: "SWB1".
+    static constexpr qint64 kApplicationId = 0x53574231;
 
     enum class Access { ReadWrite, ReadOnly };
 

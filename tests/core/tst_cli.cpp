@@ -67,6 +67,21 @@ private slots:
         QCOMPARE(bogus.err, QByteArray("swb: unknown subcommand 'bogus' (see 'swb --help')\n"));
         QVERIFY(bogus.out.isEmpty());
     }
+
+    // --threads above the machine's cores is capped with a warning (1,000 threads once took a minute for
+    // 16 tokens); below 1 it is refused.
+    void threadsAreCappedAtTheCores() {
+        const auto many = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "4",
+                                                    "--threads", "1000"});
+        QCOMPARE(many.status, 0);
+        QVERIFY2(many.err.startsWith("swb: warning: --threads 1000 is more than this machine's ") &&
+                     many.err.count('\n') == 1,
+                 many.err.constData());
+        QVERIFY(!many.out.trimmed().isEmpty());
+        const auto none = swb::test::runSwbProcess({"generate", "--prompt", "x", "--threads", "0"});
+        QCOMPARE(none.status, 2);
+        QVERIFY2(none.err.contains("--threads"), none.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

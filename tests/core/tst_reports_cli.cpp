@@ -692,6 +692,30 @@ private slots:
         QVERIFY(!QFile::exists(path(QStringLiteral("none.sqlite"))));
     }
 
+    // A strategy given twice with one shared seed would make the same runs twice: refused before anything
+    // is generated (it used to generate, then fail on a UNIQUE constraint, leaving a run outside any
+    // comparison). With independent seeds it is an A/A comparison and runs.
+    void batchRefusesAStrategyTwice() {
+        QFile prompts(path(QStringLiteral("twice.txt")));
+        QVERIFY(prompts.open(QIODevice::WriteOnly));
+        prompts.write("And God said\n");
+        prompts.close();
+        const QString db = path(QStringLiteral("twice.sqlite"));
+        const auto refused = swb({"batch", "--prompts", prompts.fileName(), "--strategy", "greedy", "--strategy", "chat",
+                                  "--strategy", "greedy", "--max-tokens", "4", "--db", db});
+        QCOMPARE(refused.status, 2);
+        QCOMPARE(refused.err.count('\n'), 1);
+        QVERIFY2(refused.err.contains("strategies 1 and 3 (greedy) are the same"), refused.err.constData());
+        const auto none = swb({"export", "--db", db, "--report", "runs"});
+        QCOMPARE(none.status, 0);
+        QCOMPARE(none.out.count('\n'), 1); // the header only
+        const auto aa = swb({"batch", "--prompts", prompts.fileName(), "--strategy", "chat", "--strategy", "chat",
+                             "--seed-policy", "independent", "--max-tokens", "4", "--db", db});
+        QVERIFY2(aa.status == 0, aa.err.constData());
+        const auto two = swb({"export", "--db", db, "--report", "runs"});
+        QCOMPARE(two.out.count('\n'), 3);
+    }
+
     // The repository the GUI rates through, on the same store (last: it changes it).
     void ratingRepositoryQueries() {
         auto db = swb::Database::open(m_db);

@@ -620,6 +620,9 @@ private slots:
                                  << "must be an integer";
         QTest::newRow("selector not last") << R"({"samplers":[{"type":"greedy"},{"type":"top_k"}]})"
                                            << "must come last";
+        QTest::newRow("an array, not an object") << R"([{"type":"top_k"}])"
+                                                 << "strategy JSON is malformed: it is a JSON array; a strategy is an "
+                                                    "object {\"samplers\": [...]}";
         QTest::newRow("names position") << R"({"samplers":[{"type":"top_k"},{"type":"temperature","value":-1}]})"
                                         << "sampler 2 (temperature)";
     }

@@ -177,6 +177,36 @@ private slots:
                  std::optional<qint64>(comparison.id));
     }
 
+    // Our stores carry SQLite's application_id; ones made before it (no id, our schema) are taken and marked.
+    void storesAreMarkedAsOurs() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ours.sqlite"));
+        const auto applicationId = [&] {
+            qint64 id = -1;
+            {
+                QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+                raw.setDatabaseName(path);
+                if (raw.open()) {
+                    QSqlQuery q(raw);
+                    if (q.exec(QStringLiteral("PRAGMA application_id")) && q.next())
+                        id = q.value(0).toLongLong();
+                }
+                raw.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+            return id;
+        };
+        QVERIFY(Database::open(path).ok());
+        QCOMPARE(applicationId(), qint64(0x53574231));
+        {
+            auto db = Database::open(path).value();
+            QVERIFY(db->execSql(QStringLiteral("PRAGMA application_id = 0"), QStringLiteral("forget the id")).ok());
+        }
+        QCOMPARE(applicationId(), qint64(0));
+        QVERIFY(Database::open(path).ok()); // an older store of ours
+        QCOMPARE(applicationId(), qint64(0x53574231));
+    }
+
     void refusesFilesWithoutTouchingThem_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("needle");
@@ -186,6 +216,11 @@ private slots:
                                  << "corrupt";
         QTest::newRow("newer schema") << "newer"
                                       << "newer than this version";
+        // Another program's SQLite file: never migrated or switched to WAL.
+        QTest::newRow("foreign database") << "foreign"
+                                          << "is an SQLite database of another application";
+        QTest::newRow("foreign application id") << "foreign-id"
+                                                << "is an SQLite database of another application";
     }
     void refusesFilesWithoutTouchingThem() {
         QFETCH(QString, kind);
@@ -196,6 +231,21 @@ private slots:
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write("runs,ratings\n1,2\n");
+        } else if (kind.startsWith(QLatin1String("foreign"))) {
+            {
+                QSqlDatabase foreign = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("foreign"));
+                foreign.setDatabaseName(path);
+                QVERIFY(foreign.open());
+                QSqlQuery q(foreign);
+                QVERIFY(q.exec(QStringLiteral("CREATE TABLE notes (body TEXT)")));
+                QVERIFY(q.exec(QStringLiteral("INSERT INTO notes VALUES ('keep me')")));
+                if (kind == QLatin1String("foreign-id")) {
+                    QVERIFY(q.exec(QStringLiteral("PRAGMA application_id = 42")));
+                    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
+                }
+                foreign.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("foreign"));
         } else {
             {
                 auto db = Database::open(path).value();

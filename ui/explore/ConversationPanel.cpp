@@ -132,7 +132,7 @@ void ConversationPanel::setChatTemplate(std::optional<ChatTemplate> chatTemplate
         m_note->setText(tr("Chat template: %1").arg(m_template->origin()));
         m_note->setStyleSheet(QString());
     } else {
-        m_note->setText(tr("%1: the messages are sent as raw text, without a chat template.").arg(note));
+        m_note->setText(tr("%1; the messages go in as raw text.").arg(note));
         m_note->setStyleSheet(QStringLiteral("color: #a15c00;"));
     }
     updateRendered();

@@ -7,6 +7,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QUrl>
 
 namespace swb {
 
@@ -182,13 +183,26 @@ bool isOurs(const QSqlDatabase& db, int userVersion) {
 // we are about to reject. Never through a plain open() and close() of the file: closing any descriptor
 // of a file drops every POSIX lock this process holds on it, including those of a connection already
 // open (the GUI's), after which another process would think the store unused and delete its WAL.
+// A store in a folder we may not write (a read-only medium, another user's folder) can still be read, but
+// SQLite cannot make the -shm file WAL readers need: it is opened "immutable", which no writer can be
+// changing, since none could create its -wal there either.
+void configureReader(QSqlDatabase& db, const QString& path) {
+    if (QFileInfo(QFileInfo(path).absolutePath()).isWritable()) {
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        return;
+    }
+    db.setDatabaseName(QStringLiteral("file:%1?immutable=1")
+                           .arg(QString::fromLatin1(QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/"))));
+    db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=5000"));
+}
+
 Status inspectExisting(const QString& path) {
     const QString name = uniqueConnectionName();
     Status status;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        configureReader(db, path);
         const auto notOurs = [&] {
             return Error::badInput(
                 QStringLiteral("%1 is not a Sampling Workbench run store (not an SQLite database)").arg(path));
@@ -254,6 +268,11 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
     if (info.exists()) {
         if (info.isDir())
             return Error::badInput(QStringLiteral("the run store %1 is a folder, not a file").arg(path));
+        // Writing needs the file and its folder (for the -wal and -shm files beside it).
+        if (!readOnly && (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable()))
+            return Error::badInput(QStringLiteral("the run store %1 is read-only (the file or its folder); it can be "
+                                                  "read (swb export), not written")
+                                       .arg(path));
         // An empty file becomes a new store; its size is read without opening it (see inspectExisting).
         if (info.size() > 0) {
             if (Status status = inspectExisting(path); !status)
@@ -261,8 +280,6 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         } else if (readOnly) {
             return Error::badInput(QStringLiteral("the run store %1 is empty").arg(path));
         }
-        if (!readOnly && !info.isWritable())
-            return Error::badInput(QStringLiteral("the run store %1 is read-only").arg(path));
     } else if (readOnly) {
         return Error::badInput(QStringLiteral("there is no run store %1").arg(path));
     } else {
@@ -276,9 +293,12 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
 
     std::unique_ptr<Database> database(new Database(path, uniqueConnectionName()));
     QSqlDatabase& db = database->m_db;
-    db.setDatabaseName(path);
-    db.setConnectOptions(readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000")
-                                  : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (readOnly) {
+        configureReader(db, path);
+    } else {
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    }
     if (!db.open())
         return Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
     database->m_readOnly = readOnly;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -205,6 +206,48 @@ private slots:
         QCOMPARE(applicationId(), qint64(0));
         QVERIFY(Database::open(path).ok()); // an older store of ours
         QCOMPARE(applicationId(), qint64(0x53574231));
+    }
+
+    // A store in a folder nobody may write (a read-only medium, another user's folder): `swb export` reads
+    // it; writing is refused as read-only, not called corrupt. Root ignores permissions, so as root the
+    // commands run as `nobody`.
+    void readOnlyStoreIsReadNotCalledCorrupt() {
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                      QFileDevice::ReadGroup | QFileDevice::ExeGroup |
+                                                      QFileDevice::ReadOther | QFileDevice::ExeOther));
+        const QString folder = dir.filePath(QStringLiteral("readonly"));
+        QVERIFY(QDir().mkdir(folder));
+        const QString store = folder + QStringLiteral("/runs.sqlite");
+        const auto made = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
+        QCOMPARE(made.status, 0);
+        QVERIFY(!QFile::exists(store + QStringLiteral("-wal"))); // checkpointed and removed on close
+        QVERIFY(QFile::setPermissions(store, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
+        const QByteArray before = fileBytes(store);
+        const auto run = [&](const QStringList& args) {
+            if (geteuid() != 0)
+                return swb::test::runSwbProcess(args);
+            QStringList quoted;
+            for (const QString& a : args)
+                quoted << QStringLiteral("'%1'").arg(a);
+            return swb::test::runProcess(QStringLiteral("su"), {"nobody", "-s", "/bin/sh", "-c",
+                                                                 QStringLiteral("'%1' %2").arg(QStringLiteral(SWB_CLI_PATH), quoted.join(' '))});
+        };
+        const auto exported = run({"export", "--db", store, "--report", "runs"});
+        if (geteuid() == 0 && exported.status != 0 && exported.err.contains("su:"))
+            QSKIP("cannot run as nobody here (su refused)");
+        QVERIFY2(exported.status == 0, exported.err.constData());
+        QCOMPARE(exported.out.count('\n'), 2); // header and the one run
+        const auto written = run({"generate", "--prompt", "x", "--max-tokens", "2", "--db", store});
+        QCOMPARE(written.status, 2);
+        QVERIFY2(written.err.contains("is read-only (the file or its folder); it can be read (swb export), not written"),
+                 written.err.constData());
+        QVERIFY(!written.err.contains("corrupt"));
+        QCOMPARE(fileBytes(store), before);
+        QVERIFY(!QFile::exists(store + QStringLiteral("-wal")) && !QFile::exists(store + QStringLiteral("-shm")));
+        QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
 
     void refusesFilesWithoutTouchingThem_data() {

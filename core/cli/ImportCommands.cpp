@@ -129,7 +129,7 @@ std::optional<qint64> positiveId(const QString& text) {
 
 QSet<qint64> allRunIds(Database& database) {
     QSqlQuery query = database.prepare(QStringLiteral("SELECT id FROM runs"));
-    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+    if (Status status = database.exec(query, QStringLiteral("list runs")); !status)
         failBadInput(status.error().message);
     QSet<qint64> ids;
     while (query.next())

@@ -47,7 +47,7 @@ Result<StrategyIndex> loadStrategyIndex(Database& db) {
     StrategyIndex index;
     QSqlQuery strategies = db.prepare(QStringLiteral(
         "SELECT id, name, json FROM strategies WHERE id IN (SELECT DISTINCT strategy_id FROM runs) ORDER BY id"));
-    if (Status status = Database::exec(strategies, QStringLiteral("list strategies")); !status)
+    if (Status status = db.exec(strategies, QStringLiteral("list strategies")); !status)
         return status.error();
     QHash<QString, int> nameCount;
     while (strategies.next()) {
@@ -64,7 +64,7 @@ Result<StrategyIndex> loadStrategyIndex(Database& db) {
             entry.label += QStringLiteral(" #%1").arg(entry.id);
     QSqlQuery runs = db.prepare(QStringLiteral("SELECT id, strategy_id FROM runs"));
     runs.setForwardOnly(true);
-    if (Status status = Database::exec(runs, QStringLiteral("list runs")); !status)
+    if (Status status = db.exec(runs, QStringLiteral("list runs")); !status)
         return status.error();
     while (runs.next())
         index.byRunId.insert(runs.value(0).toLongLong(), index.byStrategyId.value(runs.value(1).toLongLong(), -1));
@@ -173,7 +173,7 @@ Result<QHash<qint64, RunSteps>> loadRunSteps(Database& db) {
     QSqlQuery query =
         db.prepare(QStringLiteral("SELECT run_id, token, raw_p, raw_entropy FROM steps ORDER BY run_id, step"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("read the steps")); !status)
+    if (Status status = db.exec(query, QStringLiteral("read the steps")); !status)
         return status.error();
     QHash<qint64, RunSteps> steps;
     while (query.next()) {
@@ -307,7 +307,7 @@ Result<std::vector<RunReportRow>> Reports::runs() {
         "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at "
         "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = r.strategy_id ORDER BY r.id"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
         return status.error();
     std::vector<RunReportRow> rows;
     while (query.next()) {
@@ -340,7 +340,7 @@ Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& vis
         "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
         "ORDER BY s.run_id, s.step"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("read the steps")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("read the steps")); !status)
         return status;
     while (query.next()) {
         StepReportRow row;

@@ -16,7 +16,7 @@ QString now() {
 Result<qint64> ComparisonRepository::savePromptSet(const QString& name, const QString& source) {
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM prompt_sets WHERE name = ?"));
     find.addBindValue(name);
-    if (Status status = Database::exec(find, QStringLiteral("look up a prompt set")); !status)
+    if (Status status = m_db.exec(find, QStringLiteral("look up a prompt set")); !status)
         return status.error();
     if (find.next())
         return find.value(0).toLongLong();
@@ -25,7 +25,7 @@ Result<qint64> ComparisonRepository::savePromptSet(const QString& name, const QS
     insert.addBindValue(name);
     insert.addBindValue(source);
     insert.addBindValue(now());
-    if (Status status = Database::exec(insert, QStringLiteral("save a prompt set")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a prompt set")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
@@ -35,7 +35,7 @@ Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position
         m_db.prepare(QStringLiteral("SELECT id, text FROM prompts WHERE prompt_set_id = ? AND position = ?"));
     find.addBindValue(promptSetId);
     find.addBindValue(position);
-    if (Status status = Database::exec(find, QStringLiteral("look up a prompt")); !status)
+    if (Status status = m_db.exec(find, QStringLiteral("look up a prompt")); !status)
         return status.error();
     if (find.next()) {
         const qint64 id = find.value(0).toLongLong();
@@ -43,7 +43,7 @@ Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position
             QSqlQuery update = m_db.prepare(QStringLiteral("UPDATE prompts SET text = ? WHERE id = ?"));
             update.addBindValue(text);
             update.addBindValue(id);
-            if (Status status = Database::exec(update, QStringLiteral("update a prompt")); !status)
+            if (Status status = m_db.exec(update, QStringLiteral("update a prompt")); !status)
                 return status.error();
         }
         return id;
@@ -53,7 +53,7 @@ Result<qint64> ComparisonRepository::savePrompt(qint64 promptSetId, int position
     insert.addBindValue(promptSetId);
     insert.addBindValue(position);
     insert.addBindValue(text);
-    if (Status status = Database::exec(insert, QStringLiteral("save a prompt")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a prompt")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
@@ -77,7 +77,7 @@ Status ComparisonRepository::saveComparison(ComparisonRecord& comparison) {
     insert.addBindValue(comparison.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>())
                                                       : QVariant(comparison.batchKey));
     insert.addBindValue(comparison.createdAt.toString(Qt::ISODateWithMs));
-    if (Status status = Database::exec(insert, QStringLiteral("save a comparison")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a comparison")); !status)
         return status;
     const qint64 id = insert.lastInsertId().toLongLong();
     QSqlQuery entry = m_db.prepare(QStringLiteral("INSERT INTO comparison_runs (comparison_id, slot, run_id, "
@@ -88,7 +88,7 @@ Status ComparisonRepository::saveComparison(ComparisonRecord& comparison) {
         entry.bindValue(2, e.runId);
         entry.bindValue(3, e.blindLabel);
         entry.bindValue(4, e.presentationOrder);
-        if (Status status = Database::exec(entry, QStringLiteral("save a comparison slot")); !status)
+        if (Status status = m_db.exec(entry, QStringLiteral("save a comparison slot")); !status)
             return status;
     }
     if (Status status = transaction.commit(); !status)
@@ -102,7 +102,7 @@ Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id) {
         "SELECT prompt_id, prompt_text, sample_index, blind, is_gold, gold_winner, batch_key, created_at "
         "FROM comparisons WHERE id = ?"));
     query.addBindValue(id);
-    if (Status status = Database::exec(query, QStringLiteral("load a comparison")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("load a comparison")); !status)
         return status.error();
     if (!query.next())
         return Error::badInput(QStringLiteral("there is no comparison %1 in %2").arg(id).arg(m_db.path()));
@@ -120,7 +120,7 @@ Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id) {
     QSqlQuery entries = m_db.prepare(QStringLiteral("SELECT slot, run_id, blind_label, presentation_order FROM "
                                                     "comparison_runs WHERE comparison_id = ? ORDER BY slot"));
     entries.addBindValue(id);
-    if (Status status = Database::exec(entries, QStringLiteral("load a comparison's runs")); !status)
+    if (Status status = m_db.exec(entries, QStringLiteral("load a comparison's runs")); !status)
         return status.error();
     while (entries.next())
         comparison.entries.push_back({entries.value(0).toInt(), entries.value(1).toLongLong(),
@@ -130,7 +130,7 @@ Result<ComparisonRecord> ComparisonRepository::loadComparison(qint64 id) {
 
 Result<std::vector<ComparisonRecord>> ComparisonRepository::listComparisons() {
     QSqlQuery ids = m_db.prepare(QStringLiteral("SELECT id FROM comparisons ORDER BY id"));
-    if (Status status = Database::exec(ids, QStringLiteral("list comparisons")); !status)
+    if (Status status = m_db.exec(ids, QStringLiteral("list comparisons")); !status)
         return status.error();
     std::vector<qint64> all;
     while (ids.next())
@@ -148,7 +148,7 @@ Result<std::vector<ComparisonRecord>> ComparisonRepository::listComparisons() {
 Result<std::optional<qint64>> ComparisonRepository::findComparisonByBatchKey(const QString& key) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM comparisons WHERE batch_key = ?"));
     query.addBindValue(key);
-    if (Status status = Database::exec(query, QStringLiteral("look up a batch comparison")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("look up a batch comparison")); !status)
         return status.error();
     if (!query.next())
         return std::optional<qint64>();
@@ -160,7 +160,7 @@ Status ComparisonRepository::setGold(qint64 id, bool gold, const QString& winner
     query.addBindValue(gold ? 1 : 0);
     query.addBindValue(gold ? QVariant(winner) : QVariant());
     query.addBindValue(id);
-    if (Status status = Database::exec(query, QStringLiteral("mark a gold comparison")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("mark a gold comparison")); !status)
         return status;
     if (query.numRowsAffected() != 1)
         return Error::badInput(QStringLiteral("there is no comparison %1 in %2").arg(id).arg(m_db.path()));

@@ -162,6 +162,15 @@ static_assert(kMigrationCount == Database::kSchemaVersion);
 // SQLite's result code for a file that is not a database (SQLITE_NOTADB).
 constexpr int kSqliteNotADatabase = 26;
 
+// Why a statement failed, in SQLite's words: Qt appends its own driver text ("Unable to fetch row").
+QString sqliteReason(const QSqlError& error) {
+    const int code = error.nativeErrorCode().toInt();
+    if (code == 5 || code == 6) // SQLITE_BUSY, SQLITE_LOCKED
+        return QStringLiteral("another program is writing to it and did not finish within 5 seconds; try again");
+    const QString text = error.databaseText().trimmed();
+    return text.isEmpty() ? error.driverText().trimmed() : text;
+}
+
 // Whether an SQLite file is ours: it carries our application_id, or it is one of our stores from before
 // the id was set (no id, a schema version of ours), or it is an empty database that becomes a new store.
 bool isOurs(const QSqlDatabase& db, int userVersion) {
@@ -209,7 +218,7 @@ Status inspectExisting(const QString& path) {
         };
         if (!db.open()) {
             status =
-                Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+                Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, sqliteReason(db.lastError())));
         } else {
             QSqlQuery query(db);
             if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
@@ -217,7 +226,7 @@ Status inspectExisting(const QString& path) {
                     status = notOurs();
                 else
                     status = Error::badInput(
-                        QStringLiteral("the run store %1 is corrupt: %2").arg(path, query.lastError().text()));
+                        QStringLiteral("the run store %1 is corrupt: %2").arg(path, sqliteReason(query.lastError())));
             } else if (const int version = query.value(0).toInt(); !isOurs(db, version)) {
                 status = Error::badInput(QStringLiteral("%1 is an SQLite database of another application, not a Sampling "
                                                         "Workbench run store; it was left as it is")
@@ -231,7 +240,7 @@ Status inspectExisting(const QString& path) {
             } else if (!query.exec(QStringLiteral("PRAGMA quick_check")) || !query.next() ||
                        query.value(0).toString() != QLatin1String("ok")) {
                 // SQLite lists problems over many lines; keep the first one, in one sentence.
-                QString reason = query.lastError().isValid() ? query.lastError().text() : query.value(0).toString();
+                QString reason = query.lastError().isValid() ? sqliteReason(query.lastError()) : query.value(0).toString();
                 QStringList lines = reason.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
                 lines.removeIf([](const QString& line) { return line.startsWith(QLatin1String("***")); });
                 reason = lines.isEmpty() ? reason.simplified() : lines.first().simplified();
@@ -300,14 +309,14 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     }
     if (!db.open())
-        return Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, db.lastError().text()));
+        return Error::badInput(QStringLiteral("cannot open the run store %1: %2").arg(path, sqliteReason(db.lastError())));
     database->m_readOnly = readOnly;
     if (readOnly) {
         // A reader changes nothing: no journal mode, no migration. It can read only the schema it knows.
         QSqlQuery version(db);
         if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
             return Error::badInput(
-                QStringLiteral("cannot read the schema version of %1: %2").arg(path, version.lastError().text()));
+                QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqliteReason(version.lastError())));
         if (version.value(0).toInt() != kSchemaVersion)
             return Error::badInput(QStringLiteral("the run store %1 has schema version %2; open it once for writing "
                                                   "(the workbench or swb generate) to upgrade it to %3")
@@ -325,14 +334,14 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         QSqlQuery query(db);
         if (!query.exec(QLatin1String(pragma)))
             return Error::badInput(
-                QStringLiteral("cannot set up the run store %1: %2").arg(path, query.lastError().text()));
+                QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(query.lastError())));
     }
     if (Status status = database->migrate(); !status)
         return status.error();
     // Marks the file as ours (SQLite's application_id), so another program's database is never taken for one.
     QSqlQuery mark(db);
     if (!mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
-        return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, mark.lastError().text()));
+        return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(mark.lastError())));
     return database;
 }
 
@@ -340,7 +349,7 @@ Status Database::migrate() {
     QSqlQuery version(m_db);
     if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
         return Error::badInput(
-            QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, version.lastError().text()));
+            QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, sqliteReason(version.lastError())));
     for (int from = version.value(0).toInt(); from < kSchemaVersion; ++from) {
         Transaction transaction(*this);
         if (Status status = transaction.begin(); !status)
@@ -372,14 +381,14 @@ QSqlQuery Database::prepare(const QString& sql) const {
 Status Database::exec(QSqlQuery& query, const QString& what) {
     if (query.exec())
         return {};
-    return Error::badInput(QStringLiteral("cannot %1: %2").arg(what, query.lastError().text()));
+    return Error::badInput(QStringLiteral("cannot %1 in the run store %2: %3").arg(what, m_path, sqliteReason(query.lastError())));
 }
 
 Status Database::execSql(const QString& sql, const QString& what) {
     QSqlQuery query(m_db);
     if (query.exec(sql))
         return {};
-    return Error::badInput(QStringLiteral("cannot %1 in %2: %3").arg(what, m_path, query.lastError().text()));
+    return Error::badInput(QStringLiteral("cannot %1 in the run store %2: %3").arg(what, m_path, sqliteReason(query.lastError())));
 }
 
 Database::Transaction::Transaction(Database& database)

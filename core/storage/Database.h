@@ -41,7 +41,9 @@ public:
 
     // A prepared statement on this connection; errors come back as values.
     QSqlQuery prepare(const QString& sql) const;
-    static Status exec(QSqlQuery& query, const QString& what);
+    // Runs a prepared statement; a failure names the store and says why in SQLite's words (a busy store:
+    // that another program holds it, after waiting 5 s), never Qt's driver text.
+    Status exec(QSqlQuery& query, const QString& what);
     Status execSql(const QString& sql, const QString& what);
 
     // BEGIN IMMEDIATE ... COMMIT, rolled back unless commit() is called.

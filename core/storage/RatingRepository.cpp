@@ -123,7 +123,7 @@ std::optional<PreferenceWinner> PreferenceRecord::winnerFromName(const QString& 
 Result<std::optional<qint64>> RatingRepository::findRater(const QString& name) {
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM raters WHERE name = ?"));
     find.addBindValue(name.trimmed());
-    if (Status status = Database::exec(find, QStringLiteral("look up a rater")); !status)
+    if (Status status = m_db.exec(find, QStringLiteral("look up a rater")); !status)
         return status.error();
     if (!find.next())
         return std::optional<qint64>();
@@ -142,14 +142,14 @@ Result<qint64> RatingRepository::raterId(const QString& name) {
     QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO raters (name, created_at) VALUES (?, ?)"));
     insert.addBindValue(trimmed);
     insert.addBindValue(now());
-    if (Status status = Database::exec(insert, QStringLiteral("save a rater")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a rater")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
 
 Result<std::vector<RaterRecord>> RatingRepository::listRaters() {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id, name, created_at FROM raters ORDER BY name"));
-    if (Status status = Database::exec(query, QStringLiteral("list raters")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list raters")); !status)
         return status.error();
     std::vector<RaterRecord> raters;
     while (query.next())
@@ -190,7 +190,7 @@ Result<Rubric> RatingRepository::saveRubric(const QString& name, const std::vect
     upsert.addBindValue(trimmed);
     upsert.addBindValue(Rubric::dimensionsJson(dimensions));
     upsert.addBindValue(now());
-    if (Status status = Database::exec(upsert, QStringLiteral("save the rubric '%1'").arg(trimmed)); !status)
+    if (Status status = m_db.exec(upsert, QStringLiteral("save the rubric '%1'").arg(trimmed)); !status)
         return status.error();
     if (!upsert.next())
         return Error::internal(QStringLiteral("saving the rubric '%1' returned no id").arg(trimmed));
@@ -200,7 +200,7 @@ Result<Rubric> RatingRepository::saveRubric(const QString& name, const std::vect
 Result<std::optional<Rubric>> RatingRepository::findRubric(const QString& name) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id, name, dimensions FROM rubrics WHERE name = ?"));
     query.addBindValue(name.trimmed());
-    if (Status status = Database::exec(query, QStringLiteral("look up a rubric")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("look up a rubric")); !status)
         return status.error();
     if (!query.next())
         return std::optional<Rubric>();
@@ -223,7 +223,7 @@ Result<Rubric> RatingRepository::defaultRubric() {
 
 Result<std::vector<Rubric>> RatingRepository::listRubrics() {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id, name, dimensions FROM rubrics ORDER BY id"));
-    if (Status status = Database::exec(query, QStringLiteral("list rubrics")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list rubrics")); !status)
         return status.error();
     std::vector<Rubric> rubrics;
     while (query.next()) {
@@ -260,7 +260,7 @@ Status RatingRepository::saveRating(RatingRecord& rating, const Rubric& rubric) 
     upsert.addBindValue(rating.score);
     upsert.addBindValue(rating.note.isNull() ? QStringLiteral("") : rating.note); // NULL would break NOT NULL
     upsert.addBindValue(time);
-    if (Status status = Database::exec(upsert, QStringLiteral("save a rating of run %1").arg(rating.runId)); !status)
+    if (Status status = m_db.exec(upsert, QStringLiteral("save a rating of run %1").arg(rating.runId)); !status)
         return status;
     if (!upsert.next())
         return Error::internal(QStringLiteral("saving a rating of run %1 returned no id").arg(rating.runId));
@@ -276,14 +276,14 @@ Status RatingRepository::deleteRating(qint64 runId, qint64 raterId, const QStrin
     query.addBindValue(runId);
     query.addBindValue(raterId);
     query.addBindValue(dimension);
-    return Database::exec(query, QStringLiteral("delete a rating of run %1").arg(runId));
+    return m_db.exec(query, QStringLiteral("delete a rating of run %1").arg(runId));
 }
 
 Result<std::vector<RatingRecord>> RatingRepository::listRatings() {
     QSqlQuery query =
         m_db.prepare(QString::fromLatin1(kRatingColumns) + QStringLiteral("ORDER BY r.run_id, w.name, r.dimension"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("list ratings")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list ratings")); !status)
         return status.error();
     std::vector<RatingRecord> ratings;
     while (query.next())
@@ -295,7 +295,7 @@ Result<std::vector<RatingRecord>> RatingRepository::ratingsOfRun(qint64 runId) {
     QSqlQuery query = m_db.prepare(QString::fromLatin1(kRatingColumns) +
                                    QStringLiteral("WHERE r.run_id = ? ORDER BY w.name, r.dimension"));
     query.addBindValue(runId);
-    if (Status status = Database::exec(query, QStringLiteral("list the ratings of run %1").arg(runId)); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list the ratings of run %1").arg(runId)); !status)
         return status.error();
     std::vector<RatingRecord> ratings;
     while (query.next())
@@ -312,7 +312,7 @@ Status RatingRepository::savePreference(PreferenceRecord& preference) {
             m_db.prepare(QStringLiteral("SELECT 1 FROM comparison_runs WHERE comparison_id = ? AND slot = ?"));
         slot.addBindValue(preference.comparisonId);
         slot.addBindValue(*preference.winnerSlot);
-        if (Status status = Database::exec(slot, QStringLiteral("look up a comparison slot")); !status)
+        if (Status status = m_db.exec(slot, QStringLiteral("look up a comparison slot")); !status)
             return status;
         if (!slot.next())
             return Error::badInput(QStringLiteral("comparison %1 has no slot %2")
@@ -331,7 +331,7 @@ Status RatingRepository::savePreference(PreferenceRecord& preference) {
     upsert.addBindValue(preference.note.isNull() ? QStringLiteral("") : preference.note);
     upsert.addBindValue(time);
     if (Status status =
-            Database::exec(upsert, QStringLiteral("save a preference on comparison %1").arg(preference.comparisonId));
+            m_db.exec(upsert, QStringLiteral("save a preference on comparison %1").arg(preference.comparisonId));
         !status)
         return status;
     if (!upsert.next())
@@ -346,13 +346,13 @@ Status RatingRepository::deletePreference(qint64 comparisonId, qint64 raterId) {
     QSqlQuery query = m_db.prepare(QStringLiteral("DELETE FROM preferences WHERE comparison_id = ? AND rater_id = ?"));
     query.addBindValue(comparisonId);
     query.addBindValue(raterId);
-    return Database::exec(query, QStringLiteral("delete a preference on comparison %1").arg(comparisonId));
+    return m_db.exec(query, QStringLiteral("delete a preference on comparison %1").arg(comparisonId));
 }
 
 Result<std::vector<PreferenceRecord>> RatingRepository::listPreferences() {
     QSqlQuery query = m_db.prepare(QString::fromLatin1(kPreferenceColumns) + QStringLiteral("ORDER BY p.id"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("list preferences")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list preferences")); !status)
         return status.error();
     std::vector<PreferenceRecord> preferences;
     while (query.next())
@@ -365,7 +365,7 @@ Result<std::optional<PreferenceRecord>> RatingRepository::preference(qint64 comp
                                    QStringLiteral("WHERE p.comparison_id = ? AND p.rater_id = ?"));
     query.addBindValue(comparisonId);
     query.addBindValue(raterId);
-    if (Status status = Database::exec(query, QStringLiteral("look up a preference")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("look up a preference")); !status)
         return status.error();
     if (!query.next())
         return std::optional<PreferenceRecord>();
@@ -378,7 +378,7 @@ Result<std::optional<qint64>> RatingRepository::nextUnratedComparison(qint64 rat
         "(SELECT 1 FROM preferences p WHERE p.comparison_id = c.id AND p.rater_id = ?) ORDER BY c.id LIMIT 1"));
     query.addBindValue(after);
     query.addBindValue(raterId);
-    if (Status status = Database::exec(query, QStringLiteral("find the next comparison to rate")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("find the next comparison to rate")); !status)
         return status.error();
     if (!query.next())
         return std::optional<qint64>();
@@ -390,7 +390,7 @@ Result<RatingProgress> RatingRepository::progress(qint64 raterId) {
         QStringLiteral("SELECT (SELECT count(*) FROM preferences p JOIN comparisons c ON c.id = p.comparison_id "
                        "WHERE p.rater_id = ?), (SELECT count(*) FROM comparisons)"));
     query.addBindValue(raterId);
-    if (Status status = Database::exec(query, QStringLiteral("count a rater's preferences")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("count a rater's preferences")); !status)
         return status.error();
     if (!query.next())
         return Error::internal(QStringLiteral("counting a rater's preferences returned nothing"));

@@ -118,7 +118,7 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id FROM models WHERE content_hash = ? AND path = ?"));
     find.addBindValue(model.contentHash);
     find.addBindValue(model.path);
-    if (Status status = Database::exec(find, QStringLiteral("look up a model")); !status)
+    if (Status status = m_db.exec(find, QStringLiteral("look up a model")); !status)
         return status.error();
     if (find.next())
         return find.value(0).toLongLong();
@@ -129,7 +129,7 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
          {QVariant(model.path), QVariant(model.format), QVariant(model.architecture), QVariant(model.contentHash),
           QVariant(model.parameters), QVariant(model.infoJson), QVariant(now())})
         insert.addBindValue(value);
-    if (Status status = Database::exec(insert, QStringLiteral("save a model")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a model")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
@@ -138,7 +138,7 @@ Result<ModelRecord> RunRepository::loadModel(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT path, format, architecture, content_hash, parameters, info_json FROM models WHERE id = ?"));
     query.addBindValue(id);
-    if (Status status = Database::exec(query, QStringLiteral("load model %1").arg(id)); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("load model %1").arg(id)); !status)
         return status.error();
     if (!query.next())
         return Error::badInput(QStringLiteral("there is no model %1 in %2").arg(id).arg(m_db.path()));
@@ -155,7 +155,7 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
     const QString hash = strategy.hash();
     QSqlQuery find = m_db.prepare(QStringLiteral("SELECT id, name FROM strategies WHERE hash = ?"));
     find.addBindValue(hash);
-    if (Status status = Database::exec(find, QStringLiteral("look up a strategy")); !status)
+    if (Status status = m_db.exec(find, QStringLiteral("look up a strategy")); !status)
         return status.error();
     if (find.next()) {
         const qint64 id = find.value(0).toLongLong();
@@ -163,7 +163,7 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
             QSqlQuery rename = m_db.prepare(QStringLiteral("UPDATE strategies SET name = ? WHERE id = ?"));
             rename.addBindValue(strategy.name);
             rename.addBindValue(id);
-            if (Status status = Database::exec(rename, QStringLiteral("name a strategy")); !status)
+            if (Status status = m_db.exec(rename, QStringLiteral("name a strategy")); !status)
                 return status.error();
         }
         return id;
@@ -174,7 +174,7 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
     insert.addBindValue(QString::fromUtf8(strategy.canonicalSamplersJson()));
     insert.addBindValue(strategy.name.isNull() ? QStringLiteral("") : strategy.name); // NOT NULL: bind "" for no name
     insert.addBindValue(now());
-    if (Status status = Database::exec(insert, QStringLiteral("save a strategy")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a strategy")); !status)
         return status.error();
     return insert.lastInsertId().toLongLong();
 }
@@ -182,7 +182,7 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
 Result<Strategy> RunRepository::loadStrategy(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT json, name FROM strategies WHERE id = ?"));
     query.addBindValue(id);
-    if (Status status = Database::exec(query, QStringLiteral("load a strategy")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("load a strategy")); !status)
         return status.error();
     if (!query.next())
         return Error::badInput(QStringLiteral("there is no strategy %1 in %2").arg(id).arg(m_db.path()));
@@ -200,14 +200,14 @@ Result<qint64> RunRepository::saveNamedStrategy(const Strategy& strategy, const 
     QSqlQuery rename = m_db.prepare(QStringLiteral("UPDATE strategies SET name = ? WHERE id = ?"));
     rename.addBindValue(name);
     rename.addBindValue(id.value());
-    if (Status status = Database::exec(rename, QStringLiteral("name a strategy")); !status)
+    if (Status status = m_db.exec(rename, QStringLiteral("name a strategy")); !status)
         return status.error();
     return id;
 }
 
 Result<std::vector<std::pair<qint64, Strategy>>> RunRepository::listNamedStrategies() {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM strategies WHERE name <> '' ORDER BY name, id"));
-    if (Status status = Database::exec(query, QStringLiteral("list strategies")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list strategies")); !status)
         return status.error();
     std::vector<qint64> ids;
     while (query.next())
@@ -242,7 +242,7 @@ Status RunRepository::saveRun(RunRecord& run) {
           QVariant(run.createdAt.toString(Qt::ISODateWithMs)),
           run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson)})
         insert.addBindValue(value);
-    if (Status status = Database::exec(insert, QStringLiteral("save a run")); !status)
+    if (Status status = m_db.exec(insert, QStringLiteral("save a run")); !status)
         return status;
     const qint64 id = insert.lastInsertId().toLongLong();
 
@@ -259,7 +259,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
         "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages FROM runs WHERE id = ?"));
     query.addBindValue(id);
-    if (Status status = Database::exec(query, QStringLiteral("load a run")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("load a run")); !status)
         return status.error();
     if (!query.next())
         return Error::badInput(QStringLiteral("there is no run %1 in %2").arg(id).arg(m_db.path()));
@@ -292,7 +292,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         "text FROM steps WHERE run_id = ? ORDER BY step"));
     steps.setForwardOnly(true);
     steps.addBindValue(id);
-    if (Status status = Database::exec(steps, QStringLiteral("load the steps of run %1").arg(id)); !status)
+    if (Status status = m_db.exec(steps, QStringLiteral("load the steps of run %1").arg(id)); !status)
         return status.error();
     run.steps.reserve(static_cast<std::size_t>(run.tokenCount));
     while (steps.next()) {
@@ -327,7 +327,7 @@ Result<std::vector<RunSummary>> RunRepository::listRuns() {
         "r.finish_reason, r.parent_run_id, r.branch_step, r.tokens_per_second, r.created_at "
         "FROM runs r JOIN strategies s ON s.id = r.strategy_id JOIN models m ON m.id = r.model_id ORDER BY r.id"));
     query.setForwardOnly(true);
-    if (Status status = Database::exec(query, QStringLiteral("list runs")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
         return status.error();
     std::vector<RunSummary> runs;
     while (query.next()) {
@@ -354,7 +354,7 @@ Result<std::vector<RunSummary>> RunRepository::listRuns() {
 Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& key) {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM runs WHERE batch_key = ?"));
     query.addBindValue(key);
-    if (Status status = Database::exec(query, QStringLiteral("look up a batch run")); !status)
+    if (Status status = m_db.exec(query, QStringLiteral("look up a batch run")); !status)
         return status.error();
     if (!query.next())
         return std::optional<qint64>();
@@ -364,7 +364,7 @@ Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& ke
 Status RunRepository::deleteRun(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
     query.addBindValue(id);
-    return Database::exec(query, QStringLiteral("delete run %1").arg(id));
+    return m_db.exec(query, QStringLiteral("delete run %1").arg(id));
 }
 
 } // namespace swb

@@ -250,6 +250,32 @@ private slots:
         QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
 
+    // Another program holding the store's write lock: after the 5 s busy timeout, one sentence naming the
+    // store, in SQLite's words, never Qt's driver text; nothing half-written.
+    void lockedStoreIsOneSentence() {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("locked.sqlite"));
+        QVERIFY(Database::open(store).ok());
+        {
+            QSqlDatabase holder = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
+            holder.setDatabaseName(store);
+            QVERIFY(holder.open());
+            QSqlQuery lock(holder);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            const auto run = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
+            QCOMPARE(run.status, 2);
+            QVERIFY2(run.err.contains(store.toUtf8()) && run.err.contains("another program is writing to it"), run.err.constData());
+            QVERIFY2(!run.err.contains("Unable to") && run.err.count('\n') == 1, run.err.constData());
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+            holder.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+        auto reopened = Database::open(store);
+        QVERIFY(reopened);
+        RunRepository runs(*reopened.value());
+        QCOMPARE(runs.listRuns().value().size(), std::size_t(0));
+    }
+
     void refusesFilesWithoutTouchingThem_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("needle");

@@ -1,5 +1,7 @@
 #include "storage/Database.h"
 
+#include <optional>
+
 #include <atomic>
 
 #include <QDir>
@@ -7,6 +9,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QThread>
 #include <QUrl>
 
 namespace swb {
@@ -329,19 +332,32 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
     }
     // A rowid table appends a run's steps at the end of its b-tree; WAL with synchronous NORMAL stays
     // durable across application crashes (a power cut may lose the last transactions, never corrupt).
-    for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
-                               "PRAGMA cache_size = -32768"}) {
-        QSqlQuery query(db);
-        if (!query.exec(QLatin1String(pragma)))
-            return Error::badInput(
-                QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(query.lastError())));
+    // Two processes setting up one new store at once can find it busy where SQLite does not wait (the
+    // switch to WAL): the set-up is retried for a few seconds before that is an error.
+    const auto setUp = [&]() -> std::optional<QSqlError> {
+        for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+                                   "PRAGMA cache_size = -32768"}) {
+            QSqlQuery query(db);
+            if (!query.exec(QLatin1String(pragma)))
+                return query.lastError();
+        }
+        if (Status status = database->migrate(); !status)
+            return database->m_lastError;
+        // Marks the file as ours (SQLite's application_id), so another program's database is never taken for one.
+        QSqlQuery mark(db);
+        if (!mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
+            return mark.lastError();
+        return std::nullopt;
+    };
+    for (int attempt = 0;; ++attempt) {
+        const std::optional<QSqlError> error = setUp();
+        if (!error)
+            break;
+        const int code = error->nativeErrorCode().toInt();
+        if ((code != 5 && code != 6) || attempt >= 40) // SQLITE_BUSY, SQLITE_LOCKED
+            return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(*error)));
+        QThread::msleep(static_cast<unsigned long>(20 + 5 * attempt));
     }
-    if (Status status = database->migrate(); !status)
-        return status.error();
-    // Marks the file as ours (SQLite's application_id), so another program's database is never taken for one.
-    QSqlQuery mark(db);
-    if (!mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
-        return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(mark.lastError())));
     return database;
 }
 
@@ -354,6 +370,16 @@ Status Database::migrate() {
         Transaction transaction(*this);
         if (Status status = transaction.begin(); !status)
             return status;
+        // Another process may have migrated while this one waited for the write lock (two creating one
+        // store at once): the version is read again under the lock.
+        QSqlQuery current(m_db);
+        if (!current.exec(QStringLiteral("PRAGMA user_version")) || !current.next())
+            return Error::badInput(QStringLiteral("cannot read the schema version of %1: %2")
+                                       .arg(m_path, sqliteReason(current.lastError())));
+        if (current.value(0).toInt() > from) {
+            from = current.value(0).toInt() - 1;
+            continue; // the transaction rolls back: nothing was written
+        }
         // QSqlQuery runs one statement at a time.
         for (const QString& statement :
              QString::fromUtf8(kMigrations[from]).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
@@ -381,6 +407,7 @@ QSqlQuery Database::prepare(const QString& sql) const {
 Status Database::exec(QSqlQuery& query, const QString& what) {
     if (query.exec())
         return {};
+    m_lastError = query.lastError();
     return Error::badInput(QStringLiteral("cannot %1 in the run store %2: %3").arg(what, m_path, sqliteReason(query.lastError())));
 }
 
@@ -388,6 +415,7 @@ Status Database::execSql(const QString& sql, const QString& what) {
     QSqlQuery query(m_db);
     if (query.exec(sql))
         return {};
+    m_lastError = query.lastError();
     return Error::badInput(QStringLiteral("cannot %1 in the run store %2: %3").arg(what, m_path, sqliteReason(query.lastError())));
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QString>
 
 #include "Result.h"
@@ -67,6 +68,7 @@ private:
     QString m_connectionName;
     QSqlDatabase m_db;
     bool m_readOnly = false;
+    QSqlError m_lastError; // of the last statement that failed (to tell a busy store from other failures)
 };
 
 } // namespace swb

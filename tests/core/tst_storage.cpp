@@ -276,6 +276,29 @@ private slots:
         QCOMPARE(runs.listRuns().value().size(), std::size_t(0));
     }
 
+    // Six processes creating one new store at the same moment, five times: every one saves its run
+    // (before, about one in five failed at once with "database is locked").
+    void concurrentCreatorsAllSucceed() {
+        QTemporaryDir dir;
+        for (int round = 0; round < 5; ++round) {
+            const QString store = dir.filePath(QStringLiteral("race-%1.sqlite").arg(round));
+            std::vector<std::unique_ptr<QProcess>> processes;
+            for (int i = 0; i < 6; ++i) {
+                auto process = std::make_unique<QProcess>();
+                process->start(QStringLiteral(SWB_CLI_PATH), {"generate", "--prompt", "x", "--max-tokens", "1", "--db", store});
+                processes.push_back(std::move(process));
+            }
+            for (auto& process : processes) {
+                QVERIFY(process->waitForFinished(120000));
+                QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+            }
+            auto opened = Database::open(store, Database::Access::ReadOnly);
+            QVERIFY(opened);
+            RunRepository runs(*opened.value());
+            QCOMPARE(runs.listRuns().value().size(), std::size_t(6));
+        }
+    }
+
     void refusesFilesWithoutTouchingThem_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("needle");

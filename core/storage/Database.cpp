@@ -1,5 +1,6 @@
 #include "storage/Database.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QElapsedTimer>
 #include <QThread>
 #include <QUrl>
 
@@ -343,20 +345,26 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         }
         if (Status status = database->migrate(); !status)
             return database->m_lastError;
-        // Marks the file as ours (SQLite's application_id), so another program's database is never taken for one.
+        // Marks the file as ours (SQLite's application_id), so another program's database is never taken for
+        // one; written only when missing, so opening a marked store takes no write lock.
         QSqlQuery mark(db);
-        if (!mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
+        if (!mark.exec(QStringLiteral("PRAGMA application_id")) || !mark.next())
+            return mark.lastError();
+        if (mark.value(0).toLongLong() != kApplicationId &&
+            !mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
             return mark.lastError();
         return std::nullopt;
     };
+    QElapsedTimer waited;
+    waited.start();
     for (int attempt = 0;; ++attempt) {
         const std::optional<QSqlError> error = setUp();
         if (!error)
             break;
         const int code = error->nativeErrorCode().toInt();
-        if ((code != 5 && code != 6) || attempt >= 40) // SQLITE_BUSY, SQLITE_LOCKED
+        if ((code != 5 && code != 6) || waited.elapsed() > 5000) // SQLITE_BUSY, SQLITE_LOCKED
             return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(*error)));
-        QThread::msleep(static_cast<unsigned long>(20 + 5 * attempt));
+        QThread::msleep(static_cast<unsigned long>(std::min(20 + 10 * attempt, 200)));
     }
     return database;
 }

@@ -122,8 +122,10 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
         return status.error();
     if (find.next())
         return find.value(0).toLongLong();
+    // OR IGNORE: another process may save the same model between the look-up and here (two batches
+    // starting at once); then its row is the one.
     QSqlQuery insert = m_db.prepare(QStringLiteral(
-        "INSERT INTO models (path, format, architecture, content_hash, parameters, info_json, created_at) "
+        "INSERT OR IGNORE INTO models (path, format, architecture, content_hash, parameters, info_json, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant& value :
          {QVariant(model.path), QVariant(model.format), QVariant(model.architecture), QVariant(model.contentHash),
@@ -131,6 +133,12 @@ Result<qint64> RunRepository::saveModel(const ModelRecord& model) {
         insert.addBindValue(value);
     if (Status status = m_db.exec(insert, QStringLiteral("save a model")); !status)
         return status.error();
+    if (insert.numRowsAffected() == 0) {
+        if (Status status = m_db.exec(find, QStringLiteral("look up a model")); !status)
+            return status.error();
+        if (find.next())
+            return find.value(0).toLongLong();
+    }
     return insert.lastInsertId().toLongLong();
 }
 
@@ -169,13 +177,19 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
         return id;
     }
     QSqlQuery insert =
-        m_db.prepare(QStringLiteral("INSERT INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
+        m_db.prepare(QStringLiteral("INSERT OR IGNORE INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
     insert.addBindValue(hash);
     insert.addBindValue(QString::fromUtf8(strategy.canonicalSamplersJson()));
     insert.addBindValue(strategy.name.isNull() ? QStringLiteral("") : strategy.name); // NOT NULL: bind "" for no name
     insert.addBindValue(now());
     if (Status status = m_db.exec(insert, QStringLiteral("save a strategy")); !status)
         return status.error();
+    if (insert.numRowsAffected() == 0) { // saved by another process meanwhile (see saveModel)
+        if (Status status = m_db.exec(find, QStringLiteral("look up a strategy")); !status)
+            return status.error();
+        if (find.next())
+            return find.value(0).toLongLong();
+    }
     return insert.lastInsertId().toLongLong();
 }
 

@@ -128,8 +128,13 @@ void DistributionPlot::redraw() {
     m_plot->yAxis->setLabel(tr("probability"));
     const auto n = static_cast<int>(m_model.bars.size());
     m_plot->legend->setVisible(n > 0);
+    // Nothing to show (before a generation, during a beam search): no axes left over from the last step,
+    // only the message above the plot.
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setVisible(n > 0);
+        axis->grid()->setVisible(n > 0);
+    }
     if (n == 0) {
-        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         m_plot->replot();
         return;
     }

@@ -689,6 +689,7 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_beamTree->setTokenizer(m_model->tokenizer);
     m_streamStack->setCurrentWidget(m_beamScroll);
     m_timeline->clearSteps();
+    m_timeline->hide(); // no per-step path to plot: the tree takes its room
     m_pipeline->setRowCount(0);
     m_whatIf->clear();
     m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
@@ -910,6 +911,7 @@ bool ExploreView::openRun(qint64 runId) {
 
 void ExploreView::showRunSteps() {
     m_streamStack->setCurrentWidget(m_streamScroll);
+    m_timeline->show();
     m_stream->setTokenizer(m_runTokenizers->find(m_run.modelHash));
     m_stream->clearSteps();
     m_stream->setPrompt(m_run.promptText);

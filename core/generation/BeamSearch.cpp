@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "generation/Generator.h"
+#include "generation/StepScorer.h"
 #include "model/Model.h"
 #include "sampling/SamplerRegistry.h"
 
@@ -174,18 +175,12 @@ Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
         for (int b = 0; b < k; ++b) {
             const Beam& beam = beams[std::size_t(b)];
             const std::vector<float>& row = beam.logits;
-            double maxLogit = -std::numeric_limits<double>::infinity();
-            for (float x : row)
-                maxLogit = std::max(maxLogit, double(x));
-            if (!std::isfinite(maxLogit))
+            const double partition = logPartition(row);
+            if (!std::isfinite(partition))
                 return Error::badInput(QStringLiteral("the model's logits hold NaN or no finite value"));
-            double sum = 0.0;
-            for (float x : row)
-                sum += std::exp(double(x) - maxLogit);
-            const double logPartition = maxLogit + std::log(sum);
             logProbs.resize(row.size());
             for (std::size_t v = 0; v < row.size(); ++v)
-                logProbs[v] = static_cast<float>(double(row[v]) - logPartition);
+                logProbs[v] = static_cast<float>(double(row[v]) - partition);
             history = result.promptIds;
             history.insert(history.end(), beam.tokens.begin(), beam.tokens.end());
             candidates.assign(logProbs);

@@ -47,23 +47,10 @@ Status ClassifierFreeGuidance::advance(TokenId token) {
     return {};
 }
 
-namespace {
-
-double logPartitionOf(const std::vector<float>& row) {
-    double maxLogit = -std::numeric_limits<double>::infinity();
-    for (float x : row)
-        maxLogit = std::max(maxLogit, double(x));
-    double sum = 0.0;
-    for (float x : row)
-        sum += std::exp(double(x) - maxLogit);
-    return maxLogit + std::log(sum);
-}
-
-} // namespace
 
 Status ClassifierFreeGuidance::score(std::vector<float>& logits) {
-    const double cond = logPartitionOf(logits);
-    const double uncond = logPartitionOf(m_unconditional);
+    const double cond = logPartition(logits);
+    const double uncond = logPartition(m_unconditional);
     if (!std::isfinite(cond) || !std::isfinite(uncond))
         return Error::badInput(QStringLiteral("a logits row holds NaN or no finite value"));
     for (std::size_t v = 0; v < logits.size(); ++v) {

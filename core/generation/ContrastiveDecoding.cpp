@@ -59,20 +59,6 @@ Status ContrastiveDecoding::advance(TokenId token) {
     return {};
 }
 
-namespace {
-
-// log-softmax in double: the row's log-partition.
-double logPartition(const std::vector<float>& row) {
-    double maxLogit = -std::numeric_limits<double>::infinity();
-    for (float x : row)
-        maxLogit = std::max(maxLogit, double(x));
-    double sum = 0.0;
-    for (float x : row)
-        sum += std::exp(double(x) - maxLogit);
-    return maxLogit + std::log(sum);
-}
-
-} // namespace
 
 Status ContrastiveDecoding::score(std::vector<float>& expert) {
     if (m_amateurLogits.size() != expert.size())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "Result.h"
@@ -24,6 +25,10 @@ public:
     // The second view reads the token chosen.
     virtual Status advance(TokenId token) = 0;
 };
+
+// log sum exp of a logits row, in double (the row's log-softmax is row - this); not finite when the row
+// holds NaN or no finite value.
+double logPartition(std::span<const float> row);
 
 // The scorer of a strategy's decoder (nullptr for sampling and beam search, which need none).
 Result<std::unique_ptr<StepScorer>> makeStepScorer(const DecoderSpec& decoder, Model& model, const Tokenizer& tokenizer);

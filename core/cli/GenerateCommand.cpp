@@ -25,77 +25,38 @@ namespace swb::cli {
 
 namespace {
 
-// A beam search: the best hypothesis as text (or every returned one with --json); --trace gets each step's
-// beams and the candidates it weighed.
-int runBeamGeneration(const Invocation& call, const LoadedModel& loaded, Generator& generator,
-                      const GenerationRequest& request, QIODevice* traceFile, std::optional<OutputFile>& traceOutput,
-                      bool hasDatabase) {
-    if (hasDatabase)
-        failBadInput(QStringLiteral("beam search runs are not saved to the run store yet; leave out --db"));
-    const auto fateName = [](BeamCandidate::Fate fate) {
-        return fate == BeamCandidate::Fate::Continued ? QStringLiteral("continued")
-               : fate == BeamCandidate::Fate::Finished ? QStringLiteral("finished")
-                                                       : QStringLiteral("pruned");
-    };
-    int index = 0;
-    Result<BeamResult> result = generator.beamSearch(request, [&](const BeamStep& step) {
-        if (traceFile) {
-            QJsonArray beams, candidates;
-            for (std::size_t i = 0; i < step.tokens.size(); ++i)
-                beams.append(QJsonObject{{QStringLiteral("parent"), step.parents[i]},
-                                         {QStringLiteral("token"), step.tokens[i]},
-                                         {QStringLiteral("token_text"),
-                                          QString::fromStdString(loaded.tokenizer->tokenText(step.tokens[i]))},
-                                         {QStringLiteral("score"), step.scores[i]}});
-            for (const BeamCandidate& c : step.candidates)
-                candidates.append(QJsonObject{{QStringLiteral("beam"), c.beam},
-                                              {QStringLiteral("token"), c.token},
-                                              {QStringLiteral("score"), c.score},
-                                              {QStringLiteral("fate"), fateName(c.fate)}});
-            const QJsonObject line{{QStringLiteral("step"), index},
-                                   {QStringLiteral("beams"), beams},
-                                   {QStringLiteral("candidates"), candidates}};
-            traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
-        }
-        ++index;
-        return true;
-    });
-    if (!result)
-        throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
-    if (traceOutput)
-        traceOutput->commit();
-    if (result->hypotheses.empty())
-        failBadInput(QStringLiteral("the beam search produced no hypothesis (no token to generate)"));
-    if (!call.args.isSet(QStringLiteral("json"))) {
-        call.out << QString::fromStdString(result->hypotheses.front().text) << '\n';
-        return 0;
+// What a decoder weighed at a step, for --trace: its candidates with the two quantities it combined.
+QJsonArray decoderCandidatesJson(const DecoderStepTrace& trace, const Tokenizer& tokenizer) {
+    QJsonArray out;
+    for (const DecoderCandidate& c : trace.candidates)
+        out.append(QJsonObject{{QStringLiteral("token"), c.token},
+                               {QStringLiteral("token_text"), QString::fromStdString(tokenizer.tokenText(c.token))},
+                               {QStringLiteral("first"), c.first},
+                               {QStringLiteral("second"), c.second},
+                               {QStringLiteral("score"), c.score},
+                               {QStringLiteral("kept"), c.kept}});
+    return out;
+}
+
+// A beam step for --trace: the beams it leaves running and every candidate it weighed.
+QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
+    QJsonArray beams, candidates;
+    for (std::size_t i = 0; i < step.tokens.size(); ++i)
+        beams.append(QJsonObject{{QStringLiteral("parent"), step.parents[i]},
+                                 {QStringLiteral("token"), step.tokens[i]},
+                                 {QStringLiteral("token_text"), QString::fromStdString(tokenizer.tokenText(step.tokens[i]))},
+                                 {QStringLiteral("score"), step.scores[i]},
+                                 {QStringLiteral("group"), i < step.groups.size() ? step.groups[i] : 0}});
+    for (const BeamCandidate& c : step.candidates) {
+        QJsonObject candidate{{QStringLiteral("beam"), c.beam},
+                              {QStringLiteral("token"), c.token},
+                              {QStringLiteral("score"), c.score},
+                              {QStringLiteral("fate"), beamFateName(c.fate)}};
+        if (c.forced)
+            candidate.insert(QStringLiteral("forced"), true);
+        candidates.append(candidate);
     }
-    QJsonArray hypotheses;
-    for (const BeamHypothesis& h : result->hypotheses) {
-        QJsonArray tokens;
-        for (TokenId id : h.tokens)
-            tokens.append(id);
-        hypotheses.append(QJsonObject{{QStringLiteral("text"), QString::fromStdString(h.text)},
-                                      {QStringLiteral("tokens"), tokens},
-                                      {QStringLiteral("sum_logprob"), h.sumLogProb},
-                                      {QStringLiteral("score"), h.score},
-                                      {QStringLiteral("finish_reason"), h.finishedByEos ? QStringLiteral("eos")
-                                                                                        : QStringLiteral("max_tokens")}});
-    }
-    QJsonArray promptIds;
-    for (TokenId id : result->promptIds)
-        promptIds.append(id);
-    const QJsonObject out{{QStringLiteral("text"), QString::fromStdString(result->hypotheses.front().text)},
-                          {QStringLiteral("hypotheses"), hypotheses},
-                          {QStringLiteral("prompt_ids"), promptIds},
-                          {QStringLiteral("steps"), static_cast<int>(result->steps.size())},
-                          {QStringLiteral("strategy"), request.strategy.toJson()},
-                          {QStringLiteral("finish_reason"), result->cancelled ? QStringLiteral("cancelled")
-                                                            : result->hypotheses.front().finishedByEos
-                                                                ? QStringLiteral("eos")
-                                                                : QStringLiteral("max_tokens")}};
-    call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
-    return 0;
+    return QJsonObject{{QStringLiteral("beams"), beams}, {QStringLiteral("candidates"), candidates}};
 }
 
 int runGenerate(const Invocation& call) {
@@ -207,8 +168,7 @@ int runGenerate(const Invocation& call) {
     }
 
     Generator generator(*loaded.model, *loaded.tokenizer);
-    if (request.strategy.decoder.type == QLatin1String("beam"))
-        return runBeamGeneration(call, loaded, generator, request, traceFile, traceOutput, database != nullptr);
+    const bool beams = isBeamDecoder(request.strategy.decoder);
     const bool echo = call.args.isSet(QStringLiteral("echo"));
     if (echo && !json) {
         // The prompt as the tokenizer reads it back (e.g. without SentencePiece's dummy space).
@@ -224,10 +184,12 @@ int runGenerate(const Invocation& call) {
             call.out.flush();
             streamed += step.shown.size();
         }
-        if (traceFile) {
+        if (traceFile && !beams) {
             QJsonObject line = stepTraceToJson(step.trace);
             line.insert(QStringLiteral("step"), index);
             line.insert(QStringLiteral("token_text"), QString::fromStdString(loaded.tokenizer->tokenText(step.token)));
+            if (!step.decoder.empty())
+                line.insert(QStringLiteral("decoder"), decoderCandidatesJson(step.decoder, *loaded.tokenizer));
             traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
         }
         ++index;
@@ -236,6 +198,20 @@ int runGenerate(const Invocation& call) {
     Result<GenerationResult> result = generator.generate(request, onStep);
     if (!result)
         throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
+    if (traceFile && result->beam) {
+        // One line per step of the search: its beams and candidates, with the best hypothesis's step where it has one.
+        for (std::size_t i = 0; i < result->beam->steps.size(); ++i) {
+            QJsonObject line;
+            if (i < result->steps.size()) {
+                line = stepTraceToJson(result->steps[i].trace);
+                line.insert(QStringLiteral("token_text"),
+                            QString::fromStdString(loaded.tokenizer->tokenText(result->steps[i].token)));
+            }
+            line.insert(QStringLiteral("step"), static_cast<int>(i));
+            line.insert(QStringLiteral("beam"), beamStepJson(result->beam->steps[i], *loaded.tokenizer));
+            traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+        }
+    }
     if (traceOutput)
         traceOutput->commit();
 
@@ -272,6 +248,26 @@ int runGenerate(const Invocation& call) {
             out.insert(QStringLiteral("stop_string"), QString::fromStdString(result->stopString));
         if (chat)
             out.insert(QStringLiteral("prompt"), QString::fromStdString(prompt));
+        if (result->beam) {
+            // Every returned hypothesis, best first (the first is the run's text).
+            QJsonArray hypotheses;
+            for (const BeamHypothesis& h : result->beam->hypotheses) {
+                QJsonArray ids;
+                for (TokenId id : h.tokens)
+                    ids.append(id);
+                QJsonObject hypothesis{{QStringLiteral("text"), QString::fromStdString(h.text)},
+                                       {QStringLiteral("tokens"), ids},
+                                       {QStringLiteral("sum_logprob"), h.sumLogProb},
+                                       {QStringLiteral("score"), h.score},
+                                       {QStringLiteral("finish_reason"),
+                                        h.finishedByEos ? QStringLiteral("eos") : QStringLiteral("max_tokens")}};
+                if (request.strategy.decoder.params.contains(QLatin1String("force_words")))
+                    hypothesis.insert(QStringLiteral("words_forced"), h.wordsForced);
+                hypotheses.append(hypothesis);
+            }
+            out.insert(QStringLiteral("hypotheses"), hypotheses);
+            out.insert(QStringLiteral("beam_steps"), static_cast<int>(result->beam->steps.size()));
+        }
         call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     } else {
         // text a stop string held back and then released at the end

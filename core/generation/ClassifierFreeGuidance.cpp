@@ -48,16 +48,28 @@ Status ClassifierFreeGuidance::advance(TokenId token) {
 }
 
 
-Status ClassifierFreeGuidance::score(std::vector<float>& logits) {
+Status ClassifierFreeGuidance::score(std::vector<float>& logits, DecoderStepTrace* trace) {
     const double cond = logPartition(logits);
     const double uncond = logPartition(m_unconditional);
     if (!std::isfinite(cond) || !std::isfinite(uncond))
         return Error::badInput(QStringLiteral("a logits row holds NaN or no finite value"));
+    std::vector<double> pc;
+    std::vector<double> pu;
+    if (trace) {
+        pc.resize(logits.size());
+        pu.resize(logits.size());
+    }
     for (std::size_t v = 0; v < logits.size(); ++v) {
         const double lc = double(logits[v]) - cond;
         const double lu = double(m_unconditional[v]) - uncond;
         logits[v] = float(m_scale == 1.0 ? lc : m_scale * (lc - lu) + lu);
+        if (trace) {
+            pc[v] = std::exp(lc);
+            pu[v] = std::exp(lu);
+        }
     }
+    if (trace)
+        *trace = decoderStepTrace(logits, pc, pu, 32, 0);
     return {};
 }
 

@@ -16,7 +16,7 @@ public:
     ~ClassifierFreeGuidance() override;
 
     Status start(const std::vector<TokenId>& prompt) override;
-    Status score(std::vector<float>& logits) override;
+    Status score(std::vector<float>& logits, DecoderStepTrace* trace = nullptr) override;
     Status advance(TokenId token) override;
 
 private:

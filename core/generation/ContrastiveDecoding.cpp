@@ -60,7 +60,7 @@ Status ContrastiveDecoding::advance(TokenId token) {
 }
 
 
-Status ContrastiveDecoding::score(std::vector<float>& expert) {
+Status ContrastiveDecoding::score(std::vector<float>& expert, DecoderStepTrace* trace) {
     if (m_amateurLogits.size() != expert.size())
         return Error::badInput(QStringLiteral("the amateur model gives %1 logits a step, the expert %2: they need one "
                                               "vocabulary")
@@ -75,6 +75,16 @@ Status ContrastiveDecoding::score(std::vector<float>& expert) {
         maxExpert = std::max(maxExpert, double(x));
     // p_e >= alpha * max p_e  <=>  logit_e >= max logit_e + log alpha
     const double threshold = maxExpert + std::log(m_alpha);
+    std::vector<double> pe;
+    std::vector<double> pa;
+    if (trace) {
+        pe.resize(expert.size());
+        pa.resize(expert.size());
+        for (std::size_t v = 0; v < expert.size(); ++v) {
+            pe[v] = std::exp(double(expert[v]) - expertPartition);
+            pa[v] = std::exp(double(m_amateurLogits[v]) - amateurPartition);
+        }
+    }
     for (std::size_t v = 0; v < expert.size(); ++v) {
         const double logitE = expert[v];
         if (logitE < threshold) {
@@ -84,6 +94,10 @@ Status ContrastiveDecoding::score(std::vector<float>& expert) {
         const double logitA = m_amateurLogits[v];
         expert[v] = m_beta ? float((1.0 + *m_beta) * logitE - *m_beta * logitA)
                            : float((logitE - expertPartition) - (logitA - amateurPartition));
+    }
+    if (trace) {
+        *trace = decoderStepTrace(expert, pe, pa);
+        trace->threshold = m_alpha * std::exp(maxExpert - expertPartition);
     }
     return {};
 }

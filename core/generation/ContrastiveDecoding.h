@@ -24,7 +24,7 @@ public:
     ~ContrastiveDecoding() override;
 
     Status start(const std::vector<TokenId>& prompt) override;
-    Status score(std::vector<float>& expertLogits) override;
+    Status score(std::vector<float>& expertLogits, DecoderStepTrace* trace = nullptr) override;
     Status advance(TokenId token) override;
 
 private:

@@ -77,9 +77,10 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
     if (!chain)
         return chain.error();
     chain->setTopN(request.topN);
-    if (request.strategy.decoder.type == QLatin1String("beam"))
-        return Error::badInput(QStringLiteral("beam search runs from `swb generate` for now; Explore and comparisons "
-                                              "take sampling, contrastive decoding and guidance"));
+    if (isBeamDecoder(request.strategy.decoder))
+        return generateWithBeams(request, onStep, cancel);
+    if (request.strategy.decoder.type == QLatin1String("contrastive_search"))
+        return contrastiveSearch(request, onStep, cancel);
     // Contrastive decoding and guidance rewrite each step's logits from a second view kept in step.
     Result<std::unique_ptr<StepScorer>> scorer = makeStepScorer(request.strategy.decoder, m_model, m_tokenizer);
     if (!scorer)
@@ -109,13 +110,14 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
             result.finish = FinishReason::Cancelled;
             break;
         }
+        GeneratedStep generated;
         if (contrastive)
-            if (Status s = contrastive->score(logits.value()); !s)
+            if (Status s = contrastive->score(logits.value(), request.traceLevel == TraceLevel::Full ? &generated.decoder : nullptr);
+                !s)
                 return s.error();
         Result<StepTrace> trace = chain->sample(logits.value(), history, request.traceLevel);
         if (!trace)
             return trace.error();
-        GeneratedStep generated;
         generated.token = trace->chosen;
         generated.trace = std::move(trace).value();
         chain->accept(generated.token);

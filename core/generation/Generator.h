@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "Result.h"
 #include "generation/BeamSearch.h"
+#include "generation/DecoderTrace.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/Tokenizer.h"
@@ -48,6 +50,8 @@ struct GeneratedStep {
     // What this step added to the run's visible text: text, less whatever a stop string holds back or
     // removes (and plus text held back before it that turned out not to start one).
     std::string shown;
+    // What a decoder other than sampling weighed at this step (empty for sampling and beam search).
+    DecoderStepTrace decoder;
 };
 
 struct GenerationResult {
@@ -59,6 +63,9 @@ struct GenerationResult {
     std::uint64_t seed = 0;
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0; // decode speed after the first token
+    // A beam decoder's search (steps is then its best hypothesis, each step traced with the distribution its
+    // beam's processors left, draw NaN); null for the other decoders.
+    std::shared_ptr<const BeamResult> beam;
 };
 
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
@@ -82,11 +89,14 @@ public:
         const std::function<bool(std::size_t, const GeneratedStep&)>& onStep = {},
         const std::atomic<bool>* cancel = nullptr);
 
-    // Beam search (request.strategy.decoder of type "beam"; see BeamSearch.h) from the request's prompt for
+    // Beam search (request.strategy.decoder of type "beam" or "group_beam"; see BeamSearch.h) from the request's prompt for
     // at most maxTokens new tokens; onStep after each step (returning false cancels, as does cancel).
     Result<BeamResult> beamSearch(const GenerationRequest& request,
                                   const std::function<bool(const BeamStep&)>& onStep = {},
                                   const std::atomic<bool>* cancel = nullptr);
+
+    // Called with every step of a beam search that generate() runs (a beam decoder), as it is taken.
+    void setBeamObserver(std::function<void(const BeamStep&)> observer) { m_beamObserver = std::move(observer); }
 
     // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
     std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial, bool addSpecial = true) const;
@@ -94,9 +104,17 @@ public:
     const std::vector<TokenId>& stopTokens() const { return m_stopTokens; }
 
 private:
+    Result<GenerationResult> generateWithBeams(const GenerationRequest& request,
+                                               const std::function<bool(const GeneratedStep&)>& onStep,
+                                               const std::atomic<bool>* cancel);
+    Result<GenerationResult> contrastiveSearch(const GenerationRequest& request,
+                                               const std::function<bool(const GeneratedStep&)>& onStep,
+                                               const std::atomic<bool>* cancel);
+
     Model& m_model;
     const Tokenizer& m_tokenizer;
     std::vector<TokenId> m_stopTokens;
+    std::function<void(const BeamStep&)> m_beamObserver;
 };
 
 } // namespace swb

@@ -1,5 +1,6 @@
 #include "generation/RunRecording.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <QJsonDocument>
@@ -47,6 +48,14 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     run.branchStep = provenance.branchStep;
     run.batchKey = provenance.batchKey;
     run.messagesJson = QString::fromStdString(request.conversationJson);
+    DecoderRecord decoder;
+    decoder.type = request.strategy.decoder.type;
+    decoder.beam = result.beam;
+    if (std::any_of(result.steps.begin(), result.steps.end(), [](const GeneratedStep& s) { return !s.decoder.empty(); }))
+        for (const GeneratedStep& step : result.steps)
+            decoder.steps.push_back(step.decoder);
+    if (!decoder.empty())
+        run.decoderTrace = QJsonDocument(decoderRecordToJson(decoder)).toJson(QJsonDocument::Compact);
     run.steps.reserve(result.steps.size());
     run.stepTexts.reserve(result.steps.size());
     for (const GeneratedStep& step : result.steps) {
@@ -65,6 +74,7 @@ std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer*
         for (TokenId id : run.promptIds)
             decoder->push(id);
     }
+    const Result<DecoderRecord> record = decoderRecord(run);
     std::vector<GeneratedStep> steps;
     steps.reserve(run.steps.size());
     for (const StepTrace& trace : run.steps) {
@@ -77,9 +87,21 @@ std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer*
             step.text = run.stepTexts[steps.size()];
         }
         step.trace = trace;
+        if (record && steps.size() < record->steps.size())
+            step.decoder = record->steps[steps.size()];
         steps.push_back(std::move(step));
     }
     return steps;
+}
+
+Result<DecoderRecord> decoderRecord(const RunRecord& run) {
+    if (run.decoderTrace.isEmpty())
+        return DecoderRecord{};
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(run.decoderTrace, &error);
+    if (!document.isObject())
+        return Error::badInput(QStringLiteral("run %1's decoder trace is damaged (%2)").arg(run.id).arg(error.errorString()));
+    return decoderRecordFromJson(document.object());
 }
 
 } // namespace swb

@@ -27,6 +27,10 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
 
 // A stored run's steps as the generation loop produced them: each token with its trace and the text it
 // completed, decoded in context after the prompt with the run's own tokenizer when given, else as stored.
+// With the decoder's per-step traces when the run has them.
 std::vector<GeneratedStep> generatedSteps(const RunRecord& run, const Tokenizer* tokenizer);
+
+// What the run's decoder recorded (empty for a sampled run); fails on a damaged trace.
+Result<DecoderRecord> decoderRecord(const RunRecord& run);
 
 } // namespace swb

@@ -300,7 +300,7 @@ struct Model::Impl {
     at::Tensor rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const;
     at::Tensor attention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                          const std::vector<Slice>& slices) const;
-    Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions);
+    Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden = nullptr);
 };
 
 // A weight as a tensor on the compute device and dtype. Float weights already in that dtype on the CPU
@@ -540,7 +540,7 @@ at::Tensor Model::Impl::attention(std::size_t layer, const at::Tensor& q, const 
     return outputs.size() == 1 ? outputs.front() : at::cat(outputs, 0);
 }
 
-Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions) {
+Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden) {
     std::vector<std::int64_t> ids;
     std::vector<std::int64_t> positions;
     std::set<const State*> seen;
@@ -620,6 +620,11 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
                 const at::Tensor h2 = rmsNorm(x, layer.ffnNorm);
                 x.add_(applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
             }
+        }
+        if (hidden) {
+            const at::Tensor all = gpt2 ? at::layer_norm(x, {config.dim}, norm, normBias, config.normEps) : rmsNorm(x, norm);
+            const at::Tensor h = all.to(at::kCPU, at::kFloat).contiguous();
+            hidden->assign(h.data_ptr<float>(), h.data_ptr<float>() + h.numel());
         }
         if (!allPositions) {
             // Only the last position of each sequence needs the classifier.
@@ -752,11 +757,13 @@ void Model::rewind(State& state, int length) {
     state.m_cache->length = std::clamp(length, 0, state.m_cache->length);
 }
 
-Result<std::vector<float>> Model::forward(State& state, std::span<const TokenId> tokens, bool allPositions) {
-    return m_impl->run({Impl::Slice{&state, tokens}}, allPositions);
+Result<std::vector<float>> Model::forward(State& state, std::span<const TokenId> tokens, bool allPositions,
+                                          std::vector<float>* hidden) {
+    return m_impl->run({Impl::Slice{&state, tokens}}, allPositions, hidden);
 }
 
-Result<std::vector<float>> Model::forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens) {
+Result<std::vector<float>> Model::forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens,
+                                               std::vector<float>* hidden) {
     if (states.size() != tokens.size())
         return Error::internal(QStringLiteral("a batched step needs one token per state (%1 states, %2 tokens)")
                                    .arg(states.size())
@@ -766,7 +773,7 @@ Result<std::vector<float>> Model::forwardBatch(std::span<State* const> states, s
         slices.push_back({states[i], tokens.subspan(i, 1)});
     if (slices.empty())
         return std::vector<float>();
-    return m_impl->run(slices, false);
+    return m_impl->run(slices, false, hidden);
 }
 
 } // namespace swb

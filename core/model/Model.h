@@ -104,11 +104,14 @@ public:
 
     // Appends tokens (prefill in one pass when several) and returns the logits of the last position
     // (vocabSize floats), or of every new position (tokens.size() × vocabSize) when allPositions.
-    // Fails with a clear error at the context limit.
-    Result<std::vector<float>> forward(State& state, std::span<const TokenId> tokens, bool allPositions = false);
+    // Fails with a clear error at the context limit. hidden, when given, receives the last layer's hidden
+    // state (after the final norm: transformers' hidden_states[-1]) of every new position (× dim floats).
+    Result<std::vector<float>> forward(State& state, std::span<const TokenId> tokens, bool allPositions = false,
+                                       std::vector<float>* hidden = nullptr);
     // One decode step for several sequences in one batched pass; states may be at different positions.
-    // Returns states.size() × vocabSize floats.
-    Result<std::vector<float>> forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens);
+    // Returns states.size() × vocabSize floats (and states.size() × dim hidden floats when asked).
+    Result<std::vector<float>> forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens,
+                                            std::vector<float>* hidden = nullptr);
 
 private:
     struct Impl;

@@ -169,15 +169,35 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
             decoder.params.insert(QStringLiteral("beta"), beta.toDouble());
         return decoder;
     }
-    if (decoder.type != QLatin1String("beam"))
-        return Error::badInput(
-            QStringLiteral("decoder: unknown type '%1' (known: sample, beam, contrastive_decoding, cfg)").arg(decoder.type));
-    static const QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
-                                      QStringLiteral("early_stopping"), QStringLiteral("return"),
-                                      QStringLiteral("do_sample")};
+    if (decoder.type == QLatin1String("contrastive_search")) {
+        static const QStringList fields = {QStringLiteral("type"), QStringLiteral("penalty_alpha"), QStringLiteral("top_k")};
+        for (auto it = json.begin(); it != json.end(); ++it)
+            if (!fields.contains(it.key()))
+                return Error::badInput(QStringLiteral("decoder 'contrastive_search': unknown field '%1'").arg(it.key()));
+        const QJsonValue alpha = json.value(QLatin1String("penalty_alpha"));
+        if (!alpha.isUndefined() && (!alpha.isDouble() || !(alpha.toDouble() >= 0.0) || alpha.toDouble() > 1.0))
+            return Error::badInput(QStringLiteral("decoder 'contrastive_search': field 'penalty_alpha' must be a number in [0, 1]"));
+        const QJsonValue topK = json.value(QLatin1String("top_k"));
+        const double k = topK.toDouble(4.0);
+        if (!topK.isUndefined() && (!topK.isDouble() || k != std::floor(k) || k < 1 || k > 256))
+            return Error::badInput(QStringLiteral("decoder 'contrastive_search': field 'top_k' must be an integer from 1 to 256"));
+        decoder.params = QJsonObject{{QStringLiteral("penalty_alpha"), alpha.isUndefined() ? 0.6 : alpha.toDouble()},
+                                     {QStringLiteral("top_k"), static_cast<int>(k)}};
+        return decoder;
+    }
+    const bool group = decoder.type == QLatin1String("group_beam");
+    if (decoder.type != QLatin1String("beam") && !group)
+        return Error::badInput(QStringLiteral("decoder: unknown type '%1' (known: sample, beam, group_beam, "
+                                              "contrastive_search, contrastive_decoding, cfg)")
+                                   .arg(decoder.type));
+    const QString where = QStringLiteral("decoder '%1'").arg(decoder.type);
+    QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
+                         QStringLiteral("early_stopping"), QStringLiteral("return")};
+    known += group ? QStringList{QStringLiteral("groups"), QStringLiteral("diversity_penalty")}
+                   : QStringList{QStringLiteral("do_sample"), QStringLiteral("force_words")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
-            return Error::badInput(QStringLiteral("decoder 'beam': unknown field '%1'").arg(it.key()));
+            return Error::badInput(QStringLiteral("%1: unknown field '%2'").arg(where, it.key()));
     const auto integer = [&](const char* key, int fallback, int low, int high) -> std::optional<int> {
         const QJsonValue v = json.value(QLatin1String(key));
         if (v.isUndefined())
@@ -189,23 +209,58 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
     };
     const std::optional<int> beams = integer("beams", 4, 1, 256);
     if (!beams)
-        return Error::badInput(QStringLiteral("decoder 'beam': field 'beams' must be an integer from 1 to 256"));
+        return Error::badInput(QStringLiteral("%1: field 'beams' must be an integer from 1 to 256").arg(where));
     const std::optional<int> returned = integer("return", 1, 1, *beams);
     if (!returned)
-        return Error::badInput(QStringLiteral("decoder 'beam': field 'return' must be an integer from 1 to beams (%1)").arg(*beams));
+        return Error::badInput(QStringLiteral("%1: field 'return' must be an integer from 1 to beams (%2)").arg(where).arg(*beams));
     const QJsonValue penalty = json.value(QLatin1String("length_penalty"));
     if (!penalty.isUndefined() && (!penalty.isDouble() || !std::isfinite(penalty.toDouble())))
-        return Error::badInput(QStringLiteral("decoder 'beam': field 'length_penalty' must be a finite number"));
+        return Error::badInput(QStringLiteral("%1: field 'length_penalty' must be a finite number").arg(where));
     const QJsonValue early = json.value(QLatin1String("early_stopping"));
     if (!early.isUndefined() && !early.isBool() && early.toString() != QLatin1String("never"))
-        return Error::badInput(QStringLiteral("decoder 'beam': field 'early_stopping' must be true, false or \"never\""));
-    if (json.value(QLatin1String("do_sample")).toBool(false))
-        return Error::badInput(QStringLiteral("decoder 'beam': do_sample (beam sampling) is not supported yet; "
-                                              "use do_sample false"));
+        return Error::badInput(QStringLiteral("%1: field 'early_stopping' must be true, false or \"never\"").arg(where));
     decoder.params = QJsonObject{{QStringLiteral("beams"), *beams},
                                  {QStringLiteral("length_penalty"), penalty.isUndefined() ? 1.0 : penalty.toDouble()},
                                  {QStringLiteral("early_stopping"), early.isUndefined() ? QJsonValue(false) : early},
                                  {QStringLiteral("return"), *returned}};
+    if (group) {
+        const std::optional<int> groups = integer("groups", 2, 1, *beams);
+        if (!groups || *beams % *groups != 0)
+            return Error::badInput(QStringLiteral("%1: field 'groups' must be an integer that divides beams (%2)").arg(where).arg(*beams));
+        const QJsonValue diversity = json.value(QLatin1String("diversity_penalty"));
+        if (!diversity.isUndefined() &&
+            (!diversity.isDouble() || !std::isfinite(diversity.toDouble()) || diversity.toDouble() < 0.0))
+            return Error::badInput(QStringLiteral("%1: field 'diversity_penalty' must be a number of 0 or more").arg(where));
+        decoder.params.insert(QStringLiteral("groups"), *groups);
+        decoder.params.insert(QStringLiteral("diversity_penalty"), diversity.isUndefined() ? 1.0 : diversity.toDouble());
+        return decoder;
+    }
+    const QJsonValue doSample = json.value(QLatin1String("do_sample"));
+    if (!doSample.isUndefined() && !doSample.isBool())
+        return Error::badInput(QStringLiteral("%1: field 'do_sample' must be true or false").arg(where));
+    if (doSample.toBool(false))
+        decoder.params.insert(QStringLiteral("do_sample"), true);
+    const QJsonValue words = json.value(QLatin1String("force_words"));
+    if (!words.isUndefined()) {
+        const QString wordsError = QStringLiteral("%1: field 'force_words' must be a list of up to 16 words, each a "
+                                                  "non-empty string or a list of alternative strings")
+                                       .arg(where);
+        if (!words.isArray() || words.toArray().isEmpty() || words.toArray().size() > 16)
+            return Error::badInput(wordsError);
+        for (const QJsonValue& word : words.toArray()) {
+            const QJsonArray alternatives = word.isArray() ? word.toArray() : QJsonArray{word};
+            if (alternatives.isEmpty())
+                return Error::badInput(wordsError);
+            for (const QJsonValue& a : alternatives)
+                if (!a.isString() || a.toString().isEmpty())
+                    return Error::badInput(wordsError);
+        }
+        if (doSample.toBool(false))
+            return Error::badInput(QStringLiteral("%1: force_words and do_sample do not go together (transformers' "
+                                                  "constrained beam search is not sampled)")
+                                       .arg(where));
+        decoder.params.insert(QStringLiteral("force_words"), words);
+    }
     return decoder;
 }
 

@@ -27,6 +27,14 @@ struct SamplerSpec {
 // false), return (1..beams, default 1). The chain's samplers act as transformers' logits processors on
 // each beam's log-probabilities (only those that are processors there: logit bias, banned tokens and
 // words, repetition and presence/frequency penalties, no-repeat n-grams; the selector is not used).
+// beam also takes "do_sample" (beam sampling: the warpers temperature, top_k, top_p, min_p, typical,
+// epsilon, eta act too and the candidates are drawn) and "force_words" (constrained beam search: up to 16
+// words, each a string or a list of alternative strings, tokenized without special tokens).
+// "group_beam": diverse beam search, with beam's fields less do_sample and force_words, plus "groups"
+// (dividing beams, default 2) and "diversity_penalty" (>= 0, default 1). See BeamSearch.h.
+// "contrastive_search": Su et al. 2022 as transformers does it: "top_k" candidates (1..256, default 4), each
+// scored (1 - penalty_alpha) p - penalty_alpha * max cosine similarity of its last hidden state to those of
+// the context ("penalty_alpha" in [0, 1], default 0.6); the chain acts as logits processors.
 // "contrastive_decoding": Li et al. 2022 with a weaker "amateur" model (a path; it must share the
 // tokenizer): tokens with p_expert < alpha * max p_expert (alpha in (0, 1], default 0.1) are cut, the
 // others scored log p_expert - log p_amateur, or with "beta" (O'Brien & Lewis 2023)

@@ -159,6 +159,11 @@ ALTER TABLE steps ADD COLUMN text TEXT;
     R"SQL(
 ALTER TABLE runs ADD COLUMN messages TEXT;
 )SQL",
+    // 3 -> 4: a run of a decoder other than sampling keeps what it weighed (qCompress'd JSON: beam search's
+    // steps, beams and hypotheses; contrastive candidates per step). NULL for sampled and older runs.
+    R"SQL(
+ALTER TABLE runs ADD COLUMN decoder_trace BLOB;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

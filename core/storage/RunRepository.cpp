@@ -91,7 +91,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
         !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) ||
         !sameDouble(tokensPerSecond, other.tokensPerSecond) || parentRunId != other.parentRunId ||
         branchStep != other.branchStep || batchKey != other.batchKey || createdAt != other.createdAt ||
-        messagesJson != other.messagesJson ||
+        messagesJson != other.messagesJson || decoderTrace != other.decoderTrace ||
         steps.size() != other.steps.size() || stepTexts != other.stepTexts)
         return false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -244,8 +244,8 @@ Status RunRepository::saveRun(RunRecord& run) {
         return status;
     QSqlQuery insert = m_db.prepare(QStringLiteral(
         "INSERT INTO runs (model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, "
-        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, "
+        "decoder_trace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant& value :
          {QVariant(run.modelId), QVariant(run.strategyId), optionalValue(run.promptId), QVariant(run.promptText),
           QVariant(step_blob::packIds(run.promptIds)), QVariant(static_cast<qint64>(run.seed)), QVariant(run.text),
@@ -254,7 +254,8 @@ Status RunRepository::saveRun(RunRecord& run) {
           run.branchStep ? QVariant(*run.branchStep) : QVariant(QMetaType::fromType<int>()),
           run.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.batchKey),
           QVariant(run.createdAt.toString(Qt::ISODateWithMs)),
-          run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson)})
+          run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson),
+          run.decoderTrace.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(qCompress(run.decoderTrace))})
         insert.addBindValue(value);
     if (Status status = m_db.exec(insert, QStringLiteral("save a run")); !status)
         return status;
@@ -271,7 +272,8 @@ Status RunRepository::saveRun(RunRecord& run) {
 Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
-        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages FROM runs WHERE id = ?"));
+        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, decoder_trace FROM runs "
+        "WHERE id = ?"));
     query.addBindValue(id);
     if (Status status = m_db.exec(query, QStringLiteral("load a run")); !status)
         return status.error();
@@ -298,6 +300,11 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
     run.batchKey = query.value(13).toString();
     run.createdAt = QDateTime::fromString(query.value(14).toString(), Qt::ISODateWithMs);
     run.messagesJson = query.value(15).toString();
+    if (!query.value(16).isNull()) {
+        run.decoderTrace = qUncompress(query.value(16).toByteArray());
+        if (run.decoderTrace.isEmpty())
+            return Error::badInput(QStringLiteral("run %1's decoder trace in %2 is damaged").arg(id).arg(m_db.path()));
+    }
     if (!withSteps)
         return run;
 

@@ -48,6 +48,9 @@ struct RunRecord {
     // The conversation the prompt was rendered from (JSON: messages, and tools when given); empty for a
     // raw prompt. promptText is then the chat template's rendering.
     QString messagesJson;
+    // What a decoder other than sampling recorded (compact JSON, see generation/DecoderTrace.h: beam steps and
+    // hypotheses, contrastive candidates); empty for sampled runs. Stored compressed (runs.decoder_trace).
+    QByteArray decoderTrace;
     QDateTime createdAt;
     std::vector<StepTrace> steps;
     // The text each step's token completed, decoded in context (UTF-8); empty for runs saved before the

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,6 +19,9 @@
 #include "TestSupport.h"
 #include "cli/RandomModelWriter.h"
 #include "generation/Generator.h"
+#include "generation/RunRecording.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
 #include "model/Model.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -64,6 +68,56 @@ std::vector<float> logSoftmax(const std::vector<float>& row)
     return out;
 }
 
+struct Loaded {
+    std::unique_ptr<Model> model;
+    std::unique_ptr<Tokenizer> tokenizer;
+};
+
+Loaded loadDemo()
+{
+    Loaded loaded;
+    loaded.model = Model::load(demoModel()).value();
+    loaded.tokenizer = loadTokenizer(demoModel()).value();
+    return loaded;
+}
+
+QJsonObject banStops(const Generator& generator)
+{
+    QJsonArray stops;
+    for (TokenId id : generator.stopTokens())
+        stops.append(id);
+    return QJsonObject{{"type", "banned_tokens"}, {"ids", stops}};
+}
+
+Strategy strategyOf(const QJsonObject& json)
+{
+    Result<Strategy> strategy = Strategy::fromJson(json);
+    if (!strategy)
+        qFatal("%s", qPrintable(strategy.error().message));
+    return strategy.value();
+}
+
+std::vector<TokenId> tokensOfSteps(const GenerationResult& result)
+{
+    std::vector<TokenId> tokens;
+    for (const GeneratedStep& step : result.steps)
+        tokens.push_back(step.token);
+    return tokens;
+}
+
+// Unit-length copy, in double.
+std::vector<double> unit(const float* h, int dim)
+{
+    double norm = 0;
+    for (int i = 0; i < dim; ++i)
+        norm += double(h[i]) * h[i];
+    norm = std::sqrt(norm);
+    std::vector<double> out(std::size_t(dim), 0.0);
+    for (int i = 0; i < dim; ++i)
+        out[std::size_t(i)] = h[i] / norm;
+    return out;
+}
+
 } // namespace
 
 class TestDecoders : public QObject {
@@ -80,6 +134,14 @@ private slots:
     void contrastiveWithItselfTakesTheFirstPlausibleToken();
     void contrastiveWithTheDemoModelAsAmateur();
     void guidance();
+    void beamSamplingDrawsWithoutReplacement();
+    void beamSamplingWithAsManyDrawsAsCandidatesIsGreedy();
+    void groupBeamWithOneGroupIsBeamSearch();
+    void groupBeamDiversityPenaltyMovesLaterGroups();
+    void forcedWordsAppearInEveryHypothesis();
+    void contrastiveSearchWithoutPenaltyIsGreedy();
+    void contrastiveSearchScoresAsWorkedOut();
+    void beamDecodersRunInBatch();
 };
 
 void TestDecoders::oneBeamIsGreedy()
@@ -211,7 +273,7 @@ void TestDecoders::decoderFieldIsValidated_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("error");
     QTest::newRow("unknown type") << R"({"decoder": {"type": "viterbi"}, "samplers": []})"
-                                  << "decoder: unknown type 'viterbi' (known: sample, beam, contrastive_decoding, cfg)";
+                                  << "decoder: unknown type 'viterbi' (known: sample, beam, group_beam, contrastive_search, contrastive_decoding, cfg)";
     QTest::newRow("no beams") << R"({"decoder": {"type": "beam", "beams": 0}, "samplers": []})"
                               << "decoder 'beam': field 'beams' must be an integer from 1 to 256";
     QTest::newRow("return above beams") << R"({"decoder": {"type": "beam", "beams": 2, "return": 3}, "samplers": []})"
@@ -229,8 +291,27 @@ void TestDecoders::decoderFieldIsValidated_data()
     QTest::newRow("contrastive beta negative")
         << R"({"decoder": {"type": "contrastive_decoding", "amateur": "m", "beta": -1}, "samplers": []})"
         << "decoder 'contrastive_decoding': field 'beta' must be a number of 0 or more";
-    QTest::newRow("beam sampling") << R"({"decoder": {"type": "beam", "do_sample": true}, "samplers": []})"
-                                   << "decoder 'beam': do_sample (beam sampling) is not supported yet; use do_sample false";
+    QTest::newRow("do_sample not a bool") << R"({"decoder": {"type": "beam", "do_sample": 1}, "samplers": []})"
+                                          << "decoder 'beam': field 'do_sample' must be true or false";
+    QTest::newRow("forced words sampled")
+        << R"({"decoder": {"type": "beam", "do_sample": true, "force_words": ["light"]}, "samplers": []})"
+        << "decoder 'beam': force_words and do_sample do not go together (transformers' constrained beam search is not sampled)";
+    QTest::newRow("forced word empty") << R"({"decoder": {"type": "beam", "force_words": ["light", ""]}, "samplers": []})"
+        << "decoder 'beam': field 'force_words' must be a list of up to 16 words, each a non-empty string or a list of "
+           "alternative strings";
+    QTest::newRow("forced words not a list") << R"({"decoder": {"type": "beam", "force_words": "light"}, "samplers": []})"
+        << "decoder 'beam': field 'force_words' must be a list of up to 16 words, each a non-empty string or a list of "
+           "alternative strings";
+    QTest::newRow("groups not dividing") << R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 3}, "samplers": []})"
+                                         << "decoder 'group_beam': field 'groups' must be an integer that divides beams (4)";
+    QTest::newRow("diversity NaN-like") << R"({"decoder": {"type": "group_beam", "diversity_penalty": "x"}, "samplers": []})"
+                                        << "decoder 'group_beam': field 'diversity_penalty' must be a number of 0 or more";
+    QTest::newRow("group beam sampled") << R"({"decoder": {"type": "group_beam", "do_sample": true}, "samplers": []})"
+                                        << "decoder 'group_beam': unknown field 'do_sample'";
+    QTest::newRow("search alpha") << R"({"decoder": {"type": "contrastive_search", "penalty_alpha": 1.5}, "samplers": []})"
+                                  << "decoder 'contrastive_search': field 'penalty_alpha' must be a number in [0, 1]";
+    QTest::newRow("search top_k") << R"({"decoder": {"type": "contrastive_search", "top_k": 0}, "samplers": []})"
+                                  << "decoder 'contrastive_search': field 'top_k' must be an integer from 1 to 256";
 }
 
 void TestDecoders::decoderFieldIsValidated()
@@ -247,20 +328,22 @@ void TestDecoders::decoderFieldIsValidated()
 
 void TestDecoders::generateReturnsHypotheses()
 {
-    // A warper in a beam chain is refused, naming it; and --db is refused for now.
+    // A warper in a beam chain is refused, naming it (beam sampling takes warpers; mirostat is neither).
     const auto warper = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
         R"({"decoder": {"type": "beam"}, "samplers": [{"type": "top_k", "k": 5}]})"});
     QCOMPARE(warper.status, 2);
     QVERIFY2(warper.err.contains("beam search applies logits processors only") && warper.err.contains("'top_k'"),
              warper.err.constData());
+    const auto mirostat = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
+        R"({"decoder": {"type": "beam", "do_sample": true}, "samplers": [{"type": "xtc"}]})"});
+    QCOMPARE(mirostat.status, 2);
+    QVERIFY2(mirostat.err.contains("beam search applies logits processors") && mirostat.err.contains("'xtc'"),
+             mirostat.err.constData());
     QTemporaryDir dir;
-    const auto stored = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--strategy",
-        R"({"decoder": {"type": "beam"}, "samplers": []})", "--db", dir.filePath("runs.sqlite")});
-    QCOMPARE(stored.status, 2);
-    QVERIFY(stored.err.contains("beam search runs are not saved to the run store yet"));
+    const QString store = dir.filePath("runs.sqlite");
 
     const auto run = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "10", "--json",
-        "--trace", dir.filePath("beams.jsonl"), "--strategy",
+        "--db", store, "--trace", dir.filePath("beams.jsonl"), "--strategy",
         R"({"decoder": {"type": "beam", "beams": 4, "return": 4, "length_penalty": 0.7}, "samplers": []})"});
     QVERIFY2(run.status == 0, run.err.constData());
     const QJsonObject out = QJsonDocument::fromJson(run.out).object();
@@ -275,16 +358,43 @@ void TestDecoders::generateReturnsHypotheses()
         if (i > 0)
             QVERIFY(hypotheses.at(i - 1).toObject().value("score").toDouble() >= h.value("score").toDouble());
     }
-    // One trace line per step, each with its beams and the candidates it weighed.
+    // The run's tokens are the best hypothesis.
+    QJsonArray best = hypotheses.at(0).toObject().value("tokens").toArray();
+    QCOMPARE(out.value("tokens").toArray(), best);
+    // One trace line per step of the search, each with its beams and the candidates it weighed, and the best
+    // hypothesis's token and distribution where it has one.
     QFile trace(dir.filePath("beams.jsonl"));
     QVERIFY(trace.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = trace.readAll().trimmed().split('\n');
-    QCOMPARE(lines.size(), out.value("steps").toInt());
+    QCOMPARE(lines.size(), out.value("beam_steps").toInt());
     const QJsonObject step = QJsonDocument::fromJson(lines.front()).object();
-    QCOMPARE(step.value("beams").toArray().size(), 4);
-    QCOMPARE(step.value("candidates").toArray().size(), 8); // 2 x beams, one EOS id
-    for (const QJsonValue& beam : step.value("beams").toArray())
+    const QJsonObject beamStep = step.value("beam").toObject();
+    QCOMPARE(beamStep.value("beams").toArray().size(), 4);
+    QCOMPARE(beamStep.value("candidates").toArray().size(), 8); // 2 x beams, one EOS id
+    for (const QJsonValue& beam : beamStep.value("beams").toArray())
         QCOMPARE(beam.toObject().value("parent").toInt(), 0); // the first step extends the prompt's beam only
+    QCOMPARE(step.value("chosen").toInt(), best.at(0).toInt());
+
+    // The run store keeps the run (its text, the best hypothesis) and the whole search.
+    Result<std::unique_ptr<Database>> db = Database::open(store);
+    QVERIFY(db);
+    RunRepository runs(*db.value());
+    const Result<RunRecord> saved = runs.loadRun(out.value("run_id").toInteger());
+    QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().message));
+    QCOMPARE(saved->text, out.value("text").toString());
+    QCOMPARE(int(saved->steps.size()), best.size());
+    const Result<DecoderRecord> record = decoderRecord(saved.value());
+    QVERIFY(record);
+    QCOMPARE(record->type, QStringLiteral("beam"));
+    QVERIFY(record->beam);
+    QCOMPARE(int(record->beam->steps.size()), out.value("beam_steps").toInt());
+    QCOMPARE(int(record->beam->hypotheses.size()), 4);
+    for (int i = 0; i < 4; ++i) {
+        QCOMPARE(QString::fromStdString(record->beam->hypotheses[std::size_t(i)].text),
+                 hypotheses.at(i).toObject().value("text").toString());
+        QCOMPARE(record->beam->hypotheses[std::size_t(i)].score, hypotheses.at(i).toObject().value("score").toDouble());
+    }
+    QCOMPARE(int(record->beam->steps.front().candidates.size()), 8);
 }
 
 namespace {
@@ -463,3 +573,344 @@ void TestDecoders::guidance()
 
 QTEST_GUILESS_MAIN(TestDecoders)
 #include "tst_decoders.moc"
+
+void TestDecoders::beamSamplingDrawsWithoutReplacement()
+{
+    // One beam, one step, top_k 6: the candidates are `keep` = max(2, 1 + #EOS) tokens drawn without replacement
+    // with probability proportional to p among the six, and the one with the best score is kept. Worked out
+    // here by enumerating every ordered draw, then compared with 3,000 seeded searches.
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    GenerationRequest request;
+    request.prompt = "And God said";
+    request.maxTokens = 1;
+    const QJsonObject ban = banStops(generator);
+    const std::size_t keep = std::max<std::size_t>(2, 1 + generator.stopTokens().size());
+
+    std::unique_ptr<Model::State> state = demo.model->newState();
+    const std::vector<TokenId> prompt = generator.encodePrompt(request.prompt, false);
+    const std::vector<float> logits = demo.model->forward(*state, prompt).value();
+    std::vector<float> lp = logSoftmax(logits);
+    for (TokenId id : generator.stopTokens())
+        lp[std::size_t(id)] = -INFINITY;
+    std::vector<int> top(lp.size());
+    for (std::size_t i = 0; i < top.size(); ++i)
+        top[i] = int(i);
+    std::partial_sort(top.begin(), top.begin() + 6, top.end(), [&](int a, int b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
+    top.resize(6);
+    double mass = 0;
+    for (int t : top)
+        mass += std::exp(double(lp[std::size_t(t)]));
+    std::map<int, double> expected;
+    std::function<void(std::vector<int>&, double, double)> walk = [&](std::vector<int>& drawn, double p, double taken) {
+        if (drawn.size() == keep) {
+            expected[*std::max_element(drawn.begin(), drawn.end(), [&](int a, int b) { return lp[std::size_t(a)] < lp[std::size_t(b)]; })] += p;
+            return;
+        }
+        for (int t : top) {
+            if (std::find(drawn.begin(), drawn.end(), t) != drawn.end())
+                continue;
+            const double q = std::exp(double(lp[std::size_t(t)])) / mass;
+            drawn.push_back(t);
+            walk(drawn, p * q / (1.0 - taken), taken + q);
+            drawn.pop_back();
+        }
+    };
+    std::vector<int> drawn;
+    walk(drawn, 1.0, 0.0);
+
+    const int trials = 3000;
+    std::map<int, int> counts;
+    for (int seed = 0; seed < trials; ++seed) {
+        request.strategy = strategyOf(QJsonObject{
+            {"seed", seed},
+            {"decoder", QJsonObject{{"type", "beam"}, {"beams", 1}, {"do_sample", true}}},
+            {"samplers", QJsonArray{ban, QJsonObject{{"type", "top_k"}, {"k", 6}}}}});
+        const Result<BeamResult> result = generator.beamSearch(request);
+        QVERIFY2(result, qPrintable(result ? QString() : result.error().message));
+        ++counts[result->hypotheses.at(0).tokens.at(0)];
+    }
+    for (int t : top) {
+        const double p = expected[t];
+        const double observed = double(counts[t]) / trials;
+        const double sigma = std::sqrt(p * (1 - p) / trials);
+        QVERIFY2(std::abs(observed - p) <= 4.5 * sigma + 1e-3,
+                 qPrintable(QStringLiteral("token %1: drawn %2, expected %3").arg(t).arg(observed).arg(p)));
+    }
+    // The least likely of the six can never be the best of two or more draws.
+    QCOMPARE(counts[top.back()], 0);
+}
+
+void TestDecoders::beamSamplingWithAsManyDrawsAsCandidatesIsGreedy()
+{
+    // top_k 2 leaves each step two candidates; with one beam both are drawn and the better kept: greedy.
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    const QJsonObject ban = banStops(generator);
+    GenerationRequest request;
+    request.prompt = "In the beginning";
+    request.maxTokens = 16;
+    request.strategy = strategyOf(QJsonObject{{"samplers", QJsonArray{ban, QJsonObject{{"type", "greedy"}}}}});
+    const Result<GenerationResult> greedy = generator.generate(request);
+    QVERIFY(greedy);
+    request.strategy = strategyOf(QJsonObject{
+        {"seed", 7},
+        {"decoder", QJsonObject{{"type", "beam"}, {"beams", 1}, {"do_sample", true}}},
+        {"samplers", QJsonArray{ban, QJsonObject{{"type", "top_k"}, {"k", 2}}}}});
+    const Result<GenerationResult> sampled = generator.generate(request);
+    QVERIFY2(sampled, qPrintable(sampled ? QString() : sampled.error().message));
+    QCOMPARE(tokensOfSteps(sampled.value()), tokensOfSteps(greedy.value()));
+    // Each step is traced with the distribution the warpers left: two candidates, the chosen one's share.
+    for (const GeneratedStep& step : sampled->steps) {
+        QCOMPARE(step.trace.finalCount, 2);
+        QVERIFY(step.trace.finalP >= 0.5f);
+        QVERIFY(std::isnan(step.trace.draw));
+    }
+}
+
+void TestDecoders::groupBeamWithOneGroupIsBeamSearch()
+{
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    GenerationRequest request;
+    request.prompt = "And the earth was";
+    request.maxTokens = 12;
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "beam"}, {"beams", 4}, {"return", 4}, {"length_penalty", 0.8}}},
+        {"samplers", QJsonArray{}}});
+    const Result<BeamResult> beam = generator.beamSearch(request);
+    QVERIFY(beam);
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "group_beam"}, {"beams", 4}, {"groups", 1}, {"return", 4}, {"length_penalty", 0.8},
+                                {"diversity_penalty", 5.0}}},
+        {"samplers", QJsonArray{}}});
+    const Result<BeamResult> group = generator.beamSearch(request);
+    QVERIFY2(group, qPrintable(group ? QString() : group.error().message));
+    QCOMPARE(group->hypotheses.size(), beam->hypotheses.size());
+    for (std::size_t i = 0; i < beam->hypotheses.size(); ++i) {
+        QCOMPARE(group->hypotheses[i].tokens, beam->hypotheses[i].tokens);
+        QCOMPARE(group->hypotheses[i].score, beam->hypotheses[i].score);
+    }
+}
+
+void TestDecoders::groupBeamDiversityPenaltyMovesLaterGroups()
+{
+    // Two groups of one beam, one step, end tokens banned. Group 0 takes the most likely token; group 1 loses
+    // diversity_penalty on that token: with 0 it takes it too, with 1,000 it takes the second most likely.
+    // With 0.5 it takes the second only when log p1 - 0.5 < log p2, worked out here.
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    const QJsonObject ban = banStops(generator);
+    GenerationRequest request;
+    request.prompt = "And God said";
+    request.maxTokens = 1;
+    std::unique_ptr<Model::State> state = demo.model->newState();
+    std::vector<float> lp = logSoftmax(demo.model->forward(*state, generator.encodePrompt(request.prompt, false)).value());
+    for (TokenId id : generator.stopTokens())
+        lp[std::size_t(id)] = -INFINITY;
+    std::vector<int> order(lp.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::partial_sort(order.begin(), order.begin() + 2, order.end(), [&](int a, int b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
+    for (double penalty : {0.0, 0.5, 1000.0}) {
+        request.strategy = strategyOf(QJsonObject{
+            {"decoder", QJsonObject{{"type", "group_beam"}, {"beams", 2}, {"groups", 2}, {"return", 2},
+                                    {"diversity_penalty", penalty}}},
+            {"samplers", QJsonArray{ban}}});
+        const Result<BeamResult> result = generator.beamSearch(request);
+        QVERIFY2(result, qPrintable(result ? QString() : result.error().message));
+        QCOMPARE(result->steps.size(), std::size_t(1));
+        const BeamStep& step = result->steps.front();
+        QCOMPARE(step.tokens.size(), std::size_t(2));
+        QCOMPARE(step.groups, (std::vector<int>{0, 1}));
+        QCOMPARE(step.tokens[0], order[0]);
+        const bool second = double(lp[std::size_t(order[0])]) - penalty < double(lp[std::size_t(order[1])]);
+        QCOMPARE(step.tokens[1], second ? order[1] : order[0]);
+        // Group 1's score is its log-probability less the penalty it paid.
+        const double paid = second ? 0.0 : penalty;
+        QVERIFY(std::abs(step.scores[1] - (double(lp[std::size_t(step.tokens[1])]) - paid)) < 1e-5);
+    }
+}
+
+void TestDecoders::forcedWordsAppearInEveryHypothesis()
+{
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    GenerationRequest request;
+    request.prompt = "In the beginning";
+    request.maxTokens = 24;
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "beam"}, {"beams", 4}, {"return", 3}}}, {"samplers", QJsonArray{}}});
+    const Result<BeamResult> free = generator.beamSearch(request);
+    QVERIFY(free);
+    // A word the unconstrained search does not write, and a choice of two.
+    const QString word = QStringLiteral(" water");
+    for (const BeamHypothesis& h : free->hypotheses)
+        QVERIFY2(!QString::fromStdString(h.text).contains(word), h.text.c_str());
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "beam"}, {"beams", 8}, {"return", 3},
+                                {"force_words", QJsonArray{word, QJsonArray{" night", " day"}}}}},
+        {"samplers", QJsonArray{}}});
+    const Result<BeamResult> forced = generator.beamSearch(request);
+    QVERIFY2(forced, qPrintable(forced ? QString() : forced.error().message));
+    QCOMPARE(forced->hypotheses.size(), std::size_t(3));
+    for (const BeamHypothesis& h : forced->hypotheses) {
+        const QString text = QString::fromStdString(h.text);
+        QVERIFY2(text.contains(word) && (text.contains(" night") || text.contains(" day")), h.text.c_str());
+        QVERIFY(h.wordsForced);
+    }
+    // With four beams and 24 tokens only two hypotheses manage both words: they come first, then the best of
+    // the others, marked.
+    request.strategy.decoder.params.insert("beams", 4);
+    const Result<BeamResult> narrow = generator.beamSearch(request);
+    QVERIFY(narrow);
+    QCOMPARE(narrow->hypotheses.size(), std::size_t(3));
+    QVERIFY(narrow->hypotheses[0].wordsForced && narrow->hypotheses[1].wordsForced);
+    QVERIFY(!narrow->hypotheses[2].wordsForced);
+    QVERIFY(narrow->hypotheses[2].score > narrow->hypotheses[0].score);
+    // The steps that forced a word show it: a forced candidate that continued.
+    bool sawForced = false;
+    for (const BeamStep& step : forced->steps)
+        for (const BeamCandidate& c : step.candidates)
+            sawForced |= c.forced && c.fate == BeamCandidate::Fate::Continued;
+    QVERIFY(sawForced);
+    // Alternatives where one begins another are refused in one sentence.
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "beam"}, {"force_words", QJsonArray{QJsonArray{" the", " the"}}}}},
+        {"samplers", QJsonArray{}}});
+    const Result<BeamResult> prefix = generator.beamSearch(request);
+    QVERIFY(!prefix);
+    QVERIFY2(prefix.error().message.contains("no alternative may begin another"), qPrintable(prefix.error().message));
+}
+
+void TestDecoders::contrastiveSearchWithoutPenaltyIsGreedy()
+{
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    GenerationRequest request;
+    request.prompt = "And God said";
+    request.maxTokens = 20;
+    request.strategy = Strategy::parse("greedy").value();
+    const Result<GenerationResult> greedy = generator.generate(request);
+    QVERIFY(greedy);
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "contrastive_search"}, {"penalty_alpha", 0.0}, {"top_k", 5}}}, {"samplers", QJsonArray{}}});
+    const Result<GenerationResult> search = generator.generate(request);
+    QVERIFY2(search, qPrintable(search ? QString() : search.error().message));
+    QCOMPARE(tokensOfSteps(search.value()), tokensOfSteps(greedy.value()));
+    QCOMPARE(search->text, greedy->text);
+}
+
+void TestDecoders::contrastiveSearchScoresAsWorkedOut()
+{
+    // Every step: the top_k tokens by p; each candidate's last hidden state from a fresh forward pass over the
+    // whole text so far plus the candidate (not the search's cache copies); its penalty the largest cosine
+    // with the hidden states of every earlier position; score (1 - a) p - a penalty; the best is taken.
+    Loaded demo = loadDemo();
+    Generator generator(*demo.model, *demo.tokenizer);
+    const double alpha = 0.6;
+    const int topK = 4;
+    GenerationRequest request;
+    request.prompt = "And the LORD said unto Moses";
+    request.maxTokens = 6;
+    request.strategy = strategyOf(QJsonObject{
+        {"decoder", QJsonObject{{"type", "contrastive_search"}, {"penalty_alpha", alpha}, {"top_k", topK}}},
+        {"samplers", QJsonArray{}}});
+    const Result<GenerationResult> search = generator.generate(request);
+    QVERIFY2(search, qPrintable(search ? QString() : search.error().message));
+    QVERIFY(!search->steps.empty());
+    const int dim = demo.model->info().dim;
+    std::vector<TokenId> text = search->promptIds;
+    for (const GeneratedStep& step : search->steps) {
+        std::unique_ptr<Model::State> state = demo.model->newState();
+        std::vector<float> hidden;
+        const std::vector<float> logits = demo.model->forward(*state, text, false, &hidden).value();
+        QCOMPARE(hidden.size(), text.size() * std::size_t(dim));
+        const std::vector<float> lp = logSoftmax(logits);
+        std::vector<int> order(lp.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = int(i);
+        std::partial_sort(order.begin(), order.begin() + topK, order.end(),
+                          [&](int a, int b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
+        QCOMPARE(int(step.decoder.candidates.size()), topK);
+        int best = -1;
+        double bestScore = -INFINITY;
+        for (int c = 0; c < topK; ++c) {
+            const TokenId token = order[std::size_t(c)];
+            std::vector<TokenId> extended = text;
+            extended.push_back(token);
+            std::unique_ptr<Model::State> fresh = demo.model->newState();
+            std::vector<float> all;
+            QVERIFY(demo.model->forward(*fresh, extended, false, &all));
+            const std::vector<double> h = unit(all.data() + text.size() * std::size_t(dim), dim);
+            double penalty = -INFINITY;
+            for (std::size_t j = 0; j < text.size(); ++j) {
+                const std::vector<double> u = unit(all.data() + j * std::size_t(dim), dim);
+                double cosine = 0;
+                for (int i = 0; i < dim; ++i)
+                    cosine += u[std::size_t(i)] * h[std::size_t(i)];
+                penalty = std::max(penalty, cosine);
+            }
+            const double p = std::exp(double(lp[std::size_t(token)]));
+            const double score = (1 - alpha) * p - alpha * penalty;
+            if (score > bestScore) {
+                bestScore = score;
+                best = token;
+            }
+            const auto it = std::find_if(step.decoder.candidates.begin(), step.decoder.candidates.end(),
+                                         [&](const DecoderCandidate& d) { return d.token == token; });
+            QVERIFY(it != step.decoder.candidates.end());
+            QVERIFY2(std::abs(it->first - p) < 1e-5, qPrintable(QStringLiteral("p %1 vs %2").arg(it->first).arg(p)));
+            QVERIFY2(std::abs(it->second - penalty) < 1e-4,
+                     qPrintable(QStringLiteral("penalty %1 vs %2").arg(it->second).arg(penalty)));
+            QVERIFY(std::abs(it->score - score) < 1e-4);
+        }
+        QCOMPARE(step.token, best);
+        QVERIFY(step.decoder.candidates.front().kept);
+        QCOMPARE(step.decoder.candidates.front().token, best);
+        text.push_back(step.token);
+    }
+}
+
+void TestDecoders::beamDecodersRunInBatch()
+{
+    // `swb batch` takes any decoder as a strategy: a beam search and a sampled strategy, each run stored with
+    // its decoder's record.
+    QTemporaryDir dir;
+    QFile prompts(dir.filePath("prompts.txt"));
+    QVERIFY(prompts.open(QIODevice::WriteOnly));
+    prompts.write("And God said\nIn the beginning\n");
+    prompts.close();
+    const QString store = dir.filePath("runs.sqlite");
+    const auto run = swb::test::runSwbProcess({"batch", "--prompts", dir.filePath("prompts.txt"), "--max-tokens", "8",
+        "--db", store, "--strategy", R"({"name": "beam3", "decoder": {"type": "beam", "beams": 3}, "samplers": []})",
+        "--strategy", R"({"name": "search", "decoder": {"type": "contrastive_search", "top_k": 3}, "samplers": []})",
+        "--strategy", "greedy"});
+    QVERIFY2(run.status == 0, run.err.constData());
+    Result<std::unique_ptr<Database>> db = Database::open(store);
+    QVERIFY(db);
+    RunRepository runs(*db.value());
+    const Result<std::vector<RunSummary>> list = runs.listRuns();
+    QVERIFY(list);
+    QCOMPARE(list->size(), std::size_t(6));
+    int beamRuns = 0, searchRuns = 0;
+    for (const RunSummary& summary : list.value()) {
+        const Result<RunRecord> record = runs.loadRun(summary.id);
+        QVERIFY(record);
+        const Result<DecoderRecord> decoder = decoderRecord(record.value());
+        QVERIFY(decoder);
+        if (summary.strategyName == QLatin1String("beam3")) {
+            ++beamRuns;
+            QVERIFY(decoder->beam);
+            QCOMPARE(QString::fromStdString(decoder->beam->hypotheses.front().text), record->text);
+        } else if (summary.strategyName == QLatin1String("search")) {
+            ++searchRuns;
+            QCOMPARE(decoder->type, QStringLiteral("contrastive_search"));
+            QCOMPARE(decoder->steps.size(), record->steps.size());
+        } else {
+            QVERIFY(decoder->empty());
+        }
+    }
+    QCOMPARE(beamRuns, 2);
+    QCOMPARE(searchRuns, 2);
+}

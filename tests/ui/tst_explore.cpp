@@ -353,12 +353,14 @@ private slots:
 
     void beamSearchDrawsATree() {
         m_explore->strategyEditor()->setStrategy(strategyFromJson(
-            R"({"decoder": {"type": "beam", "beams": 3, "return": 2}, "samplers": [{"type": "dist"}]})"));
+            R"({"decoder": {"type": "beam", "beams": 3, "return": 2}, "samplers": [{"type": "repetition_penalty", "penalty": 1.1}, {"type": "dist"}]})"));
         m_explore->maxTokens()->setValue(8);
         QSignalSpy ended(m_explore, &ExploreView::generationEnded);
         QTest::keyClick(m_explore->promptEdit(), Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(ended.wait(60000));
         QVERIFY(m_explore->showsBeamTree());
+        const qint64 beamRun = ended.front().front().toLongLong();
+        QVERIFY(beamRun > 0); // saved, with the whole search
         BeamTreeView* tree = m_explore->beamTree();
         QVERIFY(tree->stepCount() >= 1 && tree->stepCount() <= 8);
         // Each step weighs 2 x beams candidates (one end token), three of which continue (or finish).
@@ -377,6 +379,15 @@ private slots:
         QTest::mouseClick(tree, Qt::LeftButton, {}, first.center());
         QCOMPARE(tree->selectedNode(), 0);
         QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().startsWith(QStringLiteral("Step 1, rank 1")));
+        // ... and shows the distribution that beam weighed there, with its pipeline, as for a sampled step.
+        m_explore->pipeline()->setRowCount(0);
+        const int last = static_cast<int>(tree->nodes().size()) - 1;
+        QTest::mouseClick(tree, Qt::LeftButton, {}, tree->nodeRect(last).center());
+        QTRY_VERIFY_WITH_TIMEOUT(m_explore->pipeline()->rowCount() == 1, 10000); // the one logits processor
+        QCOMPARE(m_explore->pipeline()->item(0, 0)->text(), QStringLiteral("repetition_penalty"));
+        const std::vector<TokenId> path = tree->pathTokens(last);
+        QCOMPARE(static_cast<int>(path.size()), tree->nodes()[std::size_t(last)].step + 1);
+        QCOMPARE(path.back(), tree->nodes()[std::size_t(last)].candidate.token);
         if (const QByteArray dir = qgetenv("SWB_SCREENSHOT_DIR"); !dir.isEmpty()) {
             for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
                 m_window->resize(size);
@@ -384,9 +395,50 @@ private slots:
                 m_window->grab().save(QStringLiteral("%1/explore-beam-%2.png").arg(QString::fromLocal8Bit(dir)).arg(size.width()));
             }
         }
-        // A sampled run shows the token stream again.
+        // A sampled run shows the token stream again; opening the beam run shows its tree again.
+        const int steps = tree->stepCount();
+        const std::size_t nodes = tree->nodes().size();
         QVERIFY(generate(4) > 0);
         QVERIFY(!m_explore->showsBeamTree());
+        QVERIFY(m_explore->openRun(beamRun));
+        QVERIFY(m_explore->showsBeamTree());
+        QCOMPARE(tree->stepCount(), steps);
+        QCOMPARE(tree->nodes().size(), nodes);
+        QVERIFY(generate(4) > 0);
+    }
+
+    void contrastiveDecodersShowTheirCandidates() {
+        // Contrastive search: each step's candidates with p, the degeneration penalty and the score; the chosen
+        // one marked. The table takes the pipeline's place, and a sampled run brings the pipeline back.
+        QVERIFY(generate(5, R"({"decoder": {"type": "contrastive_search", "penalty_alpha": 0.6, "top_k": 3}, "samplers": []})") > 0);
+        m_explore->selectStep(1);
+        QTableWidget* table = m_explore->decoderTable();
+        QTRY_VERIFY(table->isVisible());
+        QVERIFY(!m_explore->pipeline()->isVisible());
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("Degeneration penalty"));
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("✓")); // best score first, and chosen
+        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().contains(QStringLiteral("Contrastive search")));
+        // Contrastive decoding with the demo model as its own amateur: expert and amateur p, the plausibility cut.
+        const QString amateur = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+        const QByteArray cd = QStringLiteral(R"({"decoder": {"type": "contrastive_decoding", "amateur": "%1", "alpha": 0.1}, "samplers": [{"type": "greedy"}]})")
+                                  .arg(amateur)
+                                  .toUtf8();
+        QVERIFY(generate(4, cd.constData()) > 0);
+        m_explore->selectStep(0);
+        QTRY_VERIFY(table->isVisible());
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Expert p"));
+        QVERIFY(table->rowCount() >= 1);
+        if (const QByteArray dir = qgetenv("SWB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            m_explore->selectStep(0);
+            m_window->resize(1280, 800);
+            QTest::qWait(50);
+            m_window->grab().save(QStringLiteral("%1/explore-contrastive-1280.png").arg(QString::fromLocal8Bit(dir)));
+        }
+        QVERIFY(generate(4) > 0);
+        m_explore->selectStep(0);
+        QTRY_VERIFY(!table->isVisible());
+        QVERIFY(m_explore->pipeline()->isVisible());
     }
 
     void screenshotShowsAFinishedGeneration() {

@@ -41,6 +41,7 @@ void BeamTreeView::clear() {
     m_firstOfStep.clear();
     m_steps = 0;
     m_maxRows = 0;
+    m_groups = 1;
     m_selected = -1;
     resize(sizeHint()); // a scroll area's widget: its size is the tree's
     update();
@@ -64,12 +65,23 @@ void BeamTreeView::appendStep(const BeamStep& step) {
         node.parentRow = stepIndex == 0 ? -1
                          : beam < static_cast<int>(m_beamRows.back().size()) ? m_beamRows.back()[std::size_t(beam)]
                                                                                 : -1;
-        if (node.candidate.fate == BeamCandidate::Fate::Continued)
-            rows.push_back(node.rank);
         m_nodes.push_back(node);
+    }
+    // The beams the step leaves running, in their order (force_words may reorder them): each the row of the
+    // continued candidate with its parent and token.
+    for (std::size_t b = 0; b < step.tokens.size(); ++b) {
+        int row = -1;
+        for (std::size_t r = 0; r < step.candidates.size() && row < 0; ++r) {
+            const BeamCandidate& c = step.candidates[r];
+            if (c.fate == BeamCandidate::Fate::Continued && c.beam == step.parents[b] && c.token == step.tokens[b])
+                row = static_cast<int>(r);
+        }
+        rows.push_back(row);
     }
     m_beamRows.push_back(std::move(rows));
     m_maxRows = std::max(m_maxRows, static_cast<int>(step.candidates.size()));
+    for (const BeamCandidate& c : step.candidates)
+        m_groups = std::max(m_groups, c.group + 1);
     resize(sizeHint());
     update();
 }
@@ -135,6 +147,21 @@ int BeamTreeView::nodeAt(const QPoint& point) const {
     return -1;
 }
 
+std::vector<TokenId> BeamTreeView::pathTokens(int index) const {
+    std::vector<TokenId> path;
+    if (index < 0 || index >= static_cast<int>(m_nodes.size()))
+        return path;
+    int step = m_nodes[std::size_t(index)].step;
+    int row = m_nodes[std::size_t(index)].rank;
+    while (step >= 0 && row >= 0) {
+        const Node& node = m_nodes[std::size_t(m_firstOfStep[std::size_t(step)] + row)];
+        path.insert(path.begin(), node.candidate.token);
+        row = node.parentRow;
+        --step;
+    }
+    return path;
+}
+
 QString BeamTreeView::describe(int index) const {
     if (index < 0 || index >= static_cast<int>(m_nodes.size()))
         return {};
@@ -154,12 +181,17 @@ QString BeamTreeView::describe(int index) const {
     const QString fate = node.candidate.fate == BeamCandidate::Fate::Continued ? tr("continues")
                          : node.candidate.fate == BeamCandidate::Fate::Finished ? tr("finished")
                                                                                  : tr("pruned");
-    return tr("Step %1, rank %2: “%3” — cumulative log p %4, %5. Path: %6")
-        .arg(node.step + 1)
-        .arg(node.rank + 1)
-        .arg(label(node.candidate.token))
-        .arg(node.candidate.score, 0, 'f', 3)
-        .arg(fate, path.join(QString()));
+    QString text = tr("Step %1, rank %2: “%3” — cumulative log p %4, %5. Path: %6")
+                       .arg(node.step + 1)
+                       .arg(node.rank + 1)
+                       .arg(label(node.candidate.token))
+                       .arg(node.candidate.score, 0, 'f', 3)
+                       .arg(fate, path.join(QString()));
+    if (node.candidate.forced)
+        text += tr(" (offered by a forced word)");
+    if (m_groups > 1)
+        text += tr(" · group %1").arg(node.candidate.group + 1);
+    return text;
 }
 
 void BeamTreeView::selectNode(int index) {

@@ -42,6 +42,8 @@ public:
     QRect nodeRect(int index) const;
     // The text of the path that ends at a node, and its description (for the selection label).
     QString describe(int index) const;
+    // The tokens of that path, the node's own last.
+    std::vector<TokenId> pathTokens(int index) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -65,6 +67,7 @@ private:
     std::vector<int> m_firstOfStep;           // index of each step's first node
     int m_steps = 0;
     int m_maxRows = 0;
+    int m_groups = 1;
     int m_selected = -1;
 };
 

@@ -128,7 +128,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
     connect(m_worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
     connect(m_worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
-    connect(m_worker, &InferenceWorker::beamSearchFinished, this, &ExploreView::onBeamFinished);
+    connect(m_worker, &InferenceWorker::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
     connect(m_worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
     connect(m_worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
         if (id == m_inspectId)
@@ -275,8 +275,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_streamStack = new QStackedWidget(this);
     m_streamStack->addWidget(m_streamScroll);
     m_streamStack->addWidget(m_beamScroll);
-    connect(m_beamTree, &BeamTreeView::nodeSelected, this,
-            [this](int index) { m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped()); });
+    connect(m_beamTree, &BeamTreeView::nodeSelected, this, &ExploreView::traceBeamNode);
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
 
     m_timeline = new TimelinePlot(this);
@@ -302,6 +301,15 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_whatIf->setObjectName(QStringLiteral("whatIf"));
     m_whatIf->setWordWrap(true);
     m_whatIf->setTextFormat(Qt::RichText);
+    // What a decoder other than sampling weighed at the selected step (contrastive decoding, contrastive
+    // search, guidance); hidden for sampled and beam runs.
+    m_decoderTable = new QTableWidget(0, 5, this);
+    m_decoderTable->setObjectName(QStringLiteral("decoderCandidates"));
+    m_decoderTable->verticalHeader()->hide();
+    m_decoderTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_decoderTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_decoderTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_decoderTable->hide();
 
     // Layout.
     auto* promptRow = new QHBoxLayout;
@@ -332,6 +340,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     pipelineLayout->setContentsMargins(0, 0, 0, 0);
     pipelineLayout->addWidget(m_whatIf);
     pipelineLayout->addWidget(m_pipeline, 1);
+    pipelineLayout->addWidget(m_decoderTable, 1);
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_plot);
@@ -625,7 +634,7 @@ void ExploreView::generate() {
         m_chat->commitMessage();
         m_chatReplyPrefix.clear();
         const QString shown = QString::fromStdString(prepared->prompt);
-        if (job.request.strategy.decoder.type == QLatin1String("beam"))
+        if (isBeamDecoder(job.request.strategy.decoder))
             startBeamJob(std::move(job));
         else
             startJob(std::move(job), shown);
@@ -637,7 +646,7 @@ void ExploreView::generate() {
     job.request.maxTokens = m_maxTokens->value();
     job.request.traceLevel = TraceLevel::Full;
     job.request.topN = 64;
-    if (job.request.strategy.decoder.type == QLatin1String("beam")) {
+    if (isBeamDecoder(job.request.strategy.decoder)) {
         startBeamJob(std::move(job));
         return;
     }
@@ -682,9 +691,16 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_generating = true;
     m_maxTokensOfJob = job.request.maxTokens;
     m_run = {};
+    m_run.promptText = QString::fromStdString(job.request.prompt);
     m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
+    m_run.strategy = job.request.strategy;
+    m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
+    m_run.modelHash = m_model->info.contentHash;
+    m_run.vocabSize = m_model->info.vocabSize;
     m_pending.clear();
     dropInspection();
+    m_stream->clearSteps();
+    m_stream->setPrompt(m_run.promptText);
     m_beamTree->clear();
     m_beamTree->setTokenizer(m_model->tokenizer);
     m_streamStack->setCurrentWidget(m_beamScroll);
@@ -708,25 +724,37 @@ void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
     m_progress->setText(tr("Beam search: step %1 / %2").arg(m_beamTree->stepCount()).arg(m_maxTokensOfJob));
 }
 
-void ExploreView::onBeamFinished(quint64 id, const BeamResult& result) {
-    if (id != m_jobId)
+void ExploreView::traceBeamNode(int index) {
+    m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped());
+    // The node's distribution, as for a sampled step: recomputed for its path on the run's model.
+    if (!m_model || m_generating || m_workerBusy || m_run.promptIds.empty() || m_run.modelHash != m_model->info.contentHash)
         return;
-    m_generating = false;
+    m_inspectDebounce->stop();
+    dropInspection(); // the node's distribution, not a replay of the best path's step, fills the plot
+    m_beamNodeJob = m_nextId++;
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_beamNodeJob, prompt = m_run.promptIds,
+                                         path = m_beamTree->pathTokens(index), strategy = m_run.strategy] {
+        worker->traceBeamNode(id, prompt, path, strategy);
+    });
+}
+
+void ExploreView::onBeamNodeTraced(quint64 id, const StepTrace& trace) {
+    if (id != m_beamNodeJob || !showsBeamTree())
+        return;
+    const std::shared_ptr<const Tokenizer> tokenizer = m_runTokenizers->find(m_run.modelHash);
+    m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer.get(), m_run.vocabSize));
+    fillPipeline(trace, m_run.strategy);
+    m_pipelineStep = -1;
+}
+
+void ExploreView::showBeamSearch(const BeamResult& result) {
+    m_beamTree->clear();
+    m_beamTree->setTokenizer(m_runTokenizers->find(m_run.modelHash));
+    for (const BeamStep& step : result.steps)
+        m_beamTree->appendStep(step);
     m_beamTree->setResult(result);
-    updateButtons();
-    if (!result.hypotheses.empty()) {
-        const BeamHypothesis& best = result.hypotheses.front();
-        m_progress->setText(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
-                                .arg(best.score, 0, 'f', 3));
-        m_whatIf->setText(tr("Best of %1: “%2” (score %3)")
-                              .arg(result.hypotheses.size())
-                              .arg(QString::fromStdString(best.text).toHtmlEscaped())
-                              .arg(best.score, 0, 'f', 3));
-        if (!m_run.conversationJson.isEmpty())
-            m_chat->setReply(QString::fromStdString(best.text));
-    }
-    emit statusMessage(tr("Beam search finished; beam runs are not saved to the run store yet."));
-    emit generationEnded(0);
+    m_streamStack->setCurrentWidget(m_beamScroll);
+    m_timeline->hide();
 }
 
 void ExploreView::stop() {
@@ -776,6 +804,14 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
                               : QString();
     m_progress->setText(
         tr("%n token(s) · %1%2", nullptr, static_cast<int>(m_run.steps.size())).arg(m_run.finish, speed));
+    if (outcome.result.beam) {
+        m_beamTree->setResult(*outcome.result.beam);
+        if (!outcome.result.beam->hypotheses.empty()) {
+            const BeamHypothesis& best = outcome.result.beam->hypotheses.front();
+            m_progress->setText(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
+                                    .arg(best.score, 0, 'f', 3));
+        }
+    }
     if (outcome.runId > 0) {
         emit statusMessage(
             tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
@@ -841,7 +877,10 @@ void ExploreView::branch(int step, TokenId token) {
         shown += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
     shown += tokenDisplayText(m_model->tokenizer.get(), token);
     job.request.prompt = shown.toStdString();
-    startJob(std::move(job), shown);
+    if (isBeamDecoder(job.request.strategy.decoder))
+        startBeamJob(std::move(job));
+    else
+        startJob(std::move(job), shown);
 }
 
 bool ExploreView::openRun(qint64 runId) {
@@ -877,6 +916,10 @@ bool ExploreView::openRun(qint64 runId) {
     showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
+    if (const Result<DecoderRecord> decoder = decoderRecord(record.value()); decoder && decoder->beam)
+        showBeamSearch(*decoder->beam); // a beam run: its tree, with the best path's steps behind it
+    else if (!decoder)
+        emit errorMessage(decoder.error().message);
     const QString name = record->parentRunId && record->branchStep ? tr("Run %1, branch of run %2 at step %3")
                                                                          .arg(m_run.runId)
                                                                          .arg(*record->parentRunId)
@@ -1026,7 +1069,7 @@ void ExploreView::requestInspection() {
 }
 
 void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
-    if (id != m_inspectId)
+    if (id != m_inspectId || (showsBeamTree() && m_beamTree->selectedNode() >= 0))
         return;
     const int step = m_requestedStep;
     m_inspection = replay;
@@ -1087,7 +1130,55 @@ void ExploreView::updateWhatIf() {
     } else if (m_model && m_run.modelHash != m_model->info.contentHash) {
         text += tr("<br>Stored trace (the run's model is not loaded).");
     }
+    const DecoderStepTrace& decoder = m_run.steps[static_cast<std::size_t>(step)].decoder;
+    text += fillDecoderTable(decoder, tokenizer);
     m_whatIf->setText(text);
+}
+
+QString ExploreView::fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer) {
+    const QString type = m_run.strategy.decoder.type;
+    if (decoder.empty()) {
+        m_decoderTable->hide();
+        m_pipeline->show();
+        return {};
+    }
+    QStringList headers;
+    QString caption;
+    if (type == QLatin1String("contrastive_decoding")) {
+        headers = {tr("Token"), tr("Expert p"), tr("Amateur p"), tr("Contrastive score"), tr("Plausible")};
+        caption = tr("<br><b>Contrastive decoding</b>: candidates with expert p ≥ %1 (α · max p) are plausible and "
+                     "scored; the chain then acts on the scores.")
+                      .arg(decoder.threshold, 0, 'g', 3);
+    } else if (type == QLatin1String("contrastive_search")) {
+        headers = {tr("Token"), tr("p (confidence)"), tr("Degeneration penalty"), tr("Score"), tr("Chosen")};
+        caption = tr("<br><b>Contrastive search</b>: score = (1 − α) · p − α · max cosine similarity to the context; "
+                     "the best is taken.");
+    } else {
+        headers = {tr("Token"), tr("p with the prompt"), tr("p without"), tr("Guided logit"), tr("Kept")};
+        caption = tr("<br><b>Guidance</b>: guided logit = g · (log p − log p without) + log p without.");
+    }
+    m_decoderTable->setHorizontalHeaderLabels(headers);
+    m_decoderTable->setRowCount(static_cast<int>(decoder.candidates.size()));
+    for (std::size_t r = 0; r < decoder.candidates.size(); ++r) {
+        const DecoderCandidate& c = decoder.candidates[r];
+        const QStringList cells = {tokenLabel(tokenizer, c.token), QString::number(c.first, 'g', 4),
+                                   QString::number(c.second, 'g', 4),
+                                   std::isfinite(c.score) ? QString::number(c.score, 'g', 4) : QStringLiteral("cut"),
+                                   c.kept ? QStringLiteral("✓") : QString()};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            if (col > 0)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (!c.kept)
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            m_decoderTable->setItem(static_cast<int>(r), col, item);
+        }
+    }
+    m_decoderTable->resizeColumnsToContents();
+    m_decoderTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_decoderTable->show();
+    m_pipeline->hide();
+    return caption;
 }
 
 void ExploreView::dragEnterEvent(QDragEnterEvent* event) {

@@ -99,6 +99,7 @@ public:
     TimelinePlot* timeline() const { return m_timeline; }
     StrategyEditor* strategyEditor() const { return m_editor; }
     QTableWidget* pipeline() const { return m_pipeline; }
+    QTableWidget* decoderTable() const { return m_decoderTable; }
     QPlainTextEdit* promptEdit() const { return m_prompt; }
     ConversationPanel* conversation() const { return m_chat; }
     BeamTreeView* beamTree() const { return m_beamTree; }
@@ -134,7 +135,11 @@ private:
     void startJob(GenerationJob job, const QString& shownPrompt);
     void startBeamJob(GenerationJob job);
     void onBeamStep(quint64 id, const BeamStep& step);
-    void onBeamFinished(quint64 id, const BeamResult& result);
+    void traceBeamNode(int index);
+    void onBeamNodeTraced(quint64 id, const StepTrace& trace);
+    void showBeamSearch(const BeamResult& result);
+    // Fills the decoder table for a step (hidden when the step has no decoder trace); returns its caption.
+    QString fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer);
     void onModelLoaded(quint64 id, const LoadedModelInfo& model);
     void onStep(quint64 id, const GeneratedStep& step);
     void onFinished(quint64 id, const GenerationOutcome& outcome);
@@ -167,6 +172,7 @@ private:
     quint64 m_loadId = 0;
     quint64 m_jobId = 0;
     quint64 m_inspectId = 0;
+    quint64 m_beamNodeJob = 0;
     bool m_generating = false;
     bool m_workerBusy = false;
     ExploreRun m_run;
@@ -201,6 +207,7 @@ private:
     DistributionPlot* m_plot = nullptr;
     QTableWidget* m_pipeline = nullptr;
     QLabel* m_whatIf = nullptr;
+    QTableWidget* m_decoderTable = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;
     QSplitter* m_bottomSplitter = nullptr;

@@ -4,6 +4,9 @@
 
 #include <QElapsedTimer>
 
+#include "generation/ForcedSteps.h"
+#include "generation/StepScorer.h"
+#include "model/Model.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -17,7 +20,7 @@ InferenceWorker::InferenceWorker(QString databasePath)
     qRegisterMetaType<swb::GenerationOutcome>();
     qRegisterMetaType<swb::ReplayedStep>();
     qRegisterMetaType<swb::BeamStep>();
-    qRegisterMetaType<swb::BeamResult>();
+    qRegisterMetaType<swb::StepTrace>();
     qRegisterMetaType<swb::ComparisonProgress>();
     qRegisterMetaType<swb::ComparisonOutcome>();
 }
@@ -123,10 +126,11 @@ void InferenceWorker::beamSearch(const GenerationJob& job, quint64 ticket) {
     }
     arm(m_stop, m_stopUpTo, ticket);
     Generator generator(*m_model, *m_tokenizer);
-    Result<BeamResult> result = generator.beamSearch(
+    generator.setBeamObserver([this, &job](const BeamStep& step) { emit beamStepTaken(job.id, step); });
+    Result<GenerationResult> result = generator.generate(
         job.request,
-        [this, &job](const BeamStep& step) {
-            emit beamStepTaken(job.id, step);
+        [this, &job](const GeneratedStep& step) {
+            emit stepGenerated(job.id, step);
             return true;
         },
         &m_stop);
@@ -134,7 +138,50 @@ void InferenceWorker::beamSearch(const GenerationJob& job, quint64 ticket) {
         emit generationFailed(job.id, result.error().message);
         return;
     }
-    emit beamSearchFinished(job.id, result.value());
+    GenerationOutcome outcome;
+    outcome.result = std::move(result).value();
+    QString error;
+    if (Database* db = database(&error)) {
+        RunRepository runs(*db);
+        Result<RunRecord> saved = saveGeneration(runs, m_model->info(), job.request, outcome.result, job.provenance);
+        if (saved)
+            outcome.runId = saved->id;
+        else
+            outcome.saveError = saved.error().message;
+    } else {
+        outcome.saveError = error;
+    }
+    emit generationFinished(job.id, outcome);
+}
+
+void InferenceWorker::traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,
+                                    const Strategy& strategy) {
+    if (!m_model || path.empty()) {
+        emit inspectFailed(id, tr("No model is loaded."));
+        return;
+    }
+    std::vector<TokenId> history = promptIds;
+    history.insert(history.end(), path.begin(), path.end() - 1);
+    std::unique_ptr<Model::State> state = m_model->newState();
+    Result<std::vector<float>> logits = m_model->forward(*state, history);
+    if (!logits) {
+        emit inspectFailed(id, logits.error().message);
+        return;
+    }
+    const double partition = logPartition(logits.value());
+    for (float& x : logits.value())
+        x = static_cast<float>(double(x) - partition);
+    Result<ForcedTracer> tracer = ForcedTracer::create(strategy, *m_tokenizer, 64);
+    if (!tracer) {
+        emit inspectFailed(id, tracer.error().message);
+        return;
+    }
+    Result<StepTrace> trace = tracer->trace(logits.value(), history, path.back(), TraceLevel::Full);
+    if (!trace) {
+        emit inspectFailed(id, trace.error().message);
+        return;
+    }
+    emit beamNodeTraced(id, trace.value());
 }
 
 void InferenceWorker::inspect(const InspectJob& job) {

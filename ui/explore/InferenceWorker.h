@@ -67,8 +67,13 @@ public:
 
     void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options);
     void generate(const GenerationJob& job, quint64 ticket);
-    // A beam search (the job's strategy has a beam decoder): steps as they are taken, then the result.
+    // A beam search (the job's strategy has a beam decoder): steps as they are taken (beamStepTaken), then the
+    // run (its best hypothesis, saved with the whole search) as generationFinished.
     void beamSearch(const GenerationJob& job, quint64 ticket);
+    // The distribution one beam weighed at a node of a beam search: the logits after promptIds and path but its
+    // last token, through the strategy's processors, with that token as the chosen one.
+    void traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,
+                       const Strategy& strategy);
     void inspect(const InspectJob& job);
     // Runs a comparison plan into the run store (progress at most ~20 times a second).
     void runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan);
@@ -95,7 +100,7 @@ signals:
     void generationFinished(quint64 id, const swb::GenerationOutcome& outcome);
     void generationFailed(quint64 id, const QString& message);
     void beamStepTaken(quint64 id, const swb::BeamStep& step);
-    void beamSearchFinished(quint64 id, const swb::BeamResult& result);
+    void beamNodeTraced(quint64 id, const swb::StepTrace& trace);
     void stepInspected(quint64 id, const swb::ReplayedStep& replay);
     void inspectFailed(quint64 id, const QString& message);
     void comparisonProgress(quint64 id, const swb::ComparisonProgress& progress);
@@ -128,6 +133,6 @@ Q_DECLARE_METATYPE(swb::GeneratedStep)
 Q_DECLARE_METATYPE(swb::GenerationOutcome)
 Q_DECLARE_METATYPE(swb::ReplayedStep)
 Q_DECLARE_METATYPE(swb::BeamStep)
-Q_DECLARE_METATYPE(swb::BeamResult)
+Q_DECLARE_METATYPE(swb::StepTrace)
 Q_DECLARE_METATYPE(swb::ComparisonProgress)
 Q_DECLARE_METATYPE(swb::ComparisonOutcome)

@@ -383,7 +383,7 @@
 <context>
     <name>swb::BeamTreeView</name>
     <message>
-        <location filename="../ui/explore/BeamTreeView.cpp" line="+154"/>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+181"/>
         <source>continues</source>
         <translation type="unfinished"></translation>
     </message>
@@ -403,7 +403,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+7"/>
+        <source> (offered by a forced word)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · group %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>A beam search shows here as it runs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1035,7 +1045,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+25"/>
         <source>kept (raw p)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1196,7 +1206,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+37"/>
         <source>Sampler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1207,11 +1217,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
+        <location line="+865"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-865"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1226,12 +1237,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+25"/>
         <source>Colour by</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+129"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1284,7 +1295,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+35"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1299,7 +1310,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+87"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>Beam search: %n step, best score %1</numerusform>
@@ -1307,17 +1318,84 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Best of %1: “%2” (score %3)</source>
+        <location line="+337"/>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Beam search finished; beam runs are not saved to the run store yet.</source>
+        <location line="-9"/>
+        <source>Expert p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Amateur p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Contrastive score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Plausible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Contrastive decoding&lt;/b&gt;: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>p (confidence)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Degeneration penalty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Contrastive search&lt;/b&gt;: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>p with the prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p without</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Guided logit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Guidance&lt;/b&gt;: guided logit = g · (log p − log p without) + log p without.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+50"/>
+        <location line="-352"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1335,7 +1413,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1360,7 +1438,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+70"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1383,7 +1461,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1421,7 +1499,7 @@ p %2</source>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+54"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+57"/>
         <source>Loading the model was cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1433,7 +1511,8 @@ p %2</source>
     <message>
         <location line="+14"/>
         <location line="+34"/>
-        <location line="+23"/>
+        <location line="+36"/>
+        <location line="+31"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
         <translation type="unfinished"></translation>

@@ -383,7 +383,7 @@
 <context>
     <name>swb::BeamTreeView</name>
     <message>
-        <location filename="../ui/explore/BeamTreeView.cpp" line="+154"/>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+181"/>
         <source>continues</source>
         <translation>继续</translation>
     </message>
@@ -403,7 +403,17 @@
         <translation>第 %1 步，第 %2 名：“%3”——累计 log p %4，%5。路径：%6</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+7"/>
+        <source> (offered by a forced word)</source>
+        <translation>（由强制词提供）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · group %1</source>
+        <translation> · 第 %1 组</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>A beam search shows here as it runs</source>
         <translation>束搜索运行时在此显示</translation>
     </message>
@@ -1039,7 +1049,7 @@ p %2</translation>
         <translation>概率</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+25"/>
         <source>kept (raw p)</source>
         <translation>保留（原始 p）</translation>
     </message>
@@ -1200,7 +1210,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+37"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1211,11 +1221,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location line="+865"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-865"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1230,12 +1241,12 @@ p %2</translation>
         <translation>此步中链的各个阶段；选择其中一个以查看其后的分布</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+25"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+129"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
@@ -1287,7 +1298,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+35"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
     </message>
@@ -1302,24 +1313,91 @@ p %2</translation>
         <translation>束搜索：第 %1 / %2 步</translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+87"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Best of %1: “%2” (score %3)</source>
-        <translation>%1 个中最佳：“%2”（得分 %3）</translation>
+        <location line="+337"/>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Token</source>
+        <translation>词元</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Beam search finished; beam runs are not saved to the run store yet.</source>
-        <translation>束搜索完成；束搜索运行暂不保存到运行库。</translation>
+        <location line="-9"/>
+        <source>Expert p</source>
+        <translation>专家 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Amateur p</source>
+        <translation>业余 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Contrastive score</source>
+        <translation>对比得分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Plausible</source>
+        <translation>可信</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Contrastive decoding&lt;/b&gt;: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
+        <translation>&lt;br&gt;&lt;b&gt;对比解码&lt;/b&gt;：专家 p ≥ %1（α · 最大 p）的候选为可信并计分；随后采样链作用于这些得分。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>p (confidence)</source>
+        <translation>p（置信度）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Degeneration penalty</source>
+        <translation>退化惩罚</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Chosen</source>
+        <translation>选中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Contrastive search&lt;/b&gt;: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
+        <translation>&lt;br&gt;&lt;b&gt;对比搜索&lt;/b&gt;：得分 = (1 − α) · p − α · 与上下文的最大余弦相似度；取最高者。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>p with the prompt</source>
+        <translation>有提示时的 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>p without</source>
+        <translation>无提示时的 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Guided logit</source>
+        <translation>引导后的 logit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;br&gt;&lt;b&gt;Guidance&lt;/b&gt;: guided logit = g · (log p − log p without) + log p without.</source>
+        <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="+50"/>
+        <location line="-352"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1336,7 +1414,7 @@ p %2</translation>
         <translation>，%1 tok/s</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation>已保存运行 %1（%2 个词元，结束原因：%3）。</translation>
     </message>
@@ -1361,7 +1439,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+70"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1383,7 +1461,7 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -1421,7 +1499,7 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+54"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+57"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
     </message>
@@ -1433,7 +1511,8 @@ p %2</translation>
     <message>
         <location line="+14"/>
         <location line="+34"/>
-        <location line="+23"/>
+        <location line="+36"/>
+        <location line="+31"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>

@@ -1,5 +1,7 @@
 #include "explore/BeamTreeView.h"
 
+#include <algorithm>
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -87,29 +89,46 @@ void BeamTreeView::appendStep(const BeamStep& step) {
 }
 
 void BeamTreeView::setResult(const BeamResult& result) {
-    // Follow each returned hypothesis from the prompt: at step i the node with its i-th token that
-    // extends the beam it came from.
+    // Follow each returned hypothesis from the prompt: at step i the nodes with its i-th token that extend a
+    // node found at step i - 1 (several groups may start alike, so every match is kept), then back from the
+    // last step reached along the parents.
     for (std::size_t h = 0; h < result.hypotheses.size(); ++h) {
         const std::vector<TokenId>& tokens = result.hypotheses[h].tokens;
-        int parentRow = -1;
-        int last = -1;
+        std::vector<std::vector<int>> layers;
         for (std::size_t i = 0; i < tokens.size() && int(i) < m_steps; ++i) {
             const int begin = m_firstOfStep[i];
             const int end = int(i) + 1 < m_steps ? m_firstOfStep[i + 1] : static_cast<int>(m_nodes.size());
-            int found = -1;
-            for (int n = begin; n < end && found < 0; ++n)
-                if (m_nodes[std::size_t(n)].candidate.token == tokens[i] && m_nodes[std::size_t(n)].parentRow == parentRow &&
-                    m_nodes[std::size_t(n)].candidate.fate != BeamCandidate::Fate::Pruned)
-                    found = n;
-            if (found < 0)
+            std::vector<int> found;
+            for (int n = begin; n < end; ++n) {
+                const Node& node = m_nodes[std::size_t(n)];
+                if (node.candidate.token != tokens[i] || node.candidate.fate == BeamCandidate::Fate::Pruned)
+                    continue;
+                const bool extends = i == 0 ? node.parentRow < 0
+                                            : std::any_of(layers.back().begin(), layers.back().end(), [&](int p) {
+                                                  return m_nodes[std::size_t(p)].rank == node.parentRow;
+                                              });
+                if (extends)
+                    found.push_back(n);
+            }
+            if (found.empty())
                 break;
-            if (h == 0)
-                m_nodes[std::size_t(found)].onBest = true;
-            parentRow = m_nodes[std::size_t(found)].rank;
-            last = found;
+            layers.push_back(std::move(found));
         }
-        if (last >= 0 && m_nodes[std::size_t(last)].hypothesis < 0)
-            m_nodes[std::size_t(last)].hypothesis = static_cast<int>(h);
+        if (layers.empty())
+            continue;
+        int node = layers.back().front();
+        if (m_nodes[std::size_t(node)].hypothesis < 0)
+            m_nodes[std::size_t(node)].hypothesis = static_cast<int>(h);
+        for (std::size_t i = layers.size(); i-- > 0;) {
+            if (h == 0)
+                m_nodes[std::size_t(node)].onBest = true;
+            if (i == 0)
+                break;
+            const int parentRow = m_nodes[std::size_t(node)].parentRow;
+            for (int p : layers[i - 1])
+                if (m_nodes[std::size_t(p)].rank == parentRow)
+                    node = p;
+        }
     }
     update();
 }
@@ -237,6 +256,18 @@ void BeamTreeView::paintEvent(QPaintEvent*) {
         curve.cubicTo(QPoint(mid, from.y()), QPoint(mid, to.y()), to);
         p.setBrush(Qt::NoBrush);
         p.drawPath(curve);
+    }
+    // Diverse beam search: a dashed rule where a step's candidates pass from one group to the next.
+    if (m_groups > 1) {
+        p.setPen(QPen(pal.color(QPalette::Mid), 1.0, Qt::DashLine));
+        for (std::size_t i = 1; i < m_nodes.size(); ++i) {
+            const Node& node = m_nodes[i];
+            if (node.rank > 0 && node.candidate.group != m_nodes[i - 1].candidate.group) {
+                const int y = centre(node.step, node.rank).y() - kRow / 2;
+                const int x = centre(node.step, node.rank).x();
+                p.drawLine(x - kColumn / 2, y, x + kColumn / 2, y);
+            }
+        }
     }
     for (std::size_t i = 0; i < m_nodes.size(); ++i) {
         const Node& node = m_nodes[i];

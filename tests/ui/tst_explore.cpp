@@ -407,6 +407,26 @@ private slots:
         QVERIFY(generate(4) > 0);
     }
 
+    void diverseBeamSearchMarksItsBestPathWholly() {
+        // Two groups start alike (both extend the prompt with the same best token); the best hypothesis may come
+        // from the second: its path is marked from the prompt to its end, one node a step.
+        const qint64 run = generate(64, R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 2, "diversity_penalty": 1.0, "return": 2}, "samplers": []})");
+        QVERIFY(run > 0);
+        QVERIFY(m_explore->showsBeamTree());
+        BeamTreeView* tree = m_explore->beamTree();
+        std::vector<int> bestPerStep(std::size_t(tree->stepCount()), 0);
+        bool fromSecondGroup = false;
+        for (const BeamTreeView::Node& node : tree->nodes()) {
+            bestPerStep[std::size_t(node.step)] += node.onBest;
+            fromSecondGroup |= node.onBest && node.step == 0 && node.candidate.group == 1;
+        }
+        QVERIFY(fromSecondGroup); // on "And God said" the second group's search wins
+        const int tokens = m_explore->stream()->stepCount();
+        QVERIFY(tokens >= 1);
+        for (int step = 0; step < tokens; ++step)
+            QCOMPARE(bestPerStep[std::size_t(step)], 1);
+    }
+
     void contrastiveDecodersShowTheirCandidates() {
         // Contrastive search: each step's candidates with p, the degeneration penalty and the score; the chosen
         // one marked. The table takes the pipeline's place, and a sampled run brings the pipeline back.

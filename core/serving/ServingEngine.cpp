@@ -1,0 +1,213 @@
+#include "serving/ServingEngine.h"
+
+#include <chrono>
+
+#include "generation/ForcedSteps.h"
+#include "model/Model.h"
+
+namespace swb {
+
+using Clock = std::chrono::steady_clock;
+
+// A sequence in the batch: its job, cache, chain, text and the logits of its next step.
+struct ServingEngine::Active {
+    std::shared_ptr<ServeJob> job;
+    std::unique_ptr<Model::State> state;
+    std::optional<SamplerChain> chain;
+    std::optional<StepText> text;
+    std::vector<TokenId> history;
+    std::vector<float> logits;
+    GenerationResult result;
+    Clock::time_point start;
+    Clock::time_point firstToken;
+    bool done = false;
+};
+
+ServingEngine::ServingEngine(Model& model, const Tokenizer& tokenizer, int parallel, int queueLimit)
+    : m_model(model), m_tokenizer(tokenizer), m_generator(model, tokenizer), m_parallel(std::max(1, parallel)),
+      m_queueLimit(std::max(0, queueLimit)) {
+    m_thread = std::thread([this] { loop(); });
+}
+
+ServingEngine::~ServingEngine() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+        for (const auto& job : m_queue)
+            job->cancelled = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+bool ServingEngine::submit(std::shared_ptr<ServeJob> job) {
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stop || static_cast<int>(m_queue.size()) >= m_queueLimit + std::max(0, m_parallel - m_busy.load()))
+            return false;
+        m_queue.push_back(std::move(job));
+    }
+    m_wake.notify_one();
+    return true;
+}
+
+int ServingEngine::queued() const {
+    std::lock_guard lock(m_mutex);
+    return static_cast<int>(m_queue.size());
+}
+
+int ServingEngine::busy() const {
+    return m_busy.load();
+}
+
+void ServingEngine::runAlone(const std::shared_ptr<ServeJob>& job) {
+    int index = 0;
+    Result<GenerationResult> result = m_generator.generate(
+        job->request,
+        [&](const GeneratedStep& step) {
+            job->onStep(ServedStep{step, index++});
+            return !job->cancelled.load();
+        },
+        &job->cancelled);
+    job->onFinished(std::move(result));
+}
+
+void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::shared_ptr<ServeJob> job) {
+    const GenerationRequest& request = job->request;
+    auto seq = std::make_unique<Active>();
+    seq->start = Clock::now();
+    seq->job = job;
+    seq->result.promptIds = request.promptIds;
+    seq->result.seed = request.strategy.seed.value_or(request.seed);
+    seq->result.finish = FinishReason::MaxTokens;
+    Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, seq->result.seed);
+    if (!chain) {
+        job->onFinished(chain.error());
+        return;
+    }
+    chain->setTopN(request.topN);
+    seq->chain.emplace(std::move(chain).value());
+    seq->text.emplace(m_tokenizer, request.promptIds, request.strategy.stop, m_generator.stopTokens());
+    seq->history = request.promptIds;
+    seq->state = m_model.newState();
+    Result<std::vector<float>> logits = m_model.forward(*seq->state, request.promptIds);
+    if (!logits) {
+        job->onFinished(logits.error());
+        return;
+    }
+    seq->logits = std::move(logits).value();
+    if (request.maxTokens <= 0) {
+        job->onFinished(std::move(seq->result));
+        return;
+    }
+    active.push_back(std::move(seq));
+}
+
+void ServingEngine::loop() {
+    std::vector<std::unique_ptr<Active>> active;
+    const int context = m_model.info().contextLength;
+    for (;;) {
+        std::vector<std::shared_ptr<ServeJob>> joining;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [&] { return m_stop || !m_queue.empty() || !active.empty(); });
+            if (m_stop)
+                break;
+            while (!m_queue.empty() && static_cast<int>(active.size() + joining.size()) < m_parallel) {
+                joining.push_back(std::move(m_queue.front()));
+                m_queue.pop_front();
+            }
+            m_busy = static_cast<int>(active.size() + joining.size());
+        }
+        for (std::shared_ptr<ServeJob>& job : joining) {
+            if (job->cancelled.load()) {
+                GenerationResult cancelled;
+                cancelled.promptIds = job->request.promptIds;
+                cancelled.finish = FinishReason::Cancelled;
+                job->onFinished(std::move(cancelled));
+                continue;
+            }
+            if (!job->request.strategy.decoder.isSample())
+                runAlone(job);
+            else
+                admit(active, std::move(job));
+        }
+        // One step of every sequence: sample from its logits, then one batched pass for those going on.
+        std::vector<Model::State*> states;
+        std::vector<TokenId> tokens;
+        std::vector<Active*> going;
+        for (std::unique_ptr<Active>& seq : active) {
+            ServeJob& job = *seq->job;
+            if (job.cancelled.load()) {
+                seq->result.finish = FinishReason::Cancelled;
+                seq->done = true;
+                continue;
+            }
+            Result<StepTrace> trace = seq->chain->sample(seq->logits, seq->history, job.request.traceLevel);
+            if (!trace) {
+                job.onFinished(trace.error());
+                seq->job.reset();
+                seq->done = true;
+                continue;
+            }
+            GeneratedStep step;
+            step.token = trace->chosen;
+            step.trace = std::move(trace).value();
+            seq->chain->accept(step.token);
+            seq->history.push_back(step.token);
+            if (seq->result.steps.empty())
+                seq->firstToken = Clock::now();
+            const bool more = seq->text->add(std::move(step), seq->result);
+            job.onStep(ServedStep{seq->result.steps.back(), static_cast<int>(seq->result.steps.size()) - 1});
+            if (!more) {
+                seq->done = true;
+            } else if (static_cast<int>(seq->result.steps.size()) >= job.request.maxTokens) {
+                seq->done = true;
+            } else if (context > 0 && static_cast<int>(seq->history.size()) >= context) {
+                seq->result.finish = FinishReason::ContextLimit;
+                seq->done = true;
+            } else {
+                states.push_back(seq->state.get());
+                tokens.push_back(seq->history.back());
+                going.push_back(seq.get());
+            }
+        }
+        if (!states.empty()) {
+            Result<std::vector<float>> logits = m_model.forwardBatch(states, tokens);
+            const std::size_t vocab = logits ? logits->size() / states.size() : 0;
+            for (std::size_t i = 0; i < going.size(); ++i) {
+                if (!logits) {
+                    going[i]->job->onFinished(logits.error());
+                    going[i]->job.reset();
+                    going[i]->done = true;
+                    continue;
+                }
+                going[i]->logits.assign(logits->begin() + std::ptrdiff_t(i * vocab),
+                                        logits->begin() + std::ptrdiff_t((i + 1) * vocab));
+            }
+        }
+        for (std::unique_ptr<Active>& seq : active) {
+            if (!seq->done || !seq->job)
+                continue;
+            seq->text->finish(seq->result);
+            const auto end = Clock::now();
+            if (!seq->result.steps.empty()) {
+                seq->result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(seq->firstToken - seq->start).count();
+                const double seconds = std::chrono::duration<double>(end - seq->firstToken).count();
+                if (seq->result.steps.size() > 1 && seconds > 0)
+                    seq->result.tokensPerSecond = double(seq->result.steps.size() - 1) / seconds;
+            }
+            seq->job->onFinished(std::move(seq->result));
+            seq->job.reset();
+        }
+        std::erase_if(active, [](const std::unique_ptr<Active>& seq) { return seq->done; });
+        m_busy = static_cast<int>(active.size());
+    }
+    for (std::unique_ptr<Active>& seq : active)
+        if (seq->job) {
+            seq->result.finish = FinishReason::Cancelled;
+            seq->job->onFinished(std::move(seq->result));
+        }
+}
+
+} // namespace swb

@@ -1,0 +1,568 @@
+// swb serve on the demo model, over loopback, through raw sockets: the HTTP reader on its own (whole,
+// split, pipelined, refused), completions and chat with and without streaming, logprobs raw and post-chain
+// against `swb generate --trace` for the same strategy and seed, n choices, /v1/strategy switching and its
+// persistence, /metrics as Prometheus text, OpenAI error objects for malformed requests, the API key, a
+// full queue, cancellation when the client goes away, and served runs in the run store.
+
+#include <cmath>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "serving/HttpMessage.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+
+using namespace swb;
+
+namespace {
+
+struct HttpReply {
+    int status = 0;
+    QByteArray head;
+    QByteArray body; // de-chunked
+};
+
+QByteArray dechunk(QByteArray data) {
+    QByteArray out;
+    for (;;) {
+        const qsizetype line = data.indexOf("\r\n");
+        if (line < 0)
+            break;
+        bool ok = false;
+        const qsizetype size = data.left(line).toLongLong(&ok, 16);
+        if (!ok || size == 0)
+            break;
+        out += data.mid(line + 2, size);
+        data.remove(0, line + 2 + size + 2);
+    }
+    return out;
+}
+
+// One request on its own connection (Connection: close), read to the end.
+HttpReply exchange(quint16 port, const QByteArray& raw, int timeoutMs = 30000) {
+    QTcpSocket socket;
+    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write(raw);
+    QByteArray data;
+    QElapsedTimer timer;
+    timer.start();
+    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs) {
+        if (socket.waitForReadyRead(200))
+            data += socket.readAll();
+    }
+    data += socket.readAll();
+    HttpReply reply;
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    reply.head = data.left(end);
+    reply.status = data.mid(9, 3).toInt();
+    reply.body = data.mid(end + 4);
+    if (reply.head.toLower().contains("transfer-encoding: chunked"))
+        reply.body = dechunk(reply.body);
+    return reply;
+}
+
+QByteArray request(const QByteArray& method, const QByteArray& path, const QByteArray& body = {},
+                   const QByteArray& extraHeaders = {}) {
+    return method + ' ' + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n" +
+           extraHeaders + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+QJsonObject object(const QByteArray& body) {
+    return QJsonDocument::fromJson(body).object();
+}
+
+// The JSON events of a server-sent event stream, without the final [DONE] (reported apart).
+QList<QJsonObject> events(const QByteArray& body, bool* done = nullptr) {
+    QList<QJsonObject> out;
+    if (done)
+        *done = false;
+    for (const QByteArray& block : body.split('\n')) {
+        if (!block.startsWith("data: "))
+            continue;
+        const QByteArray payload = block.mid(6);
+        if (payload == "[DONE]") {
+            if (done)
+                *done = true;
+            continue;
+        }
+        out.append(object(payload));
+    }
+    return out;
+}
+
+// A running `swb serve` on a free loopback port.
+class ServeProcess {
+public:
+    explicit ServeProcess(const QStringList& arguments) {
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+        m_process.start(QStringLiteral(SWB_CLI_PATH), QStringList{"serve", "--port", "0"} + arguments);
+        QElapsedTimer timer;
+        timer.start();
+        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)/v1"));
+        while (timer.elapsed() < 60000 && m_port == 0 && m_process.state() != QProcess::NotRunning) {
+            m_process.waitForReadyRead(100);
+            m_err += m_process.readAllStandardError();
+            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(m_err));
+            if (match.hasMatch())
+                m_port = static_cast<quint16>(match.captured(1).toUInt());
+        }
+    }
+    ~ServeProcess() {
+        m_process.terminate();
+        if (!m_process.waitForFinished(10000))
+            m_process.kill();
+        m_process.waitForFinished();
+    }
+    quint16 port() const { return m_port; }
+    // The log lines written so far (one JSON object per request).
+    QList<QJsonObject> log() {
+        m_err += m_process.readAllStandardError();
+        QList<QJsonObject> lines;
+        for (const QByteArray& line : m_err.split('\n'))
+            if (line.startsWith('{'))
+                lines.append(object(line));
+        return lines;
+    }
+    QByteArray stderrText() {
+        m_err += m_process.readAllStandardError();
+        return m_err;
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_err;
+    quint16 m_port = 0;
+};
+
+const char* kStrategy = R"({"name": "k20", "seed": 5, "samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})";
+
+QString chatTemplatePath() {
+    return QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates/templates/qwen2_5.jinja");
+}
+
+} // namespace
+
+class TestServe : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parserReadsWholeSplitAndPipelinedRequests();
+    void parserRefusesWhatItWillNotRead_data();
+    void parserRefusesWhatItWillNotRead();
+    void completionsMatchGenerateAndItsTrace();
+    void streamingSendsTheSameText();
+    void chatRendersTheTemplate();
+    void severalChoices();
+    void strategySwitchesAndPersists();
+    void metricsAreValidPrometheusText();
+    void malformedRequestsGetErrorObjects_data();
+    void malformedRequestsGetErrorObjects();
+    void apiKey();
+    void fullQueueAnswers503();
+    void disconnectCancels();
+};
+
+void TestServe::parserReadsWholeSplitAndPipelinedRequests() {
+    const QByteArray a = request("POST", "/v1/completions?x=1", R"({"prompt": "hi"})");
+    const QByteArray b = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+    // Whole, then byte by byte: the same request.
+    for (int piece : {int(a.size()), 1, 7}) {
+        HttpRequestParser parser;
+        HttpRequestParser::State state = HttpRequestParser::State::NeedMore;
+        for (qsizetype i = 0; i < a.size(); i += piece)
+            state = parser.feed(a.constData() + i, std::min<qsizetype>(piece, a.size() - i));
+        QCOMPARE(state, HttpRequestParser::State::Complete);
+        const HttpRequest r = parser.take();
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.path, QByteArray("/v1/completions"));
+        QCOMPARE(r.query, QByteArray("x=1"));
+        QCOMPARE(r.body, QByteArray(R"({"prompt": "hi"})"));
+        QCOMPARE(r.header("content-type"), QByteArray("application/json"));
+        QVERIFY(!r.keepAlive);
+    }
+    // Two requests in one read: both, in order.
+    HttpRequestParser parser;
+    const QByteArray both = b + b.left(b.size() - 2) + "\r\n";
+    QCOMPARE(parser.feed(both.constData(), both.size()), HttpRequestParser::State::Complete);
+    QCOMPARE(parser.take().path, QByteArray("/health"));
+    QCOMPARE(parser.state(), HttpRequestParser::State::Complete);
+    const HttpRequest second = parser.take();
+    QCOMPARE(second.path, QByteArray("/health"));
+    QVERIFY(second.keepAlive);
+    QCOMPARE(parser.state(), HttpRequestParser::State::NeedMore);
+}
+
+void TestServe::parserRefusesWhatItWillNotRead_data() {
+    QTest::addColumn<QByteArray>("raw");
+    QTest::addColumn<int>("status");
+    QTest::newRow("no version") << QByteArray("GET /\r\n\r\n") << 400;
+    QTest::newRow("relative target") << QByteArray("GET health HTTP/1.1\r\n\r\n") << 400;
+    QTest::newRow("HTTP/2") << QByteArray("GET / HTTP/2\r\n\r\n") << 505;
+    QTest::newRow("header without colon") << QByteArray("GET / HTTP/1.1\r\nnocolon\r\n\r\n") << 400;
+    QTest::newRow("bad length") << QByteArray("POST / HTTP/1.1\r\nContent-Length: -4\r\n\r\n") << 400;
+    QTest::newRow("two lengths") << QByteArray("POST / HTTP/1.1\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\n") << 400;
+    QTest::newRow("chunked body") << QByteArray("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n") << 501;
+    QTest::newRow("body too large") << QByteArray("POST / HTTP/1.1\r\nContent-Length: 5000000\r\n\r\n") << 413;
+    QTest::newRow("head too large") << (QByteArray("GET / HTTP/1.1\r\nX: ") + QByteArray(20000, 'a')) << 431;
+    QByteArray many = "GET / HTTP/1.1\r\n";
+    for (int i = 0; i < 120; ++i)
+        many += "X-" + QByteArray::number(i) + ": 1\r\n";
+    QTest::newRow("too many headers") << many + "\r\n" << 431;
+}
+
+void TestServe::parserRefusesWhatItWillNotRead() {
+    QFETCH(QByteArray, raw);
+    QFETCH(int, status);
+    HttpRequestParser parser;
+    QCOMPARE(parser.feed(raw.constData(), raw.size()), HttpRequestParser::State::Failed);
+    QCOMPARE(parser.errorStatus(), status);
+    QVERIFY(!parser.errorMessage().isEmpty());
+}
+
+void TestServe::completionsMatchGenerateAndItsTrace() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("served.sqlite");
+    ServeProcess serve({"--db", store});
+    QVERIFY2(serve.port() > 0, serve.stderrText().constData());
+    const QByteArray body = QJsonDocument(QJsonObject{{"prompt", "And God said"}, {"max_tokens", 12}, {"logprobs", 5},
+                                                      {"post_sampling_probs", true},
+                                                      {"strategy", QJsonDocument::fromJson(kStrategy).object()}})
+                                .toJson(QJsonDocument::Compact);
+    const HttpReply reply = exchange(serve.port(), request("POST", "/v1/completions", body));
+    QCOMPARE(reply.status, 200);
+    const QJsonObject out = object(reply.body);
+    const QJsonObject choice = out.value("choices").toArray().at(0).toObject();
+    QCOMPARE(out.value("object").toString(), QStringLiteral("text_completion"));
+    QCOMPARE(out.value("strategy").toObject().value("name").toString(), QStringLiteral("k20"));
+
+    // The same strategy and seed through `swb generate`: the same text, and per step the same raw and
+    // post-chain probabilities.
+    const auto generated = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "12", "--json",
+                                                     "--trace", dir.filePath("trace.jsonl"), "--strategy", kStrategy});
+    QCOMPARE(generated.status, 0);
+    QCOMPARE(choice.value("text").toString(), object(generated.out).value("text").toString());
+    QFile traceFile(dir.filePath("trace.jsonl"));
+    QVERIFY(traceFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = traceFile.readAll().trimmed().split('\n');
+    const QJsonObject logprobs = choice.value("logprobs").toObject();
+    const QJsonArray tokenLogprobs = logprobs.value("token_logprobs").toArray();
+    const QJsonArray top = logprobs.value("top_logprobs").toArray();
+    const QJsonArray post = logprobs.value("post_sampling_probs").toArray();
+    QCOMPARE(tokenLogprobs.size(), lines.size());
+    QCOMPARE(post.size(), lines.size());
+    for (int i = 0; i < lines.size(); ++i) {
+        const QJsonObject step = QJsonDocument::fromJson(lines[i]).object();
+        QVERIFY(std::abs(tokenLogprobs.at(i).toDouble() - std::log(step.value("raw_p").toDouble())) < 1e-5);
+        QVERIFY(std::abs(post.at(i).toObject().value("prob").toDouble() - step.value("final_p").toDouble()) < 1e-6);
+        // The top 5 raw log-probabilities are the trace's first five candidates.
+        const QJsonArray candidates = step.value("top").toArray();
+        const QJsonObject topHere = top.at(i).toObject();
+        QVERIFY(topHere.size() >= 1 && topHere.size() <= 5);
+        double best = -INFINITY;
+        for (auto it = topHere.begin(); it != topHere.end(); ++it)
+            best = std::max(best, it.value().toDouble());
+        QVERIFY(std::abs(best - std::log(candidates.at(0).toObject().value("raw_p").toDouble())) < 1e-5);
+    }
+    // The run is in the store, with its strategy.
+    Result<std::unique_ptr<Database>> db = Database::open(store);
+    QVERIFY(db);
+    RunRepository runs(*db.value());
+    const Result<std::vector<RunSummary>> list = runs.listRuns();
+    QVERIFY(list);
+    QCOMPARE(list->size(), std::size_t(1));
+    QCOMPARE(list->front().strategyName, QStringLiteral("k20"));
+    QCOMPARE(list->front().text, choice.value("text").toString());
+    // One log line for the request, naming its strategy.
+    QTRY_VERIFY(!serve.log().isEmpty());
+    const QJsonObject line = serve.log().last();
+    QCOMPARE(line.value("strategy").toString(), QStringLiteral("k20"));
+    QCOMPARE(line.value("completion_tokens").toInt(), 12);
+}
+
+void TestServe::streamingSendsTheSameText() {
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    const QByteArray plain = R"({"prompt": "In the beginning", "max_tokens": 20, "temperature": 0.8, "seed": 11})";
+    const HttpReply whole = exchange(serve.port(), request("POST", "/v1/completions", plain));
+    QCOMPARE(whole.status, 200);
+    const QByteArray streamed = R"({"prompt": "In the beginning", "max_tokens": 20, "temperature": 0.8, "seed": 11, "stream": true, "stream_options": {"include_usage": true}})";
+    const HttpReply stream = exchange(serve.port(), request("POST", "/v1/completions", streamed));
+    QCOMPARE(stream.status, 200);
+    QVERIFY(stream.head.contains("text/event-stream"));
+    bool done = false;
+    const QList<QJsonObject> chunks = events(stream.body, &done);
+    QVERIFY(done);
+    QString text;
+    QString finish;
+    int usageTokens = -1;
+    for (const QJsonObject& chunk : chunks) {
+        if (chunk.contains("usage"))
+            usageTokens = chunk.value("usage").toObject().value("completion_tokens").toInt();
+        for (const QJsonValue& c : chunk.value("choices").toArray()) {
+            text += c.toObject().value("text").toString();
+            if (!c.toObject().value("finish_reason").isNull())
+                finish = c.toObject().value("finish_reason").toString();
+        }
+    }
+    const QJsonObject choice = object(whole.body).value("choices").toArray().at(0).toObject();
+    QCOMPARE(text, choice.value("text").toString());
+    QCOMPARE(finish, choice.value("finish_reason").toString());
+    QCOMPARE(usageTokens, object(whole.body).value("usage").toObject().value("completion_tokens").toInt());
+}
+
+void TestServe::chatRendersTheTemplate() {
+    ServeProcess serve({"--chat-template", chatTemplatePath()});
+    QVERIFY2(serve.port() > 0, serve.stderrText().constData());
+    const QByteArray body = R"({"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who spoke?"}], "max_tokens": 8, "logprobs": true, "top_logprobs": 3})";
+    const HttpReply reply = exchange(serve.port(), request("POST", "/v1/chat/completions", body));
+    QCOMPARE(reply.status, 200);
+    const QJsonObject out = object(reply.body);
+    QCOMPARE(out.value("object").toString(), QStringLiteral("chat.completion"));
+    const QJsonObject choice = out.value("choices").toArray().at(0).toObject();
+    QCOMPARE(choice.value("message").toObject().value("role").toString(), QStringLiteral("assistant"));
+    const QJsonArray content = choice.value("logprobs").toObject().value("content").toArray();
+    QCOMPARE(content.size(), out.value("usage").toObject().value("completion_tokens").toInt());
+    for (const QJsonValue& entry : content) {
+        QCOMPARE(entry.toObject().value("top_logprobs").toArray().size(), 3);
+        QVERIFY(entry.toObject().value("logprob").toDouble() <= 0.0);
+    }
+    // The prompt is the template's rendering: the same conversation through `swb render-template` has as many tokens.
+    QTemporaryDir dir;
+    QFile messages(dir.filePath("m.json"));
+    QVERIFY(messages.open(QIODevice::WriteOnly));
+    messages.write(R"([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who spoke?"}])");
+    messages.close();
+    const auto rendered = swb::test::runSwbProcess({"render-template", "--messages", dir.filePath("m.json"), "--chat-template",
+                                                    chatTemplatePath(), "--add-generation-prompt"});
+    QCOMPARE(rendered.status, 0);
+    QVERIFY(rendered.out.contains("<|im_start|>assistant"));
+    const auto tokens = swb::test::runSwbProcess({"tokenize", "--parse-special", "--text", QString::fromUtf8(rendered.out)});
+    QCOMPARE(tokens.status, 0);
+    QCOMPARE(out.value("usage").toObject().value("prompt_tokens").toInt(), int(tokens.out.trimmed().split(' ').size()));
+    // Streaming chat: the first delta carries the role.
+    const QByteArray streamed = R"({"messages": [{"role": "user", "content": "Who spoke?"}], "max_tokens": 4, "stream": true})";
+    const HttpReply stream = exchange(serve.port(), request("POST", "/v1/chat/completions", streamed));
+    QCOMPARE(stream.status, 200);
+    bool done = false;
+    const QList<QJsonObject> chunks = events(stream.body, &done);
+    QVERIFY(done && !chunks.isEmpty());
+    QCOMPARE(chunks.front().value("object").toString(), QStringLiteral("chat.completion.chunk"));
+    QCOMPARE(chunks.front().value("choices").toArray().at(0).toObject().value("delta").toObject().value("role").toString(),
+             QStringLiteral("assistant"));
+}
+
+void TestServe::severalChoices() {
+    ServeProcess serve({"--parallel", "3"});
+    QVERIFY(serve.port() > 0);
+    const QByteArray body = R"({"prompt": "And God said", "max_tokens": 16, "n": 3, "temperature": 1.0, "top_k": 40, "seed": 3})";
+    const HttpReply reply = exchange(serve.port(), request("POST", "/v1/completions", body));
+    QCOMPARE(reply.status, 200);
+    const QJsonArray choices = object(reply.body).value("choices").toArray();
+    QCOMPARE(choices.size(), 3);
+    QSet<QString> texts;
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(choices.at(i).toObject().value("index").toInt(), i);
+        texts.insert(choices.at(i).toObject().value("text").toString());
+    }
+    QVERIFY(texts.size() >= 2); // three seeds, three draws
+    // The same request again: the same three texts (seeded).
+    const HttpReply again = exchange(serve.port(), request("POST", "/v1/completions", body));
+    QCOMPARE(object(again.body).value("choices").toArray(), choices);
+}
+
+void TestServe::strategySwitchesAndPersists() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("runs.sqlite");
+    qputenv("SAMPLING_STRATEGY", "creative");
+    {
+        ServeProcess serve({"--db", store});
+        qunsetenv("SAMPLING_STRATEGY");
+        QVERIFY(serve.port() > 0);
+        HttpReply reply = exchange(serve.port(), request("GET", "/v1/strategy"));
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(object(reply.body).value("name").toString(), QStringLiteral("creative"));
+        reply = exchange(serve.port(), request("PUT", "/v1/strategy", kStrategy));
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(object(reply.body).value("name").toString(), QStringLiteral("k20"));
+        // A request without sampling fields now uses it.
+        reply = exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And God said", "max_tokens": 4})"));
+        QCOMPARE(object(reply.body).value("strategy").toObject().value("name").toString(), QStringLiteral("k20"));
+        QCOMPARE(object(reply.body).value("strategy").toObject().value("source").toString(), QStringLiteral("default"));
+        // One with sampling fields builds its own.
+        reply = exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And God said", "max_tokens": 4, "temperature": 0})"));
+        QCOMPARE(object(reply.body).value("strategy").toObject().value("source").toString(), QStringLiteral("fields"));
+        // An invalid one is refused and changes nothing.
+        reply = exchange(serve.port(), request("PUT", "/v1/strategy", R"({"samplers": [{"type": "top_k", "k": -3}]})"));
+        QCOMPARE(reply.status, 400);
+        QVERIFY(object(reply.body).value("error").toObject().value("message").toString().contains("top_k"));
+        reply = exchange(serve.port(), request("PUT", "/v1/strategy", R"({"strategy": "greedy"})"));
+        QCOMPARE(object(reply.body).value("name").toString(), QStringLiteral("greedy"));
+    }
+    // Restarted on the same store without --strategy: the strategy put last.
+    ServeProcess again({"--db", store});
+    QVERIFY(again.port() > 0);
+    const HttpReply reply = exchange(again.port(), request("GET", "/v1/strategy"));
+    QCOMPARE(object(reply.body).value("strategy").toObject().value("samplers").toArray().last().toObject().value("type").toString(),
+             QStringLiteral("greedy"));
+}
+
+void TestServe::metricsAreValidPrometheusText() {
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 5})")).status, 200);
+    exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": 5})"));
+    const HttpReply reply = exchange(serve.port(), request("GET", "/metrics"));
+    QCOMPARE(reply.status, 200);
+    QVERIFY(reply.head.contains("text/plain; version=0.0.4"));
+    // Every line a comment (# HELP / # TYPE) or `name{labels} value`; histogram buckets cumulative, +Inf = count.
+    static const QRegularExpression sample(QStringLiteral(R"(^([a-z_]+)(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.e+]+)$)"));
+    QMap<QString, double> values;
+    for (const QByteArray& line : reply.body.trimmed().split('\n')) {
+        if (line.startsWith("# HELP ") || line.startsWith("# TYPE "))
+            continue;
+        const QRegularExpressionMatch m = sample.match(QString::fromUtf8(line));
+        QVERIFY2(m.hasMatch(), line.constData());
+        values.insert(m.captured(1) + m.captured(2), m.captured(4).toDouble());
+    }
+    QCOMPARE(values.value("swb_requests_total{endpoint=\"/v1/completions\",status=\"200\"}"), 3.0);
+    QCOMPARE(values.value("swb_requests_total{endpoint=\"/v1/completions\",status=\"400\"}"), 1.0);
+    QCOMPARE(values.value("swb_generated_tokens_total"), 15.0);
+    QCOMPARE(values.value("swb_request_duration_seconds_count"), 3.0);
+    QCOMPARE(values.value("swb_request_duration_seconds_bucket{le=\"+Inf\"}"), 3.0);
+    QCOMPARE(values.value("swb_time_to_first_token_seconds_count"), 3.0);
+    QVERIFY(values.contains("swb_queue_length") && values.contains("swb_busy_slots"));
+    double previous = 0;
+    for (const char* le : {"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10"}) {
+        const double v = values.value(QStringLiteral("swb_time_to_first_token_seconds_bucket{le=\"%1\"}").arg(QLatin1String(le)));
+        QVERIFY(v >= previous);
+        previous = v;
+    }
+}
+
+void TestServe::malformedRequestsGetErrorObjects_data() {
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("param");
+    QTest::newRow("not JSON") << QByteArray("/v1/completions") << QByteArray("{\"prompt\": ") << 400 << QString();
+    QTest::newRow("an array") << QByteArray("/v1/completions") << QByteArray("[1, 2]") << 400 << QString();
+    QTest::newRow("unknown field") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "best_of": 2})") << 400 << "best_of";
+    QTest::newRow("no prompt") << QByteArray("/v1/completions") << QByteArray(R"({"max_tokens": 3})") << 400 << "prompt";
+    QTest::newRow("prompt object") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": {"a": 1}})") << 400 << "prompt";
+    QTest::newRow("token past vocabulary") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": [1, 99999]})") << 400 << "prompt";
+    QTest::newRow("temperature 5") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "temperature": 5})") << 400 << "temperature";
+    QTest::newRow("top_p 0") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "top_p": 0})") << 400 << "top_p";
+    QTest::newRow("n 0") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "n": 0})") << 400 << "n";
+    QTest::newRow("max_tokens negative") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "max_tokens": -1})") << 400 << "max_tokens";
+    QTest::newRow("max_tokens a string") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "max_tokens": "9"})") << 400 << "max_tokens";
+    QTest::newRow("stream yes") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "stream": "yes"})") << 400 << "stream";
+    QTest::newRow("stop empty") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "stop": [""]})") << 400 << "stop";
+    QTest::newRow("logit_bias key") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "logit_bias": {"x": 1}})") << 400 << "logit_bias";
+    QTest::newRow("logit_bias value") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "logit_bias": {"5": 500}})") << 400 << "logit_bias";
+    QTest::newRow("logprobs 30") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "logprobs": 30})") << 400 << "logprobs";
+    QTest::newRow("seed fraction") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "seed": 1.5})") << 400 << "seed";
+    QTest::newRow("bad strategy") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "strategy": "no-such-preset"})") << 400 << "strategy";
+    QTest::newRow("echo") << QByteArray("/v1/completions") << QByteArray(R"({"prompt": "a", "echo": true})") << 400 << "echo";
+    QTest::newRow("chat without messages") << QByteArray("/v1/chat/completions") << QByteArray(R"({"prompt": "a"})") << 400 << "prompt";
+    QTest::newRow("chat role") << QByteArray("/v1/chat/completions") << QByteArray(R"({"messages": [{"role": "robot", "content": "x"}]})") << 400 << "messages";
+    QTest::newRow("top_logprobs alone") << QByteArray("/v1/chat/completions") << QByteArray(R"({"messages": [{"role": "user", "content": "x"}], "top_logprobs": 2})") << 400 << "top_logprobs";
+    QTest::newRow("unknown path") << QByteArray("/v1/embeddings") << QByteArray("{}") << 404 << QString();
+}
+
+void TestServe::malformedRequestsGetErrorObjects() {
+    static ServeProcess* serve = nullptr;
+    if (!serve)
+        serve = new ServeProcess({"--chat-template", chatTemplatePath()});
+    QVERIFY(serve->port() > 0);
+    QFETCH(QByteArray, path);
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, param);
+    const HttpReply reply = exchange(serve->port(), request("POST", path, body));
+    QCOMPARE(reply.status, status);
+    const QJsonObject error = object(reply.body).value("error").toObject();
+    QVERIFY2(!error.value("message").toString().isEmpty(), reply.body.constData());
+    QVERIFY(error.contains("type"));
+    if (!param.isEmpty())
+        QCOMPARE(error.value("param").toString(), param);
+    // The server took no harm.
+    QCOMPARE(exchange(serve->port(), request("GET", "/health")).status, 200);
+    // HTTP-level refusals also get the error object: a wrong method, a chunked body.
+    if (QByteArray(QTest::currentDataTag()) == "unknown path") {
+        HttpReply wrong = exchange(serve->port(), request("GET", "/v1/completions"));
+        QCOMPARE(wrong.status, 405);
+        wrong = exchange(serve->port(), "POST /v1/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+        QCOMPARE(wrong.status, 501);
+        QVERIFY(object(wrong.body).value("error").toObject().value("message").toString().contains("Content-Length"));
+        delete serve;
+        serve = nullptr;
+    }
+}
+
+void TestServe::apiKey() {
+    // Off loopback without a key: refused before anything is loaded.
+    const auto open = swb::test::runSwbProcess({"serve", "--host", "0.0.0.0", "--port", "0"});
+    QCOMPARE(open.status, 2);
+    QVERIFY2(open.err.contains("needs --api-key"), open.err.constData());
+    ServeProcess serve({"--api-key", "sekrit"});
+    QVERIFY(serve.port() > 0);
+    HttpReply reply = exchange(serve.port(), request("GET", "/v1/models"));
+    QCOMPARE(reply.status, 401);
+    QCOMPARE(object(reply.body).value("error").toObject().value("type").toString(), QStringLiteral("authentication_error"));
+    reply = exchange(serve.port(), request("GET", "/v1/models", {}, "Authorization: Bearer wrong\r\n"));
+    QCOMPARE(reply.status, 401);
+    reply = exchange(serve.port(), request("GET", "/v1/models", {}, "Authorization: Bearer sekrit\r\n"));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(object(reply.body).value("data").toArray().at(0).toObject().value("id").toString(), QStringLiteral("kjv-tiny"));
+    QCOMPARE(exchange(serve.port(), request("GET", "/health")).status, 200);
+}
+
+void TestServe::fullQueueAnswers503() {
+    // One slot, no queue: while a long generation runs, the next request is turned away with Retry-After.
+    ServeProcess serve({"--parallel", "1", "--queue", "0"});
+    QVERIFY(serve.port() > 0);
+    QTcpSocket first;
+    first.connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+    QVERIFY(first.waitForConnected(5000));
+    first.write(request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 120, "stream": true, "temperature": 1, "seed": 1, "logit_bias": {"0": -100, "1": -100, "2": -100}})"));
+    QVERIFY(first.waitForReadyRead(10000)); // the stream has begun: the slot is taken
+    const HttpReply second = exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 4})"));
+    QCOMPARE(second.status, 503);
+    QVERIFY(second.head.contains("Retry-After: 1"));
+    QCOMPARE(object(second.body).value("error").toObject().value("type").toString(), QStringLiteral("server_busy"));
+    // Once the first is done, the slot serves again.
+    while (first.state() == QAbstractSocket::ConnectedState && first.waitForReadyRead(10000))
+        first.readAll();
+    QTRY_COMPARE(exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 4})")).status, 200);
+}
+
+void TestServe::disconnectCancels() {
+    ServeProcess serve({"--parallel", "1"});
+    QVERIFY(serve.port() > 0);
+    QTcpSocket client;
+    client.connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+    QVERIFY(client.waitForConnected(5000));
+    client.write(request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 120, "stream": true, "temperature": 1, "seed": 1, "logit_bias": {"0": -100, "1": -100, "2": -100}})"));
+    QVERIFY(client.waitForReadyRead(10000));
+    client.abort(); // gone after the first bytes
+    // The request ends early, logged as the client's going (499), and the slot is free again.
+    QTRY_VERIFY_WITH_TIMEOUT(!serve.log().isEmpty(), 10000);
+    const QJsonObject line = serve.log().last();
+    QCOMPARE(line.value("status").toInt(), 499);
+    QVERIFY2(line.value("completion_tokens").toInt() < 120, QJsonDocument(line).toJson().constData());
+    QCOMPARE(exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 4})")).status, 200);
+}
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"

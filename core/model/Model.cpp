@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 
 #include <QFileInfo>
+#include <QThread>
 
 // Qt's `slots` macro collides with an identifier in ATen's headers.
 #pragma push_macro("slots")
@@ -693,13 +694,14 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
         return hash.error();
     impl->info.contentHash = hash.value();
     try {
-        if (options.threads > 0) {
-            // Process-wide: libtorch and BLAS keep one thread pool each.
-            at::set_num_threads(options.threads);
-        }
+        // Process-wide: libtorch and BLAS keep one thread pool each. The BLAS first: an OpenMP build of
+        // OpenBLAS sets OpenMP's thread count too, and left alone that took libtorch's pool (so the kernels)
+        // down to one thread. Then libtorch's, always (default: one per core).
+        const int threads = options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
         // The kernels' path runs every product on libtorch's (OpenMP) threads, one BLAS call per thread; the
         // libtorch path lets the BLAS run its own.
-        setBlasThreads(impl->useKernels ? 1 : (options.threads > 0 ? options.threads : at::get_num_threads()));
+        setBlasThreads(impl->useKernels ? 1 : threads);
+        at::set_num_threads(threads);
         c10::InferenceMode inference;
         if (Status loaded = impl->load(weights.value(), options.progress); !loaded)
             return loaded.error();

@@ -97,6 +97,8 @@ std::vector<BenchMode> samplingBenchModes();
 std::vector<BenchMode> storageBenchModes();
 // decode (ModelCommands.cpp).
 std::vector<BenchMode> modelBenchModes();
+// serve (ServeBenchCommand.cpp).
+std::vector<BenchMode> serveBenchModes();
 // `swb bench`, dispatching to the modes (BenchCommand.cpp).
 Subcommand benchSubcommand();
 

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include <QHostAddress>
+#include <QString>
+
+#include "Result.h"
+#include "sampling/Strategy.h"
+
+namespace swb {
+
+class ChatTemplate;
+class Database;
+class Model;
+class Tokenizer;
+
+struct ServeOptions {
+    int parallel = 4;            // sequences decoded together
+    int queue = 64;              // sequences that may wait for a slot
+    QString apiKey;              // required as a Bearer token when set (all but /health)
+    int maxTokensLimit = 4096;   // the most tokens one request may ask for
+    qint64 maxBody = 4 * 1024 * 1024;
+    std::function<void(const QByteArray&)> log; // one JSON line per request
+};
+
+// The model behind an OpenAI-compatible HTTP API (see README "Serving"): POST /v1/completions and
+// /v1/chat/completions (streamed as server-sent events when asked), GET /v1/models, GET/PUT /v1/strategy,
+// GET /metrics, GET /health. Lives on the calling thread's event loop; the model decodes on the engine's
+// own thread with continuous batching. A strategy PUT is saved in the run store (when given) under
+// kServedStrategyName, and served runs are recorded there.
+class OpenAiServer {
+public:
+    static inline const QString kServedStrategyName = QStringLiteral("serve default");
+
+    OpenAiServer(Model& model, const Tokenizer& tokenizer, std::optional<ChatTemplate> chatTemplate, Strategy strategy,
+                 std::unique_ptr<Database> database, const ServeOptions& options);
+    ~OpenAiServer();
+    Result<quint16> listen(const QHostAddress& address, quint16 port);
+    const QString& modelName() const;
+    const Strategy& strategy() const;
+    int slotCount() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace swb

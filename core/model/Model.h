@@ -112,6 +112,9 @@ public:
     // Returns states.size() × vocabSize floats (and states.size() × dim hidden floats when asked).
     Result<std::vector<float>> forwardBatch(std::span<State* const> states, std::span<const TokenId> tokens,
                                             std::vector<float>* hidden = nullptr);
+    // Several sequences in one pass, each reading its own tokens (one for a sequence decoding, a whole prompt
+    // for one joining: continuous batching). Returns each one's last-position logits (states.size() × vocabSize).
+    Result<std::vector<float>> forwardMany(std::span<State* const> states, std::span<const std::vector<TokenId>> tokens);
 
 private:
     struct Impl;

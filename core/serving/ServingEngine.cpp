@@ -16,7 +16,8 @@ struct ServingEngine::Active {
     std::optional<SamplerChain> chain;
     std::optional<StepText> text;
     std::vector<TokenId> history;
-    std::vector<float> logits;
+    std::vector<TokenId> next;  // what the next pass reads: the prompt when joining, then each new token
+    std::vector<float> logits;  // the last pass's, until sampled
     GenerationResult result;
     Clock::time_point start;
     Clock::time_point firstToken;
@@ -90,16 +91,11 @@ void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::sha
     seq->text.emplace(m_tokenizer, request.promptIds, request.strategy.stop, m_generator.stopTokens());
     seq->history = request.promptIds;
     seq->state = m_model.newState();
-    Result<std::vector<float>> logits = m_model.forward(*seq->state, request.promptIds);
-    if (!logits) {
-        job->onFinished(logits.error());
-        return;
-    }
-    seq->logits = std::move(logits).value();
     if (request.maxTokens <= 0) {
         job->onFinished(std::move(seq->result));
         return;
     }
+    seq->next = request.promptIds; // prefilled in the next pass, beside the others' decoding
     active.push_back(std::move(seq));
 }
 
@@ -132,11 +128,11 @@ void ServingEngine::loop() {
             else
                 admit(active, std::move(job));
         }
-        // One step of every sequence: sample from its logits, then one batched pass for those going on.
-        std::vector<Model::State*> states;
-        std::vector<TokenId> tokens;
-        std::vector<Active*> going;
+        // One step of every sequence with logits: sample; then one pass for every sequence that reads
+        // something (a joining prompt, or the token just drawn).
         for (std::unique_ptr<Active>& seq : active) {
+            if (seq->done || seq->logits.empty())
+                continue;
             ServeJob& job = *seq->job;
             if (job.cancelled.load()) {
                 seq->result.finish = FinishReason::Cancelled;
@@ -144,6 +140,7 @@ void ServingEngine::loop() {
                 continue;
             }
             Result<StepTrace> trace = seq->chain->sample(seq->logits, seq->history, job.request.traceLevel);
+            seq->logits.clear();
             if (!trace) {
                 job.onFinished(trace.error());
                 seq->job.reset();
@@ -167,13 +164,27 @@ void ServingEngine::loop() {
                 seq->result.finish = FinishReason::ContextLimit;
                 seq->done = true;
             } else {
-                states.push_back(seq->state.get());
-                tokens.push_back(seq->history.back());
-                going.push_back(seq.get());
+                seq->next = {seq->history.back()};
             }
         }
+        std::vector<Model::State*> states;
+        std::vector<std::vector<TokenId>> reads;
+        std::vector<Active*> going;
+        for (std::unique_ptr<Active>& seq : active) {
+            if (seq->done || seq->next.empty())
+                continue;
+            if (seq->job->cancelled.load()) {
+                seq->result.finish = FinishReason::Cancelled;
+                seq->done = true;
+                continue;
+            }
+            states.push_back(seq->state.get());
+            reads.push_back(std::move(seq->next));
+            seq->next.clear();
+            going.push_back(seq.get());
+        }
         if (!states.empty()) {
-            Result<std::vector<float>> logits = m_model.forwardBatch(states, tokens);
+            Result<std::vector<float>> logits = m_model.forwardMany(states, reads);
             const std::size_t vocab = logits ? logits->size() / states.size() : 0;
             for (std::size_t i = 0; i < going.size(); ++i) {
                 if (!logits) {

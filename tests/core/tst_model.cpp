@@ -272,6 +272,33 @@ private slots:
         QVERIFY(two);
     }
 
+    // Continuous batching: in one pass, some sequences read a whole prompt (joining) while others read one
+    // token (decoding); each gets its own last-position logits, as if run apart.
+    void mixedPassMatchesSeparateSequences() {
+        const LlamaWeights w = randomLlama(LlamaShape{}, 10);
+        QVERIFY(writeHfLlama(path("mixed-hf"), w));
+        auto model = loadModel(path("mixed-hf"));
+        QVERIFY(model);
+        auto decoding = model->newState();
+        QVERIFY(model->forward(*decoding, std::vector<TokenId>{1, 2, 3}));
+        auto joiningA = model->newState();
+        auto joiningB = model->newState();
+        const std::vector<std::vector<TokenId>> reads = {{30}, {4, 5, 6, 7, 8}, {9, 10}};
+        std::vector<Model::State*> states = {decoding.get(), joiningA.get(), joiningB.get()};
+        auto mixed = model->forwardMany(states, reads);
+        QVERIFY(mixed);
+        QCOMPARE(mixed->size(), std::size_t(3 * w.shape.vocab));
+        std::vector<float> expected;
+        for (const std::vector<TokenId>& sequence : {std::vector<TokenId>{1, 2, 3, 30}, reads[1], reads[2]}) {
+            auto logits = model->forward(*model->newState(), sequence);
+            QVERIFY(logits);
+            expected.insert(expected.end(), logits->begin(), logits->end());
+        }
+        QVERIFY(maxAbsDiff(*mixed, expected) <= 1e-5);
+        QCOMPARE(Model::length(*joiningA), 5);
+        QCOMPARE(Model::length(*decoding), 4);
+    }
+
     // rewind() and cloneState(): replaying from a shorter cache gives the same logits.
     void rewindAndCloneReplayExactly() {
         const LlamaWeights w = randomLlama(LlamaShape{}, 13);

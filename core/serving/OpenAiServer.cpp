@@ -111,12 +111,10 @@ public:
 
     void handle(const HttpRequest& request, HttpExchange& exchange) {
         const QString path = QString::fromUtf8(request.path);
-        const bool loopback = exchange.peer().isLoopback();
         if (!m_apiKey.isEmpty() && path != QLatin1String("/health") &&
             request.header("authorization") != "Bearer " + m_apiKey)
             return fail(exchange, path, ApiError{401, QStringLiteral("a valid API key is needed: send 'Authorization: Bearer KEY'"), {},
                                                  QStringLiteral("authentication_error")});
-        Q_UNUSED(loopback);
         const auto method = [&](const char* expected) {
             if (request.method == expected)
                 return true;
@@ -269,6 +267,8 @@ public:
     }
 
     void onStep(HttpExchange& exchange, const std::shared_ptr<InFlight>& flight, int index, const GeneratedStep& step) {
+        if (flight->jobs.empty())
+            return; // answered already (refused as busy, or complete): its exchange may be gone
         if (!flight->firstTokenMs)
             flight->firstTokenMs = QDateTime::currentMSecsSinceEpoch();
         flight->steps[std::size_t(index)].push_back(step);

@@ -365,6 +365,13 @@ Result<GgufFile> GgufFile::open(const QString& path) {
                                            .arg(name, QString::fromStdString(t.name)));
             t.dims.push_back(static_cast<std::int64_t>(dim));
         }
+        // Every tensor's element count must fit in 64 bits, even one of a type this reader cannot size (found
+        // by fuzzing: elements() then overflowed).
+        std::int64_t elements = 1;
+        for (std::int64_t dim : t.dims)
+            if (__builtin_mul_overflow(elements, dim, &elements))
+                return Error::badInput(QStringLiteral("%1: tensor '%2' has more elements than can be counted")
+                                           .arg(name, QString::fromStdString(t.name)));
         t.type = in.read<std::uint32_t>("a tensor record");
         t.offset = in.read<std::uint64_t>("a tensor record");
         if (in.failed())

@@ -200,6 +200,11 @@ private slots:
         QTest::newRow("bad alignment") << alignment.bytes() << QStringLiteral("power of two");
         QTest::newRow("misaligned tensor") << mis << QStringLiteral("not aligned");
         QTest::newRow("tensor beyond end") << beyond.bytes() << QStringLiteral("truncated");
+        // Found by fuzz_gguf: a tensor of a type this reader cannot size, whose dimensions multiply past 2^63,
+        // made Tensor::elements() overflow (undefined behaviour) in whoever counted it (swb info).
+        GgufWriter huge;
+        huge.addTensorRaw("huge", 99, {std::int64_t(1) << 32, std::int64_t(1) << 32}, QByteArray(16, '\0'));
+        QTest::newRow("element count past 2^63") << huge.bytes() << QStringLiteral("more elements than can be counted");
     }
     void brokenFilesGiveOneSentenceNamingTheFile() {
         QFETCH(QByteArray, bytes);

@@ -1185,7 +1185,8 @@ Value Renderer::defineMacro(const Node& node)
                 varargs.asList().push_back(args.positional[i]);
         }
         for (const auto& [key, value] : args.keyword) {
-            const bool known = std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
+            const auto& name = key; // clang 14 cannot capture a structured binding
+            const bool known = std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.first == name; });
             if (known)
                 scope.vars[key] = value;
             else

@@ -129,7 +129,8 @@ int runDetokenizeMany(const Invocation& inv, const QString& path) {
     const std::vector<std::pair<int, std::string>> lines = jsonlLines(path);
     const std::unique_ptr<Tokenizer> tokenizer = loadFromOptions(inv);
     const QString name = path == QLatin1String("-") ? QStringLiteral("standard input") : path;
-    for (const auto& [number, line] : lines) {
+    for (const auto& [lineNumber, line] : lines) {
+        const int number = lineNumber; // clang 14 cannot capture a structured binding
         JsonCursor cursor(line);
         std::vector<TokenId> ids;
         bool found = false;

@@ -356,8 +356,7 @@ Result<GgufFile> GgufFile::open(const QString& path) {
             return Error::badInput(in.error());
         if (nDims > kMaxDims)
             return Error::badInput(QStringLiteral("%1: tensor '%2' claims %3 dimensions")
-                                       .arg(name, QString::fromStdString(t.name))
-                                       .arg(nDims));
+                                       .arg(name, QString::fromStdString(t.name), QString::number(nDims)));
         for (std::uint32_t d = 0; d < nDims; ++d) {
             const auto dim = in.read<std::uint64_t>("a tensor record");
             if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -377,10 +376,10 @@ Result<GgufFile> GgufFile::open(const QString& path) {
         if (in.failed())
             return Error::badInput(in.error());
         if (t.offset % file.m_alignment != 0)
+            // One arg() for all: a name holding "%3" must not take the next argument's place.
             return Error::badInput(QStringLiteral("%1: tensor '%2' data offset %3 is not aligned to %4 bytes")
-                                       .arg(name, QString::fromStdString(t.name))
-                                       .arg(t.offset)
-                                       .arg(file.m_alignment));
+                                       .arg(name, QString::fromStdString(t.name), QString::number(t.offset),
+                                            QString::number(file.m_alignment)));
         if (file.m_tensorIndex.count(t.name))
             return Error::badInput(
                 QStringLiteral("%1: tensor '%2' appears twice").arg(name, QString::fromStdString(t.name)));
@@ -403,10 +402,8 @@ Result<GgufFile> GgufFile::open(const QString& path) {
             return Error::badInput(
                 QStringLiteral("%1: the file is truncated (tensor '%2' needs bytes %3 to %4 of the data section, "
                                "which has %5)")
-                    .arg(name, QString::fromStdString(t.name))
-                    .arg(t.offset)
-                    .arg(t.offset + *bytes)
-                    .arg(available));
+                    .arg(name, QString::fromStdString(t.name), QString::number(t.offset),
+                         QString::number(t.offset + *bytes), QString::number(available)));
         t.bytes = *bytes;
         t.data = file.bytes() + file.m_dataOffset + t.offset;
     }

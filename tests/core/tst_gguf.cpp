@@ -204,6 +204,10 @@ private slots:
         // made Tensor::elements() overflow (undefined behaviour) in whoever counted it (swb info).
         GgufWriter huge;
         huge.addTensorRaw("huge", 99, {std::int64_t(1) << 32, std::int64_t(1) << 32}, QByteArray(16, '\0'));
+        // A tensor named like a placeholder stays its name in the message (arg() once, not chained).
+        GgufWriter placeholder;
+        placeholder.addTensorRaw("%3%4", 0, {1000}, QByteArray(16, '\0'));
+        QTest::newRow("placeholder name") << placeholder.bytes() << QStringLiteral("tensor '%3%4' needs bytes 0 to 4000");
         QTest::newRow("element count past 2^63") << huge.bytes() << QStringLiteral("more elements than can be counted");
     }
     void brokenFilesGiveOneSentenceNamingTheFile() {

@@ -655,13 +655,8 @@ Result<GenerationResult> Generator::generateWithBeams(const GenerationRequest& r
             static_cast<int>(history.size()) >= context && static_cast<int>(tokens.size()) < request.maxTokens)
             result.finish = FinishReason::ContextLimit;
     }
-    const auto end = Clock::now();
-    if (firstStep) {
-        result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(*firstStep - start).count();
-        const double seconds = std::chrono::duration<double>(end - *firstStep).count();
-        if (search->steps.size() > 1 && seconds > 0)
-            result.tokensPerSecond = static_cast<double>(search->steps.size() - 1) / seconds;
-    }
+    if (firstStep)
+        setTimings(result, start, *firstStep, Clock::now(), search->steps.size());
     result.beam = std::make_shared<const BeamResult>(std::move(search).value());
     return result;
 }

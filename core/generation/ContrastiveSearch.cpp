@@ -178,13 +178,7 @@ Result<GenerationResult> Generator::contrastiveSearch(const GenerationRequest& r
             break;
     }
     text.finish(result);
-    const auto end = Clock::now();
-    if (!result.steps.empty()) {
-        result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(firstToken - start).count();
-        const double seconds = std::chrono::duration<double>(end - firstToken).count();
-        if (result.steps.size() > 1 && seconds > 0)
-            result.tokensPerSecond = static_cast<double>(result.steps.size() - 1) / seconds;
-    }
+    setTimings(result, start, firstToken, Clock::now(), result.steps.size());
     return result;
 }
 

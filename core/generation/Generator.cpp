@@ -166,14 +166,19 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         result.stopString = stopStrings.matched();
     }
 
-    const auto end = Clock::now();
-    if (!result.steps.empty()) {
-        result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(firstToken - start).count();
-        const double decodeSeconds = std::chrono::duration<double>(end - firstToken).count();
-        if (result.steps.size() > 1 && decodeSeconds > 0)
-            result.tokensPerSecond = static_cast<double>(result.steps.size() - 1) / decodeSeconds;
-    }
+    setTimings(result, start, firstToken, Clock::now(), result.steps.size());
     return result;
+}
+
+void setTimings(GenerationResult& result, std::chrono::steady_clock::time_point start,
+                std::chrono::steady_clock::time_point firstToken, std::chrono::steady_clock::time_point end,
+                std::size_t tokens) {
+    if (tokens == 0)
+        return;
+    result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(firstToken - start).count();
+    const double decodeSeconds = std::chrono::duration<double>(end - firstToken).count();
+    if (tokens > 1 && decodeSeconds > 0)
+        result.tokensPerSecond = static_cast<double>(tokens - 1) / decodeSeconds;
 }
 
 } // namespace swb
@@ -356,12 +361,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
             seq.result.finish = FinishReason::StopString;
             seq.result.stopString = seq.stopStrings.matched();
         }
-        if (!seq.result.steps.empty()) {
-            seq.result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(seq.firstToken - start).count();
-            const double decodeSeconds = std::chrono::duration<double>(end - seq.firstToken).count();
-            if (seq.result.steps.size() > 1 && decodeSeconds > 0)
-                seq.result.tokensPerSecond = static_cast<double>(seq.result.steps.size() - 1) / decodeSeconds;
-        }
+        setTimings(seq.result, start, seq.firstToken, end, seq.result.steps.size());
         results.emplace_back(std::move(seq.result));
     }
     return results;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -67,6 +68,12 @@ struct GenerationResult {
     // beam's processors left, draw NaN); null for the other decoders.
     std::shared_ptr<const BeamResult> beam;
 };
+
+// Sets a result's time to first token (start to firstToken) and its decode speed after it (tokens − 1 over
+// firstToken to end); neither when no token came.
+void setTimings(GenerationResult& result, std::chrono::steady_clock::time_point start,
+                std::chrono::steady_clock::time_point firstToken, std::chrono::steady_clock::time_point end,
+                std::size_t tokens);
 
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
 // limit or cancellation. Stops at the model's EOS and end-of-turn ids (for llama2.c checkpoints, at BOS, as

@@ -201,13 +201,7 @@ void ServingEngine::loop() {
             if (!seq->done || !seq->job)
                 continue;
             seq->text->finish(seq->result);
-            const auto end = Clock::now();
-            if (!seq->result.steps.empty()) {
-                seq->result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(seq->firstToken - seq->start).count();
-                const double seconds = std::chrono::duration<double>(end - seq->firstToken).count();
-                if (seq->result.steps.size() > 1 && seconds > 0)
-                    seq->result.tokensPerSecond = double(seq->result.steps.size() - 1) / seconds;
-            }
+            setTimings(seq->result, seq->start, seq->firstToken, Clock::now(), seq->result.steps.size());
             seq->job->onFinished(std::move(seq->result));
             seq->job.reset();
         }

@@ -713,7 +713,7 @@ void ExploreView::startBeamJob(GenerationJob job) {
     updateButtons();
     emit generationStarted();
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
-        worker->beamSearch(job, ticket);
+        worker->generate(job, ticket);
     });
 }
 

@@ -92,40 +92,7 @@ void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
     }
     arm(m_stop, m_stopUpTo, ticket);
     Generator generator(*m_model, *m_tokenizer);
-    Result<GenerationResult> result = generator.generate(
-        job.request,
-        [this, &job](const GeneratedStep& step) {
-            emit stepGenerated(job.id, step);
-            return true;
-        },
-        &m_stop);
-    if (!result) {
-        emit generationFailed(job.id, result.error().message);
-        return;
-    }
-    GenerationOutcome outcome;
-    outcome.result = std::move(result).value();
-    QString error;
-    if (Database* db = database(&error)) {
-        RunRepository runs(*db);
-        Result<RunRecord> saved = saveGeneration(runs, m_model->info(), job.request, outcome.result, job.provenance);
-        if (saved)
-            outcome.runId = saved->id;
-        else
-            outcome.saveError = saved.error().message;
-    } else {
-        outcome.saveError = error;
-    }
-    emit generationFinished(job.id, outcome);
-}
-
-void InferenceWorker::beamSearch(const GenerationJob& job, quint64 ticket) {
-    if (!m_model) {
-        emit generationFailed(job.id, tr("No model is loaded."));
-        return;
-    }
-    arm(m_stop, m_stopUpTo, ticket);
-    Generator generator(*m_model, *m_tokenizer);
+    // A beam decoder's search shows step by step; its run (the best hypothesis) comes as any run's.
     generator.setBeamObserver([this, &job](const BeamStep& step) { emit beamStepTaken(job.id, step); });
     Result<GenerationResult> result = generator.generate(
         job.request,

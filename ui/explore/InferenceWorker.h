@@ -66,10 +66,8 @@ public:
     ~InferenceWorker() override;
 
     void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options);
+    // A generation; a beam decoder's search also reports each step as it is taken (beamStepTaken).
     void generate(const GenerationJob& job, quint64 ticket);
-    // A beam search (the job's strategy has a beam decoder): steps as they are taken (beamStepTaken), then the
-    // run (its best hypothesis, saved with the whole search) as generationFinished.
-    void beamSearch(const GenerationJob& job, quint64 ticket);
     // The distribution one beam weighed at a node of a beam search: the logits after promptIds and path but its
     // last token, through the strategy's processors, with that token as the chosen one.
     void traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,

@@ -44,8 +44,9 @@ ServingEngine::~ServingEngine() {
 bool ServingEngine::submit(std::shared_ptr<ServeJob> job) {
     {
         std::lock_guard lock(m_mutex);
-        if (m_stop || static_cast<int>(m_queue.size()) >= m_queueLimit + std::max(0, m_parallel - m_busy.load()))
+        if (m_stop || m_accepted.load() >= m_parallel + m_queueLimit)
             return false;
+        ++m_accepted;
         m_queue.push_back(std::move(job));
     }
     m_wake.notify_one();
@@ -61,6 +62,13 @@ int ServingEngine::busy() const {
     return m_busy.load();
 }
 
+void ServingEngine::finish(ServeJob& job, Result<GenerationResult> result) {
+    // The place is free before the caller hears of the end: a client that sends its next request as soon as
+    // it has the answer must find it free.
+    --m_accepted;
+    job.onFinished(std::move(result));
+}
+
 void ServingEngine::runAlone(const std::shared_ptr<ServeJob>& job) {
     int index = 0;
     Result<GenerationResult> result = m_generator.generate(
@@ -70,7 +78,7 @@ void ServingEngine::runAlone(const std::shared_ptr<ServeJob>& job) {
             return !job->cancelled.load();
         },
         &job->cancelled);
-    job->onFinished(std::move(result));
+    finish(*job, std::move(result));
 }
 
 void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::shared_ptr<ServeJob> job) {
@@ -83,7 +91,7 @@ void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::sha
     seq->result.finish = FinishReason::MaxTokens;
     Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, seq->result.seed);
     if (!chain) {
-        job->onFinished(chain.error());
+        finish(*job, chain.error());
         return;
     }
     chain->setTopN(request.topN);
@@ -92,7 +100,7 @@ void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::sha
     seq->history = request.promptIds;
     seq->state = m_model.newState();
     if (request.maxTokens <= 0) {
-        job->onFinished(std::move(seq->result));
+        finish(*job, std::move(seq->result));
         return;
     }
     seq->next = request.promptIds; // prefilled in the next pass, beside the others' decoding
@@ -120,7 +128,7 @@ void ServingEngine::loop() {
                 GenerationResult cancelled;
                 cancelled.promptIds = job->request.promptIds;
                 cancelled.finish = FinishReason::Cancelled;
-                job->onFinished(std::move(cancelled));
+                finish(*job, std::move(cancelled));
                 continue;
             }
             if (!job->request.strategy.decoder.isSample())
@@ -142,7 +150,7 @@ void ServingEngine::loop() {
             Result<StepTrace> trace = seq->chain->sample(seq->logits, seq->history, job.request.traceLevel);
             seq->logits.clear();
             if (!trace) {
-                job.onFinished(trace.error());
+                finish(job, trace.error());
                 seq->job.reset();
                 seq->done = true;
                 continue;
@@ -188,7 +196,7 @@ void ServingEngine::loop() {
             const std::size_t vocab = logits ? logits->size() / states.size() : 0;
             for (std::size_t i = 0; i < going.size(); ++i) {
                 if (!logits) {
-                    going[i]->job->onFinished(logits.error());
+                    finish(*going[i]->job, logits.error());
                     going[i]->job.reset();
                     going[i]->done = true;
                     continue;
@@ -202,7 +210,7 @@ void ServingEngine::loop() {
                 continue;
             seq->text->finish(seq->result);
             setTimings(seq->result, seq->start, seq->firstToken, Clock::now(), seq->result.steps.size());
-            seq->job->onFinished(std::move(seq->result));
+            finish(*seq->job, std::move(seq->result));
             seq->job.reset();
         }
         std::erase_if(active, [](const std::unique_ptr<Active>& seq) { return seq->done; });
@@ -211,7 +219,7 @@ void ServingEngine::loop() {
     for (std::unique_ptr<Active>& seq : active)
         if (seq->job) {
             seq->result.finish = FinishReason::Cancelled;
-            seq->job->onFinished(std::move(seq->result));
+            finish(*seq->job, std::move(seq->result));
         }
 }
 

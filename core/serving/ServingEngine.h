@@ -57,6 +57,7 @@ private:
     void loop();
     void admit(std::vector<std::unique_ptr<Active>>& active, std::shared_ptr<ServeJob> job);
     void runAlone(const std::shared_ptr<ServeJob>& job);
+    void finish(ServeJob& job, Result<GenerationResult> result);
 
     Model& m_model;
     const Tokenizer& m_tokenizer;
@@ -67,6 +68,7 @@ private:
     std::condition_variable m_wake;
     std::deque<std::shared_ptr<ServeJob>> m_queue;
     std::atomic<int> m_busy{0};
+    std::atomic<int> m_accepted{0}; // submitted and not yet finished: at most parallel + queueLimit
     bool m_stop = false;
     std::thread m_thread;
 };

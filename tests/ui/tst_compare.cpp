@@ -21,6 +21,7 @@
 #include "compare/RubricDialog.h"
 #include "explore/ExploreView.h"
 #include "explore/TokenStreamView.h"
+#include "generation/RunRecording.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
@@ -187,6 +188,41 @@ private slots:
         QCOMPARE(m_window->currentTabKey(), QStringLiteral("explore"));
         QCOMPARE(m_window->explore()->run().runId, pane->runId());
         QCOMPARE(m_window->explore()->stream()->selectedStep(), 2);
+    }
+
+    // A beam search and contrastive search compared beside sampling, as any strategy: typed as JSON into a
+    // strategy box; each run stored with what its decoder weighed.
+    void comparesDecodersBesideSampling() {
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        const QString beam = QStringLiteral(R"({"name": "beam3", "decoder": {"type": "beam", "beams": 3}, "samplers": []})");
+        const QString search =
+            QStringLiteral(R"({"name": "search", "decoder": {"type": "contrastive_search", "top_k": 3}, "samplers": []})");
+        m_compare->setStrategies({beam, search, QStringLiteral("creative")});
+        m_compare->setPrompts({QStringLiteral("And the earth was")});
+        m_compare->maxTokensBox()->setValue(10);
+        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+        RunRepository runs(*m_window->database());
+        int decoded = 0;
+        const Result<std::vector<RunSummary>> list = runs.listRuns();
+        QVERIFY(list);
+        for (const RunSummary& summary : list.value()) {
+            if (summary.strategyName != QLatin1String("beam3") && summary.strategyName != QLatin1String("search"))
+                continue;
+            const Result<RunRecord> record = runs.loadRun(summary.id);
+            QVERIFY2(record, qPrintable(record ? QString() : record.error().message));
+            const Result<DecoderRecord> decoder = decoderRecord(record.value());
+            QVERIFY2(decoder && !decoder->empty(), qPrintable(decoder ? QString() : decoder.error().message));
+            QCOMPARE(decoder->type, summary.strategyName == QLatin1String("beam3") ? QStringLiteral("beam")
+                                                                                  : QStringLiteral("contrastive_search"));
+            QVERIFY(record->tokenCount > 0);
+            ++decoded;
+        }
+        QCOMPARE(decoded, 2);
+        // The panes show their text like any other run's.
+        for (ComparePane* pane : m_compare->panes())
+            QVERIFY(pane->stream()->stepCount() > 0);
     }
 };
 

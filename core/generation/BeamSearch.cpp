@@ -303,15 +303,12 @@ Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
         return chainFits.error();
 
     BeamResult result;
-    result.promptIds = request.usePromptIds ? request.promptIds
-                                            : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
-    if (result.promptIds.empty())
-        return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
+    Result<std::vector<TokenId>> prompt = promptTokens(request);
+    if (!prompt)
+        return prompt.error();
+    result.promptIds = std::move(prompt).value();
     const int context = m_model.info().contextLength;
     const int promptLength = static_cast<int>(result.promptIds.size());
-    if (context > 0 && promptLength >= context)
-        return Error::badInput(
-            QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(promptLength).arg(context));
     const int maxGenerated = context > 0 ? std::min(request.maxTokens, context - promptLength) : request.maxTokens;
     if (maxGenerated < 1)
         return result;
@@ -641,12 +638,7 @@ Result<GenerationResult> Generator::generateWithBeams(const GenerationRequest& r
             step.token = tokens[i];
             step.trace = std::move(trace).value();
             history.push_back(tokens[i]);
-            const bool more = text.add(std::move(step), result);
-            if (onStep && !onStep(result.steps.back())) {
-                result.finish = FinishReason::Cancelled;
-                break;
-            }
-            if (!more)
+            if (!text.add(std::move(step), result, onStep))
                 break;
         }
         text.finish(result);

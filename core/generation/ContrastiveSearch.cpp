@@ -47,16 +47,12 @@ Result<GenerationResult> Generator::contrastiveSearch(const GenerationRequest& r
 
     GenerationResult result;
     result.seed = strategy.seed.value_or(request.seed);
-    result.promptIds = request.usePromptIds ? request.promptIds
-                                            : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
-    if (result.promptIds.empty())
-        return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
+    Result<std::vector<TokenId>> prompt = promptTokens(request);
+    if (!prompt)
+        return prompt.error();
+    result.promptIds = std::move(prompt).value();
     const int context = m_model.info().contextLength;
     const int dim = m_model.info().dim;
-    if (context > 0 && static_cast<int>(result.promptIds.size()) >= context)
-        return Error::badInput(QStringLiteral("the prompt is %1 tokens long; the model's context holds %2")
-                                   .arg(result.promptIds.size())
-                                   .arg(context));
     Result<ForcedTracer> tracer = ForcedTracer::create(strategy, m_tokenizer, request.topN);
     if (!tracer)
         return tracer.error();
@@ -169,12 +165,7 @@ Result<GenerationResult> Generator::contrastiveSearch(const GenerationRequest& r
         logits.assign(next->begin() + std::ptrdiff_t(selected * vocab), next->begin() + std::ptrdiff_t((selected + 1) * vocab));
         if (step == 0)
             firstToken = Clock::now();
-        const bool more = text.add(std::move(generated), result);
-        if (onStep && !onStep(result.steps.back())) {
-            result.finish = FinishReason::Cancelled;
-            break;
-        }
-        if (!more)
+        if (!text.add(std::move(generated), result, onStep))
             break;
     }
     text.finish(result);

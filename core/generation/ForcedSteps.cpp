@@ -85,13 +85,17 @@ StepText::StepText(const Tokenizer& tokenizer, const std::vector<TokenId>& promp
         m_decoder.push(id);
 }
 
-bool StepText::add(GeneratedStep step, GenerationResult& result) {
+bool StepText::add(GeneratedStep step, GenerationResult& result, const std::function<bool(const GeneratedStep&)>& onStep) {
     const bool stop = std::find(m_stopTokens.begin(), m_stopTokens.end(), step.token) != m_stopTokens.end();
     if (!stop)
         step.text = m_decoder.push(step.token);
     step.shown = m_stopStrings.push(step.text);
     result.text += step.shown;
     result.steps.push_back(std::move(step));
+    if (onStep && !onStep(result.steps.back())) {
+        result.finish = FinishReason::Cancelled;
+        return false;
+    }
     if (stop) {
         result.finish = FinishReason::Eos;
         return false;

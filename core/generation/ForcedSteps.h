@@ -36,9 +36,9 @@ class StepText {
 public:
     StepText(const Tokenizer& tokenizer, const std::vector<TokenId>& prompt, const std::vector<std::string>& stop,
              const std::vector<TokenId>& stopTokens);
-    // Fills step.text and step.shown, appends the step to result; false when the run ends with it (a stop token
-    // or a stop string; result.finish says which).
-    bool add(GeneratedStep step, GenerationResult& result);
+    // Fills step.text and step.shown, appends the step to result and hands it to onStep; false when the run
+    // ends with it (a stop token, a stop string, or onStep returning false: result.finish says which).
+    bool add(GeneratedStep step, GenerationResult& result, const std::function<bool(const GeneratedStep&)>& onStep = {});
     // Releases held text at the end of the run.
     void finish(GenerationResult& result);
 

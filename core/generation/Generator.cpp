@@ -4,7 +4,7 @@
 #include <chrono>
 #include <optional>
 
-#include "chat/StopStrings.h"
+#include "generation/ForcedSteps.h"
 #include "generation/StepScorer.h"
 #include "model/Model.h"
 
@@ -51,6 +51,23 @@ std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool par
     return ids;
 }
 
+Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& request) const {
+    std::vector<TokenId> ids =
+        request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
+    if (ids.empty())
+        return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
+    const int context = m_model.info().contextLength;
+    if (context > 0 && static_cast<int>(ids.size()) >= context)
+        return Error::badInput(
+            QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(ids.size()).arg(context));
+    for (TokenId id : ids)
+        if (id < 0 || id >= m_model.info().vocabSize)
+            return Error::badInput(QStringLiteral("prompt token %1 is outside the model's vocabulary of %2")
+                                       .arg(id)
+                                       .arg(m_model.info().vocabSize));
+    return ids;
+}
+
 Result<GenerationResult> Generator::generate(const GenerationRequest& request,
                                              const std::function<bool(const GeneratedStep&)>& onStep,
                                              const std::atomic<bool>* cancel) {
@@ -58,19 +75,11 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
     const auto start = Clock::now();
 
     GenerationResult result;
-    result.promptIds = request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
-    if (result.promptIds.empty())
-        return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
+    Result<std::vector<TokenId>> prompt = promptTokens(request);
+    if (!prompt)
+        return prompt.error();
+    result.promptIds = std::move(prompt).value();
     const int context = m_model.info().contextLength;
-    if (context > 0 && static_cast<int>(result.promptIds.size()) >= context)
-        return Error::badInput(QStringLiteral("the prompt is %1 tokens long; the model's context holds %2")
-                                   .arg(result.promptIds.size())
-                                   .arg(context));
-    for (TokenId id : result.promptIds)
-        if (id < 0 || id >= m_model.info().vocabSize)
-            return Error::badInput(QStringLiteral("prompt token %1 is outside the model's vocabulary of %2")
-                                       .arg(id)
-                                       .arg(m_model.info().vocabSize));
 
     result.seed = request.strategy.seed.value_or(request.seed);
     Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, result.seed);
@@ -96,12 +105,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         return logits.error();
 
     std::vector<TokenId> history = result.promptIds;
-    StreamingDecoder decoder(m_tokenizer);
-    // Prime the decoder with the prompt so the first generated piece is decoded in context
-    // (e.g. SentencePiece's leading-space rule after BOS).
-    for (TokenId id : result.promptIds)
-        decoder.push(id);
-    StopStrings stopStrings(request.strategy.stop);
+    StepText text(m_tokenizer, result.promptIds, request.strategy.stop, m_stopTokens);
 
     Clock::time_point firstToken;
     result.finish = FinishReason::MaxTokens;
@@ -122,27 +126,10 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         generated.trace = std::move(trace).value();
         chain->accept(generated.token);
         history.push_back(generated.token);
-        const bool stop = std::find(m_stopTokens.begin(), m_stopTokens.end(), generated.token) != m_stopTokens.end();
-        if (!stop)
-            generated.text = decoder.push(generated.token);
-        generated.shown = stopStrings.push(generated.text);
-        result.text += generated.shown;
         if (step == 0)
             firstToken = Clock::now();
-        result.steps.push_back(std::move(generated));
-        if (onStep && !onStep(result.steps.back())) {
-            result.finish = FinishReason::Cancelled;
+        if (!text.add(std::move(generated), result, onStep))
             break;
-        }
-        if (stop) {
-            result.finish = FinishReason::Eos;
-            break;
-        }
-        if (stopStrings.stopped()) {
-            result.finish = FinishReason::StopString;
-            result.stopString = stopStrings.matched();
-            break;
-        }
         if (step + 1 == request.maxTokens)
             break;
         // Decoding the new token needs one more cache position.
@@ -158,13 +145,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
             if (Status s = contrastive->advance(next); !s)
                 return s.error();
     }
-    result.text += stopStrings.push(decoder.flush());
-    result.text += stopStrings.flush();
-    if (stopStrings.stopped() && result.finish == FinishReason::MaxTokens) {
-        // the last token's held-back character completed a stop string
-        result.finish = FinishReason::StopString;
-        result.stopString = stopStrings.matched();
-    }
+    text.finish(result);
 
     setTimings(result, start, firstToken, Clock::now(), result.steps.size());
     return result;
@@ -202,40 +183,30 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
                 requests[i], [&](const GeneratedStep& step) { return !onStep || onStep(i, step); }, cancel));
         return results;
     }
-    const std::vector<TokenId> promptIds = requests.front().usePromptIds
-                                               ? requests.front().promptIds
-                                               : encodePrompt(requests.front().prompt, requests.front().parseSpecial, requests.front().addSpecial);
     const auto failAll = [&](const Error& error) {
         results.clear();
         for (std::size_t i = 0; i < n; ++i)
             results.emplace_back(error);
         return results;
     };
+    const Result<std::vector<TokenId>> prompt = promptTokens(requests.front());
+    if (!prompt)
+        return failAll(prompt.error());
+    const std::vector<TokenId>& promptIds = prompt.value();
     for (const GenerationRequest& request : requests) {
         const std::vector<TokenId> own =
             request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
         if (own != promptIds)
             return failAll(Error::internal(QStringLiteral("a batched generation needs one prompt for every request")));
     }
-    if (promptIds.empty())
-        return failAll(Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from")));
     const int context = m_model.info().contextLength;
-    if (context > 0 && static_cast<int>(promptIds.size()) >= context)
-        return failAll(Error::badInput(
-            QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(promptIds.size()).arg(context)));
-    for (TokenId id : promptIds)
-        if (id < 0 || id >= m_model.info().vocabSize)
-            return failAll(Error::badInput(QStringLiteral("prompt token %1 is outside the model's vocabulary of %2")
-                                               .arg(id)
-                                               .arg(m_model.info().vocabSize)));
 
     struct Sequence {
         GenerationResult result;
         std::optional<SamplerChain> chain;
         std::unique_ptr<Model::State> state;
         std::vector<TokenId> history;
-        std::optional<StreamingDecoder> decoder;
-        StopStrings stopStrings;
+        std::optional<StepText> text;
         std::vector<float> logits;
         Clock::time_point firstToken;
         bool done = false;
@@ -269,10 +240,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
             continue;
         }
         seq.history = promptIds;
-        seq.decoder.emplace(m_tokenizer);
-        seq.stopStrings = StopStrings(request.strategy.stop);
-        for (TokenId id : promptIds)
-            seq.decoder->push(id);
+        seq.text.emplace(m_tokenizer, promptIds, request.strategy.stop, m_stopTokens);
         seq.logits = first.value();
         if (request.maxTokens < 1)
             seq.done = true;
@@ -304,25 +272,12 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
             generated.trace = std::move(trace).value();
             seq.chain->accept(generated.token);
             seq.history.push_back(generated.token);
-            const bool stop =
-                std::find(m_stopTokens.begin(), m_stopTokens.end(), generated.token) != m_stopTokens.end();
-            if (!stop)
-                generated.text = seq.decoder->push(generated.token);
-            generated.shown = seq.stopStrings.push(generated.text);
-            seq.result.text += generated.shown;
             if (seq.result.steps.empty())
                 seq.firstToken = Clock::now();
-            seq.result.steps.push_back(std::move(generated));
+            const bool goesOn = seq.text->add(std::move(generated), seq.result,
+                                              [&](const GeneratedStep& step) { return !onStep || onStep(i, step); });
             const int produced = static_cast<int>(seq.result.steps.size());
-            if (onStep && !onStep(i, seq.result.steps.back())) {
-                seq.result.finish = FinishReason::Cancelled;
-                seq.done = true;
-            } else if (stop) {
-                seq.result.finish = FinishReason::Eos;
-                seq.done = true;
-            } else if (seq.stopStrings.stopped()) {
-                seq.result.finish = FinishReason::StopString;
-                seq.result.stopString = seq.stopStrings.matched();
+            if (!goesOn) {
                 seq.done = true;
             } else if (produced == request.maxTokens) {
                 seq.done = true;
@@ -354,13 +309,8 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
             results.emplace_back(*seq.error);
             continue;
         }
-        if (seq.decoder)
-            seq.result.text += seq.stopStrings.push(seq.decoder->flush());
-        seq.result.text += seq.stopStrings.flush();
-        if (seq.stopStrings.stopped() && seq.result.finish == FinishReason::MaxTokens) {
-            seq.result.finish = FinishReason::StopString;
-            seq.result.stopString = seq.stopStrings.matched();
-        }
+        if (seq.text)
+            seq.text->finish(seq.result);
         setTimings(seq.result, start, seq.firstToken, end, seq.result.steps.size());
         results.emplace_back(std::move(seq.result));
     }

@@ -105,6 +105,9 @@ public:
     // Called with every step of a beam search that generate() runs (a beam decoder), as it is taken.
     void setBeamObserver(std::function<void(const BeamStep&)> observer) { m_beamObserver = std::move(observer); }
 
+    // The request's prompt as token ids (its promptIds, or its prompt encoded), checked: not empty, inside the
+    // context and the vocabulary; one sentence saying which when not.
+    Result<std::vector<TokenId>> promptTokens(const GenerationRequest& request) const;
     // The token ids a prompt becomes (with BOS/EOS as the vocabulary asks).
     std::vector<TokenId> encodePrompt(const std::string& prompt, bool parseSpecial, bool addSpecial = true) const;
     // Tokens that end generation.

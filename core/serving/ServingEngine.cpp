@@ -162,8 +162,10 @@ void ServingEngine::loop() {
             seq->history.push_back(step.token);
             if (seq->result.steps.empty())
                 seq->firstToken = Clock::now();
-            const bool more = seq->text->add(std::move(step), seq->result);
-            job.onStep(ServedStep{seq->result.steps.back(), static_cast<int>(seq->result.steps.size()) - 1});
+            const bool more = seq->text->add(std::move(step), seq->result, [&](const GeneratedStep& added) {
+                job.onStep(ServedStep{added, static_cast<int>(seq->result.steps.size()) - 1});
+                return true;
+            });
             if (!more) {
                 seq->done = true;
             } else if (static_cast<int>(seq->result.steps.size()) >= job.request.maxTokens) {

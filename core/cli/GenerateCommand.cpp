@@ -13,6 +13,7 @@
 #include "cli/ChatArguments.h"
 #include "cli/ModelArguments.h"
 #include "cli/OutputFile.h"
+#include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
 #include "generation/RunRecording.h"
@@ -159,13 +160,7 @@ int runGenerate(const Invocation& call) {
     }
 
     // Open the run store before generating, so a bad --db fails fast.
-    std::unique_ptr<Database> database;
-    if (call.args.isSet(QStringLiteral("db"))) {
-        Result<std::unique_ptr<Database>> opened = Database::open(call.args.value(QStringLiteral("db")));
-        if (!opened)
-            failBadInput(opened.error().message);
-        database = std::move(opened).value();
-    }
+    std::unique_ptr<Database> database = openOptionalRunStore(call);
 
     Generator generator(*loaded.model, *loaded.tokenizer);
     const bool beams = isBeamDecoder(request.strategy.decoder);

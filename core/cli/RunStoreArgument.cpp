@@ -15,4 +15,13 @@ std::unique_ptr<Database> openExistingRunStore(const QString& path, Database::Ac
     return std::move(database).value();
 }
 
+std::unique_ptr<Database> openOptionalRunStore(const Invocation& call) {
+    if (!call.args.isSet(QStringLiteral("db")))
+        return nullptr;
+    Result<std::unique_ptr<Database>> database = Database::open(call.args.value(QStringLiteral("db")));
+    if (!database)
+        failBadInput(database.error().message);
+    return std::move(database).value();
+}
+
 } // namespace swb::cli

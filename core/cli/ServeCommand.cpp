@@ -10,6 +10,7 @@
 #include "chat/ChatTemplate.h"
 #include "cli/ChatArguments.h"
 #include "cli/ModelArguments.h"
+#include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "model/Model.h"
 #include "serving/OpenAiServer.h"
@@ -37,13 +38,7 @@ int runServe(const Invocation& call) {
                          .arg(host));
     const quint16 port = static_cast<quint16>(call.integer(QStringLiteral("port"), 8080, 0, 65535));
 
-    std::unique_ptr<Database> database;
-    if (call.args.isSet(QStringLiteral("db"))) {
-        Result<std::unique_ptr<Database>> opened = Database::open(call.args.value(QStringLiteral("db")));
-        if (!opened)
-            failBadInput(opened.error().message);
-        database = std::move(opened).value();
-    }
+    std::unique_ptr<Database> database = openOptionalRunStore(call);
     // The default strategy: --strategy, else $SAMPLING_STRATEGY, else the one a PUT saved in --db, else greedy.
     QString source = call.args.value(QStringLiteral("strategy"));
     if (source.isEmpty())

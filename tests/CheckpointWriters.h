@@ -75,6 +75,8 @@ struct LlamaShape {
     // rope_scaling {"rope_type": "llama3", factor 8, low_freq_factor 1, high_freq_factor 4,
     // original_max_position_embeddings 64}: small enough that all three bands show at head dim 8.
     bool llama3Scaling = false;
+    // config.json as transformers 5 writes it: rope_theta and the scaling in one rope_parameters object.
+    bool ropeParameters = false;
     int headDim() const { return dim / heads; }
     int kvDim() const { return kvHeads * headDim(); }
 };
@@ -445,6 +447,13 @@ inline bool writeHfLlama(const QString& folder, const LlamaWeights& w,
                                                              {QStringLiteral("low_freq_factor"), 1.0},
                                                              {QStringLiteral("high_freq_factor"), 4.0},
                                                              {QStringLiteral("original_max_position_embeddings"), 64}};
+    if (s.ropeParameters) {
+        QJsonObject rope = config.take(QStringLiteral("rope_scaling")).toObject();
+        if (rope.isEmpty())
+            rope[QStringLiteral("rope_type")] = QStringLiteral("default");
+        rope[QStringLiteral("rope_theta")] = config.take(QStringLiteral("rope_theta"));
+        config[QStringLiteral("rope_parameters")] = rope;
+    }
     if (!writeJson(dir.filePath(QStringLiteral("config.json")), config))
         return false;
     std::vector<SafeTensor> t;

@@ -93,13 +93,16 @@ Result<ModelConfig> ModelConfig::fromHuggingFace(const QJsonObject& json, const 
         c.vocabSize = f.positive("vocab_size");
         c.contextLength = f.positive("max_position_embeddings", 2048);
         c.normEps = f.real("rms_norm_eps", 1e-6);
-        c.ropeTheta = f.real("rope_theta", 10000.0);
+        // transformers 5 writes rope_theta and the scaling fields together in one rope_parameters object.
+        const QJsonObject ropeParameters = json.value(QLatin1String("rope_parameters")).toObject();
+        c.ropeTheta = f.real("rope_theta", ropeParameters.value(QLatin1String("rope_theta")).toDouble(10000.0));
         c.ropeStyle = RopeStyle::Halves;
         c.tiedEmbeddings = f.boolean("tie_word_embeddings", false);
         c.qkvBias = type == QLatin1String("qwen2") || f.boolean("attention_bias", false);
         if (f.boolean("mlp_bias", false))
             f.fail(QStringLiteral("%1: 'mlp_bias' is not supported").arg(file));
-        const QJsonValue scaling = json.value(QLatin1String("rope_scaling"));
+        const QJsonValue scaling = json.contains(QLatin1String("rope_scaling")) ? json.value(QLatin1String("rope_scaling"))
+                                                                                 : QJsonValue(ropeParameters);
         if (scaling.isObject()) {
             const QJsonObject s = scaling.toObject();
             QString kind = s.value(QLatin1String("rope_type")).toString();

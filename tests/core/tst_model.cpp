@@ -22,7 +22,11 @@ using namespace swb::test;
 
 namespace {
 
-std::unique_ptr<Model> loadModel(const QString& path, const ModelOptions& options = {}) {
+// SWB_TEST_DEVICE=cuda runs every model check that names no device of its own on the GPU, against the same
+// float64 references (packaging/cuda-check.sh).
+std::unique_ptr<Model> loadModel(const QString& path, ModelOptions options = {}) {
+    if (options.device == QLatin1String("cpu") && qEnvironmentVariableIsSet("SWB_TEST_DEVICE"))
+        options.device = qEnvironmentVariable("SWB_TEST_DEVICE");
     auto model = Model::load(path, options);
     if (!model) {
         qWarning("%s", qPrintable(model.error().message));
@@ -127,6 +131,7 @@ private slots:
         for (const char* v :
              {"llama2c-v1-tied", "llama2c-v2-q8", "hf-sharded", "hf-bf16-file", "hf-mistral-gqa1", "hf-qwen2-bias-tied",
               "gguf-qwen2-bias-tied", "gguf-tied", "hf-llama3-scaling", "gguf-llama3-rope-freqs", "hf-theta-500000",
+              "hf-rope-parameters-llama3-500000", "hf-rope-parameters-500000",
               "gguf-q8_0-mixed", "gguf-v2", "gguf-alignment-64"})
             QTest::newRow(v) << QString::fromLatin1(v);
     }
@@ -143,6 +148,8 @@ private slots:
             shape.llama3Scaling = true;
         if (variant.contains(QLatin1String("500000")))
             shape.ropeTheta = 500000.0;
+        if (variant.contains(QLatin1String("rope-parameters")))
+            shape.ropeParameters = true;
         LlamaWeights w = randomLlama(shape, 7);
         const QString file = path(variant);
         if (variant == QLatin1String("llama2c-v1-tied")) {

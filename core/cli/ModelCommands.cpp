@@ -456,6 +456,42 @@ int runBenchDecode(const Invocation& inv) {
         if (steps > 1)
             contrastiveMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (steps - 1);
     }
+    // Batched decode with --batch N[,N…]: N sequences, each prefilled with the same prompt, decoding together in
+    // one forward pass a step (Compare's batches, the server's continuous batching); aggregate tokens/s
+    // against the single path's.
+    QJsonArray batches;
+    for (const QString& item : inv.args.value(QStringLiteral("batch")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = item.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > 1024)
+            failBadInput(QStringLiteral("--batch takes sequence counts from 1 to 1024 separated by commas, not '%1'").arg(item));
+        std::vector<std::unique_ptr<Model::State>> owned;
+        std::vector<Model::State*> states;
+        std::vector<TokenId> next;
+        for (int i = 0; i < n; ++i) {
+            owned.push_back(model.newState());
+            states.push_back(owned.back().get());
+            Result<std::vector<float>> row = model.forward(*owned.back(), prompt);
+            check(row);
+            next.push_back(static_cast<TokenId>(std::max_element(row->begin(), row->end()) - row->begin()));
+        }
+        const auto batchStart = Clock::now();
+        for (int step = 0; step < decodeTokens; ++step) {
+            Result<std::vector<float>> rows = model.forwardBatch(states, next);
+            check(rows);
+            for (int i = 0; i < n; ++i) {
+                const auto begin = rows->begin() + static_cast<std::ptrdiff_t>(i) * info.vocabSize;
+                next[static_cast<std::size_t>(i)] =
+                    static_cast<TokenId>(std::max_element(begin, begin + info.vocabSize) - begin);
+            }
+        }
+        const double tokS = static_cast<double>(n) * decodeTokens / seconds(batchStart, Clock::now());
+        batches.append(QJsonObject{{QStringLiteral("sequences"), n},
+                                   {QStringLiteral("tok_s"), std::round(tokS * 100) / 100},
+                                   {QStringLiteral("vs_single"), std::round(tokS / (decodeTokens / decodeSeconds) * 1000) / 1000}});
+    }
+    // On a GPU the ceiling is the device's memory, not the host's: a device-to-device copy in the same run.
+    const double deviceCopyGbs = info.device == QLatin1String("cuda") ? model.measureCopyBandwidth(1ULL << 31) : 0.0;
     loaded.value().reset();
     state.reset();
 
@@ -513,6 +549,13 @@ int runBenchDecode(const Invocation& inv) {
         out.insert(QStringLiteral("beam_steps"), beamSteps);
         out.insert(QStringLiteral("beam_ms_per_step"), round(beamMsPerStep, 3));
         out.insert(QStringLiteral("beam_step_vs_single_path"), round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
+    }
+    if (!batches.isEmpty())
+        out.insert(QStringLiteral("batched_decode"), batches);
+    if (deviceCopyGbs > 0) {
+        // Bytes read (a copy also writes as many): what decode's weight reads are measured against.
+        out.insert(QStringLiteral("device_copy_read_gb_s"), round(deviceCopyGbs, 1));
+        out.insert(QStringLiteral("device_bandwidth_fraction"), round(effectiveGbs / deviceCopyGbs, 3));
     }
     if (!amateurPath.isEmpty()) {
         const double expertMs = decodeSeconds * 1e3 / decodeTokens;
@@ -574,6 +617,10 @@ std::vector<BenchMode> modelBenchModes() {
                                    QStringLiteral("decode: key/value heads of that GGUF model (default: as many as "
                                                   "heads)."),
                                    QStringLiteral("N")});
+            addOptionOnce(parser, {QStringLiteral("batch"),
+                                   QStringLiteral("decode: also time N sequences decoding together in one forward pass a "
+                                                  "step, for each N of a comma-separated list (e.g. 8,32)."),
+                                   QStringLiteral("N[,N...]")});
             addOptionOnce(parser, {QStringLiteral("beams"),
                                    QStringLiteral("decode: also time a beam search of N beams over the same steps, per "
                                                   "step against the single path (needs the model's tokenizer)."),

@@ -4,6 +4,7 @@
 #include "model/Model.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -794,6 +795,26 @@ Result<std::vector<float>> Model::forwardMany(std::span<State* const> states, st
     if (slices.empty())
         return std::vector<float>();
     return m_impl->run(slices, false);
+}
+
+double Model::measureCopyBandwidth(std::size_t bytes) const {
+    try {
+        const auto options = at::TensorOptions().device(m_impl->device).dtype(at::kByte);
+        const at::Tensor from = at::ones({static_cast<std::int64_t>(bytes)}, options);
+        at::Tensor to = at::empty_like(from);
+        double best = 0.0;
+        for (int i = 0; i < 6; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            to.copy_(from);
+            (void)to[0].item<std::uint8_t>(); // waits for the copy: work on a device runs in order
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (i > 0) // the first one warms up
+                best = std::max(best, static_cast<double>(bytes) / s / 1e9);
+        }
+        return best;
+    } catch (const std::exception&) {
+        return 0.0;
+    }
 }
 
 } // namespace swb

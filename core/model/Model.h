@@ -116,6 +116,10 @@ public:
     // for one joining: continuous batching). Returns each one's last-position logits (states.size() × vocabSize).
     Result<std::vector<float>> forwardMany(std::span<State* const> states, std::span<const std::vector<TokenId>> tokens);
 
+    // Read bandwidth of the model's device in GB/s: the best of several device-to-device copies of `bytes`
+    // (counting the bytes read; a copy writes as many). For benchmarks on a GPU; 0 when the memory cannot be had.
+    double measureCopyBandwidth(std::size_t bytes) const;
+
 private:
     struct Impl;
     explicit Model(std::unique_ptr<Impl> impl);

@@ -24,7 +24,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite libqt6concurrent6 libqt6test6
           libqt6network6 libqt6dbus6 libsqlite3-dev libsqlite3-0 libdouble-conversion3 libpcre2-16-0 libb2-1
           libicu72 libglib2.0-0 libbrotli1 libdbus-1-3 libgssapi-krb5-2 libk5crypto3 libkrb5-3 libkrb5support0
-          libproxy1v5 qmake6 qmake6-bin)
+          libproxy1v5 qmake6 qmake6-bin libpcre2-dev libpcre2-8-0 libpcre2-32-0 libpcre2-posix3)
 
 if [[ "${1:-}" == --download ]]; then
     dir=${2:?usage: $0 --download DIR}
@@ -57,16 +57,25 @@ for deb in "$debs"/*.deb; do
 done
 qtlib="$prefix/usr/lib/x86_64-linux-gnu"
 # Libraries the system already has stay the system's (newer, and shared with PyTorch and the compiler);
-# only the missing ones (Qt, ICU 72, ...) come from the prefix. SQLite stays: the build links its .so.
+# only the missing ones (ICU 72, ...) come from the prefix. Qt and SQLite stay: their CMake files name them.
 for lib in "$qtlib"/lib*.so.*; do
     [[ -f "$lib" && ! -L "$lib" ]] || continue
     soname=$(objdump -p "$lib" 2>/dev/null | awk '/SONAME/ {print $2}')
-    [[ -n "$soname" && "$soname" != libsqlite3* ]] || continue
-    if ldconfig -p | grep -q " $soname ("; then
+    [[ -n "$soname" && "$soname" != libsqlite3* && "$soname" != libQt6* ]] || continue
+    if ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64/ {found = 1} END {exit !found}'; then
         rm -f "$qtlib/$soname" "$lib"
         echo "system's own $soname" >> "$log"
     fi
 done
+# Development links (libpcre2-8.so) to a library left to the system point at the system's copy; pkg-config
+# files name the prefix.
+for link in "$qtlib"/lib*.so; do
+    [[ -L "$link" && ! -e "$link" ]] || continue
+    system=$(ldconfig -p | awk -v base="$(basename "$link")." 'index($1, base) == 1 && /x86-64/ {print $NF; exit}')
+    [[ -n "$system" ]] && ln -sf "$system" "$link"
+done
+sed -i "s|^prefix=/usr\$|prefix=$prefix/usr|" "$qtlib"/pkgconfig/*.pc
+export PKG_CONFIG_PATH="$qtlib/pkgconfig:${PKG_CONFIG_PATH:-}"
 export LD_LIBRARY_PATH="$qtlib:$torch_lib:${LD_LIBRARY_PATH:-}"
 export QT_PLUGIN_PATH="$qtlib/qt6/plugins"
 

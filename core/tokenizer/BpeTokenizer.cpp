@@ -405,7 +405,7 @@ void BpeTokenizer::mergeWord(std::string_view word, std::vector<TokenId>& out) c
         pos += len;
     }
     const std::size_t wordStart = out.size();
-    if (symbols.size() > 1) {
+    if (symbols.size() > 1 && !m_config.withoutMerges) {
         const bool byRank = !m_merges.empty();
         const Later later;
         auto push = [&](const Candidate& c) {

@@ -61,6 +61,9 @@ public:
         // The same rules already resolved to (left, right, result) ids by a loader that could (large
         // vocabularies: no text kept per rule); used instead of merges when not empty.
         std::vector<std::array<TokenId, 3>> resolvedMerges;
+        // A tokenizer.json BPE model with an empty merges list: nothing merges, pieces stay as their symbols
+        // (tokenizers' behaviour), instead of merging by score.
+        bool withoutMerges = false;
         bool byteLevel = false;    // pieces go through GPT-2's byte-level alphabet
         bool metaspace = false;    // vocabulary spells spaces as U+2581 (decoding turns them back)
         bool escapeSpaces = false; // ' ' becomes U+2581 before merging

@@ -501,11 +501,11 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
         ids.insert(t.text, a.id);
     }
 
-    // Merges: "a b" strings (older files) or ["a", "b"] pairs, read with the vocabulary.
+    // Merges: "a b" strings (older files) or ["a", "b"] pairs, read with the vocabulary; none is allowed
+    // (tokenizers takes it: every piece stays as its symbols).
     config.merges = std::move(large.merges);
     config.resolvedMerges = std::move(large.resolvedMerges);
-    if (config.merges.empty() && config.resolvedMerges.empty())
-        return Error::badInput(QStringLiteral("%1: the BPE model has no merges").arg(path));
+    config.withoutMerges = config.merges.empty() && config.resolvedMerges.empty();
 
     Reader reader(path, config);
     if (Status s = reader.normalizer(root.value(QLatin1String("normalizer"))); !s)

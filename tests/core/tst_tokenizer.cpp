@@ -397,7 +397,13 @@ private:
             "\"model\":{\"type\":\"BPE\",\"unk_token\":\"<unk>\",\"vocab\":{\"<unk>\":0,\"<s>\":1," +
             sp + ":2,\"a\":3,\"b\":4," + jsonString(swb::test::kMetaspace + "a") + ":5," +
             jsonString(swb::test::kMetaspace + "b") + ":6},\"merges\":[[" + sp + ",\"a\"],[" + sp + ",\"b\"]]}}";
+        // The same with no merges at all (tokenizers takes that: every piece stays as its symbols).
+        QByteArray noMerges = byteLevel;
+        noMerges.replace("\"merges\":[[\"\xc3\x83\",\"\xc2\xa9\"],[\"\xc4\xa0\",\"c\"]]", "\"merges\":[]");
+        noMerges.replace("\"ignore_merges\":true,", "");
         return QDir(m_dir.path()).mkpath("features-bytelevel") && QDir(m_dir.path()).mkpath("features-metaspace") &&
+               QDir(m_dir.path()).mkpath("features-nomerges") &&
+               writeFile(m_dir.filePath("features-nomerges/tokenizer.json"), noMerges) &&
                writeFile(m_dir.filePath("features-bytelevel/tokenizer.json"), byteLevel) &&
                writeFile(m_dir.filePath("features-metaspace/tokenizer.json"), metaspace);
     }
@@ -627,6 +633,11 @@ private slots:
         // "<x>" is not special: always split out; rstrip eats the spaces after it.
         QTest::newRow("added token, rstrip")
             << "features-bytelevel" << QByteArray("a<x>  b") << false << false << std::vector<int>{97, 259, 98};
+        // No merges (and no ignore_merges): Ġ and c stay apart (257 with the merges), and so do a, b, c.
+        QTest::newRow("no merges") << "features-nomerges" << QByteArray(" c") << false << false
+                                   << std::vector<int>{32, 99};
+        QTest::newRow("no merges, a word") << "features-nomerges" << QByteArray("abc") << false << false
+                                           << std::vector<int>{97, 98, 99};
         QTest::newRow("special not parsed")
             << "features-bytelevel" << QByteArray("<s>") << false << false << std::vector<int>{60, 115, 62};
         QTest::newRow("special parsed") << "features-bytelevel" << QByteArray("x <s>") << false << true

@@ -62,6 +62,7 @@ struct Layer {
     at::Tensor attnNorm, attnNormBias, ffnNorm, ffnNormBias;
     Linear q, k, v, qkv, o;
     Linear gate, up, down;
+    Linear gateUp; // gate and up as one matrix (fewerKernels)
 };
 
 QString dtypeName(at::ScalarType type) {
@@ -144,7 +145,7 @@ at::Tensor applyLinear(const Linear& linear, const at::Tensor& x) {
         return linear.bias.defined() ? y.add_(linear.bias) : y;
     }
     const std::int64_t rows = x.size(0);
-    if (rows <= kRowsPerGemv) {
+    if (rows <= kRowsPerGemv && x.is_cpu()) { // BLAS matrix-vector products outrun small matrix products
         std::vector<at::Tensor> out;
         out.reserve(static_cast<std::size_t>(rows));
         for (std::int64_t r = 0; r < rows; ++r) {
@@ -282,6 +283,13 @@ struct Model::Impl {
     // CPU in float32: matrices stay as stored and the kernels multiply them. Else (CUDA, or another compute
     // dtype) every weight becomes a tensor of the compute dtype on the device.
     bool useKernels = false;
+    // Where every kernel costs a launch (~5-10 µs on a GPU, which a 1B model's decode step spends more time on
+    // than on reading its weights), do the same arithmetic in fewer kernels: q, k and v (and gate and up) as
+    // one matrix each, RoPE on q and k at once, and decode steps of several sequences attending in one batched
+    // product over their caches stacked (padded to the longest, masked) instead of one sequence after another.
+    // On the CPU the separate products read memory-mapped weights in place and the loop costs only arithmetic,
+    // so it keeps them. SWB_FEWER_KERNELS=1 turns it on anywhere (tests).
+    bool fewerKernels = false;
     at::Tensor embed;         // [vocab, dim] (the libtorch path)
     StoredMatrix embedStored; // the same, as stored (the kernels' path)
     at::Tensor posEmbed;      // GPT-2: [context, dim]
@@ -308,6 +316,9 @@ struct Model::Impl {
     at::Tensor attention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                          const std::vector<Slice>& slices) const;
     Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden = nullptr);
+    at::Tensor stackedDecodeAttention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                      const std::vector<Slice>& slices, std::int64_t longest,
+                                      const std::vector<std::int64_t>& totals) const;
 };
 
 // A weight as a tensor on the compute device and dtype. Float weights already in that dtype on the CPU
@@ -366,6 +377,23 @@ StoredMatrix Model::Impl::storedMatrix(const ModelWeights& weights, const std::s
     }
     m.rowBytes = kernels::rowBytes(m.type, m.columns);
     return m;
+}
+
+// Several matrices with the same input as one (their rows one after another); the parts are released.
+Linear fused(std::initializer_list<Linear*> parts) {
+    std::vector<at::Tensor> weights, biases;
+    for (Linear* part : parts) {
+        weights.push_back(part->weight);
+        if (part->bias.defined())
+            biases.push_back(part->bias);
+    }
+    Linear one;
+    one.weight = at::cat(weights, 0);
+    if (!biases.empty())
+        one.bias = at::cat(biases, 0);
+    for (Linear* part : parts)
+        *part = Linear{};
+    return one;
 }
 
 Linear Model::Impl::linear(const ModelWeights& weights, const std::string& weight, const std::string& bias) const {
@@ -451,6 +479,10 @@ Status Model::Impl::load(const ModelWeights& weights, const std::function<bool(i
             layer.gate = linear(weights, p + "w_gate", {});
             layer.up = linear(weights, p + "w_up", {});
             layer.down = linear(weights, p + "w_down", {});
+            if (fewerKernels && !useKernels) {
+                layer.qkv = fused({&layer.q, &layer.k, &layer.v});
+                layer.gateUp = fused({&layer.gate, &layer.up});
+            }
         }
         if (progress && !progress(l + 1, config.layers))
             return Error::badInput(QStringLiteral("loading the model was cancelled"));
@@ -470,7 +502,9 @@ void Model::Impl::reserve(State::Cache& cache, int needed) const {
     cache.values.resize(n);
     for (std::size_t l = 0; l < n; ++l) {
         for (at::Tensor* t : {&cache.keys[l], &cache.values[l]}) {
-            at::Tensor grown = at::empty({config.kvHeads, capacity, config.headDim}, options);
+            // Zeros where stacked attention reads past a shorter sequence's end (masked, times zero).
+            at::Tensor grown = fewerKernels ? at::zeros({config.kvHeads, capacity, config.headDim}, options)
+                                                : at::empty({config.kvHeads, capacity, config.headDim}, options);
             if (cache.length > 0)
                 grown.narrow(1, 0, cache.length).copy_(t->narrow(1, 0, cache.length));
             *t = std::move(grown);
@@ -511,6 +545,20 @@ at::Tensor Model::Impl::attention(std::size_t layer, const at::Tensor& q, const 
     const std::int64_t group = heads / kvHeads;
     const std::int64_t headDim = config.headDim;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headDim));
+    if (fewerKernels && slices.size() > 1 &&
+        std::all_of(slices.begin(), slices.end(), [](const Slice& s) { return s.tokens.size() == 1; })) {
+        std::int64_t longest = 0;
+        bool fits = true;
+        std::vector<std::int64_t> totals;
+        for (const Slice& slice : slices)
+            longest = std::max<std::int64_t>(longest, slice.state->m_cache->length + 1);
+        for (const Slice& slice : slices) {
+            fits = fits && slice.state->m_cache->capacity >= longest;
+            totals.push_back(slice.state->m_cache->length + 1);
+        }
+        if (fits)
+            return stackedDecodeAttention(layer, q, k, v, slices, longest, totals);
+    }
     std::vector<at::Tensor> outputs;
     std::int64_t row = 0;
     for (const Slice& slice : slices) {
@@ -545,6 +593,42 @@ at::Tensor Model::Impl::attention(std::size_t layer, const at::Tensor& q, const 
         row += n;
     }
     return outputs.size() == 1 ? outputs.front() : at::cat(outputs, 0);
+}
+
+// One decode token per sequence (q: [B, heads, headDim]; k, v: [B, kvHeads, headDim]): appends each to its
+// cache, then attends all B at once over the caches stacked to the longest (`longest` positions; each
+// sequence's own `totals` entries unmasked). Padding positions hold finite values (zeros or older entries)
+// and get probability zero, so the result is the one-by-one loop's.
+at::Tensor Model::Impl::stackedDecodeAttention(std::size_t layer, const at::Tensor& q, const at::Tensor& k,
+                                               const at::Tensor& v, const std::vector<Slice>& slices,
+                                               std::int64_t longest, const std::vector<std::int64_t>& totals) const {
+    const std::int64_t batch = static_cast<std::int64_t>(slices.size());
+    const std::int64_t heads = config.heads;
+    const std::int64_t kvHeads = config.kvHeads;
+    const std::int64_t group = heads / kvHeads;
+    const std::int64_t headDim = config.headDim;
+    std::vector<at::Tensor> keys, values;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+        State::Cache& cache = *slices[i].state->m_cache;
+        const std::int64_t at = cache.length;
+        const auto row = static_cast<std::int64_t>(i);
+        cache.keys[layer].select(1, at).copy_(k.select(0, row));
+        cache.values[layer].select(1, at).copy_(v.select(0, row));
+        keys.push_back(cache.keys[layer].narrow(1, 0, longest));
+        values.push_back(cache.values[layer].narrow(1, 0, longest));
+    }
+    const at::Tensor keyStack = at::stack(keys);     // [B, kvHeads, longest, headDim]
+    const at::Tensor valueStack = at::stack(values); // [B, kvHeads, longest, headDim]
+    const at::Tensor queries = q.reshape({batch, kvHeads, group, headDim});
+    at::Tensor scores = at::matmul(queries, keyStack.transpose(2, 3)).mul_(1.0 / std::sqrt(static_cast<double>(headDim)));
+    if (std::any_of(totals.begin(), totals.end(), [&](std::int64_t t) { return t != longest; })) {
+        const auto index = at::TensorOptions().dtype(at::kLong).device(device);
+        const at::Tensor ends = at::from_blob(const_cast<std::int64_t*>(totals.data()), {batch}, at::kLong).to(device);
+        const at::Tensor past = at::arange(longest, index).unsqueeze(0) >= ends.unsqueeze(1); // [B, longest]
+        scores.masked_fill_(past.view({batch, 1, 1, longest}), -INFINITY);
+    }
+    const at::Tensor probabilities = at::softmax(scores, -1, at::kFloat).to(dtype);
+    return at::matmul(probabilities, valueStack).reshape({batch, heads * headDim}); // [B, kvHeads, group, headDim]
 }
 
 Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden) {
@@ -620,12 +704,28 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
                 x.add_(applyLinear(layer.down, at::gelu(applyLinear(layer.up, h2), "tanh")));
             } else {
                 const at::Tensor h = rmsNorm(x, layer.attnNorm);
-                const at::Tensor q = rope(applyLinear(layer.q, h).view({rows, heads, headDim}), cos, sin);
-                const at::Tensor k = rope(applyLinear(layer.k, h).view({rows, kvHeads, headDim}), cos, sin);
-                const at::Tensor v = applyLinear(layer.v, h).view({rows, kvHeads, headDim});
+                at::Tensor q, k, v;
+                if (layer.qkv.weight.defined()) {
+                    const at::Tensor qkv = applyLinear(layer.qkv, h); // [rows, (heads + 2 kvHeads) * headDim]
+                    const at::Tensor qk =
+                        rope(qkv.narrow(1, 0, (heads + kvHeads) * headDim).view({rows, heads + kvHeads, headDim}), cos, sin);
+                    q = qk.narrow(1, 0, heads);
+                    k = qk.narrow(1, heads, kvHeads);
+                    v = qkv.narrow(1, (heads + kvHeads) * headDim, kvHeads * headDim).view({rows, kvHeads, headDim});
+                } else {
+                    q = rope(applyLinear(layer.q, h).view({rows, heads, headDim}), cos, sin);
+                    k = rope(applyLinear(layer.k, h).view({rows, kvHeads, headDim}), cos, sin);
+                    v = applyLinear(layer.v, h).view({rows, kvHeads, headDim});
+                }
                 x.add_(applyLinear(layer.o, attention(l, q, k, v, slices)));
                 const at::Tensor h2 = rmsNorm(x, layer.ffnNorm);
-                x.add_(applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
+                if (layer.gateUp.weight.defined()) {
+                    const at::Tensor gateUp = applyLinear(layer.gateUp, h2);
+                    const std::int64_t hidden = config.hiddenDim;
+                    x.add_(applyLinear(layer.down, at::silu(gateUp.narrow(1, 0, hidden)).mul_(gateUp.narrow(1, hidden, hidden))));
+                } else {
+                    x.add_(applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
+                }
             }
         }
         if (hidden) {
@@ -692,6 +792,7 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
     impl->device = resolved->device;
     impl->dtype = resolved->dtype;
     impl->useKernels = usesKernels(resolved.value());
+    impl->fewerKernels = resolved->device.is_cuda() || qEnvironmentVariable("SWB_FEWER_KERNELS") == QLatin1String("1");
     impl->warnings = resolved->warnings + weights->warnings();
     impl->info = describe(path, weights.value(), resolved.value());
     impl->info.tokenizerPath = options.tokenizerPath;

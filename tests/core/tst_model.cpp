@@ -247,13 +247,29 @@ private slots:
         QVERIFY(maxAbsDiff(*last, std::vector<float>(prefill.end() - w.shape.vocab, prefill.end())) <= 1e-5);
     }
 
-    // A batch of sequences at different positions, each with its own cache, equals running them apart.
+    // A batch of sequences at different positions (or at one), each with its own cache, equals running them
+    // apart: attending one sequence after another (the CPU's way) or all at once over the caches stacked
+    // and masked (a GPU's way; SWB_FEWER_KERNELS turns it on here).
+    void batchMatchesSeparateSequences_data() {
+        QTest::addColumn<bool>("stacked");
+        QTest::addColumn<bool>("sameLength");
+        QTest::newRow("one by one") << false << false;
+        QTest::newRow("stacked, different lengths") << true << false;
+        QTest::newRow("stacked, one length") << true << true;
+    }
     void batchMatchesSeparateSequences() {
+        QFETCH(bool, stacked);
+        QFETCH(bool, sameLength);
         const LlamaWeights w = randomLlama(LlamaShape{}, 9);
         QVERIFY(writeHfLlama(path("batch-hf"), w));
+        if (stacked)
+            qputenv("SWB_FEWER_KERNELS", "1");
         auto model = loadModel(path("batch-hf"));
+        qunsetenv("SWB_FEWER_KERNELS");
         QVERIFY(model);
-        const std::vector<std::vector<TokenId>> prompts = {{1, 2, 3}, {4, 5, 6, 7, 8, 9, 10}, {11}};
+        const std::vector<std::vector<TokenId>> prompts =
+            sameLength ? std::vector<std::vector<TokenId>>{{1, 2, 3}, {4, 5, 6}, {11, 12, 13}}
+                       : std::vector<std::vector<TokenId>>{{1, 2, 3}, {4, 5, 6, 7, 8, 9, 10}, {11}};
         const std::vector<TokenId> next = {20, 21, 22};
         std::vector<std::unique_ptr<Model::State>> states;
         std::vector<float> expected;
@@ -272,11 +288,55 @@ private slots:
             pointers.push_back(s.get());
         auto batched = model->forwardBatch(pointers, next);
         QVERIFY(batched);
-        QVERIFY(maxAbsDiff(*batched, expected) <= 1e-5);
-        QCOMPARE(Model::length(*states[1]), 8);
+        QVERIFY2(maxAbsDiff(*batched, expected) <= 1e-5, qPrintable(QString::number(maxAbsDiff(*batched, expected))));
+        QCOMPARE(Model::length(*states[1]), sameLength ? 4 : 8);
+        // The next step reads the caches the batched step wrote: still the same as apart.
+        auto again = model->forwardBatch(pointers, next);
+        QVERIFY(again);
+        for (std::size_t i = 0; i < prompts.size(); ++i) {
+            std::vector<TokenId> sequence = prompts[i];
+            sequence.push_back(next[i]);
+            sequence.push_back(next[i]);
+            auto logits = model->forward(*model->newState(), sequence);
+            QVERIFY(logits);
+            const std::vector<float> row(again->begin() + static_cast<std::ptrdiff_t>(i * logits->size()),
+                                         again->begin() + static_cast<std::ptrdiff_t>((i + 1) * logits->size()));
+            QVERIFY(maxAbsDiff(row, *logits) <= 1e-5);
+        }
         // Up to kRowsPerGemv rows go through matrix-vector products, more through one matrix product.
         auto two = model->forwardBatch(std::span<Model::State* const>(pointers.data(), 2), std::vector<TokenId>{5, 6});
         QVERIFY(two);
+    }
+
+    // A GPU's fewer kernels (q, k, v and gate, up as one matrix each; RoPE on q and k at once) on the libtorch
+    // path, here in bf16 on the CPU: the same logits as the separate products, with and without q/k/v biases.
+    void fewerKernelsKeepTheLogits_data() {
+        QTest::addColumn<QString>("modelType");
+        QTest::newRow("llama") << QStringLiteral("llama");
+        QTest::newRow("qwen2 (biases)") << QStringLiteral("qwen2");
+    }
+    void fewerKernelsKeepTheLogits() {
+        QFETCH(QString, modelType);
+        LlamaShape shape;
+        shape.qkvBias = modelType == QLatin1String("qwen2");
+        const LlamaWeights w = randomLlama(shape, 12);
+        const QString file = path("fewer-" + modelType);
+        QVERIFY(writeHfLlama(file, w, modelType));
+        ModelOptions bf16;
+        bf16.dtype = QStringLiteral("bf16");
+        auto separate = loadModel(file, bf16);
+        qputenv("SWB_FEWER_KERNELS", "1");
+        auto fewer = loadModel(file, bf16);
+        qunsetenv("SWB_FEWER_KERNELS");
+        QVERIFY(separate && fewer);
+        const std::vector<float> a = allLogits(*separate, kPrompt);
+        const std::vector<float> b = allLogits(*fewer, kPrompt);
+        QCOMPARE(a.size(), b.size());
+        // The same bf16 products in other kernels: agreement to bf16's rounding, far below what a misplaced
+        // slice would change (logits of order 1).
+        QVERIFY2(maxAbsDiff(a, b) <= 0.02, qPrintable(QString::number(maxAbsDiff(a, b))));
+        const std::vector<double> reference = referenceLlama(w, std::vector<int>(kPrompt.begin(), kPrompt.end()));
+        QVERIFY2(maxAbsDiff(b, reference) <= 0.15, qPrintable(QString::number(maxAbsDiff(b, reference))));
     }
 
     // Continuous batching: in one pass, some sequences read a whole prompt (joining) while others read one

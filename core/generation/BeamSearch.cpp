@@ -516,8 +516,14 @@ Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
                 trace.groups.push_back(g);
                 ++chosenThisStep[std::size_t(c.token)];
             }
-            if (!ranked.empty() && finished[std::size_t(g)].isDone(ranked.front().score, generatedLength))
-                groupDone[std::size_t(g)] = true;
+            // What the running beams could still reach: transformers' beam search (and beam sampling) takes the
+            // best beam that runs on (_check_early_stop_heuristic's running_beam_scores); its diverse and
+            // constrained scorers take the best candidate, one that ended included (is_done(next_scores.max())).
+            if (!ranked.empty()) {
+                const double best = groups > 1 || constrained || kept.empty() ? ranked.front().score : kept.front().score;
+                if (finished[std::size_t(g)].isDone(best, generatedLength))
+                    groupDone[std::size_t(g)] = true;
+            }
         }
         done = std::all_of(groupDone.begin(), groupDone.end(), [](bool d) { return d; });
         // Beams of a group that is done stop here (transformers pads them to the end).

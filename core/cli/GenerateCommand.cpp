@@ -1,6 +1,7 @@
 // swb generate: run a strategy on a prompt, streaming the text; optionally a JSON summary and a
 // per-step JSONL trace.
 
+#include <cmath>
 #include <optional>
 
 #include <QFile>
@@ -19,6 +20,7 @@
 #include "generation/RunRecording.h"
 #include "model/Model.h"
 #include "sampling/StepTraceJson.h"
+#include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
 
@@ -58,6 +60,88 @@ QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
         candidates.append(candidate);
     }
     return QJsonObject{{QStringLiteral("beams"), beams}, {QStringLiteral("candidates"), candidates}};
+}
+
+// swb generate on a model another engine serves (--model http://…/v1): the engine samples; we stream its
+// tokens and write what it tells of each step (its top-N raw log-probabilities, and the probabilities after
+// its samplers where it gives them: a top-N view, not the whole distribution).
+int runRemoteGenerate(const Invocation& call, const std::string& prompt, const std::vector<TokenId>& promptIds,
+                      const Strategy& strategy) {
+    if (call.args.isSet(QStringLiteral("db")))
+        failBadInput(QStringLiteral("runs of a remote model cannot be saved to a run store yet; leave out --db"));
+    Result<RemoteModel> remote =
+        connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
+    if (!remote)
+        failBadInput(remote.error().message);
+    RemoteRequest request;
+    request.prompt = prompt;
+    request.promptIds.assign(promptIds.begin(), promptIds.end());
+    request.strategy = strategy;
+    request.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 0, 10'000'000));
+    request.topN = static_cast<int>(call.integer(QStringLiteral("top-logprobs"), 5, 1, 20));
+    const bool json = call.args.isSet(QStringLiteral("json"));
+    const QString tracePath = call.args.value(QStringLiteral("trace"));
+    std::optional<OutputFile> traceOutput;
+    if (!tracePath.isEmpty())
+        traceOutput.emplace(tracePath, QStringLiteral("trace"), QStringList{});
+    const auto candidateJson = [](const RemoteCandidate& c) {
+        QJsonObject out{{QStringLiteral("id"), c.id}, {QStringLiteral("token_text"), QString::fromStdString(c.text)}};
+        if (!std::isnan(c.logprob))
+            out.insert(QStringLiteral("raw_p"), std::exp(c.logprob));
+        if (c.postProb)
+            out.insert(QStringLiteral("final_p"), *c.postProb);
+        return out;
+    };
+    int index = 0;
+    const auto onStep = [&](const RemoteStep& step) {
+        if (!json) {
+            call.out << QString::fromStdString(step.text);
+            call.out.flush();
+        }
+        if (traceOutput) {
+            QJsonObject line = candidateJson(step.chosen);
+            line.remove(QStringLiteral("id"));
+            line.insert(QStringLiteral("chosen"), step.chosen.id);
+            line.insert(QStringLiteral("step"), index);
+            line.insert(QStringLiteral("top_n_only"), true);
+            QJsonArray top, post;
+            for (const RemoteCandidate& c : step.top)
+                top.append(candidateJson(c));
+            for (const RemoteCandidate& c : step.postTop)
+                post.append(candidateJson(c));
+            line.insert(QStringLiteral("top"), top);
+            if (!post.isEmpty())
+                line.insert(QStringLiteral("final_top"), post);
+            traceOutput->device().write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+        }
+        ++index;
+        return true;
+    };
+    Result<RemoteResult> result = remoteGenerate(remote.value(), request, onStep);
+    if (!result)
+        failBadInput(result.error().message);
+    if (traceOutput)
+        traceOutput->commit();
+    if (json) {
+        QJsonArray tokens;
+        for (const RemoteStep& step : result->steps)
+            tokens.append(step.chosen.id);
+        QJsonObject out{{QStringLiteral("text"), QString::fromStdString(result->text)},
+                        {QStringLiteral("tokens"), tokens},
+                        {QStringLiteral("finish_reason"), result->finishReason},
+                        {QStringLiteral("strategy"), strategy.toJson()},
+                        {QStringLiteral("model"), remote->modelId},
+                        {QStringLiteral("server"), remote->base.toString()},
+                        {QStringLiteral("engine"), remoteEngineName(remote->engine)},
+                        {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
+                        {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
+        if (strategy.seed)
+            out.insert(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
+        call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        call.out << '\n';
+    }
+    return 0;
 }
 
 int runGenerate(const Invocation& call) {
@@ -108,6 +192,13 @@ int runGenerate(const Invocation& call) {
         if (stop.isEmpty())
             failBadInput(QStringLiteral("--stop needs a non-empty string"));
         strategy->stop.push_back(stop.toStdString());
+    }
+
+    if (isRemoteModelAddress(call.args.value(QStringLiteral("model")))) {
+        if (chat)
+            failBadInput(QStringLiteral("a remote model renders chats with its own template through /v1/chat/completions, "
+                                        "which swb generate does not send yet; give the prompt raw (without --chat)"));
+        return runRemoteGenerate(call, prompt, promptIds, strategy.value());
     }
 
     // A conversation: the messages given, or the prompt as the user's one message (after --system).
@@ -279,7 +370,7 @@ int runGenerate(const Invocation& call) {
 
 Subcommand generateSubcommand() {
     return {QStringLiteral("generate"),
-            QStringLiteral("swb generate [--model PATH] [--tokenizer PATH] (--prompt T | --prompt-file F | "
+            QStringLiteral("swb generate [--model PATH|http://HOST:PORT/v1 [--api-key KEY]] [--tokenizer PATH] (--prompt T | --prompt-file F | "
                            "--prompt-ids IDS) "
                            "[--strategy S] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
                            "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE] [--stop S]... "
@@ -306,6 +397,12 @@ Subcommand generateSubcommand() {
                     {QStringLiteral("trace"), QStringLiteral("Write one JSON object per step to this file."),
                      QStringLiteral("FILE")},
                     {QStringLiteral("db"), QStringLiteral("Save the run to this run store."), QStringLiteral("FILE")},
+                    {QStringLiteral("api-key"),
+                     QStringLiteral("With --model http(s)://HOST:PORT/v1 (a model another engine serves): its API key."),
+                     QStringLiteral("KEY")},
+                    {QStringLiteral("top-logprobs"),
+                     QStringLiteral("With a remote model: log-probabilities per token to ask for (1-20, default 5)."),
+                     QStringLiteral("N")},
                     {QStringLiteral("stop"),
                      QStringLiteral("Stop before this string (repeatable; matched across tokens, not printed)."),
                      QStringLiteral("S")},

@@ -194,7 +194,8 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
     QStringList known = {QStringLiteral("model"),  QStringLiteral("max_tokens"), QStringLiteral("n"),
                          QStringLiteral("stream"), QStringLiteral("stream_options"), QStringLiteral("stop"),
                          QStringLiteral("seed"),   QStringLiteral("logprobs"),   QStringLiteral("user"),
-                         QStringLiteral("strategy"), QStringLiteral("post_sampling_probs")};
+                         QStringLiteral("strategy"), QStringLiteral("post_sampling_probs"),
+                         QStringLiteral("return_tokens_as_token_ids")};
     known += samplingFields();
     known += chat ? QStringList{QStringLiteral("messages"), QStringLiteral("top_logprobs"), QStringLiteral("tools"),
                                 QStringLiteral("max_completion_tokens")}
@@ -302,6 +303,7 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
         out.logprobs = true;
     }
     out.postSamplingProbs = r.boolean("post_sampling_probs", false);
+    out.tokensAsIds = r.boolean("return_tokens_as_token_ids", false);
     std::vector<std::string> stops;
     if (r.has("stop")) {
         const QJsonValue stop = json.value(QLatin1String("stop"));
@@ -382,7 +384,9 @@ QJsonArray bytesOf(const std::string& text) {
 
 QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiRequest& request, const Tokenizer& tokenizer,
                          std::size_t textOffset) {
-    const auto tokenString = [&](TokenId id) { return tokenizer.piece(id); };
+    const auto tokenString = [&](TokenId id) {
+        return request.tokensAsIds ? "token_id:" + std::to_string(id) : tokenizer.piece(id);
+    };
     const auto logOf = [](float p) { return p > 0.0f ? std::log(double(p)) : -9999.0; };
     const auto postSampling = [&](const StepTrace& trace) {
         QJsonArray probs;

@@ -56,6 +56,8 @@ struct ApiRequest {
     int topLogprobs = 0;
     // llama.cpp's extension: also each token's probability after the chain (and the top-N's).
     bool postSamplingProbs = false;
+    // vLLM's extension: tokens in logprobs spelled "token_id:N" (a client then knows each token's id).
+    bool tokensAsIds = false;
     QString model;
     GenerationRequest request; // prompt ids resolved (usePromptIds), strategy, seed, maxTokens, traceLevel
     QString strategySource;    // "default", "fields" or "strategy"

@@ -11,12 +11,14 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "TestSupport.h"
 #include "serving/HttpMessage.h"
+#include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 
@@ -170,6 +172,10 @@ private slots:
     void apiKey();
     void fullQueueAnswers503();
     void disconnectCancels();
+    void remoteModelMatchesLocalGenerate();
+    void remoteModelErrors();
+    void remoteSamplingFieldsPerEngine_data();
+    void remoteSamplingFieldsPerEngine();
 };
 
 void TestServe::parserReadsWholeSplitAndPipelinedRequests() {
@@ -574,4 +580,132 @@ void TestServe::disconnectCancels() {
 }
 
 QTEST_GUILESS_MAIN(TestServe)
+// `swb generate --model http://…/v1` on `swb serve`: the engine samples, and the tokens, text, and each
+// step's raw and post-chain probabilities are those of `swb generate` on the same model, strategy and seed.
+void TestServe::remoteModelMatchesLocalGenerate() {
+    QTemporaryDir dir;
+    ServeProcess serve({"--api-key", "sekrit"});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    const auto remote = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt",
+                                                  "And God said", "--max-tokens", "12", "--json", "--top-logprobs", "5",
+                                                  "--trace", dir.filePath("remote.jsonl"), "--strategy", kStrategy});
+    QVERIFY2(remote.status == 0, remote.err.constData());
+    const auto local = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "12", "--json",
+                                                 "--trace", dir.filePath("local.jsonl"), "--strategy", kStrategy});
+    QCOMPARE(local.status, 0);
+    const QJsonObject r = object(remote.out), l = object(local.out);
+    QCOMPARE(r.value("engine").toString(), QStringLiteral("swb serve"));
+    QCOMPARE(r.value("model").toString(), QStringLiteral("kjv-tiny"));
+    QCOMPARE(r.value("text").toString(), l.value("text").toString());
+    QCOMPARE(r.value("tokens").toArray(), l.value("tokens").toArray());
+    QCOMPARE(r.value("finish_reason").toString(), QStringLiteral("length"));
+    QFile remoteTrace(dir.filePath("remote.jsonl")), localTrace(dir.filePath("local.jsonl"));
+    QVERIFY(remoteTrace.open(QIODevice::ReadOnly) && localTrace.open(QIODevice::ReadOnly));
+    const QList<QByteArray> remoteLines = remoteTrace.readAll().trimmed().split('\n');
+    const QList<QByteArray> localLines = localTrace.readAll().trimmed().split('\n');
+    QCOMPARE(remoteLines.size(), 12);
+    QCOMPARE(remoteLines.size(), localLines.size());
+    for (int i = 0; i < remoteLines.size(); ++i) {
+        const QJsonObject a = object(remoteLines[i]), b = object(localLines[i]);
+        QVERIFY(a.value("top_n_only").toBool());
+        QCOMPARE(a.value("chosen").toInt(), b.value("chosen").toInt());
+        QVERIFY(std::abs(a.value("raw_p").toDouble() - b.value("raw_p").toDouble()) < 1e-6);
+        QVERIFY(std::abs(a.value("final_p").toDouble() - b.value("final_p").toDouble()) < 1e-6);
+        // The engine's top 5 are the local trace's first five candidates, with their raw probabilities.
+        const QJsonArray top = a.value("top").toArray(), candidates = b.value("top").toArray();
+        QCOMPARE(top.size(), 5);
+        for (int j = 0; j < top.size(); ++j) {
+            QCOMPARE(top[j].toObject().value("id").toInt(), candidates[j].toObject().value("id").toInt());
+            QVERIFY(std::abs(top[j].toObject().value("raw_p").toDouble() - candidates[j].toObject().value("raw_p").toDouble()) < 1e-6);
+        }
+        QVERIFY(!a.value("final_top").toArray().isEmpty());
+    }
+}
+
+void TestServe::remoteModelErrors() {
+    ServeProcess serve({"--api-key", "sekrit"});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    // No key: one sentence that says so, exit 2.
+    auto run = swb::test::runSwbProcess({"generate", "--model", address, "--prompt", "And", "--max-tokens", "2"});
+    QCOMPARE(run.status, 2);
+    QVERIFY2(run.err.contains("HTTP 401") && run.err.contains("--api-key"), run.err.constData());
+    QCOMPARE(run.err.count('\n'), 1);
+    // Nothing listening there.
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        const quint16 closed = probe.serverPort();
+        probe.close();
+        run = swb::test::runSwbProcess({"generate", "--model", QStringLiteral("http://127.0.0.1:%1/v1").arg(closed), "--prompt", "x"});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains("cannot reach"), run.err.constData());
+    }
+    // What the engine refuses comes back as its own message.
+    run = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt", "And", "--max-tokens", "5000000"});
+    QCOMPARE(run.status, 2);
+    QVERIFY2(run.err.contains("HTTP 400") && run.err.contains("max_tokens"), run.err.constData());
+    run = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt", "And", "--db", "x.sqlite"});
+    QCOMPARE(run.status, 2);
+    run = swb::test::runSwbProcess({"generate", "--model", "http://", "--prompt", "x"});
+    QCOMPARE(run.status, 2);
+    QVERIFY2(run.err.contains("not a server address"), run.err.constData());
+}
+
+// The fields a strategy becomes for each engine, or the one sentence naming what it cannot apply.
+void TestServe::remoteSamplingFieldsPerEngine_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<QString>("fields"); // expected fields (a subset), or empty
+    QTest::addColumn<QString>("error");  // expected words of the error, or empty
+    const int llama = int(swb::RemoteEngineKind::LlamaCpp), vllm = int(swb::RemoteEngineKind::Vllm),
+              openai = int(swb::RemoteEngineKind::OpenAi);
+    const QString kTopKTemp = R"({"samplers": [{"type": "top_k", "k": 40}, {"type": "temperature", "value": 0.7}]})";
+    QTest::newRow("llama.cpp: its order and defaults off")
+        << llama << kTopKTemp
+        << R"({"top_k": 40, "temperature": 0.7, "top_p": 1, "min_p": 0, "samplers": ["top_k", "temperature"]})" << "";
+    QTest::newRow("llama.cpp: mirostat 2") << llama << R"({"samplers": [{"type": "mirostat_v2", "tau": 4, "eta": 0.2}]})"
+                                           << R"({"mirostat": 2, "mirostat_tau": 4, "mirostat_eta": 0.2})" << "";
+    QTest::newRow("llama.cpp: xtc and dry") << llama
+        << R"({"samplers": [{"type": "dry", "multiplier": 0.8}, {"type": "xtc", "threshold": 0.1, "probability": 0.5}]})"
+        << R"({"dry_multiplier": 0.8, "xtc_threshold": 0.1, "xtc_probability": 0.5, "samplers": ["dry", "xtc"]})" << "";
+    QTest::newRow("llama.cpp: no eta sampler") << llama << R"({"samplers": [{"type": "eta", "epsilon": 0.0003}]})" << ""
+                                               << "llama.cpp server cannot apply the eta sampler";
+    QTest::newRow("vLLM: its order") << vllm
+        << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "top_k", "k": 40}, {"type": "greedy"}]})"
+        << R"({"temperature": 0, "top_k": 40})" << "";
+    QTest::newRow("vLLM: another order") << vllm << kTopKTemp << "" << "give it \"order\": \"vllm\"";
+    QTest::newRow("vLLM: no xtc") << vllm << R"({"samplers": [{"type": "xtc", "threshold": 0.1, "probability": 0.5}]})"
+                                  << "" << "vLLM cannot apply the xtc sampler";
+    QTest::newRow("OpenAI: no top_k") << openai << kTopKTemp << "" << "cannot apply the top_k sampler";
+    QTest::newRow("OpenAI: temperature, penalties")
+        << openai << R"({"samplers": [{"type": "penalties", "frequency": 0.5, "presence": 0.2}, {"type": "temperature", "value": 0.5}]})"
+        << R"({"frequency_penalty": 0.5, "presence_penalty": 0.2, "temperature": 0.5})" << "";
+    QTest::newRow("a decoder") << vllm << R"({"samplers": [], "decoder": {"type": "beam", "beams": 2}})" << ""
+                               << "cannot run the beam decoder";
+    QTest::newRow("top_k with min_keep") << llama << R"({"samplers": [{"type": "top_k", "k": 40, "min_keep": 3}]})" << ""
+                                         << "takes only the k of the top_k sampler";
+}
+
+void TestServe::remoteSamplingFieldsPerEngine() {
+    QFETCH(int, engine);
+    QFETCH(QString, strategy);
+    QFETCH(QString, fields);
+    QFETCH(QString, error);
+    const auto parsed = swb::Strategy::parse(strategy);
+    QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().message));
+    auto out = swb::remoteSamplingFields(parsed.value(), swb::RemoteEngineKind(engine));
+    if (!error.isEmpty()) {
+        QVERIFY(!out);
+        QVERIFY2(out.error().message.contains(error), qPrintable(out.error().message));
+        return;
+    }
+    QVERIFY2(out, qPrintable(out ? QString() : out.error().message));
+    const QJsonObject expected = QJsonDocument::fromJson(fields.toUtf8()).object();
+    for (auto it = expected.begin(); it != expected.end(); ++it)
+        QVERIFY2(out->value(it.key()) == it.value(),
+                 qPrintable(it.key() + ": " + QString::fromUtf8(QJsonDocument(*out).toJson(QJsonDocument::Compact))));
+}
+
 #include "tst_serve.moc"

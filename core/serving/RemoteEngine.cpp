@@ -1,0 +1,404 @@
+#include "serving/RemoteEngine.h"
+
+#include <chrono>
+#include <cmath>
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+namespace swb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+QNetworkRequest makeRequest(const RemoteModel& model, const QString& path, int timeoutMs) {
+    QUrl url = model.base;
+    url.setPath(model.base.path() + path);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    if (!model.apiKey.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + model.apiKey.toUtf8());
+    if (timeoutMs > 0)
+        request.setTransferTimeout(timeoutMs);
+    return request;
+}
+
+// The sentence for a reply that failed: the engine's own error message where it sent one.
+QString replyError(QNetworkReply& reply, const QByteArray& body, const QString& where) {
+    const int status = reply.attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QJsonObject json = QJsonDocument::fromJson(body).object();
+    QString message = json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+    if (message.isEmpty())
+        message = json.value(QLatin1String("error")).toString();
+    if (status == 401 || status == 403)
+        return QStringLiteral("%1 refused the request (HTTP %2): give its API key with --api-key").arg(where).arg(status);
+    if (status > 0)
+        return QStringLiteral("%1 answered HTTP %2%3").arg(where).arg(status).arg(message.isEmpty() ? QString() : ": " + message);
+    return QStringLiteral("cannot reach %1: %2").arg(where, reply.errorString());
+}
+
+// One sampler of a strategy as the engine's fields: its one parameter, the others left at their defaults
+// (checked: a strategy that changed them cannot be sent).
+struct FieldMap {
+    const char* type;
+    const char* param;
+    const char* field; // the engine's field for param
+};
+
+bool othersAreDefaults(const SamplerSpec& spec, std::initializer_list<const char*> params) {
+    QJsonObject minimal{{QStringLiteral("type"), spec.type}};
+    for (const char* param : params)
+        minimal.insert(QLatin1String(param), spec.params.value(QLatin1String(param)));
+    Result<Strategy> plain = Strategy::fromJson(QJsonObject{{QStringLiteral("samplers"), QJsonArray{minimal}}});
+    return plain && !plain->samplers.empty() && plain->samplers.front().params == spec.params;
+}
+
+} // namespace
+
+QString remoteEngineName(RemoteEngineKind kind) {
+    switch (kind) {
+    case RemoteEngineKind::Swb: return QStringLiteral("swb serve");
+    case RemoteEngineKind::LlamaCpp: return QStringLiteral("llama.cpp server");
+    case RemoteEngineKind::Vllm: return QStringLiteral("vLLM");
+    case RemoteEngineKind::OpenAi: return QStringLiteral("OpenAI-compatible server");
+    }
+    return {};
+}
+
+bool isRemoteModelAddress(const QString& model) {
+    return model.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+           model.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+}
+
+Result<RemoteModel> connectRemoteModel(const QString& address, const QString& apiKey, int timeoutMs) {
+    RemoteModel model;
+    model.base = QUrl(address);
+    if (!model.base.isValid() || model.base.host().isEmpty())
+        return Error::badInput(QStringLiteral("'%1' is not a server address (like http://127.0.0.1:8080/v1)").arg(address));
+    QString path = model.base.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    if (path.isEmpty())
+        path = QStringLiteral("/v1");
+    model.base.setPath(path);
+    model.apiKey = apiKey;
+    const QString where = model.base.toString();
+
+    QNetworkAccessManager network;
+    QNetworkReply* reply = network.get(makeRequest(model, QStringLiteral("/models"), timeoutMs));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray body = reply->readAll();
+    reply->deleteLater();
+    if (reply->error() != QNetworkReply::NoError)
+        return Error::badInput(replyError(*reply, body, where));
+    const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
+    if (data.isEmpty() || !data.first().isObject())
+        return Error::badInput(
+            QStringLiteral("%1 did not answer GET /models as an OpenAI-compatible server (no \"data\" list of models)").arg(where));
+    const QJsonObject first = data.first().toObject();
+    model.modelId = first.value(QLatin1String("id")).toString();
+    const QString owner = first.value(QLatin1String("owned_by")).toString().toLower();
+    if (owner == QLatin1String("swb"))
+        model.engine = RemoteEngineKind::Swb;
+    else if (owner == QLatin1String("llamacpp"))
+        model.engine = RemoteEngineKind::LlamaCpp;
+    else if (owner == QLatin1String("vllm"))
+        model.engine = RemoteEngineKind::Vllm;
+    return model;
+}
+
+Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine) {
+    const QString name = remoteEngineName(engine);
+    if (engine == RemoteEngineKind::Swb) // ours takes the strategy itself, decoders included
+        return QJsonObject{{QStringLiteral("strategy"), strategy.toJson()}};
+    if (!strategy.decoder.isSample())
+        return Error::badInput(QStringLiteral("%1 cannot run the %2 decoder; only `swb serve` can").arg(name, strategy.decoder.type));
+
+    static const FieldMap common[] = {{"temperature", "value", "temperature"}, {"top_p", "p", "top_p"}};
+    static const FieldMap vllm[] = {{"top_k", "k", "top_k"}, {"min_p", "p", "min_p"},
+                                    {"repetition_penalty", "penalty", "repetition_penalty"}};
+    static const FieldMap llama[] = {{"top_k", "k", "top_k"},       {"min_p", "p", "min_p"},
+                                     {"typical", "p", "typical_p"}, {"repetition_penalty", "penalty", "repeat_penalty"},
+                                     {"top_n_sigma", "n", "top_n_sigma"}};
+    // llama.cpp's names in its "samplers" list (the order it applies them in).
+    static const std::pair<const char*, const char*> llamaOrder[] = {
+        {"penalties", "penalties"}, {"repetition_penalty", "penalties"}, {"dry", "dry"}, {"top_k", "top_k"},
+        {"typical", "typ_p"},       {"top_p", "top_p"},                  {"min_p", "min_p"}, {"xtc", "xtc"},
+        {"temperature", "temperature"}, {"top_n_sigma", "top_n_sigma"}};
+
+    QJsonObject fields;
+    QJsonArray order;
+    if (engine == RemoteEngineKind::LlamaCpp) {
+        // Its defaults (top_k 40, top_p 0.95, min_p 0.05, temperature 0.8) switched off: only the strategy acts.
+        fields = QJsonObject{{QStringLiteral("top_k"), 0},        {QStringLiteral("top_p"), 1.0},
+                             {QStringLiteral("min_p"), 0.0},      {QStringLiteral("typical_p"), 1.0},
+                             {QStringLiteral("temperature"), 1.0}, {QStringLiteral("repeat_penalty"), 1.0},
+                             {QStringLiteral("xtc_probability"), 0.0}, {QStringLiteral("dry_multiplier"), 0.0},
+                             {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0}};
+    } else if (engine == RemoteEngineKind::Vllm) {
+        // vLLM applies its samplers in one fixed order: the strategy must already be in it.
+        if (reorderForEngine(strategy.samplers, EngineOrder::Vllm) != strategy.samplers)
+            return Error::badInput(QStringLiteral("vLLM applies penalties, temperature, top_k, top_p and min_p in that order; "
+                                                  "this strategy orders them otherwise (give it \"order\": \"vllm\")"));
+    }
+    bool selected = false;
+    for (const SamplerSpec& s : strategy.samplers) {
+        const QByteArray type = s.type.toLatin1();
+        const auto unsupported = [&] {
+            return Error::badInput(QStringLiteral("%1 cannot apply the %2 sampler%3").arg(name, s.type,
+                                   engine == RemoteEngineKind::OpenAi ? QStringLiteral(" (it takes temperature, top_p, penalties and logit_bias)")
+                                                                      : QString()));
+        };
+        const FieldMap* found = nullptr;
+        for (const FieldMap& m : common)
+            if (type == m.type)
+                found = &m;
+        if (engine == RemoteEngineKind::Vllm)
+            for (const FieldMap& m : vllm)
+                if (type == m.type)
+                    found = &m;
+        if (engine == RemoteEngineKind::LlamaCpp)
+            for (const FieldMap& m : llama)
+                if (type == m.type)
+                    found = &m;
+        if (engine == RemoteEngineKind::LlamaCpp)
+            for (const auto& [ours, theirs] : llamaOrder)
+                if (type == ours && !order.contains(QLatin1String(theirs)))
+                    order.append(QLatin1String(theirs));
+        if (found) {
+            if (!othersAreDefaults(s, {found->param}))
+                return Error::badInput(QStringLiteral("%1 takes only the %2 of the %3 sampler; this strategy sets its other parameters")
+                                           .arg(name, QLatin1String(found->param), s.type));
+            fields.insert(QLatin1String(found->field), s.params.value(QLatin1String(found->param)));
+        } else if (type == "penalties") {
+            if (!othersAreDefaults(s, {"frequency", "presence"}))
+                return Error::badInput(QStringLiteral("%1 takes only the frequency and presence of the penalties sampler; "
+                                                      "this strategy sets its other parameters").arg(name));
+            fields.insert(QStringLiteral("frequency_penalty"), s.params.value(QLatin1String("frequency")));
+            fields.insert(QStringLiteral("presence_penalty"), s.params.value(QLatin1String("presence")));
+        } else if (type == "logit_bias") {
+            fields.insert(QStringLiteral("logit_bias"), s.params.value(QLatin1String("bias")));
+        } else if (type == "xtc" && engine == RemoteEngineKind::LlamaCpp) {
+            fields.insert(QStringLiteral("xtc_threshold"), s.params.value(QLatin1String("threshold")));
+            fields.insert(QStringLiteral("xtc_probability"), s.params.value(QLatin1String("probability")));
+        } else if (type == "dry" && engine == RemoteEngineKind::LlamaCpp) {
+            fields.insert(QStringLiteral("dry_multiplier"), s.params.value(QLatin1String("multiplier")));
+            fields.insert(QStringLiteral("dry_base"), s.params.value(QLatin1String("base")));
+            fields.insert(QStringLiteral("dry_allowed_length"), s.params.value(QLatin1String("allowed_length")));
+            fields.insert(QStringLiteral("dry_penalty_last_n"), s.params.value(QLatin1String("last_n")));
+        } else if (type == "greedy") {
+            fields.insert(QStringLiteral("temperature"), 0.0);
+            selected = true;
+        } else if (type == "dist") {
+            selected = true;
+        } else if ((type == "mirostat" || type == "mirostat_v2") && engine == RemoteEngineKind::LlamaCpp) {
+            fields.insert(QStringLiteral("mirostat"), type == "mirostat" ? 1 : 2);
+            fields.insert(QStringLiteral("mirostat_tau"), s.params.value(QLatin1String("tau")));
+            fields.insert(QStringLiteral("mirostat_eta"), s.params.value(QLatin1String("eta")));
+            selected = true;
+        } else {
+            return unsupported();
+        }
+    }
+    if (!selected)
+        return Error::badInput(QStringLiteral("%1 draws the token itself; this strategy ends without a selector").arg(name));
+    if (engine == RemoteEngineKind::LlamaCpp && !order.isEmpty())
+        fields.insert(QStringLiteral("samplers"), order);
+    return fields;
+}
+
+namespace {
+
+// "token_id:123" (vLLM's return_tokens_as_token_ids, and ours) -> 123; anything else -> -1.
+int idOf(const QString& token) {
+    if (!token.startsWith(QLatin1String("token_id:")))
+        return -1;
+    bool ok = false;
+    const int id = token.mid(9).toInt(&ok);
+    return ok ? id : -1;
+}
+
+// A token's text, unless the engine spelled it as its id.
+std::string textOf(const QString& token) {
+    return idOf(token) >= 0 ? std::string() : token.toStdString();
+}
+
+// The steps one streamed choice carries: completions' {tokens, token_logprobs, top_logprobs
+// [, post_sampling_probs]} or llama.cpp's {content: [{id, token, logprob, top_logprobs | prob, top_probs}]}.
+std::vector<RemoteStep> stepsOf(const QJsonObject& choice) {
+    std::vector<RemoteStep> steps;
+    const QJsonObject logprobs = choice.value(QLatin1String("logprobs")).toObject();
+    const QJsonValue content = logprobs.value(QLatin1String("content"));
+    if (content.isArray()) {
+        for (const QJsonValue& v : content.toArray()) {
+            const QJsonObject e = v.toObject();
+            RemoteStep step;
+            const auto candidate = [](const QJsonObject& c) {
+                RemoteCandidate r;
+                r.id = c.contains(QLatin1String("id")) ? c.value(QLatin1String("id")).toInt(-1)
+                                                       : idOf(c.value(QLatin1String("token")).toString());
+                r.text = textOf(c.value(QLatin1String("token")).toString());
+                r.logprob = c.value(QLatin1String("logprob")).toDouble(NAN);
+                if (c.contains(QLatin1String("prob")))
+                    r.postProb = c.value(QLatin1String("prob")).toDouble();
+                return r;
+            };
+            step.chosen = candidate(e);
+            step.text = step.chosen.text;
+            for (const QJsonValue& t : e.value(QLatin1String("top_logprobs")).toArray())
+                step.top.push_back(candidate(t.toObject()));
+            for (const QJsonValue& t : e.value(QLatin1String("top_probs")).toArray())
+                step.postTop.push_back(candidate(t.toObject()));
+            steps.push_back(std::move(step));
+        }
+        return steps;
+    }
+    const QJsonArray tokens = logprobs.value(QLatin1String("tokens")).toArray();
+    const QJsonArray tokenLogprobs = logprobs.value(QLatin1String("token_logprobs")).toArray();
+    const QJsonArray tops = logprobs.value(QLatin1String("top_logprobs")).toArray();
+    const QJsonArray post = logprobs.value(QLatin1String("post_sampling_probs")).toArray();
+    for (qsizetype i = 0; i < tokens.size(); ++i) {
+        RemoteStep step;
+        const QString token = tokens[i].toString();
+        step.chosen.id = idOf(token);
+        step.chosen.text = textOf(token);
+        step.chosen.logprob = tokenLogprobs[i].toDouble(NAN);
+        const QJsonObject top = tops[i].toObject();
+        for (auto it = top.begin(); it != top.end(); ++it)
+            step.top.push_back({idOf(it.key()), textOf(it.key()), it.value().toDouble(NAN), std::nullopt});
+        std::stable_sort(step.top.begin(), step.top.end(),
+                         [](const RemoteCandidate& a, const RemoteCandidate& b) { return a.logprob > b.logprob; });
+        if (i < post.size()) {
+            const QJsonObject p = post[i].toObject();
+            step.chosen.postProb = p.value(QLatin1String("prob")).toDouble();
+            for (const QJsonValue& t : p.value(QLatin1String("top")).toArray()) {
+                const QJsonObject c = t.toObject();
+                step.postTop.push_back({c.value(QLatin1String("id")).toInt(-1), textOf(c.value(QLatin1String("token")).toString()),
+                                        NAN, c.value(QLatin1String("prob")).toDouble()});
+            }
+        }
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+} // namespace
+
+Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
+                                    const std::function<bool(const RemoteStep&)>& onStep) {
+    Result<QJsonObject> sampling = remoteSamplingFields(request.strategy, model.engine);
+    if (!sampling)
+        return sampling.error();
+    QJsonObject body = sampling.value();
+    if (!request.promptIds.empty()) {
+        QJsonArray ids;
+        for (int id : request.promptIds)
+            ids.append(id);
+        body.insert(QStringLiteral("prompt"), ids);
+    } else {
+        body.insert(QStringLiteral("prompt"), QString::fromStdString(request.prompt));
+    }
+    if (!model.modelId.isEmpty())
+        body.insert(QStringLiteral("model"), model.modelId);
+    body.insert(QStringLiteral("max_tokens"), request.maxTokens);
+    body.insert(QStringLiteral("stream"), true);
+    body.insert(QStringLiteral("logprobs"), request.topN);
+    const std::optional<std::uint64_t> seed = request.seed ? request.seed : request.strategy.seed;
+    if (seed)
+        body.insert(QStringLiteral("seed"), static_cast<double>(*seed));
+    if (!request.strategy.stop.empty() && model.engine != RemoteEngineKind::Swb) {
+        QJsonArray stop;
+        for (const std::string& s : request.strategy.stop)
+            stop.append(QString::fromStdString(s));
+        body.insert(QStringLiteral("stop"), stop);
+    }
+    if (model.engine == RemoteEngineKind::Swb || model.engine == RemoteEngineKind::Vllm)
+        body.insert(QStringLiteral("return_tokens_as_token_ids"), true);
+    if (model.engine == RemoteEngineKind::Swb || model.engine == RemoteEngineKind::LlamaCpp)
+        body.insert(QStringLiteral("post_sampling_probs"), true);
+    if (model.engine == RemoteEngineKind::LlamaCpp)
+        body.insert(QStringLiteral("n_probs"), request.topN);
+
+    const QString where = model.base.toString();
+    QNetworkAccessManager network;
+    QNetworkReply* reply = network.post(makeRequest(model, QStringLiteral("/completions"), 0),
+                                        QJsonDocument(body).toJson(QJsonDocument::Compact));
+    RemoteResult result;
+    QByteArray pending, all;
+    QString failure;
+    bool cancelled = false;
+    const auto start = Clock::now();
+    Clock::time_point first;
+    const auto readEvents = [&] {
+        const QByteArray chunk = reply->readAll();
+        all += chunk;
+        pending += chunk;
+        for (qsizetype end; (end = pending.indexOf('\n')) >= 0;) {
+            const QByteArray line = pending.left(end).trimmed();
+            pending.remove(0, end + 1);
+            if (!line.startsWith("data:"))
+                continue;
+            const QByteArray payload = line.mid(5).trimmed();
+            if (payload == "[DONE]")
+                continue;
+            const QJsonObject event = QJsonDocument::fromJson(payload).object();
+            if (event.contains(QLatin1String("error"))) {
+                failure = QStringLiteral("%1 failed: %2").arg(where,
+                    event.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString());
+                continue;
+            }
+            const QJsonObject choice = event.value(QLatin1String("choices")).toArray().first().toObject();
+            const std::string text = choice.value(QLatin1String("text")).toString().toStdString();
+            std::vector<RemoteStep> steps = stepsOf(choice);
+            if (steps.size() == 1) {
+                steps.front().text = text; // the text the engine added with this token
+                if (steps.front().chosen.text.empty())
+                    steps.front().chosen.text = text;
+            }
+            for (RemoteStep& step : steps) {
+                if (result.steps.empty())
+                    first = Clock::now();
+                result.steps.push_back(step);
+                if (!cancelled && onStep && !onStep(result.steps.back())) {
+                    cancelled = true;
+                    reply->abort();
+                }
+            }
+            result.text += text;
+            const QJsonValue finish = choice.value(QLatin1String("finish_reason"));
+            if (finish.isString())
+                result.finishReason = finish.toString();
+        }
+    };
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::readyRead, &loop, readEvents);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    if (!cancelled)
+        readEvents();
+    reply->deleteLater();
+    if (cancelled) {
+        result.finishReason = QStringLiteral("cancelled");
+    } else if (reply->error() != QNetworkReply::NoError) {
+        return Error::badInput(replyError(*reply, all, where));
+    } else if (!failure.isEmpty()) {
+        return Error::badInput(failure);
+    }
+    const auto end = Clock::now();
+    if (!result.steps.empty()) {
+        result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(first - start).count();
+        const double decode = std::chrono::duration<double>(end - first).count();
+        if (result.steps.size() > 1 && decode > 0)
+            result.tokensPerSecond = double(result.steps.size() - 1) / decode;
+    }
+    return result;
+}
+
+} // namespace swb

@@ -1,0 +1,81 @@
+#pragma once
+
+// A model served by another engine, over its OpenAI-compatible API: `swb serve`, llama.cpp's server, vLLM,
+// or any server that speaks /v1/completions. The engine samples; we send the strategy as that engine's
+// request fields and read back each token with its top-N log-probabilities (raw), and where the engine gives
+// them, the probabilities after its samplers (llama.cpp's and our post_sampling_probs). Token ids come from
+// engines that give them (vLLM's return_tokens_as_token_ids, which `swb serve` also takes; llama.cpp's "id").
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QJsonObject>
+#include <QString>
+#include <QUrl>
+
+#include "Result.h"
+#include "sampling/Strategy.h"
+
+namespace swb {
+
+enum class RemoteEngineKind { Swb, LlamaCpp, Vllm, OpenAi };
+QString remoteEngineName(RemoteEngineKind kind);
+
+struct RemoteModel {
+    QUrl base; // ends in /v1
+    QString apiKey;
+    QString modelId; // the first model of GET /v1/models
+    RemoteEngineKind engine = RemoteEngineKind::OpenAi;
+};
+
+// Whether a --model value names a remote engine (an http:// or https:// address).
+bool isRemoteModelAddress(const QString& model);
+
+// GET {base}/models: which model the engine serves and which engine it is (its owned_by: "swb", "llamacpp",
+// "vllm"; any other is a plain OpenAI-compatible server). One sentence when it cannot be reached, refuses
+// the key, or does not answer as an OpenAI-compatible server.
+Result<RemoteModel> connectRemoteModel(const QString& address, const QString& apiKey, int timeoutMs = 15000);
+
+// The request fields that make the engine apply the strategy; one sentence naming what it cannot apply
+// (a sampler, a decoder, an order it does not follow) when it cannot. Before anything is sent.
+Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine);
+
+struct RemoteCandidate {
+    int id = -1;          // -1 where the engine gives no id
+    std::string text;     // the token's text as the engine spells it
+    double logprob = 0.0; // raw
+    std::optional<double> postProb;
+};
+
+struct RemoteStep {
+    RemoteCandidate chosen;
+    std::vector<RemoteCandidate> top; // the engine's top-N raw candidates, most likely first
+    std::vector<RemoteCandidate> postTop; // its top-N after its samplers, where it gives them
+    std::string text; // the text this step added
+};
+
+struct RemoteRequest {
+    std::string prompt;            // text, or
+    std::vector<int> promptIds;    // token ids (used when not empty)
+    Strategy strategy;
+    std::optional<std::uint64_t> seed;
+    int maxTokens = 128;
+    int topN = 5; // log-probabilities per token (engines cap it: OpenAI and vLLM at 20)
+};
+
+struct RemoteResult {
+    std::vector<RemoteStep> steps;
+    std::string text;
+    QString finishReason; // the engine's ("stop", "length")
+    double timeToFirstTokenMs = 0.0;
+    double tokensPerSecond = 0.0;
+};
+
+// POST {base}/completions, streamed: onStep for each token as it comes (false cancels: the request is
+// aborted). One sentence for what went wrong (the engine's error message included).
+Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
+                                    const std::function<bool(const RemoteStep&)>& onStep = {});
+
+} // namespace swb

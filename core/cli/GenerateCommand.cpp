@@ -67,8 +67,7 @@ QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
 // its samplers where it gives them: a top-N view, not the whole distribution).
 int runRemoteGenerate(const Invocation& call, const std::string& prompt, const std::vector<TokenId>& promptIds,
                       const Strategy& strategy) {
-    if (call.args.isSet(QStringLiteral("db")))
-        failBadInput(QStringLiteral("runs of a remote model cannot be saved to a run store yet; leave out --db"));
+    std::unique_ptr<Database> database = openOptionalRunStore(call);
     Result<RemoteModel> remote =
         connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
     if (!remote)
@@ -122,6 +121,21 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         failBadInput(result.error().message);
     if (traceOutput)
         traceOutput->commit();
+    qint64 runId = 0;
+    if (database) {
+        RunRepository runs(*database);
+        GenerationRequest recorded;
+        recorded.prompt = prompt;
+        recorded.promptIds = promptIds;
+        recorded.usePromptIds = !promptIds.empty();
+        recorded.strategy = strategy;
+        recorded.maxTokens = request.maxTokens;
+        Result<RunRecord> saved =
+            saveGeneration(runs, remoteModelInfo(remote.value()), recorded, toGenerationResult(result.value(), request));
+        if (!saved)
+            failBadInput(saved.error().message);
+        runId = saved->id;
+    }
     if (json) {
         QJsonArray tokens;
         for (const RemoteStep& step : result->steps)
@@ -137,6 +151,8 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
                         {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
         if (strategy.seed)
             out.insert(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
+        if (runId > 0)
+            out.insert(QStringLiteral("run_id"), runId);
         call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     } else {
         call.out << '\n';

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include <QCryptographicHash>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -290,6 +291,59 @@ std::vector<RemoteStep> stepsOf(const QJsonObject& choice) {
 }
 
 } // namespace
+
+GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequest& request) {
+    GenerationResult out;
+    out.promptIds.assign(request.promptIds.begin(), request.promptIds.end());
+    out.text = remote.text;
+    out.seed = request.seed.value_or(request.strategy.seed.value_or(0));
+    out.timeToFirstTokenMs = remote.timeToFirstTokenMs;
+    out.tokensPerSecond = remote.tokensPerSecond;
+    out.finish = remote.finishReason == QLatin1String("length")      ? FinishReason::MaxTokens
+                 : remote.finishReason == QLatin1String("cancelled") ? FinishReason::Cancelled
+                                                                     : FinishReason::Eos;
+    for (const RemoteStep& s : remote.steps) {
+        GeneratedStep step;
+        step.token = s.chosen.id;
+        step.text = s.text;
+        step.shown = s.text;
+        StepTrace& trace = step.trace;
+        trace.chosen = s.chosen.id;
+        trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
+        trace.finalP = float(s.chosen.postProb.value_or(0.0));
+        trace.rawRank = 1;
+        for (const RemoteCandidate& c : s.top) {
+            if (c.id == s.chosen.id)
+                break;
+            ++trace.rawRank;
+        }
+        for (const RemoteCandidate& c : s.top) {
+            TopCandidate t;
+            t.id = c.id;
+            t.logit = float(c.logprob);
+            t.rawP = std::isnan(c.logprob) ? 0.0f : float(std::exp(c.logprob));
+            for (const RemoteCandidate& p : s.postTop)
+                if (p.id == c.id && p.postProb)
+                    t.finalP = float(*p.postProb);
+            trace.top.push_back(t);
+        }
+        out.steps.push_back(std::move(step));
+    }
+    return out;
+}
+
+ModelInfo remoteModelInfo(const RemoteModel& model) {
+    ModelInfo info;
+    info.path = model.base.toString();
+    info.format = QStringLiteral("remote");
+    info.architecture = remoteEngineName(model.engine) + QStringLiteral(": ") + model.modelId;
+    info.device = QStringLiteral("remote");
+    info.contentHash = QString::fromLatin1(
+        QCryptographicHash::hash((QStringLiteral("remote\n") + info.path + QLatin1Char('\n') + model.modelId).toUtf8(),
+                                 QCryptographicHash::Sha256)
+            .toHex());
+    return info;
+}
 
 Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
                                     const std::function<bool(const RemoteStep&)>& onStep) {

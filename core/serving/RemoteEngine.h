@@ -16,6 +16,8 @@
 #include <QUrl>
 
 #include "Result.h"
+#include "generation/Generator.h"
+#include "model/Model.h"
 #include "sampling/Strategy.h"
 
 namespace swb {
@@ -72,6 +74,12 @@ struct RemoteResult {
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0;
 };
+
+// A remote run as the run store keeps runs: the engine's tokens with what it told of each step (raw top-N
+// log-probabilities as raw_p, its post-sampling probabilities as final_p where it gave them, 0 elsewhere);
+// and the model as an address (format "remote", the engine and model name, an identity hashed from both).
+GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequest& request);
+ModelInfo remoteModelInfo(const RemoteModel& model);
 
 // POST {base}/completions, streamed: onStep for each token as it comes (false cancels: the request is
 // aborted). One sentence for what went wrong (the engine's error message included).

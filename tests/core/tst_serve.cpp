@@ -587,9 +587,11 @@ void TestServe::remoteModelMatchesLocalGenerate() {
     ServeProcess serve({"--api-key", "sekrit"});
     QVERIFY(serve.port() > 0);
     const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    const QString store = dir.filePath("remote.sqlite");
     const auto remote = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt",
                                                   "And God said", "--max-tokens", "12", "--json", "--top-logprobs", "5",
-                                                  "--trace", dir.filePath("remote.jsonl"), "--strategy", kStrategy});
+                                                  "--trace", dir.filePath("remote.jsonl"), "--strategy", kStrategy,
+                                                  "--db", store});
     QVERIFY2(remote.status == 0, remote.err.constData());
     const auto local = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "12", "--json",
                                                  "--trace", dir.filePath("local.jsonl"), "--strategy", kStrategy});
@@ -621,6 +623,27 @@ void TestServe::remoteModelMatchesLocalGenerate() {
         }
         QVERIFY(!a.value("final_top").toArray().isEmpty());
     }
+    // The run is stored like any run: its model the address, its steps the engine's tokens and probabilities.
+    Result<std::unique_ptr<Database>> db = Database::open(store);
+    QVERIFY(db);
+    RunRepository runs(*db.value());
+    const Result<std::vector<RunSummary>> list = runs.listRuns();
+    QVERIFY(list && list->size() == 1);
+    QCOMPARE(list->front().strategyName, QStringLiteral("k20"));
+    QCOMPARE(list->front().text, l.value("text").toString());
+    const Result<RunRecord> run = runs.loadRun(list->front().id);
+    QVERIFY(run);
+    QCOMPARE(run->steps.size(), std::size_t(12));
+    const Result<ModelRecord> model = runs.loadModel(run->modelId);
+    QVERIFY(model);
+    QCOMPARE(model->path, address);
+    QCOMPARE(model->format, QStringLiteral("remote"));
+    for (std::size_t i = 0; i < run->steps.size(); ++i) {
+        const QJsonObject b = object(localLines[int(i)]);
+        QCOMPARE(run->steps[i].chosen, b.value("chosen").toInt());
+        QVERIFY(std::abs(run->steps[i].rawP - b.value("raw_p").toDouble()) < 1e-6);
+        QVERIFY(std::abs(run->steps[i].finalP - b.value("final_p").toDouble()) < 1e-6);
+    }
 }
 
 void TestServe::remoteModelErrors() {
@@ -646,8 +669,6 @@ void TestServe::remoteModelErrors() {
     run = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt", "And", "--max-tokens", "5000000"});
     QCOMPARE(run.status, 2);
     QVERIFY2(run.err.contains("HTTP 400") && run.err.contains("max_tokens"), run.err.constData());
-    run = swb::test::runSwbProcess({"generate", "--model", address, "--api-key", "sekrit", "--prompt", "And", "--db", "x.sqlite"});
-    QCOMPARE(run.status, 2);
     run = swb::test::runSwbProcess({"generate", "--model", "http://", "--prompt", "x"});
     QCOMPARE(run.status, 2);
     QVERIFY2(run.err.contains("not a server address"), run.err.constData());

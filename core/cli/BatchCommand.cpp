@@ -3,6 +3,7 @@
 // same command again skips finished work and never duplicates a run.
 
 #include <algorithm>
+#include <optional>
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -15,6 +16,7 @@
 #include "evaluation/PromptFile.h"
 #include "generation/ComparisonRunner.h"
 #include "model/Model.h"
+#include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
 
@@ -69,11 +71,40 @@ int runBatch(const Invocation& call) {
     Result<std::unique_ptr<Database>> database = Database::open(call.required(QStringLiteral("db")));
     if (!database)
         failBadInput(database.error().message);
-    LoadedModel loaded = loadModelFromArguments(call);
+    // The runs' source: the local model, or (--model http://…/v1) another engine, request by request.
+    std::optional<LoadedModel> loaded;
+    RunSource source;
+    std::optional<RemoteModel> remote;
+    if (isRemoteModelAddress(call.args.value(QStringLiteral("model")))) {
+        Result<RemoteModel> connected =
+            connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
+        if (!connected)
+            failBadInput(connected.error().message);
+        remote = connected.value();
+        for (const Strategy& strategy : plan.strategies) // everything checked before anything is sent
+            if (Result<QJsonObject> fields = remoteSamplingFields(strategy, remote->engine); !fields)
+                failBadInput(QStringLiteral("strategy '%1': %2").arg(strategy.name, fields.error().message));
+        source.info = remoteModelInfo(*remote);
+        source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
+                                   const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+                                   const std::atomic<bool>* cancel) {
+            std::vector<Result<GenerationResult>> results;
+            for (std::size_t i = 0; i < requests.size(); ++i) {
+                const RemoteRequest request = remoteRequestFor(requests[i]);
+                Result<RemoteResult> result = remoteGenerate(*remote, request, [&](const RemoteStep& step) {
+                    return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
+                });
+                results.push_back(result ? Result<GenerationResult>(toGenerationResult(result.value(), request))
+                                         : Result<GenerationResult>(result.error()));
+            }
+            return results;
+        };
+    } else {
+        loaded.emplace(loadModelFromArguments(call));
+    }
 
     int reported = -1;
-    Result<ComparisonOutcome> outcome = runComparisonPlan(
-        *loaded.model, *loaded.tokenizer, *database.value(), plan, [&](const ComparisonProgress& progress) {
+    const auto report = [&](const ComparisonProgress& progress) {
             const int item = progress.prompt * plan.samples + progress.sample;
             if (item == reported)
                 return;
@@ -85,7 +116,9 @@ int runBatch(const Invocation& call) {
                             .arg(progress.done)
                             .arg(progress.total);
             call.err.flush();
-        });
+    };
+    Result<ComparisonOutcome> outcome = remote ? runComparisonPlan(source, *database.value(), plan, report)
+                                               : runComparisonPlan(*loaded->model, *loaded->tokenizer, *database.value(), plan, report);
     if (!outcome)
         throw Failure{outcome.error().kind == ErrorKind::BadInput ? 2 : 1, outcome.error().message};
     const QJsonObject summary{{QStringLiteral("runs_total"), outcome->total},
@@ -101,7 +134,7 @@ int runBatch(const Invocation& call) {
 
 Subcommand batchSubcommand() {
     return {QStringLiteral("batch"),
-            QStringLiteral("swb batch [--model PATH] --prompts FILE --strategy A --strategy B [...] [--samples N] "
+            QStringLiteral("swb batch [--model PATH|http://HOST:PORT/v1 [--api-key KEY]] --prompts FILE --strategy A --strategy B [...] [--samples N] "
                            "[--seed S] [--seed-policy shared|independent] [--max-tokens N] --db FILE [--blind] "
                            "[--chat-template FILE]"),
             QStringLiteral("Run every prompt with every strategy into the run store, one comparison per prompt and "
@@ -126,6 +159,9 @@ Subcommand batchSubcommand() {
                      QStringLiteral("N")},
                     {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
                     {QStringLiteral("blind"), QStringLiteral("Mark the comparisons for blind rating.")},
+                    {QStringLiteral("api-key"),
+                     QStringLiteral("With --model http(s)://HOST:PORT/v1 (a model another engine serves): its API key."),
+                     QStringLiteral("KEY")},
                 });
                 declareChatTemplateArgument(parser);
             },

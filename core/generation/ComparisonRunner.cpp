@@ -38,6 +38,18 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
                                             const ComparisonPlan& plan,
                                             const std::function<void(const ComparisonProgress&)>& progress,
                                             const std::atomic<bool>* cancel) {
+    Generator generator(model, tokenizer);
+    RunSource source;
+    source.info = model.info();
+    source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
+                               const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+                               const std::atomic<bool>* stop) { return generator.generateBatch(requests, onStep, stop); };
+    return runComparisonPlan(source, database, plan, progress, cancel);
+}
+
+Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& database, const ComparisonPlan& plan,
+                                            const std::function<void(const ComparisonProgress&)>& progress,
+                                            const std::atomic<bool>* cancel) {
     if (plan.strategies.empty())
         return Error::badInput(QStringLiteral("a comparison needs at least one strategy"));
     if (plan.prompts.isEmpty())
@@ -54,8 +66,7 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
                                                .arg(j + 1)
                                                .arg(i + 1)
                                                .arg(plan.strategies[i].name));
-    const ModelInfo& info = model.info();
-    Generator generator(model, tokenizer);
+    const ModelInfo& info = source.info;
     RunRepository runs(database);
     ComparisonRepository comparisons(database);
     Result<qint64> promptSet = comparisons.savePromptSet(plan.promptSetName, plan.promptSetSource);
@@ -134,7 +145,7 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
             if (progress)
                 progress(state);
             if (!requests.empty()) {
-                std::vector<Result<GenerationResult>> results = generator.generateBatch(
+                std::vector<Result<GenerationResult>> results = source.generateBatch(
                     requests,
                     [&](std::size_t, const GeneratedStep&) {
                         ++state.itemTokens;

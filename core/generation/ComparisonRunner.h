@@ -11,6 +11,8 @@
 
 #include "Result.h"
 #include "chat/ChatTemplate.h"
+#include "generation/Generator.h"
+#include "model/Model.h"
 #include "sampling/Strategy.h"
 
 namespace swb {
@@ -57,12 +59,26 @@ struct ComparisonOutcome {
     bool cancelled = false;
 };
 
+// What makes a plan's runs: the model's description (recorded with every run, and part of every key) and
+// a batch of requests turned into results (onStep per token; false or cancel stops). A local model runs
+// the batch through Generator::generateBatch; another engine runs it request by request.
+struct RunSource {
+    ModelInfo info;
+    std::function<std::vector<Result<GenerationResult>>(const std::vector<GenerationRequest>& requests,
+                                                        const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+                                                        const std::atomic<bool>* cancel)>
+        generateBatch;
+};
+
 // Runs a plan into the run store. Resumable: every run and comparison carries a key derived from what
 // defines it, so the same plan again skips finished work. The strategies of one comparison that still
 // need running go through the model together, one batched forward pass per token. Presentation
 // order of each comparison is a shuffle seeded by its key, recorded with blind labels A, B, ...
 Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& tokenizer, Database& database,
                                             const ComparisonPlan& plan,
+                                            const std::function<void(const ComparisonProgress&)>& progress = {},
+                                            const std::atomic<bool>* cancel = nullptr);
+Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& database, const ComparisonPlan& plan,
                                             const std::function<void(const ComparisonProgress&)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
 

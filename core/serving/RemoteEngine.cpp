@@ -302,7 +302,26 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
     out.finish = remote.finishReason == QLatin1String("length")      ? FinishReason::MaxTokens
                  : remote.finishReason == QLatin1String("cancelled") ? FinishReason::Cancelled
                                                                      : FinishReason::Eos;
-    for (const RemoteStep& s : remote.steps) {
+    for (const RemoteStep& s : remote.steps)
+        out.steps.push_back(toGeneratedStep(s));
+    return out;
+}
+
+RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN) {
+    RemoteRequest remote;
+    if (request.usePromptIds)
+        remote.promptIds.assign(request.promptIds.begin(), request.promptIds.end());
+    else
+        remote.prompt = request.prompt;
+    remote.strategy = request.strategy;
+    remote.seed = request.strategy.seed ? request.strategy.seed : std::optional<std::uint64_t>(request.seed);
+    remote.maxTokens = request.maxTokens;
+    remote.topN = topN;
+    return remote;
+}
+
+GeneratedStep toGeneratedStep(const RemoteStep& s) {
+    {
         GeneratedStep step;
         step.token = s.chosen.id;
         step.text = s.text;
@@ -327,9 +346,8 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
                     t.finalP = float(*p.postProb);
             trace.top.push_back(t);
         }
-        out.steps.push_back(std::move(step));
+        return step;
     }
-    return out;
 }
 
 ModelInfo remoteModelInfo(const RemoteModel& model) {

@@ -174,6 +174,7 @@ private slots:
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
+    void remoteBatchMatchesLocalBatch();
     void remoteSamplingFieldsPerEngine_data();
     void remoteSamplingFieldsPerEngine();
 };
@@ -672,6 +673,49 @@ void TestServe::remoteModelErrors() {
     run = swb::test::runSwbProcess({"generate", "--model", "http://", "--prompt", "x"});
     QCOMPARE(run.status, 2);
     QVERIFY2(run.err.contains("not a server address"), run.err.constData());
+}
+
+// swb batch on a remote model: the same runs as on the local model (texts), resumable the same way, and the
+// comparisons made.
+void TestServe::remoteBatchMatchesLocalBatch() {
+    QTemporaryDir dir;
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    QFile prompts(dir.filePath("prompts.txt"));
+    QVERIFY(prompts.open(QIODevice::WriteOnly));
+    prompts.write("And God said\nIn the beginning\n");
+    prompts.close();
+    const QStringList plan = {"--prompts", dir.filePath("prompts.txt"), "--strategy", "greedy", "--strategy", kStrategy,
+                              "--samples", "2", "--max-tokens", "8", "--seed", "3"};
+    const auto remote = swb::test::runSwbProcess(QStringList{"batch", "--model", address, "--db", dir.filePath("remote.sqlite")} + plan);
+    QVERIFY2(remote.status == 0, remote.err.constData());
+    QCOMPARE(object(remote.out).value("runs_generated").toInt(), 8);
+    QCOMPARE(object(remote.out).value("comparisons_created").toInt(), 4);
+    const auto again = swb::test::runSwbProcess(QStringList{"batch", "--model", address, "--db", dir.filePath("remote.sqlite")} + plan);
+    QCOMPARE(object(again.out).value("runs_skipped").toInt(), 8);
+    const auto local = swb::test::runSwbProcess(QStringList{"batch", "--db", dir.filePath("local.sqlite")} + plan);
+    QCOMPARE(local.status, 0);
+    const auto texts = [](const QString& store) {
+        Result<std::unique_ptr<Database>> db = Database::open(store);
+        QStringList out;
+        if (!db)
+            return out;
+        RunRepository runs(*db.value());
+        for (const RunSummary& r : runs.listRuns().value())
+            out << r.strategyName + ": " + r.text;
+        out.sort();
+        return out;
+    };
+    const QStringList remoteTexts = texts(dir.filePath("remote.sqlite"));
+    QCOMPARE(remoteTexts.size(), 8);
+    QCOMPARE(remoteTexts, texts(dir.filePath("local.sqlite")));
+    // An engine that cannot be reached: one sentence, before any run (what engines refuse to apply is
+    // remoteSamplingFieldsPerEngine's).
+    const auto refused = swb::test::runSwbProcess(QStringList{"batch", "--model", "http://127.0.0.1:1/v1", "--db",
+                                                              dir.filePath("none.sqlite")} + plan);
+    QCOMPARE(refused.status, 2);
+    QVERIFY2(refused.err.contains("cannot reach"), refused.err.constData());
 }
 
 // The fields a strategy becomes for each engine, or the one sentence naming what it cannot apply.

@@ -56,7 +56,9 @@ int runBatch(const Invocation& call) {
 
     // Conversations in the prompt file run through the model's chat template (or --chat-template); checked
     // before anything is generated.
-    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
+    // (A remote engine renders them with its own template.)
+    const bool remoteModel = isRemoteModelAddress(call.args.value(QStringLiteral("model")));
+    if (!remoteModel && std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
         QString note;
         plan.chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
         if (!plan.chatTemplate)
@@ -75,7 +77,7 @@ int runBatch(const Invocation& call) {
     std::optional<LoadedModel> loaded;
     RunSource source;
     std::optional<RemoteModel> remote;
-    if (isRemoteModelAddress(call.args.value(QStringLiteral("model")))) {
+    if (remoteModel) {
         Result<RemoteModel> connected =
             connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
         if (!connected)
@@ -85,6 +87,7 @@ int runBatch(const Invocation& call) {
             if (Result<QJsonObject> fields = remoteSamplingFields(strategy, remote->engine); !fields)
                 failBadInput(QStringLiteral("strategy '%1': %2").arg(strategy.name, fields.error().message));
         source.info = remoteModelInfo(*remote);
+        source.rendersConversations = true;
         source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
                                    const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
                                    const std::atomic<bool>* cancel) {

@@ -66,7 +66,7 @@ QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
 // tokens and write what it tells of each step (its top-N raw log-probabilities, and the probabilities after
 // its samplers where it gives them: a top-N view, not the whole distribution).
 int runRemoteGenerate(const Invocation& call, const std::string& prompt, const std::vector<TokenId>& promptIds,
-                      const Strategy& strategy) {
+                      const std::string& conversation, const Strategy& strategy) {
     std::unique_ptr<Database> database = openOptionalRunStore(call);
     Result<RemoteModel> remote =
         connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
@@ -75,6 +75,7 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
     RemoteRequest request;
     request.prompt = prompt;
     request.promptIds.assign(promptIds.begin(), promptIds.end());
+    request.conversationJson = conversation; // the engine renders it with its own template
     request.strategy = strategy;
     request.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 0, 10'000'000));
     request.topN = static_cast<int>(call.integer(QStringLiteral("top-logprobs"), 5, 1, 20));
@@ -82,7 +83,7 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
     const QString tracePath = call.args.value(QStringLiteral("trace"));
     std::optional<OutputFile> traceOutput;
     if (!tracePath.isEmpty())
-        traceOutput.emplace(tracePath, QStringLiteral("trace"), QStringList{});
+        traceOutput.emplace(tracePath, QStringLiteral("trace"), QStringList{call.args.value(QStringLiteral("db"))});
     const auto candidateJson = [](const RemoteCandidate& c) {
         QJsonObject out{{QStringLiteral("id"), c.id}, {QStringLiteral("token_text"), QString::fromStdString(c.text)}};
         if (!std::isnan(c.logprob))
@@ -126,6 +127,7 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         RunRepository runs(*database);
         GenerationRequest recorded;
         recorded.prompt = prompt;
+        recorded.conversationJson = conversation;
         recorded.promptIds = promptIds;
         recorded.usePromptIds = !promptIds.empty();
         recorded.strategy = strategy;
@@ -210,13 +212,6 @@ int runGenerate(const Invocation& call) {
         strategy->stop.push_back(stop.toStdString());
     }
 
-    if (isRemoteModelAddress(call.args.value(QStringLiteral("model")))) {
-        if (chat)
-            failBadInput(QStringLiteral("a remote model renders chats with its own template through /v1/chat/completions, "
-                                        "which swb generate does not send yet; give the prompt raw (without --chat)"));
-        return runRemoteGenerate(call, prompt, promptIds, strategy.value());
-    }
-
     // A conversation: the messages given, or the prompt as the user's one message (after --system).
     std::string conversation;
     if (hasMessages) {
@@ -230,6 +225,8 @@ int runGenerate(const Invocation& call) {
                                     {QStringLiteral("content"), QString::fromStdString(prompt)}});
         conversation = QJsonDocument(messages).toJson(QJsonDocument::Compact).toStdString();
     }
+    if (isRemoteModelAddress(call.args.value(QStringLiteral("model"))))
+        return runRemoteGenerate(call, prompt, promptIds, conversation, strategy.value());
     if (chat) {
         QString note;
         std::optional<ChatTemplate> chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);

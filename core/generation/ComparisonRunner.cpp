@@ -83,7 +83,7 @@ Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& d
         const QString& entry = plan.prompts.at(p);
         const bool chat = isConversationJson(entry);
         QString prompt = entry;
-        if (chat) {
+        if (chat && !source.rendersConversations) {
             if (!plan.chatTemplate)
                 return Error::badInput(QStringLiteral("prompt %1 is a conversation, but there is no chat template to "
                                                       "render it with")

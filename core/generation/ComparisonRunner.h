@@ -68,6 +68,9 @@ struct RunSource {
                                                         const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
                                                         const std::atomic<bool>* cancel)>
         generateBatch;
+    // Whether it takes conversations as they are (an engine rendering them with its own chat template)
+    // rather than as the prompt plan.chatTemplate renders.
+    bool rendersConversations = false;
 };
 
 // Runs a plan into the run store. Resumable: every run and comparison carries a key derived from what

@@ -252,6 +252,10 @@ std::vector<RemoteStep> stepsOf(const QJsonObject& choice) {
                 return r;
             };
             step.chosen = candidate(e);
+            if (e.contains(QLatin1String("post_sampling_prob"))) // swb serve's chat spelling
+                step.chosen.postProb = e.value(QLatin1String("post_sampling_prob")).toDouble();
+            for (const QJsonValue& t : e.value(QLatin1String("post_sampling_probs")).toArray())
+                step.postTop.push_back(candidate(t.toObject()));
             step.text = step.chosen.text;
             for (const QJsonValue& t : e.value(QLatin1String("top_logprobs")).toArray())
                 step.top.push_back(candidate(t.toObject()));
@@ -309,6 +313,7 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
 
 RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN) {
     RemoteRequest remote;
+    remote.conversationJson = request.conversationJson;
     if (request.usePromptIds)
         remote.promptIds.assign(request.promptIds.begin(), request.promptIds.end());
     else
@@ -369,7 +374,17 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     if (!sampling)
         return sampling.error();
     QJsonObject body = sampling.value();
-    if (!request.promptIds.empty()) {
+    const bool chat = !request.conversationJson.empty();
+    if (chat) {
+        const QJsonDocument conversation = QJsonDocument::fromJson(QByteArray::fromStdString(request.conversationJson));
+        if (conversation.isArray()) {
+            body.insert(QStringLiteral("messages"), conversation.array());
+        } else {
+            body.insert(QStringLiteral("messages"), conversation.object().value(QLatin1String("messages")));
+            if (conversation.object().contains(QLatin1String("tools")))
+                body.insert(QStringLiteral("tools"), conversation.object().value(QLatin1String("tools")));
+        }
+    } else if (!request.promptIds.empty()) {
         QJsonArray ids;
         for (int id : request.promptIds)
             ids.append(id);
@@ -381,7 +396,12 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
         body.insert(QStringLiteral("model"), model.modelId);
     body.insert(QStringLiteral("max_tokens"), request.maxTokens);
     body.insert(QStringLiteral("stream"), true);
-    body.insert(QStringLiteral("logprobs"), request.topN);
+    if (chat) {
+        body.insert(QStringLiteral("logprobs"), true);
+        body.insert(QStringLiteral("top_logprobs"), request.topN);
+    } else {
+        body.insert(QStringLiteral("logprobs"), request.topN);
+    }
     const std::optional<std::uint64_t> seed = request.seed ? request.seed : request.strategy.seed;
     if (seed)
         body.insert(QStringLiteral("seed"), static_cast<double>(*seed));
@@ -400,7 +420,7 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
 
     const QString where = model.base.toString();
     QNetworkAccessManager network;
-    QNetworkReply* reply = network.post(makeRequest(model, QStringLiteral("/completions"), 0),
+    QNetworkReply* reply = network.post(makeRequest(model, chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions"), 0),
                                         QJsonDocument(body).toJson(QJsonDocument::Compact));
     RemoteResult result;
     QByteArray pending, all;
@@ -427,7 +447,10 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
                 continue;
             }
             const QJsonObject choice = event.value(QLatin1String("choices")).toArray().first().toObject();
-            const std::string text = choice.value(QLatin1String("text")).toString().toStdString();
+            const std::string text =
+                (chat ? choice.value(QLatin1String("delta")).toObject().value(QLatin1String("content")) : choice.value(QLatin1String("text")))
+                    .toString()
+                    .toStdString();
             std::vector<RemoteStep> steps = stepsOf(choice);
             if (steps.size() == 1) {
                 steps.front().text = text; // the text the engine added with this token

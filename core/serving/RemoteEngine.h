@@ -60,7 +60,10 @@ struct RemoteStep {
 
 struct RemoteRequest {
     std::string prompt;            // text, or
-    std::vector<int> promptIds;    // token ids (used when not empty)
+    std::vector<int> promptIds;    // token ids (used when not empty), or
+    // a conversation (a JSON array of messages, or {"messages", "tools"}): sent to /v1/chat/completions,
+    // rendered by the engine's own chat template
+    std::string conversationJson;
     Strategy strategy;
     std::optional<std::uint64_t> seed;
     int maxTokens = 128;
@@ -84,7 +87,7 @@ GeneratedStep toGeneratedStep(const RemoteStep& step);
 RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN = 5);
 ModelInfo remoteModelInfo(const RemoteModel& model);
 
-// POST {base}/completions, streamed: onStep for each token as it comes (false cancels: the request is
+// POST {base}/completions (or /chat/completions for a conversation), streamed: onStep for each token as it comes (false cancels: the request is
 // aborted). One sentence for what went wrong (the engine's error message included).
 Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
                                     const std::function<bool(const RemoteStep&)>& onStep = {});

@@ -175,6 +175,7 @@ private slots:
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
     void remoteBatchMatchesLocalBatch();
+    void remoteChatUsesTheEnginesTemplate();
     void remoteSamplingFieldsPerEngine_data();
     void remoteSamplingFieldsPerEngine();
 };
@@ -718,6 +719,46 @@ void TestServe::remoteBatchMatchesLocalBatch() {
                                                               dir.filePath("none.sqlite")} + plan);
     QCOMPARE(refused.status, 2);
     QVERIFY2(refused.err.contains("cannot reach"), refused.err.constData());
+}
+
+// A conversation on a remote model goes to /v1/chat/completions and the engine's own template renders it: the
+// same text and probabilities as `swb generate --chat` here with that template; and a batch of conversations.
+void TestServe::remoteChatUsesTheEnginesTemplate() {
+    QTemporaryDir dir;
+    ServeProcess serve({"--chat-template", chatTemplatePath()});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    const QStringList common = {"--chat", "--system", "Answer briefly.", "--prompt", "Who made the light?",
+                                "--max-tokens", "10", "--json", "--strategy", kStrategy};
+    const auto remote = swb::test::runSwbProcess(QStringList{"generate", "--model", address, "--trace",
+                                                             dir.filePath("remote.jsonl")} + common);
+    QVERIFY2(remote.status == 0, remote.err.constData());
+    const auto local = swb::test::runSwbProcess(QStringList{"generate", "--chat-template", chatTemplatePath(), "--trace",
+                                                            dir.filePath("local.jsonl")} + common);
+    QVERIFY2(local.status == 0, local.err.constData());
+    QCOMPARE(object(remote.out).value("text").toString(), object(local.out).value("text").toString());
+    QCOMPARE(object(remote.out).value("tokens").toArray(), object(local.out).value("tokens").toArray());
+    QFile remoteTrace(dir.filePath("remote.jsonl")), localTrace(dir.filePath("local.jsonl"));
+    QVERIFY(remoteTrace.open(QIODevice::ReadOnly) && localTrace.open(QIODevice::ReadOnly));
+    const QList<QByteArray> a = remoteTrace.readAll().trimmed().split('\n'), b = localTrace.readAll().trimmed().split('\n');
+    QCOMPARE(a.size(), b.size());
+    QCOMPARE(a.size(), object(local.out).value("tokens").toArray().size());
+    QVERIFY(object(a.first()).contains("chosen"));
+    for (int i = 0; i < a.size(); ++i) {
+        QCOMPARE(object(a[i]).value("chosen").toInt(), object(b[i]).value("chosen").toInt());
+        QVERIFY(std::abs(object(a[i]).value("raw_p").toDouble() - object(b[i]).value("raw_p").toDouble()) < 1e-6);
+        QVERIFY(std::abs(object(a[i]).value("final_p").toDouble() - object(b[i]).value("final_p").toDouble()) < 1e-6);
+    }
+    // A prompt file of conversations: the engine renders each; no template is needed here.
+    QFile prompts(dir.filePath("chats.jsonl"));
+    QVERIFY(prompts.open(QIODevice::WriteOnly));
+    prompts.write(R"({"messages": [{"role": "user", "content": "Who made the light?"}]})" "\n");
+    prompts.close();
+    const auto batch = swb::test::runSwbProcess({"batch", "--model", address, "--prompts", dir.filePath("chats.jsonl"),
+                                                 "--strategy", "greedy", "--strategy", kStrategy, "--max-tokens", "6",
+                                                 "--db", dir.filePath("chats.sqlite")});
+    QVERIFY2(batch.status == 0, batch.err.constData());
+    QCOMPARE(object(batch.out).value("runs_generated").toInt(), 2);
 }
 
 // The fields a strategy becomes for each engine, or the one sentence naming what it cannot apply.

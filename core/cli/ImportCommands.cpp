@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 #include <QJsonObject>
 #include <QSet>
 #include <QSqlQuery>
+#include <QStringDecoder>
 
 #include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
@@ -25,65 +27,88 @@ namespace swb::cli {
 
 namespace {
 
-// A CSV file with a header row; rows carry the line they start on.
-struct CsvInput {
+// A CSV file with a header row, read record by record in chunks (a file of a million rows is never held
+// whole); rows carry the line they start on.
+class CsvInput {
+public:
     struct Row {
         int line = 0;
         QStringList cells;
     };
-    QString path;
-    QHash<QString, int> columns; // lower-case header name -> index
-    int width = 0;
-    std::vector<Row> rows;
+
+    CsvInput(const QString& path, const QStringList& required, const QString& usage)
+        : m_path(path)
+        , m_file(path) {
+        if (!m_file.open(QIODevice::ReadOnly))
+            failBadInput(QStringLiteral("cannot read %1: %2").arg(path, m_file.errorString()));
+        Row header;
+        if (!next(header, false))
+            failBadInput(QStringLiteral("%1 is empty; it needs a header row with %2").arg(path, usage));
+        for (qsizetype c = 0; c < header.cells.size(); ++c) {
+            QString name = header.cells[c].trimmed().toLower();
+            if (c == 0 && name.startsWith(QChar(0xFEFF))) // a byte-order mark, as spreadsheets write
+                name.remove(0, 1);
+            if (m_columns.contains(name))
+                failBadInput(QStringLiteral("%1 names the column '%2' twice").arg(path, name));
+            m_columns.insert(name, static_cast<int>(c));
+        }
+        m_width = static_cast<int>(header.cells.size());
+        for (const QString& column : required)
+            if (!m_columns.contains(column))
+                failBadInput(QStringLiteral("%1 has no column '%2' (it needs %3)").arg(path, column, usage));
+    }
+
+    // The next row (blank lines skipped); false at the end of the file.
+    bool next(Row& row, bool skipBlank = true) {
+        for (;;) {
+            while (m_ready < m_records.size()) {
+                CsvRecord& record = m_records[m_ready++];
+                if (skipBlank && record.cells.size() == 1 && record.cells.first().trimmed().isEmpty())
+                    continue;
+                row = {record.line, std::move(record.cells)};
+                return true;
+            }
+            m_records.clear();
+            m_ready = 0;
+            if (m_ended)
+                return false;
+            const QByteArray chunk = m_file.read(1 << 20);
+            if (chunk.isEmpty()) {
+                if (m_file.error() != QFileDevice::NoError)
+                    failBadInput(QStringLiteral("cannot read %1: %2").arg(m_path, m_file.errorString()));
+                m_ended = true;
+                if (Status status = m_parser.finish(m_records); !status)
+                    failBadInput(QStringLiteral("cannot import %1: %2").arg(m_path, status.error().message));
+            } else {
+                m_parser.feed(QString(m_decoder(chunk)), m_records);
+            }
+        }
+    }
 
     QString cell(const Row& row, const QString& column) const {
-        const int index = columns.value(column, -1);
+        const int index = m_columns.value(column, -1);
         return index >= 0 && index < row.cells.size() ? row.cells[index].trimmed() : QString();
     }
-    bool has(const QString& column) const { return columns.contains(column); }
-};
-
-CsvInput readCsvInput(const QString& path, const QStringList& required, const QString& usage) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    QString text = QString::fromUtf8(file.readAll());
-    if (text.startsWith(QChar(0xFEFF))) // a byte-order mark, as spreadsheets write
-        text.remove(0, 1);
-    Result<QList<QStringList>> parsed = parseCsv(text);
-    if (!parsed)
-        failBadInput(QStringLiteral("cannot import %1: %2").arg(path, parsed.error().message));
-    if (parsed->isEmpty())
-        failBadInput(QStringLiteral("%1 is empty; it needs a header row with %2").arg(path, usage));
-    CsvInput input;
-    input.path = path;
-    int line = 1;
-    for (qsizetype r = 0; r < parsed->size(); ++r) {
-        const QStringList& cells = parsed->at(r);
-        const int rowLine = line;
-        // A record spans one line plus one per newline inside its quoted fields.
-        line += 1;
-        for (const QString& cell : cells)
-            line += static_cast<int>(cell.count(QLatin1Char('\n')));
-        if (r == 0) {
-            for (qsizetype c = 0; c < cells.size(); ++c) {
-                const QString name = cells[c].trimmed().toLower();
-                if (input.columns.contains(name))
-                    failBadInput(QStringLiteral("%1 names the column '%2' twice").arg(path, name));
-                input.columns.insert(name, static_cast<int>(c));
-            }
-            input.width = static_cast<int>(cells.size());
-            continue;
-        }
-        if (cells.size() == 1 && cells.first().trimmed().isEmpty())
-            continue; // a blank line
-        input.rows.push_back({rowLine, cells});
+    // A cell as written (a note keeps its spaces); null without that column.
+    QString raw(const Row& row, const QString& column) const {
+        const int index = m_columns.value(column, -1);
+        return index >= 0 && index < row.cells.size() ? row.cells[index] : QString();
     }
-    for (const QString& column : required)
-        if (!input.columns.contains(column))
-            failBadInput(QStringLiteral("%1 has no column '%2' (it needs %3)").arg(path, column, usage));
-    return input;
-}
+    bool has(const QString& column) const { return m_columns.contains(column); }
+    int width() const { return m_width; }
+    const QString& path() const { return m_path; }
+
+private:
+    QString m_path;
+    QFile m_file;
+    QStringDecoder m_decoder{QStringDecoder::Utf8};
+    CsvParser m_parser;
+    std::vector<CsvRecord> m_records;
+    std::size_t m_ready = 0;
+    bool m_ended = false;
+    QHash<QString, int> m_columns; // lower-case header name -> index
+    int m_width = 0;
+};
 
 // Collects the problems of a file, one line each, and refuses the whole file when there are any.
 class RowErrors {
@@ -93,22 +118,23 @@ public:
         , m_input(input) {}
 
     void add(const CsvInput::Row& row, const QString& problem) {
-        m_call.err << QStringLiteral("swb: %1 line %2: %3\n").arg(m_input.path).arg(row.line).arg(problem);
+        m_call.err << QStringLiteral("swb: %1 line %2: %3\n").arg(m_input.path()).arg(row.line).arg(problem);
         ++m_count;
     }
     // Cells beyond the header, or missing ones, are an error of the row.
     bool checkWidth(const CsvInput::Row& row) {
-        if (row.cells.size() == m_input.width)
+        if (row.cells.size() == m_input.width())
             return true;
-        add(row, QStringLiteral("has %1 fields, the header has %2").arg(row.cells.size()).arg(m_input.width));
+        add(row, QStringLiteral("has %1 fields, the header has %2").arg(row.cells.size()).arg(m_input.width()));
         return false;
     }
+    int count() const { return m_count; }
     void failIfAny() const {
         if (m_count == 0)
             return;
         m_call.err.flush();
         failBadInput(QStringLiteral("nothing was imported from %1: %2 %3 errors")
-                         .arg(m_input.path)
+                         .arg(m_input.path())
                          .arg(m_count)
                          .arg(m_count == 1 ? QStringLiteral("row has") : QStringLiteral("rows have")));
     }
@@ -117,6 +143,19 @@ private:
     const Invocation& m_call;
     const CsvInput& m_input;
     int m_count = 0;
+};
+
+// A rating's identity within one import: run, rater and the dimension's index in the rubric.
+struct RatingKey {
+    qint64 run = 0;
+    qint64 rater = 0;
+    int dimension = 0;
+    bool operator==(const RatingKey&) const = default;
+};
+struct RatingKeyHash {
+    std::size_t operator()(const RatingKey& k) const {
+        return std::hash<qint64>()(k.run * 1000003 + k.rater * 31 + k.dimension);
+    }
 };
 
 std::optional<qint64> positiveId(const QString& text) {
@@ -175,7 +214,7 @@ int runImportRatings(const Invocation& call) {
     const QString csvPath = call.required(QStringLiteral("csv"));
     std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
     const QString usage = QStringLiteral("run_id, rater, dimension, score and optionally note");
-    const CsvInput input = readCsvInput(
+    CsvInput input(
         csvPath,
         {QStringLiteral("run_id"), QStringLiteral("rater"), QStringLiteral("dimension"), QStringLiteral("score")},
         usage);
@@ -201,10 +240,16 @@ int runImportRatings(const Invocation& call) {
     }
 
     const QSet<qint64> runIds = allRunIds(*database);
+    RatingRepository::RatingWriter writer(ratings, rubric);
     RowErrors errors(call, input);
-    std::map<std::tuple<qint64, QString, QString>, int> seen;
-    std::vector<Pending<RatingRecord>> pending;
-    for (const CsvInput::Row& row : input.rows) {
+    // Written as they are read, in the one transaction, until a row fails: then only checked, and nothing
+    // is kept (the transaction is rolled back). Raters by name and the ratings already in the file by
+    // (run, rater, dimension), compactly: a million rows take tens of megabytes, not the file's size.
+    QHash<QString, qint64> raterIds;
+    std::unordered_map<RatingKey, int, RatingKeyHash> seen;
+    qint64 imported = 0;
+    CsvInput::Row row;
+    while (input.next(row)) {
         if (!errors.checkWidth(row))
             continue;
         QStringList problems;
@@ -237,8 +282,18 @@ int runImportRatings(const Invocation& call) {
                             .arg(dimension->min)
                             .arg(dimension->max)
                             .arg(dimension->name);
+        qint64 raterId = 0;
         if (problems.isEmpty()) {
-            const auto [previous, fresh] = seen.emplace(std::tuple{*runId, rater, dimensionName}, row.line);
+            auto known = raterIds.find(rater);
+            if (known == raterIds.end()) {
+                Result<qint64> id = ratings.raterId(rater);
+                if (!id)
+                    failBadInput(QStringLiteral("%1 line %2: %3").arg(csvPath).arg(row.line).arg(id.error().message));
+                known = raterIds.insert(rater, id.value());
+            }
+            raterId = known.value();
+            const auto [previous, fresh] = seen.emplace(
+                RatingKey{*runId, raterId, static_cast<int>(dimension - rubric.dimensions.data())}, row.line);
             if (!fresh)
                 problems << QStringLiteral("repeats the rating of line %1").arg(previous->second);
         }
@@ -246,21 +301,22 @@ int runImportRatings(const Invocation& call) {
             errors.add(row, problems.join(QStringLiteral("; ")));
             continue;
         }
+        if (errors.count() > 0)
+            continue; // the file will not be imported: check the rest, write nothing more
         RatingRecord rating;
         rating.runId = *runId;
+        rating.raterId = raterId;
         rating.dimension = dimensionName;
         rating.score = score;
-        rating.note =
-            input.has(QStringLiteral("note")) ? row.cells[input.columns.value(QStringLiteral("note"))] : QString();
-        pending.push_back({row.line, rater, rating});
+        rating.note = input.raw(row, QStringLiteral("note"));
+        if (Status status = writer.save(rating); !status)
+            failBadInput(QStringLiteral("%1 line %2: %3").arg(csvPath).arg(row.line).arg(status.error().message));
+        ++imported;
     }
     errors.failIfAny();
-
-    const qsizetype raters =
-        saveAll(pending, ratings, csvPath, [&](RatingRecord& rating) { return ratings.saveRating(rating, rubric); });
     commit(transaction);
-    const QJsonObject summary{{QStringLiteral("ratings_imported"), static_cast<qint64>(pending.size())},
-                              {QStringLiteral("raters"), static_cast<qint64>(raters)},
+    const QJsonObject summary{{QStringLiteral("ratings_imported"), imported},
+                              {QStringLiteral("raters"), static_cast<qint64>(raterIds.size())},
                               {QStringLiteral("rubric"), rubric.name},
                               {QStringLiteral("db"), database->path()}};
     call.out << QJsonDocument(summary).toJson(QJsonDocument::Compact) << '\n';
@@ -271,8 +327,7 @@ int runImportPreferences(const Invocation& call) {
     const QString csvPath = call.required(QStringLiteral("csv"));
     std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
     const QString usage = QStringLiteral("comparison_id, rater, winner and optionally note");
-    const CsvInput input = readCsvInput(
-        csvPath, {QStringLiteral("comparison_id"), QStringLiteral("rater"), QStringLiteral("winner")}, usage);
+    CsvInput input(csvPath, {QStringLiteral("comparison_id"), QStringLiteral("rater"), QStringLiteral("winner")}, usage);
 
     Database::Transaction transaction(*database);
     begin(transaction);
@@ -286,7 +341,8 @@ int runImportPreferences(const Invocation& call) {
     RowErrors errors(call, input);
     std::map<std::pair<qint64, QString>, int> seen;
     std::vector<Pending<PreferenceRecord>> pending;
-    for (const CsvInput::Row& row : input.rows) {
+    CsvInput::Row row;
+    while (input.next(row)) {
         if (!errors.checkWidth(row))
             continue;
         QStringList problems;
@@ -331,7 +387,7 @@ int runImportPreferences(const Invocation& call) {
         }
         preference.comparisonId = *comparisonId;
         preference.note =
-            input.has(QStringLiteral("note")) ? row.cells[input.columns.value(QStringLiteral("note"))] : QString();
+            input.raw(row, QStringLiteral("note"));
         pending.push_back({row.line, rater, preference});
     }
     errors.failIfAny();

@@ -9,59 +9,92 @@
 
 namespace swb {
 
-Result<QList<QStringList>> parseCsv(const QString& text) {
-    QList<QStringList> rows;
-    QStringList row;
-    QString field;
-    bool quoted = false;
-    bool fieldStarted = false;
-    int line = 1;
-    int quoteLine = 0;
+void CsvParser::endField() {
+    m_row << m_field;
+    m_field.clear();
+    m_fieldStarted = false;
+}
+
+void CsvParser::endRecord(std::vector<CsvRecord>& records) {
+    endField();
+    records.push_back({m_recordLine, std::move(m_row)});
+    m_row.clear();
+}
+
+void CsvParser::feed(QStringView text, std::vector<CsvRecord>& records) {
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
-        if (quoted) {
+        if (m_quoteEnded) { // the character after a quote in a quoted field decides what the quote was
+            m_quoteEnded = false;
             if (c == QLatin1Char('"')) {
-                if (i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-                    field += QLatin1Char('"');
-                    ++i;
-                } else {
-                    quoted = false;
-                }
+                m_field += c; // a doubled quote
+                continue;
+            }
+            m_quoted = false;
+        }
+        if (m_quoted) {
+            if (c == QLatin1Char('"')) {
+                m_quoteEnded = true;
             } else {
                 if (c == QLatin1Char('\n'))
-                    ++line;
-                field += c;
+                    ++m_line;
+                m_field += c;
             }
             continue;
         }
-        if (c == QLatin1Char('"') && !fieldStarted) {
-            quoted = true;
-            fieldStarted = true;
-            quoteLine = line;
+        if (m_pendingCr) {
+            m_pendingCr = false;
+            if (c != QLatin1Char('\n')) {
+                m_field += QLatin1Char('\r');
+                m_fieldStarted = true;
+            }
+        }
+        if (c == QLatin1Char('"') && !m_fieldStarted) {
+            m_quoted = true;
+            m_fieldStarted = true;
+            m_quoteLine = m_line;
         } else if (c == QLatin1Char(',')) {
-            row << field;
-            field.clear();
-            fieldStarted = false;
-        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
-            continue;
+            endField();
+        } else if (c == QLatin1Char('\r')) {
+            m_pendingCr = true;
         } else if (c == QLatin1Char('\n')) {
-            row << field;
-            rows << row;
-            row.clear();
-            field.clear();
-            fieldStarted = false;
-            ++line;
+            endRecord(records);
+            ++m_line;
+            m_recordLine = m_line;
         } else {
-            field += c;
-            fieldStarted = true;
+            m_field += c;
+            m_fieldStarted = true;
         }
     }
-    if (quoted)
-        return Error::badInput(QStringLiteral("line %1: a quoted field is never closed").arg(quoteLine));
-    if (fieldStarted || !row.isEmpty()) {
-        row << field;
-        rows << row;
+}
+
+Status CsvParser::finish(std::vector<CsvRecord>& records) {
+    if (m_quoteEnded) {
+        m_quoteEnded = false;
+        m_quoted = false;
     }
+    if (m_quoted)
+        return Error::badInput(QStringLiteral("line %1: a quoted field is never closed").arg(m_quoteLine));
+    if (m_pendingCr) {
+        m_pendingCr = false;
+        m_field += QLatin1Char('\r');
+        m_fieldStarted = true;
+    }
+    if (m_fieldStarted || !m_row.isEmpty())
+        endRecord(records);
+    return {};
+}
+
+Result<QList<QStringList>> parseCsv(const QString& text) {
+    CsvParser parser;
+    std::vector<CsvRecord> records;
+    parser.feed(text, records);
+    if (Status status = parser.finish(records); !status)
+        return status.error();
+    QList<QStringList> rows;
+    rows.reserve(static_cast<qsizetype>(records.size()));
+    for (CsvRecord& record : records)
+        rows << std::move(record.cells);
     return rows;
 }
 

@@ -237,10 +237,24 @@ Result<std::vector<Rubric>> RatingRepository::listRubrics() {
 }
 
 Status RatingRepository::saveRating(RatingRecord& rating, const Rubric& rubric) {
-    const RubricDimension* dimension = rubric.dimension(rating.dimension);
+    RatingWriter writer(*this, rubric);
+    return writer.save(rating);
+}
+
+RatingRepository::RatingWriter::RatingWriter(RatingRepository& repository, const Rubric& rubric)
+    : m_rubric(rubric)
+    , m_upsert(repository.m_db.prepare(
+          QStringLiteral("INSERT INTO ratings (run_id, rater_id, rubric_id, dimension, score, note, created_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, rater_id, dimension) DO UPDATE SET "
+                         "rubric_id = excluded.rubric_id, score = excluded.score, note = excluded.note, "
+                         "created_at = excluded.created_at RETURNING id")))
+    , m_db(repository.m_db) {}
+
+Status RatingRepository::RatingWriter::save(RatingRecord& rating) {
+    const RubricDimension* dimension = m_rubric.dimension(rating.dimension);
     if (!dimension)
         return Error::badInput(
-            QStringLiteral("the rubric '%1' has no dimension '%2'").arg(rubric.name, rating.dimension));
+            QStringLiteral("the rubric '%1' has no dimension '%2'").arg(m_rubric.name, rating.dimension));
     if (!std::isfinite(rating.score) || rating.score < dimension->min || rating.score > dimension->max)
         return Error::badInput(QStringLiteral("the score %1 is outside %2 to %3 of the dimension '%4'")
                                    .arg(rating.score)
@@ -248,24 +262,20 @@ Status RatingRepository::saveRating(RatingRecord& rating, const Rubric& rubric) 
                                    .arg(dimension->max)
                                    .arg(rating.dimension));
     const QString time = now();
-    QSqlQuery upsert = m_db.prepare(
-        QStringLiteral("INSERT INTO ratings (run_id, rater_id, rubric_id, dimension, score, note, created_at) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, rater_id, dimension) DO UPDATE SET "
-                       "rubric_id = excluded.rubric_id, score = excluded.score, note = excluded.note, "
-                       "created_at = excluded.created_at RETURNING id"));
-    upsert.addBindValue(rating.runId);
-    upsert.addBindValue(rating.raterId);
-    upsert.addBindValue(rubric.id);
-    upsert.addBindValue(rating.dimension);
-    upsert.addBindValue(rating.score);
-    upsert.addBindValue(rating.note.isNull() ? QStringLiteral("") : rating.note); // NULL would break NOT NULL
-    upsert.addBindValue(time);
-    if (Status status = m_db.exec(upsert, QStringLiteral("save a rating of run %1").arg(rating.runId)); !status)
+    m_upsert.bindValue(0, rating.runId);
+    m_upsert.bindValue(1, rating.raterId);
+    m_upsert.bindValue(2, m_rubric.id);
+    m_upsert.bindValue(3, rating.dimension);
+    m_upsert.bindValue(4, rating.score);
+    m_upsert.bindValue(5, rating.note.isNull() ? QStringLiteral("") : rating.note); // NULL would break NOT NULL
+    m_upsert.bindValue(6, time);
+    if (Status status = m_db.exec(m_upsert, QStringLiteral("save a rating of run %1").arg(rating.runId)); !status)
         return status;
-    if (!upsert.next())
+    if (!m_upsert.next())
         return Error::internal(QStringLiteral("saving a rating of run %1 returned no id").arg(rating.runId));
-    rating.id = upsert.value(0).toLongLong();
-    rating.rubricId = rubric.id;
+    rating.id = m_upsert.value(0).toLongLong();
+    m_upsert.finish();
+    rating.rubricId = m_rubric.id;
     rating.createdAt = timeOf(time);
     return {};
 }

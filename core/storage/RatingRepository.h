@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <QDateTime>
+#include <QSqlQuery>
 #include <QString>
 
 #include "Result.h"
@@ -103,6 +104,17 @@ public:
     // Upserts by (run, rater, dimension). The dimension must be in rubric and the score within its range;
     // sets rating.id, rubricId and createdAt.
     Status saveRating(RatingRecord& rating, const Rubric& rubric);
+    // saveRating for many ratings of one rubric: the statement prepared once (an import of a million rows).
+    class RatingWriter {
+    public:
+        RatingWriter(RatingRepository& repository, const Rubric& rubric);
+        Status save(RatingRecord& rating);
+
+    private:
+        const Rubric& m_rubric;
+        QSqlQuery m_upsert;
+        Database& m_db;
+    };
     Status deleteRating(qint64 runId, qint64 raterId, const QString& dimension);
     // Ordered by run, rater name, dimension.
     Result<std::vector<RatingRecord>> listRatings();

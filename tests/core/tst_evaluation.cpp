@@ -370,6 +370,37 @@ private slots:
         QCOMPARE(parsed->at(2)[2], QStringLiteral("-0.5"));           // numbers are not altered
     }
 
+    // The parser takes text in pieces (a file read in chunks): records, cells and their lines are the same
+    // whatever the pieces, a CRLF or a doubled quote split between two of them included.
+    void csvParserInPieces() {
+        const QString text = QStringLiteral("a,b,c\r\n\"x, \"\"quoted\"\"\",\"two\nlines\",z\r\n"
+                                            "lone\rcr,,\"\"\n\n\"end\"\"\",last");
+        const QList<QStringList> expected = {{"a", "b", "c"},
+                                             {"x, \"quoted\"", "two\nlines", "z"},
+                                             {"lone\rcr", "", ""},
+                                             {""},
+                                             {"end\"", "last"}};
+        const std::vector<int> lines = {1, 2, 4, 5, 6};
+        for (int piece : {int(text.size()), 1, 2, 3, 7}) {
+            CsvParser parser;
+            std::vector<CsvRecord> records;
+            for (qsizetype i = 0; i < text.size(); i += piece)
+                parser.feed(QStringView(text).mid(i, std::min<qsizetype>(piece, text.size() - i)), records);
+            QVERIFY(parser.finish(records));
+            QCOMPARE(records.size(), std::size_t(expected.size()));
+            for (std::size_t r = 0; r < records.size(); ++r) {
+                QCOMPARE(records[r].cells, expected[qsizetype(r)]);
+                QCOMPARE(records[r].line, lines[r]);
+            }
+        }
+        CsvParser open;
+        std::vector<CsvRecord> records;
+        open.feed(u"a,\"b\nc", records);
+        const Status unclosed = open.finish(records);
+        QVERIFY(!unclosed);
+        QVERIFY(unclosed.error().message.contains(QLatin1String("line 1")));
+    }
+
     void csvWriteFailureIsReported() {
         QBuffer readOnly;
         readOnly.open(QIODevice::ReadOnly);

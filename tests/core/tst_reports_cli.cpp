@@ -801,6 +801,36 @@ private slots:
         QVERIFY(repository.deletePreference(first, zed).ok());
         QCOMPARE(repository.listPreferences()->size(), std::size_t(10));
     }
+
+    // A ratings file larger than the import's 1 MiB reads: every row arrives whole, quoted notes with commas,
+    // doubled quotes and newlines across the chunk boundaries included; and a bad row near the end still
+    // leaves nothing imported.
+    void largeRatingsFileImportsAcrossChunks() {
+        const int before = count(QStringLiteral("ratings"));
+        const int rows = 30000;
+        QByteArray csv = "run_id,rater,dimension,score,note\n";
+        for (int i = 0; i < rows; ++i)
+            csv += QStringLiteral("1,bulk%1,relevance,%2,\"note %1, \"\"quoted\"\"\nsecond line\"\n").arg(i).arg(i % 4).toUtf8();
+        QVERIFY(csv.size() > (1 << 20) + (1 << 19));
+        QByteArray bad = csv;
+        bad += "1,bulk-last,relevance,9,\n"; // out of range
+        writeFile(path(QStringLiteral("large-bad.csv")), bad);
+        auto result = swb({QStringLiteral("import-ratings"), QStringLiteral("--db"), m_db, QStringLiteral("--csv"),
+                           path(QStringLiteral("large-bad.csv"))});
+        QCOMPARE(result.status, 2);
+        QVERIFY2(result.err.contains(QByteArray("line ") + QByteArray::number(2 * rows + 2) + ":"), result.err.constData());
+        QCOMPARE(count(QStringLiteral("ratings")), before);
+        writeFile(path(QStringLiteral("large.csv")), csv);
+        result = swb({QStringLiteral("import-ratings"), QStringLiteral("--db"), m_db, QStringLiteral("--csv"),
+                      path(QStringLiteral("large.csv"))});
+        QVERIFY2(result.status == 0, result.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(result.out).object().value(QStringLiteral("ratings_imported")).toInt(), rows);
+        QCOMPARE(count(QStringLiteral("ratings")), before + rows);
+        QString note;
+        query(QStringLiteral("SELECT note FROM ratings JOIN raters ON raters.id = ratings.rater_id WHERE raters.name = 'bulk25000'"),
+              [&](QSqlQuery& q) { note = q.value(0).toString(); });
+        QCOMPARE(note, QStringLiteral("note 25000, \"quoted\"\nsecond line"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReportsCli)

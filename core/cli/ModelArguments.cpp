@@ -6,6 +6,7 @@
 
 #include "AppInfo.h"
 #include "model/Model.h"
+#include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb::cli {
@@ -39,6 +40,9 @@ QString modelPathArgument(const Invocation& call) {
 
 LoadedModel loadModelFromArguments(const Invocation& call) {
     const QString path = modelPathArgument(call);
+    if (isRemoteModelAddress(path))
+        failBadInput(QStringLiteral("%1 is a server address: this command needs the model here (a file or folder); "
+                                    "swb generate, batch and info take a model another engine serves").arg(path));
     ModelOptions options;
     if (call.args.isSet(QStringLiteral("device")))
         options.device = call.args.value(QStringLiteral("device")).toLower();

@@ -27,6 +27,7 @@
 #include "generation/Generator.h"
 #include "model/Model.h"
 #include "model/kernels/WeightType.h"
+#include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb::cli {
@@ -122,6 +123,18 @@ QJsonObject infoJson(const ModelInfo& info) {
 int runInfo(const Invocation& inv) {
     const QString path =
         inv.args.isSet(QStringLiteral("model")) ? inv.args.value(QStringLiteral("model")) : bundledModelPath();
+    if (isRemoteModelAddress(path)) { // a model another engine serves: what its server says of it
+        Result<RemoteModel> remote = connectRemoteModel(path, inv.args.value(QStringLiteral("api-key")));
+        if (!remote)
+            fail(remote.error());
+        inv.out << QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("remote")},
+                                             {QStringLiteral("server"), remote->base.toString()},
+                                             {QStringLiteral("engine"), remoteEngineName(remote->engine)},
+                                             {QStringLiteral("model"), remote->modelId}})
+                       .toJson(QJsonDocument::Compact)
+                << '\n';
+        return 0;
+    }
     // From the headers only: `swb info` must be instant even for a model too large to load here.
     Result<ModelInfo> info = Model::inspect(path, modelOptions(inv));
     if (!info)
@@ -581,6 +594,9 @@ std::vector<Subcommand> modelSubcommands() {
                 {QStringLiteral("tokenizer"),
                  QStringLiteral("Tokenizer to describe instead of the model's own (tok.bin for llama2.c)."),
                  QStringLiteral("PATH")});
+            parser.addOption({QStringLiteral("api-key"),
+                              QStringLiteral("With --model http(s)://HOST:PORT/v1 (a model another engine serves): its API key."),
+                              QStringLiteral("KEY")});
         },
         runInfo};
     return {info};

@@ -604,6 +604,14 @@ void TestServe::remoteModelMatchesLocalGenerate() {
     QCOMPARE(r.value("text").toString(), l.value("text").toString());
     QCOMPARE(r.value("tokens").toArray(), l.value("tokens").toArray());
     QCOMPARE(r.value("finish_reason").toString(), QStringLiteral("length"));
+    // swb info on the address: what its server says of it; commands that need the model here say so.
+    const auto info = swb::test::runSwbProcess({"info", "--model", address, "--api-key", "sekrit"});
+    QCOMPARE(info.status, 0);
+    QCOMPARE(object(info.out).value("engine").toString(), QStringLiteral("swb serve"));
+    QCOMPARE(object(info.out).value("model").toString(), QStringLiteral("kjv-tiny"));
+    const auto served = swb::test::runSwbProcess({"serve", "--port", "0", "--model", address});
+    QCOMPARE(served.status, 2);
+    QVERIFY2(served.err.contains("is a server address"), served.err.constData());
     QFile remoteTrace(dir.filePath("remote.jsonl")), localTrace(dir.filePath("local.jsonl"));
     QVERIFY(remoteTrace.open(QIODevice::ReadOnly) && localTrace.open(QIODevice::ReadOnly));
     const QList<QByteArray> remoteLines = remoteTrace.readAll().trimmed().split('\n');

@@ -33,16 +33,22 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
 }
 
 QString modelPathArgument(const Invocation& call) {
-    if (call.args.isSet(QStringLiteral("model")))
-        return call.args.value(QStringLiteral("model"));
+    if (call.args.isSet(QStringLiteral("model"))) {
+        const QString path = call.args.value(QStringLiteral("model"));
+        refuseRemoteModel(path);
+        return path;
+    }
     return bundledModelPath();
+}
+
+void refuseRemoteModel(const QString& path) {
+    if (isRemoteModelAddress(path))
+        failBadInput(QStringLiteral("%1 is a server address: this command needs the model here (a file or folder); "
+                                    "swb generate, batch and info take a model another engine serves").arg(path));
 }
 
 LoadedModel loadModelFromArguments(const Invocation& call) {
     const QString path = modelPathArgument(call);
-    if (isRemoteModelAddress(path))
-        failBadInput(QStringLiteral("%1 is a server address: this command needs the model here (a file or folder); "
-                                    "swb generate, batch and info take a model another engine serves").arg(path));
     ModelOptions options;
     if (call.args.isSet(QStringLiteral("device")))
         options.device = call.args.value(QStringLiteral("device")).toLower();

@@ -24,7 +24,9 @@ struct LoadedModel {
 };
 
 void declareModelArguments(QCommandLineParser& parser, bool withRuntime = true);
-// The --model path, or the bundled demo model when none is given.
+// Fails (exit 2) when path is a server's address, for commands that need the model here.
+void refuseRemoteModel(const QString& path);
+// The --model path, or the bundled demo model when none is given; a server's address is refused.
 QString modelPathArgument(const Invocation& call);
 // Loads both; a problem is a Failure (exit 2) naming the file.
 LoadedModel loadModelFromArguments(const Invocation& call);

@@ -22,6 +22,7 @@
 #include <QThread>
 
 #include "AppInfo.h"
+#include "cli/ModelArguments.h"
 #include "cli/RandomModelWriter.h"
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
@@ -326,6 +327,7 @@ int runBenchDecode(const Invocation& inv) {
         }
     }
     const QString path = inv.required(QStringLiteral("model"));
+    refuseRemoteModel(path);
     const ModelOptions options = modelOptions(inv);
     const int decodeTokens = static_cast<int>(inv.integer(QStringLiteral("tokens"), 128, 1, 1 << 20));
     const int promptTokens = static_cast<int>(inv.integer(QStringLiteral("prompt-tokens"), 32, 1, 1 << 20));

@@ -15,7 +15,8 @@ const std::vector<SamplerDescriptor>& samplerDescriptors() {
         topNSigmaDescriptor(),   xtcDescriptor(),           repetitionDescriptor(), penaltiesDescriptor(),
         dryDescriptor(),         noRepeatNgramDescriptor(), logitBiasDescriptor(),  bannedTokensDescriptor(),
         bannedWordsDescriptor(), distDescriptor(),          greedyDescriptor(),     mirostatDescriptor(),
-        mirostatV2Descriptor(),
+        mirostatV2Descriptor(),  topADescriptor(),          tfsDescriptor(),        smoothingDescriptor(),
+        topHDescriptor(),        adaptivePDescriptor(),
     };
     return all;
 }

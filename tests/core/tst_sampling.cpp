@@ -1,6 +1,7 @@
 // Samplers on tiny fixed distributions with hand-computed expectations (1e-6), stateful samplers
 // over a history, the RNG against PCG's published vectors, and a chi-square fit of dist.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -119,6 +120,36 @@ private slots:
         // mean -0.8, sigma sqrt(22.16) = 4.7074: threshold -1.7074 drops only the -10.
         QTest::newRow("top_n_sigma 1") << R"({"type":"top_n_sigma","n":1})" << std::vector<float>{3, 2, 1, 0, -10}
                                        << none << softmaxOf({{0, 3}, {1, 2}, {2, 1}, {3, 0}});
+        // Samplers of other engines, on hand-worked rows (text-generation-webui's sampler_hijack.py,
+        // transformers' TopHLogitsWarper). [2, 1, 0, -1]: p = .643914, .236883, .087144, .032059.
+        const std::vector<float> four = {2, 1, 0, -1};
+        // top_a: threshold 0.5 * .643914^2 = .207313.
+        QTest::newRow("top_a 0.5") << R"({"type":"top_a","a":0.5})" << four << none << softmaxOf({{0, 2}, {1, 1}});
+        QTest::newRow("top_a min_keep") << R"({"type":"top_a","a":0.5,"min_keep":3})" << four << none
+                                        << softmaxOf({{0, 2}, {1, 1}, {2, 0}});
+        // tfs on [3, 2, .5, 0, -2]: p = .663795, .244196, .054488, .033048, .004473; |second differences|
+        // .22989, .16827, .007137; cumulative shares .567214, .982392, 1.
+        const std::vector<float> five = {3, 2, 0.5f, 0, -2};
+        QTest::newRow("tfs 0.95") << R"({"type":"tfs","z":0.95})" << five << none << softmaxOf({{0, 3}, {1, 2}});
+        QTest::newRow("tfs 0.5") << R"({"type":"tfs","z":0.5})" << five << none << Distribution{{0, 1.0}};
+        QTest::newRow("tfs min_keep") << R"({"type":"tfs","z":0.5,"min_keep":3})" << five << none
+                                      << softmaxOf({{0, 3}, {1, 2}, {2, 0.5}});
+        // Equal probabilities: every second difference 0, shares 0/0 (NaN, never above z): all but the last.
+        QTest::newRow("tfs flat drops the last") << R"({"type":"tfs","z":0.9})" << flat4 << none
+                                                 << Distribution{{0, 1.0 / 3}, {1, 1.0 / 3}, {2, 1.0 / 3}};
+        QTest::newRow("tfs 1 is off") << R"({"type":"tfs","z":1})" << p4 << none
+                                      << Distribution{{0, 0.4}, {1, 0.3}, {2, 0.2}, {3, 0.1}};
+        // smoothing: d = 0, -1, -2, -3; curve 1: 2 - 0.5 d^2; curve 2: 2 - 0.25 d^2 + 0.25 d^3.
+        QTest::newRow("smoothing 0.5") << R"({"type":"smoothing","factor":0.5})" << four << none
+                                       << softmaxOf({{0, 2}, {1, 1.5}, {2, 0}, {3, -2.5}});
+        QTest::newRow("smoothing curve 2") << R"({"type":"smoothing","factor":0.5,"curve":2})" << four << none
+                                           << softmaxOf({{0, 2}, {1, 1.5}, {2, -1}, {3, -7}});
+        QTest::newRow("smoothing 0 is off") << R"({"type":"smoothing","factor":0})" << p4 << none
+                                            << Distribution{{0, 0.4}, {1, 0.3}, {2, 0.2}, {3, 0.1}};
+        // top_h: entropy .947537; running -p ln p .283444, .624601, .837249, .947537.
+        QTest::newRow("top_h 0.5") << R"({"type":"top_h","h":0.5})" << four << none << Distribution{{0, 1.0}};
+        QTest::newRow("top_h 0.9") << R"({"type":"top_h","h":0.9})" << four << none
+                                   << softmaxOf({{0, 2}, {1, 1}, {2, 0}});
         QTest::newRow("xtc removes top choices but the last")
             << R"({"type":"xtc","threshold":0.25,"probability":1})" << p4 << none
             << Distribution{{1, 0.5}, {2, 1.0 / 3}, {3, 1.0 / 6}};
@@ -176,6 +207,48 @@ private slots:
             QVERIFY2(std::abs(actual.at(id) - p) < 1e-6,
                      qPrintable(QStringLiteral("token %1: %2 vs %3").arg(id).arg(actual.at(id)).arg(p)));
         }
+    }
+
+    // llama.cpp's adaptive-p on [2, 1, 0, -1] (target 0.3, decay 0.9): the running average starts at the
+    // target, so t' = 0.3 and the logits become 5 - 10 d^2 / (1 + d), d = |p - 0.3| / 0.3:
+    // -1.122814, 4.634298, 2.055212, 0.786385. Accepting the drawn token moves the average by its p.
+    void adaptivePReshapesAroundItsTarget() {
+        Result<SamplerChain> chain =
+            SamplerChain::build(Strategy::parse(R"({"samplers":[{"type":"adaptive_p","target":0.3,"decay":0.9}]})").value());
+        QVERIFY(chain);
+        const std::vector<float> row = {2, 1, 0, -1};
+        const std::vector<double> p = {0.643914, 0.236883, 0.087144, 0.032059};
+        const auto expected = [&](double adapted) {
+            std::map<int, double> logits;
+            for (int i = 0; i < 4; ++i) {
+                const double d = std::abs(p[std::size_t(i)] - adapted) / 0.3;
+                logits[i] = 5.0 - 10.0 * d * d / (1.0 + d);
+            }
+            return softmaxOf(logits);
+        };
+        double weighted = 0.3 / (1 - 0.9), total = 1 / (1 - 0.9);
+        for (int step = 0; step < 3; ++step) {
+            Candidates final;
+            const Result<StepTrace> trace = chain->sample(row, {}, TraceLevel::Full, &final);
+            QVERIFY(trace.ok());
+            const double adapted = std::clamp(2 * 0.3 - weighted / total, 0.0, 1.0);
+            QVERIFY(std::abs(trace->stages.back().threshold - adapted) < 1e-5);
+            const Distribution want = expected(adapted);
+            QCOMPARE(final.size(), std::size_t(4));
+            for (std::size_t i = 0; i < final.size(); ++i)
+                QVERIFY2(std::abs(final.prob(i) - want.at(final.id(i))) < 1e-5, qPrintable(QString::number(step)));
+            if (step == 0)
+                QVERIFY(std::abs(want.at(1) - 0.908820) < 1e-5); // the worked value
+            chain->accept(trace->chosen);
+            weighted = p[std::size_t(trace->chosen)] + 0.9 * weighted;
+            total = 1 + 0.9 * total;
+        }
+        // Accepting a token it did not draw leaves the average alone.
+        Candidates final;
+        const Result<StepTrace> before = chain->sample(row, {}, TraceLevel::Full, &final);
+        chain->accept(before->chosen == 0 ? 1 : 0);
+        const Result<StepTrace> after = chain->sample(row, {}, TraceLevel::Full, &final);
+        QCOMPARE(after->stages.back().threshold, before->stages.back().threshold);
     }
 
     void mirostatV2CutsBySurprise() {

@@ -27,5 +27,10 @@ SamplerDescriptor distDescriptor();
 SamplerDescriptor greedyDescriptor();
 SamplerDescriptor mirostatDescriptor();
 SamplerDescriptor mirostatV2Descriptor();
+SamplerDescriptor topADescriptor();
+SamplerDescriptor tfsDescriptor();
+SamplerDescriptor smoothingDescriptor();
+SamplerDescriptor topHDescriptor();
+SamplerDescriptor adaptivePDescriptor();
 
 } // namespace swb

@@ -93,6 +93,10 @@ int runBatch(const Invocation& call) {
                                    const std::atomic<bool>* cancel) {
             std::vector<Result<GenerationResult>> results;
             for (std::size_t i = 0; i < requests.size(); ++i) {
+                if (cancel && cancel->load())
+                    break; // the runner saves nothing of a cancelled item
+                if (!results.empty() && !results.back())
+                    break; // the runner stops at the first failure
                 const RemoteRequest request = remoteRequestFor(requests[i]);
                 Result<RemoteResult> result = remoteGenerate(*remote, request, [&](const RemoteStep& step) {
                     return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));

@@ -93,10 +93,12 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         return out;
     };
     int index = 0;
+    std::size_t streamed = 0;
     const auto onStep = [&](const RemoteStep& step) {
         if (!json) {
             call.out << QString::fromStdString(step.text);
             call.out.flush();
+            streamed += step.text.size();
         }
         if (traceOutput) {
             QJsonObject line = candidateJson(step.chosen);
@@ -151,12 +153,13 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
                         {QStringLiteral("engine"), remoteEngineName(remote->engine)},
                         {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
                         {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
-        if (strategy.seed)
-            out.insert(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
+        out.insert(QStringLiteral("seed"), static_cast<double>(strategy.seed.value_or(0)));
         if (runId > 0)
             out.insert(QStringLiteral("run_id"), runId);
         call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
     } else {
+        if (streamed < result->text.size()) // text the engine sent after its last token
+            call.out << QString::fromStdString(result->text.substr(streamed));
         call.out << '\n';
     }
     return 0;

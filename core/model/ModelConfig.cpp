@@ -101,8 +101,8 @@ Result<ModelConfig> ModelConfig::fromHuggingFace(const QJsonObject& json, const 
         c.qkvBias = type == QLatin1String("qwen2") || f.boolean("attention_bias", false);
         if (f.boolean("mlp_bias", false))
             f.fail(QStringLiteral("%1: 'mlp_bias' is not supported").arg(file));
-        const QJsonValue scaling = json.contains(QLatin1String("rope_scaling")) ? json.value(QLatin1String("rope_scaling"))
-                                                                                 : QJsonValue(ropeParameters);
+        const QJsonValue scaling = json.value(QLatin1String("rope_scaling")).isObject() ? json.value(QLatin1String("rope_scaling"))
+                                                                                         : QJsonValue(ropeParameters);
         if (scaling.isObject()) {
             const QJsonObject s = scaling.toObject();
             QString kind = s.value(QLatin1String("rope_type")).toString();

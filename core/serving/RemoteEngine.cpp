@@ -40,7 +40,15 @@ QString replyError(QNetworkReply& reply, const QByteArray& body, const QString& 
         return QStringLiteral("%1 refused the request (HTTP %2): give its API key with --api-key").arg(where).arg(status);
     if (status > 0)
         return QStringLiteral("%1 answered HTTP %2%3").arg(where).arg(status).arg(message.isEmpty() ? QString() : ": " + message);
-    return QStringLiteral("cannot reach %1: %2").arg(where, reply.errorString());
+    switch (reply.error()) {
+    case QNetworkReply::ConnectionRefusedError: return QStringLiteral("cannot reach %1: nothing is listening there").arg(where);
+    case QNetworkReply::HostNotFoundError: return QStringLiteral("cannot reach %1: its host name is not known").arg(where);
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::OperationCanceledError: return QStringLiteral("%1 stopped answering (no data within the time allowed)").arg(where);
+    case QNetworkReply::SslHandshakeFailedError: return QStringLiteral("cannot make a secure connection to %1").arg(where);
+    case QNetworkReply::RemoteHostClosedError: return QStringLiteral("%1 closed the connection before answering").arg(where);
+    default: return QStringLiteral("cannot reach %1 (network error %2)").arg(where).arg(int(reply.error()));
+    }
 }
 
 // One sampler of a strategy as the engine's fields: its one parameter, the others left at their defaults
@@ -143,12 +151,30 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
                              {QStringLiteral("temperature"), 1.0}, {QStringLiteral("repeat_penalty"), 1.0},
                              {QStringLiteral("xtc_probability"), 0.0}, {QStringLiteral("dry_multiplier"), 0.0},
                              {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0}};
-    } else if (engine == RemoteEngineKind::Vllm) {
+        // Penalties over the whole history, as ours count them (llama.cpp's default is its last 64 tokens).
+        fields.insert(QStringLiteral("repeat_last_n"), -1);
+    } else {
+        // vLLM (and other servers) fill what is not sent from the model's generation_config.json (a top_p of
+        // 0.9, say): everything neutral unless the strategy sets it.
+        fields = QJsonObject{{QStringLiteral("temperature"), 1.0}, {QStringLiteral("top_p"), 1.0},
+                             {QStringLiteral("frequency_penalty"), 0.0}, {QStringLiteral("presence_penalty"), 0.0}};
+        if (engine == RemoteEngineKind::Vllm) {
+            fields.insert(QStringLiteral("top_k"), -1);
+            fields.insert(QStringLiteral("min_p"), 0.0);
+            fields.insert(QStringLiteral("repetition_penalty"), 1.0);
+        }
+    }
+    if (engine == RemoteEngineKind::Vllm) {
         // vLLM applies its samplers in one fixed order: the strategy must already be in it.
         if (reorderForEngine(strategy.samplers, EngineOrder::Vllm) != strategy.samplers)
             return Error::badInput(QStringLiteral("vLLM applies penalties, temperature, top_k, top_p and min_p in that order; "
                                                   "this strategy orders them otherwise (give it \"order\": \"vllm\")"));
     }
+    // Every engine applies a logit bias before anything else.
+    for (std::size_t i = 1; i < strategy.samplers.size(); ++i)
+        if (strategy.samplers[i].type == QLatin1String("logit_bias"))
+            return Error::badInput(QStringLiteral("%1 applies logit_bias before every other sampler; this strategy has "
+                                                  "it later (move it first)").arg(name));
     bool selected = false;
     for (const SamplerSpec& s : strategy.samplers) {
         const QByteArray type = s.type.toLatin1();
@@ -187,6 +213,9 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
         } else if (type == "logit_bias") {
             fields.insert(QStringLiteral("logit_bias"), s.params.value(QLatin1String("bias")));
         } else if (type == "xtc" && engine == RemoteEngineKind::LlamaCpp) {
+            if (!othersAreDefaults(s, {"threshold", "probability"}))
+                return Error::badInput(QStringLiteral("%1 takes only the threshold and probability of the xtc sampler; "
+                                                      "this strategy sets its other parameters").arg(name));
             fields.insert(QStringLiteral("xtc_threshold"), s.params.value(QLatin1String("threshold")));
             fields.insert(QStringLiteral("xtc_probability"), s.params.value(QLatin1String("probability")));
         } else if (type == "dry" && engine == RemoteEngineKind::LlamaCpp) {
@@ -194,12 +223,15 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
             fields.insert(QStringLiteral("dry_base"), s.params.value(QLatin1String("base")));
             fields.insert(QStringLiteral("dry_allowed_length"), s.params.value(QLatin1String("allowed_length")));
             fields.insert(QStringLiteral("dry_penalty_last_n"), s.params.value(QLatin1String("last_n")));
+            fields.insert(QStringLiteral("dry_sequence_breakers"), s.params.value(QLatin1String("breakers")));
         } else if (type == "greedy") {
             fields.insert(QStringLiteral("temperature"), 0.0);
             selected = true;
         } else if (type == "dist") {
             selected = true;
         } else if ((type == "mirostat" || type == "mirostat_v2") && engine == RemoteEngineKind::LlamaCpp) {
+            if (!othersAreDefaults(s, {"tau", "eta"}))
+                return Error::badInput(QStringLiteral("%1 takes only the tau and eta of the %2 sampler (its m is 100)").arg(name, s.type));
             fields.insert(QStringLiteral("mirostat"), type == "mirostat" ? 1 : 2);
             fields.insert(QStringLiteral("mirostat_tau"), s.params.value(QLatin1String("tau")));
             fields.insert(QStringLiteral("mirostat_eta"), s.params.value(QLatin1String("eta")));
@@ -300,7 +332,7 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
     GenerationResult out;
     out.promptIds.assign(request.promptIds.begin(), request.promptIds.end());
     out.text = remote.text;
-    out.seed = request.seed.value_or(request.strategy.seed.value_or(0));
+    out.seed = request.seed ? *request.seed : request.strategy.seed.value_or(0);
     out.timeToFirstTokenMs = remote.timeToFirstTokenMs;
     out.tokensPerSecond = remote.tokensPerSecond;
     out.finish = remote.finishReason == QLatin1String("length")      ? FinishReason::MaxTokens
@@ -335,12 +367,14 @@ GeneratedStep toGeneratedStep(const RemoteStep& s) {
         trace.chosen = s.chosen.id;
         trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
         trace.finalP = float(s.chosen.postProb.value_or(0.0));
-        trace.rawRank = 1;
-        for (const RemoteCandidate& c : s.top) {
-            if (c.id == s.chosen.id)
+        // The chosen token's place among the engine's top-N (by id, or by text where it gives no ids); 0 when
+        // it is not among them.
+        trace.rawRank = 0;
+        for (std::size_t i = 0; i < s.top.size(); ++i)
+            if (s.chosen.id >= 0 ? s.top[i].id == s.chosen.id : s.top[i].text == s.chosen.text) {
+                trace.rawRank = static_cast<int>(i) + 1;
                 break;
-            ++trace.rawRank;
-        }
+            }
         for (const RemoteCandidate& c : s.top) {
             TopCandidate t;
             t.id = c.id;
@@ -402,9 +436,9 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     } else {
         body.insert(QStringLiteral("logprobs"), request.topN);
     }
-    const std::optional<std::uint64_t> seed = request.seed ? request.seed : request.strategy.seed;
-    if (seed)
-        body.insert(QStringLiteral("seed"), static_cast<double>(*seed));
+    // Always a seed (the strategy's, else 0, as a local run), so the stored run says which.
+    const std::uint64_t seed = request.seed ? *request.seed : request.strategy.seed.value_or(0);
+    body.insert(QStringLiteral("seed"), static_cast<double>(seed));
     if (!request.strategy.stop.empty() && model.engine != RemoteEngineKind::Swb) {
         QJsonArray stop;
         for (const std::string& s : request.strategy.stop)
@@ -413,17 +447,21 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     }
     if (model.engine == RemoteEngineKind::Swb || model.engine == RemoteEngineKind::Vllm)
         body.insert(QStringLiteral("return_tokens_as_token_ids"), true);
-    if (model.engine == RemoteEngineKind::Swb || model.engine == RemoteEngineKind::LlamaCpp)
+    // (llama.cpp's post_sampling_probs would replace the raw log-probabilities instead of adding to them.)
+    if (model.engine == RemoteEngineKind::Swb)
         body.insert(QStringLiteral("post_sampling_probs"), true);
     if (model.engine == RemoteEngineKind::LlamaCpp)
         body.insert(QStringLiteral("n_probs"), request.topN);
 
     const QString where = model.base.toString();
     QNetworkAccessManager network;
-    QNetworkReply* reply = network.post(makeRequest(model, chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions"), 0),
+    // No limit on the whole answer, but one on silence: an engine that sends nothing for 5 minutes has stalled.
+    QNetworkReply* reply = network.post(makeRequest(model, chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions"), 300000),
                                         QJsonDocument(body).toJson(QJsonDocument::Compact));
     RemoteResult result;
     QByteArray pending, all;
+    std::string held; // text of events without tokens, not yet given to a step
+    int events = 0;
     QString failure;
     bool cancelled = false;
     const auto start = Clock::now();
@@ -432,41 +470,55 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
         const QByteArray chunk = reply->readAll();
         all += chunk;
         pending += chunk;
-        for (qsizetype end; (end = pending.indexOf('\n')) >= 0;) {
+        for (qsizetype end; !cancelled && (end = pending.indexOf('\n')) >= 0;) {
             const QByteArray line = pending.left(end).trimmed();
             pending.remove(0, end + 1);
-            if (!line.startsWith("data:"))
+            const bool errorLine = line.startsWith("error:"); // some llama.cpp builds report failures so
+            if (!line.startsWith("data:") && !errorLine)
                 continue;
-            const QByteArray payload = line.mid(5).trimmed();
+            const QByteArray payload = line.mid(errorLine ? 6 : 5).trimmed();
             if (payload == "[DONE]")
                 continue;
             const QJsonObject event = QJsonDocument::fromJson(payload).object();
-            if (event.contains(QLatin1String("error"))) {
-                failure = QStringLiteral("%1 failed: %2").arg(where,
-                    event.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString());
+            if (errorLine || event.contains(QLatin1String("error"))) {
+                const QJsonValue error = event.value(QLatin1String("error"));
+                QString message = error.isObject() ? error.toObject().value(QLatin1String("message")).toString() : error.toString();
+                if (message.isEmpty())
+                    message = event.value(QLatin1String("message")).toString();
+                failure = QStringLiteral("%1 failed: %2").arg(where, message.isEmpty() ? QString::fromUtf8(payload.left(200)) : message);
                 continue;
             }
-            const QJsonObject choice = event.value(QLatin1String("choices")).toArray().first().toObject();
+            const QJsonArray choices = event.value(QLatin1String("choices")).toArray();
+            if (choices.isEmpty()) // a usage event, or a server's opening one
+                continue;
+            ++events;
+            const QJsonObject choice = choices.at(0).toObject();
             const std::string text =
                 (chat ? choice.value(QLatin1String("delta")).toObject().value(QLatin1String("content")) : choice.value(QLatin1String("text")))
                     .toString()
                     .toStdString();
             std::vector<RemoteStep> steps = stepsOf(choice);
-            if (steps.size() == 1) {
-                steps.front().text = text; // the text the engine added with this token
-                if (steps.front().chosen.text.empty())
+            // The event's text goes with its last token (an event may carry several, or none: then it waits
+            // for the next token, or ends the text).
+            if (!steps.empty()) {
+                steps.back().text = held + text;
+                held.clear();
+                if (steps.size() == 1 && steps.front().chosen.text.empty())
                     steps.front().chosen.text = text;
+            } else {
+                held += text;
             }
+            result.text += text;
             for (RemoteStep& step : steps) {
                 if (result.steps.empty())
                     first = Clock::now();
                 result.steps.push_back(step);
-                if (!cancelled && onStep && !onStep(result.steps.back())) {
+                if (onStep && !onStep(result.steps.back())) {
                     cancelled = true;
                     reply->abort();
+                    break;
                 }
             }
-            result.text += text;
             const QJsonValue finish = choice.value(QLatin1String("finish_reason"));
             if (finish.isString())
                 result.finishReason = finish.toString();
@@ -485,7 +537,13 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
         return Error::badInput(replyError(*reply, all, where));
     } else if (!failure.isEmpty()) {
         return Error::badInput(failure);
+    } else if (events == 0) {
+        return Error::badInput(QStringLiteral("%1 answered without a stream of tokens (is it an OpenAI-compatible server?)").arg(where));
+    } else if (result.finishReason.isEmpty()) {
+        return Error::badInput(QStringLiteral("%1 ended the stream without saying why (no finish_reason)").arg(where));
     }
+    if (!held.empty() && !result.steps.empty())
+        result.steps.back().text += held; // text after the last token
     const auto end = Clock::now();
     if (!result.steps.empty()) {
         result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(first - start).count();

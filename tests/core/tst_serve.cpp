@@ -800,6 +800,19 @@ void TestServe::remoteSamplingFieldsPerEngine_data() {
         << R"({"frequency_penalty": 0.5, "presence_penalty": 0.2, "temperature": 0.5})" << "";
     QTest::newRow("a decoder") << vllm << R"({"samplers": [], "decoder": {"type": "beam", "beams": 2}})" << ""
                                << "cannot run the beam decoder";
+    QTest::newRow("llama.cpp: penalties over the whole history")
+        << llama << R"({"samplers": [{"type": "repetition_penalty", "penalty": 1.2}, {"type": "dist"}]})"
+        << R"({"repeat_penalty": 1.2, "repeat_last_n": -1, "samplers": ["penalties"]})" << "";
+    QTest::newRow("vLLM: its generation_config defaults neutralised")
+        << vllm << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "dist"}]})"
+        << R"({"temperature": 0.7, "top_p": 1, "top_k": -1, "min_p": 0, "repetition_penalty": 1, "presence_penalty": 0})" << "";
+    QTest::newRow("OpenAI: neutral top_p") << openai << R"({"samplers": [{"type": "temperature", "value": 0.7}]})"
+                                           << R"({"temperature": 0.7, "top_p": 1})" << "";
+    QTest::newRow("logit_bias after another sampler") << llama
+        << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "logit_bias", "bias": {"5": 1}}]})" << ""
+        << "applies logit_bias before every other sampler";
+    QTest::newRow("llama.cpp: mirostat m") << llama << R"({"samplers": [{"type": "mirostat", "tau": 5, "eta": 0.1, "m": 50}]})"
+                                           << "" << "its m is 100";
     QTest::newRow("top_k with min_keep") << llama << R"({"samplers": [{"type": "top_k", "k": 40, "min_keep": 3}]})" << ""
                                          << "takes only the k of the top_k sampler";
 }

@@ -131,7 +131,7 @@ private slots:
         for (const char* v :
              {"llama2c-v1-tied", "llama2c-v2-q8", "hf-sharded", "hf-bf16-file", "hf-mistral-gqa1", "hf-qwen2-bias-tied",
               "gguf-qwen2-bias-tied", "gguf-tied", "hf-llama3-scaling", "gguf-llama3-rope-freqs", "hf-theta-500000",
-              "hf-rope-parameters-llama3-500000", "hf-rope-parameters-500000",
+              "hf-rope-parameters-llama3-500000", "hf-rope-parameters-500000", "hf-rope-parameters-llama3-null-scaling",
               "gguf-q8_0-mixed", "gguf-v2", "gguf-alignment-64"})
             QTest::newRow(v) << QString::fromLatin1(v);
     }
@@ -175,6 +175,18 @@ private slots:
             QVERIFY(writeHfLlama(file, w, QStringLiteral("qwen2")));
         } else if (variant.startsWith(QLatin1String("hf-mistral"))) {
             QVERIFY(writeHfLlama(file, w, QStringLiteral("mistral")));
+        } else if (variant.endsWith(QLatin1String("null-scaling"))) {
+            // "rope_scaling": null beside rope_parameters (as some configs carry both): the scaling is
+            // rope_parameters'.
+            QVERIFY(writeHfLlama(file, w));
+            QFile config(QDir(file).filePath(QStringLiteral("config.json")));
+            QVERIFY(config.open(QIODevice::ReadOnly));
+            QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+            config.close();
+            json.insert(QStringLiteral("rope_scaling"), QJsonValue(QJsonValue::Null));
+            QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            config.write(QJsonDocument(json).toJson());
+            config.close();
         } else if (variant.startsWith(QLatin1String("hf-"))) {
             QVERIFY(writeHfLlama(file, w));
         } else if (variant == QLatin1String("gguf-q8_0-mixed")) {

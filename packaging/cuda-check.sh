@@ -96,7 +96,7 @@ SWB_TEST_DEVICE=cuda "$build/tests/tst_core_model" llamaFormatsAgree llamaVarian
     decodeStepsMatchPrefill batchMatchesSeparateSequences mixedPassMatchesSeparateSequences \
     rewindAndCloneReplayExactly cacheGrowsWithoutLosingPositions > "$out/model-on-cuda.log" 2>&1
 model_status=$?
-tail -3 "$out/cross-device.log" "$out/model-on-cuda.log" | tee -a "$log"
+tail -n 3 "$out/cross-device.log" "$out/model-on-cuda.log" | tee -a "$log"
 
 phase "transformers as the reference, and speed"
 PYTHONUNBUFFERED=1 python3 "$root/packaging/cuda_reference.py" --swb "$build/app/swb" --work "$build/reference" \

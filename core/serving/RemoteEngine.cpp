@@ -358,35 +358,33 @@ RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN) {
 }
 
 GeneratedStep toGeneratedStep(const RemoteStep& s) {
-    {
-        GeneratedStep step;
-        step.token = s.chosen.id;
-        step.text = s.text;
-        step.shown = s.text;
-        StepTrace& trace = step.trace;
-        trace.chosen = s.chosen.id;
-        trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
-        trace.finalP = float(s.chosen.postProb.value_or(0.0));
-        // The chosen token's place among the engine's top-N (by id, or by text where it gives no ids); 0 when
-        // it is not among them.
-        trace.rawRank = 0;
-        for (std::size_t i = 0; i < s.top.size(); ++i)
-            if (s.chosen.id >= 0 ? s.top[i].id == s.chosen.id : s.top[i].text == s.chosen.text) {
-                trace.rawRank = static_cast<int>(i) + 1;
-                break;
-            }
-        for (const RemoteCandidate& c : s.top) {
-            TopCandidate t;
-            t.id = c.id;
-            t.logit = float(c.logprob);
-            t.rawP = std::isnan(c.logprob) ? 0.0f : float(std::exp(c.logprob));
-            for (const RemoteCandidate& p : s.postTop)
-                if (p.id == c.id && p.postProb)
-                    t.finalP = float(*p.postProb);
-            trace.top.push_back(t);
+    GeneratedStep step;
+    step.token = s.chosen.id;
+    step.text = s.text;
+    step.shown = s.text;
+    StepTrace& trace = step.trace;
+    trace.chosen = s.chosen.id;
+    trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
+    trace.finalP = float(s.chosen.postProb.value_or(0.0));
+    // The chosen token's place among the engine's top-N (by id, or by text where it gives no ids); 0 when
+    // it is not among them.
+    trace.rawRank = 0;
+    for (std::size_t i = 0; i < s.top.size(); ++i)
+        if (s.chosen.id >= 0 ? s.top[i].id == s.chosen.id : s.top[i].text == s.chosen.text) {
+            trace.rawRank = static_cast<int>(i) + 1;
+            break;
         }
-        return step;
+    for (const RemoteCandidate& c : s.top) {
+        TopCandidate t;
+        t.id = c.id;
+        t.logit = float(c.logprob);
+        t.rawP = std::isnan(c.logprob) ? 0.0f : float(std::exp(c.logprob));
+        for (const RemoteCandidate& p : s.postTop)
+            if (p.id == c.id && p.postProb)
+                t.finalP = float(*p.postProb);
+        trace.top.push_back(t);
     }
+    return step;
 }
 
 ModelInfo remoteModelInfo(const RemoteModel& model) {

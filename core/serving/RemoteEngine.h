@@ -3,8 +3,9 @@
 // A model served by another engine, over its OpenAI-compatible API: `swb serve`, llama.cpp's server, vLLM,
 // or any server that speaks /v1/completions. The engine samples; we send the strategy as that engine's
 // request fields and read back each token with its top-N log-probabilities (raw), and where the engine gives
-// them, the probabilities after its samplers (llama.cpp's and our post_sampling_probs). Token ids come from
-// engines that give them (vLLM's return_tokens_as_token_ids, which `swb serve` also takes; llama.cpp's "id").
+// them, the probabilities after its samplers (our post_sampling_probs; llama.cpp's would replace the raw ones,
+// so they are not asked for). Token ids come from engines that give them (vLLM's return_tokens_as_token_ids,
+// which `swb serve` also takes; llama.cpp's "id").
 
 #include <functional>
 #include <optional>

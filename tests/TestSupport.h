@@ -3,6 +3,11 @@
 // Helpers shared by the tests: paths to reference data and running the built binaries.
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QRegularExpression>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -52,6 +57,50 @@ inline ProcessResult runProcess(const QString& program, const QStringList& argum
 inline ProcessResult runSwbProcess(const QStringList& arguments, int timeoutMs = 120000) {
     return runProcess(QStringLiteral(SWB_CLI_PATH), arguments, timeoutMs);
 }
+
+// A running `swb serve` (the demo model unless the arguments name one) on a free loopback port.
+class ServeProcess {
+public:
+    explicit ServeProcess(const QStringList& arguments) {
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+        m_process.start(QStringLiteral(SWB_CLI_PATH), QStringList{"serve", "--port", "0"} + arguments);
+        QElapsedTimer timer;
+        timer.start();
+        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)/v1"));
+        while (timer.elapsed() < 60000 && m_port == 0 && m_process.state() != QProcess::NotRunning) {
+            m_process.waitForReadyRead(100);
+            m_err += m_process.readAllStandardError();
+            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(m_err));
+            if (match.hasMatch())
+                m_port = static_cast<quint16>(match.captured(1).toUInt());
+        }
+    }
+    ~ServeProcess() {
+        m_process.terminate();
+        if (!m_process.waitForFinished(10000))
+            m_process.kill();
+        m_process.waitForFinished();
+    }
+    quint16 port() const { return m_port; }
+    // The log lines written so far (one JSON object per request).
+    QList<QJsonObject> log() {
+        m_err += m_process.readAllStandardError();
+        QList<QJsonObject> lines;
+        for (const QByteArray& line : m_err.split('\n'))
+            if (line.startsWith('{'))
+                lines.append(QJsonDocument::fromJson(line).object());
+        return lines;
+    }
+    QByteArray stderrText() {
+        m_err += m_process.readAllStandardError();
+        return m_err;
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_err;
+    quint16 m_port = 0;
+};
 
 } // namespace swb::test
 

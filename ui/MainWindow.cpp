@@ -19,11 +19,12 @@
 #include "explore/ModelBar.h"
 #include "reports/ReportsView.h"
 #include "runs/RunsView.h"
+#include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 
 namespace swb {
 
-MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, QWidget* parent)
+MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, const QString& apiKey, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(std::make_unique<Settings>()) {
     setWindowTitle(tr("Sampling Workbench"));
@@ -93,6 +94,8 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, Q
 
     if (modelPath.isEmpty())
         m_explore->openLastModel();
+    else if (isRemoteModelAddress(modelPath))
+        m_explore->openRemoteModel(modelPath, apiKey);
     else
         m_explore->openModel(QFileInfo(modelPath).absoluteFilePath(),
                              tokenizerPath.isEmpty() ? QString() : QFileInfo(tokenizerPath).absoluteFilePath());

@@ -24,7 +24,9 @@ class MainWindow final : public QMainWindow {
 public:
     // Opens modelPath (with tokenizerPath, for a model that needs one) in Explore; without one, the model
     // of the last session, else the bundled demo model.
-    explicit MainWindow(const QString& modelPath = {}, const QString& tokenizerPath = {}, QWidget* parent = nullptr);
+    // modelPath: a model's file or folder, or an OpenAI-compatible server's address (with apiKey when it wants one).
+    explicit MainWindow(const QString& modelPath = {}, const QString& tokenizerPath = {}, const QString& apiKey = {},
+                        QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Stable, untranslated tab keys: "explore", "compare", "runs", "reports".

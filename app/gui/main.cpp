@@ -12,6 +12,7 @@
 #include "explore/ExploreView.h"
 #include "explore/TokenStreamView.h"
 #include "reports/ReportsView.h"
+#include "serving/RemoteEngine.h"
 
 namespace {
 
@@ -94,18 +95,25 @@ int main(int argc, char* argv[]) {
                                  QStringLiteral("NAME"));
     parser.addOption(screenshot);
     const QCommandLineOption model(QStringLiteral("model"),
-                                   QObject::tr("Open the model at PATH: a Hugging Face folder, a .gguf file or a "
-                                               "llama2.c .bin checkpoint."),
+                                   QObject::tr("Open the model at PATH: a Hugging Face folder, a .gguf file, a "
+                                               "llama2.c .bin checkpoint, or an OpenAI-compatible server's address "
+                                               "(http://host:port/v1)."),
                                    QStringLiteral("PATH"));
     const QCommandLineOption tokenizer(
         QStringLiteral("tokenizer"),
         QObject::tr("The tokenizer file of the model (tok.bin for a llama2.c checkpoint)."), QStringLiteral("PATH"));
     parser.addOption(tab);
     parser.addOption(model);
+    const QCommandLineOption apiKey(QStringLiteral("api-key"),
+                                    QObject::tr("The key of the server given with --model (sent as a Bearer token)."),
+                                    QStringLiteral("KEY"));
     parser.addOption(tokenizer);
+    parser.addOption(apiKey);
     parser.process(app);
     for (const QCommandLineOption* option : {&model, &tokenizer}) {
         const QString path = parser.value(*option);
+        if (option == &model && swb::isRemoteModelAddress(path))
+            continue;
         if (parser.isSet(*option) && !QFileInfo::exists(path)) {
             fprintf(stderr, "sampling-workbench: --%s %s does not exist.\n", qPrintable(option->names().front()),
                     qPrintable(path));
@@ -117,7 +125,11 @@ int main(int argc, char* argv[]) {
         return 2;
     }
 
-    swb::MainWindow window(parser.value(model), parser.value(tokenizer));
+    if (parser.isSet(apiKey) && !swb::isRemoteModelAddress(parser.value(model))) {
+        fprintf(stderr, "sampling-workbench: --api-key needs --model with a server's address (http://host:port/v1).\n");
+        return 2;
+    }
+    swb::MainWindow window(parser.value(model), parser.value(tokenizer), parser.value(apiKey));
     if (parser.isSet(tab) && !window.selectTab(parser.value(tab).toLower())) {
         fprintf(stderr, "sampling-workbench: unknown tab '%s'; choose one of %s.\n", qPrintable(parser.value(tab)),
                 qPrintable(swb::MainWindow::tabKeys().join(QStringLiteral(", "))));

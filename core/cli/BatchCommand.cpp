@@ -86,26 +86,7 @@ int runBatch(const Invocation& call) {
         for (const Strategy& strategy : plan.strategies) // everything checked before anything is sent
             if (Result<QJsonObject> fields = remoteSamplingFields(strategy, remote->engine); !fields)
                 failBadInput(QStringLiteral("strategy '%1': %2").arg(strategy.name, fields.error().message));
-        source.info = remoteModelInfo(*remote);
-        source.rendersConversations = true;
-        source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
-                                   const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
-                                   const std::atomic<bool>* cancel) {
-            std::vector<Result<GenerationResult>> results;
-            for (std::size_t i = 0; i < requests.size(); ++i) {
-                if (cancel && cancel->load())
-                    break; // the runner saves nothing of a cancelled item
-                if (!results.empty() && !results.back())
-                    break; // the runner stops at the first failure
-                const RemoteRequest request = remoteRequestFor(requests[i]);
-                Result<RemoteResult> result = remoteGenerate(*remote, request, [&](const RemoteStep& step) {
-                    return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
-                });
-                results.push_back(result ? Result<GenerationResult>(toGenerationResult(result.value(), request))
-                                         : Result<GenerationResult>(result.error()));
-            }
-            return results;
-        };
+        source = remoteRunSource(*remote);
     } else {
         loaded.emplace(loadModelFromArguments(call));
     }

@@ -1,6 +1,8 @@
 #include "generation/StepReplay.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "model/Model.h"
 #include "sampling/Candidates.h"
@@ -28,6 +30,36 @@ Result<RunLogits> RunLogits::compute(Model& model, std::span<const TokenId> prom
             return rest.error();
         result.m_logits.insert(result.m_logits.end(), rest->begin(), rest->end());
     }
+    return result;
+}
+
+Result<RunLogits> RunLogits::fromTopCandidates(std::span<const StepTrace> traces, int steps) {
+    if (steps < 1 || static_cast<std::size_t>(steps) > traces.size())
+        return Error::badInput(QStringLiteral("step %1 is not a step of this run of %2 tokens").arg(steps).arg(traces.size()));
+    TokenId largest = -1;
+    for (int i = 0; i < steps; ++i) {
+        const StepTrace& trace = traces[static_cast<std::size_t>(i)];
+        largest = std::max(largest, trace.chosen);
+        bool any = false;
+        for (const TopCandidate& c : trace.top)
+            if (c.id >= 0 && c.rawP > 0.0f) {
+                largest = std::max(largest, c.id);
+                any = true;
+            }
+        if (!any)
+            return Error::badInput(QStringLiteral("step %1 came without the ids of its candidates (the engine gave "
+                                                  "token texts only)").arg(i + 1));
+    }
+    RunLogits result;
+    result.m_vocab = largest + 1;
+    result.m_steps = steps;
+    result.m_logits.assign(static_cast<std::size_t>(steps) * static_cast<std::size_t>(result.m_vocab),
+                           -std::numeric_limits<float>::infinity());
+    for (int i = 0; i < steps; ++i)
+        for (const TopCandidate& c : traces[static_cast<std::size_t>(i)].top)
+            if (c.id >= 0 && c.rawP > 0.0f)
+                result.m_logits[static_cast<std::size_t>(i) * static_cast<std::size_t>(result.m_vocab) +
+                                static_cast<std::size_t>(c.id)] = std::log(c.rawP);
     return result;
 }
 

@@ -21,6 +21,10 @@ public:
     // Logits for steps 0..steps-1 of a run that continued promptIds with tokens.
     static Result<RunLogits> compute(Model& model, std::span<const TokenId> promptIds,
                                      std::span<const TokenId> tokens, int steps);
+    // Logits for steps 0..steps-1 known only by each step's top-N raw candidates (a remote engine's answer):
+    // each candidate's log-probability at its id, every other token impossible. A chain replayed on these
+    // sees only those candidates ("top-N only"). One sentence when a step has no candidate with an id.
+    static Result<RunLogits> fromTopCandidates(std::span<const StepTrace> traces, int steps);
     int steps() const { return m_steps; }
     int vocabSize() const { return m_vocab; }
     std::span<const float> step(int i) const;

@@ -380,6 +380,24 @@ QJsonArray bytesOf(const std::string& text) {
     return bytes;
 }
 
+// With tokens spelled as ids, our extension gives their texts too: {"id": piece} for every token the
+// steps name (the chosen ones and the top-N shown; a special token as its vocabulary string), so a client
+// has both.
+QJsonObject tokenPieces(const std::vector<GeneratedStep>& steps, const ApiRequest& request, const Tokenizer& tokenizer) {
+    QJsonObject pieces;
+    const auto add = [&](TokenId id) {
+        if (id >= 0)
+            pieces.insert(QString::number(id),
+                          QString::fromStdString(tokenizer.isSpecial(id) ? tokenizer.tokenText(id) : tokenizer.piece(id)));
+    };
+    for (const GeneratedStep& step : steps) {
+        add(step.token);
+        for (int i = 0; i < std::max(request.topLogprobs, 1) && i < int(step.trace.top.size()); ++i)
+            add(step.trace.top[std::size_t(i)].id);
+    }
+    return pieces;
+}
+
 } // namespace
 
 QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiRequest& request, const Tokenizer& tokenizer,
@@ -423,7 +441,10 @@ QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiReque
             }
             content.append(entry);
         }
-        return QJsonObject{{QStringLiteral("content"), content}};
+        QJsonObject out{{QStringLiteral("content"), content}};
+        if (request.tokensAsIds)
+            out.insert(QStringLiteral("token_pieces"), tokenPieces(steps, request, tokenizer));
+        return out;
     }
     QJsonArray tokens, tokenLogprobs, topLogprobs, offsets, post;
     std::size_t offset = textOffset;
@@ -447,6 +468,8 @@ QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiReque
                     {QStringLiteral("text_offset"), offsets}};
     if (request.postSamplingProbs)
         out.insert(QStringLiteral("post_sampling_probs"), post);
+    if (request.tokensAsIds)
+        out.insert(QStringLiteral("token_pieces"), tokenPieces(steps, request, tokenizer));
     return out;
 }
 

@@ -326,6 +326,24 @@ std::vector<RemoteStep> stepsOf(const QJsonObject& choice) {
     return steps;
 }
 
+// Texts of tokens spelled as ids, where the engine adds them (swb serve's token_pieces).
+void addPieces(std::vector<RemoteStep>& steps, const QJsonObject& logprobs) {
+    const QJsonObject pieces = logprobs.value(QLatin1String("token_pieces")).toObject();
+    if (pieces.isEmpty())
+        return;
+    const auto fill = [&pieces](RemoteCandidate& c) {
+        if (c.id >= 0 && c.text.empty())
+            c.text = pieces.value(QString::number(c.id)).toString().toStdString();
+    };
+    for (RemoteStep& step : steps) {
+        fill(step.chosen);
+        for (RemoteCandidate& c : step.top)
+            fill(c);
+        for (RemoteCandidate& c : step.postTop)
+            fill(c);
+    }
+}
+
 } // namespace
 
 GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequest& request) {
@@ -496,6 +514,7 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
                     .toString()
                     .toStdString();
             std::vector<RemoteStep> steps = stepsOf(choice);
+            addPieces(steps, choice.value(QLatin1String("logprobs")).toObject());
             // The event's text goes with its last token (an event may carry several, or none: then it waits
             // for the next token, or ends the text).
             if (!steps.empty()) {
@@ -550,6 +569,64 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
             result.tokensPerSecond = double(result.steps.size() - 1) / decode;
     }
     return result;
+}
+
+void RemoteVocabulary::learn(const RemoteStep& step) {
+    const std::lock_guard lock(m_mutex);
+    const auto add = [this](const RemoteCandidate& c) {
+        if (c.id >= 0 && !c.text.empty())
+            m_pieces.insert_or_assign(c.id, c.text);
+    };
+    add(step.chosen);
+    for (const RemoteCandidate& c : step.top)
+        add(c);
+    for (const RemoteCandidate& c : step.postTop)
+        add(c);
+}
+
+int RemoteVocabulary::vocabSize() const {
+    const std::lock_guard lock(m_mutex);
+    return m_pieces.empty() ? 0 : m_pieces.rbegin()->first + 1;
+}
+
+std::string RemoteVocabulary::decode(const std::vector<TokenId>& ids) const {
+    std::string text;
+    for (TokenId id : ids)
+        text += piece(id);
+    return text;
+}
+
+std::string RemoteVocabulary::piece(TokenId id) const {
+    const std::lock_guard lock(m_mutex);
+    const auto found = m_pieces.find(id);
+    return found == m_pieces.end() ? std::string() : found->second;
+}
+
+RunSource remoteRunSource(const RemoteModel& model, std::shared_ptr<RemoteVocabulary> vocabulary) {
+    RunSource source;
+    source.info = remoteModelInfo(model);
+    source.rendersConversations = true;
+    source.generateBatch = [model, vocabulary](const std::vector<GenerationRequest>& requests,
+                                               const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+                                               const std::atomic<bool>* cancel) {
+        std::vector<Result<GenerationResult>> results;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            if (cancel && cancel->load())
+                break; // the runner saves nothing of a cancelled item
+            if (!results.empty() && !results.back())
+                break; // the runner stops at the first failure
+            const RemoteRequest request = remoteRequestFor(requests[i]);
+            Result<RemoteResult> result = remoteGenerate(model, request, [&](const RemoteStep& step) {
+                if (vocabulary)
+                    vocabulary->learn(step);
+                return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
+            });
+            results.push_back(result ? Result<GenerationResult>(toGenerationResult(result.value(), request))
+                                     : Result<GenerationResult>(result.error()));
+        }
+        return results;
+    };
+    return source;
 }
 
 } // namespace swb

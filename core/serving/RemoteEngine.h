@@ -8,6 +8,9 @@
 // which `swb serve` also takes; llama.cpp's "id").
 
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,8 +20,10 @@
 #include <QUrl>
 
 #include "Result.h"
+#include "generation/ComparisonRunner.h"
 #include "generation/Generator.h"
 #include "model/Model.h"
+#include "tokenizer/Tokenizer.h"
 #include "sampling/Strategy.h"
 
 namespace swb {
@@ -92,5 +97,32 @@ ModelInfo remoteModelInfo(const RemoteModel& model);
 // aborted). One sentence for what went wrong (the engine's error message included).
 Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
                                     const std::function<bool(const RemoteStep&)>& onStep = {});
+
+// The token texts of a remote model, as far as its answers told them (the engine keeps its tokenizer):
+// each step's token and candidates with both an id and a text. Written by the thread that talks to the
+// engine, read by any. It cannot encode: the engine tokenizes prompts itself.
+class RemoteVocabulary final : public Tokenizer {
+public:
+    explicit RemoteVocabulary(QString engine) : m_kind(QStringLiteral("remote: ") + engine) {}
+    void learn(const RemoteStep& step);
+    QString kind() const override { return m_kind; }
+    int vocabSize() const override;
+    const SpecialTokens& specialTokens() const override { return m_special; }
+    std::vector<TokenId> encode(const std::string&, bool, bool) const override { return {}; }
+    std::string decode(const std::vector<TokenId>& ids) const override;
+    std::string piece(TokenId id) const override;
+    std::string tokenText(TokenId id) const override { return piece(id); }
+    bool isSpecial(TokenId) const override { return false; }
+
+private:
+    QString m_kind;
+    SpecialTokens m_special;
+    mutable std::mutex m_mutex;
+    std::map<TokenId, std::string> m_pieces;
+};
+
+// A run source that sends each request of a batch to the engine in turn (batch, Compare); vocabulary, when
+// given, learns the texts of the tokens that come back.
+RunSource remoteRunSource(const RemoteModel& model, std::shared_ptr<RemoteVocabulary> vocabulary = {});
 
 } // namespace swb

@@ -23,6 +23,7 @@
 #include "storage/RunRepository.h"
 
 using namespace swb;
+using swb::test::ServeProcess;
 
 namespace {
 
@@ -102,49 +103,6 @@ QList<QJsonObject> events(const QByteArray& body, bool* done = nullptr) {
     return out;
 }
 
-// A running `swb serve` on a free loopback port.
-class ServeProcess {
-public:
-    explicit ServeProcess(const QStringList& arguments) {
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.start(QStringLiteral(SWB_CLI_PATH), QStringList{"serve", "--port", "0"} + arguments);
-        QElapsedTimer timer;
-        timer.start();
-        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)/v1"));
-        while (timer.elapsed() < 60000 && m_port == 0 && m_process.state() != QProcess::NotRunning) {
-            m_process.waitForReadyRead(100);
-            m_err += m_process.readAllStandardError();
-            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(m_err));
-            if (match.hasMatch())
-                m_port = static_cast<quint16>(match.captured(1).toUInt());
-        }
-    }
-    ~ServeProcess() {
-        m_process.terminate();
-        if (!m_process.waitForFinished(10000))
-            m_process.kill();
-        m_process.waitForFinished();
-    }
-    quint16 port() const { return m_port; }
-    // The log lines written so far (one JSON object per request).
-    QList<QJsonObject> log() {
-        m_err += m_process.readAllStandardError();
-        QList<QJsonObject> lines;
-        for (const QByteArray& line : m_err.split('\n'))
-            if (line.startsWith('{'))
-                lines.append(object(line));
-        return lines;
-    }
-    QByteArray stderrText() {
-        m_err += m_process.readAllStandardError();
-        return m_err;
-    }
-
-private:
-    QProcess m_process;
-    QByteArray m_err;
-    quint16 m_port = 0;
-};
 
 const char* kStrategy = R"({"name": "k20", "seed": 5, "samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})";
 

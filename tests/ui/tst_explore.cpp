@@ -23,8 +23,10 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "explore/BeamTreeView.h"
+#include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
+#include "explore/ModelBar.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TimelinePlot.h"
 #include "explore/TokenStreamView.h"
@@ -482,6 +484,80 @@ private slots:
         QVERIFY(list);
         QCOMPARE(list->size(), std::size_t(1));
         QVERIFY(list->front().tokenCount > 0);
+    }
+
+    // An OpenAI-compatible server as the model: `swb serve` on the demo model, opened as a remote model.
+    // The engine's tokens, texts and top-N raw probabilities are the local model's for the same strategy and
+    // seed; the alternatives' texts come with the answer; what-if replays an edited chain over the top-N the
+    // engine gave (with top-k 20 and 20 candidates, the run's own chain reproduces the engine's draw).
+    void remoteModelThroughSwbServe() {
+        static constexpr const char* chain =
+            R"({"seed": 5, "samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})";
+        QVERIFY(generate(12, chain) > 0);
+        const ExploreRun local = m_explore->run();
+        const std::shared_ptr<const Tokenizer> demo = m_explore->loadedModel()->tokenizer;
+        QCOMPARE(local.steps.size(), std::size_t(12));
+
+        swb::test::ServeProcess serve({});
+        QVERIFY(serve.port() > 0);
+        const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+        QSignalSpy ready(m_explore, &ExploreView::modelReady);
+        m_explore->openRemoteModel(address);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(m_explore->isRemoteModel());
+        QCOMPARE(m_explore->modelBar()->findChild<QLabel*>(QStringLiteral("modelName"))->text(),
+                 QStringLiteral("127.0.0.1:%1").arg(serve.port()));
+        QVERIFY(!m_explore->modelBar()->findChild<QWidget*>(QStringLiteral("device"))->isEnabled());
+
+        const qint64 runId = generate(12, chain);
+        QVERIFY(runId > 0);
+        const ExploreRun& remote = m_explore->run();
+        QVERIFY(remote.remote);
+        QCOMPARE(remote.steps.size(), local.steps.size());
+        for (std::size_t i = 0; i < local.steps.size(); ++i) {
+            const StepTrace& r = remote.steps[i].trace;
+            const StepTrace& l = local.steps[i].trace;
+            QCOMPARE(r.chosen, l.chosen);
+            QCOMPARE(remote.steps[i].text, local.steps[i].text);
+            QVERIFY(std::abs(r.rawP - l.rawP) < 1e-5);
+            QVERIFY(std::abs(r.finalP - l.finalP) < 1e-5); // swb serve gives the post-chain probability
+            QCOMPARE(r.top.size(), std::size_t(20));
+            for (std::size_t c = 0; c < r.top.size(); ++c) {
+                QCOMPARE(r.top[c].id, l.top[c].id);
+                QVERIFY(std::abs(r.top[c].rawP - l.top[c].rawP) < 1e-5);
+            }
+        }
+
+        // The step's bars carry the alternatives' own texts, the unseen mass as others.
+        const int step = 3;
+        QSignalSpy inspected(m_explore, &ExploreView::inspectionUpdated);
+        m_explore->selectStep(step);
+        QVERIFY(inspected.wait(30000) || m_explore->inspectedStep() == step);
+        const DistributionModel& plot = m_explore->distribution()->model();
+        const StepTrace& trace = remote.steps[step].trace;
+        double shown = 0.0;
+        for (std::size_t i = 0; i < plot.bars.size(); ++i) {
+            QCOMPARE(plot.bars[i].label, visibleTokenText(tokenDisplayText(demo.get(), trace.top[i].id)));
+            shown += trace.top[i].rawP;
+        }
+        QVERIFY(std::abs(plot.othersRawP - (1.0 - shown)) < 1e-6);
+        // The run's own chain over the 20 candidates draws what the engine drew, with its probability.
+        QCOMPARE(m_explore->inspection()->trace.chosen, trace.chosen);
+        QVERIFY(std::abs(m_explore->inspection()->trace.finalP - trace.finalP) < 1e-5);
+        // An edited chain (greedy) is replayed on them and labelled as seeing only them.
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(R"({"samplers": [{"type": "greedy"}]})"));
+        QVERIFY(inspected.wait(30000));
+        QCOMPARE(m_explore->inspection()->trace.chosen, trace.top.front().id);
+        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().contains(QStringLiteral("top-N only")));
+
+        // Saved as a run of the server's model.
+        RunRepository runs(*m_window->database());
+        Result<RunRecord> saved = runs.loadRun(runId);
+        QVERIFY(saved);
+        Result<ModelRecord> model = runs.loadModel(saved->modelId);
+        QVERIFY(model);
+        QCOMPARE(model->format, QStringLiteral("remote"));
+        QCOMPARE(model->path, address);
     }
 };
 

@@ -148,6 +148,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_modelBar->setOptions(options);
     m_modelBar->setRecent(m_settings.get(settings::recentModels));
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
+    connect(m_modelBar, &ModelBar::openRemoteRequested, this, &ExploreView::openRemoteModel);
     connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
     connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
         // Reload what the user last asked for: the model loading now, else the one loaded.
@@ -472,9 +473,19 @@ void ExploreView::openModel(const QString& path, const QString& tokenizerPath) {
     ModelOptions options = m_modelBar->options();
     options.tokenizerPath = tokenizer;
     const quint64 id = m_loadId;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options] {
-        worker->loadModel(id, ticket, path, options);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options,
+                                         key = m_remoteKeys.value(path)] {
+        worker->loadModel(id, ticket, path, options, key);
     });
+}
+
+void ExploreView::openRemoteModel(const QString& address, const QString& apiKey) {
+    m_remoteKeys.insert(address, apiKey);
+    openModel(address);
+}
+
+bool ExploreView::isRemoteModel() const {
+    return m_model && m_model->info.format == QLatin1String("remote");
 }
 
 void ExploreView::cancelModelLoad() {
@@ -580,6 +591,12 @@ void ExploreView::loadChatTemplate() {
     if (!m_model)
         return;
     m_chat->setTokenizer(m_model->tokenizer);
+    if (isRemoteModel()) {
+        // The engine renders conversations with its own template.
+        m_chat->setChatTemplate(std::nullopt, tr("The server applies its own chat template; the messages are sent "
+                                                 "as they are."));
+        return;
+    }
     const QString text = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
     if (!text.isEmpty()) {
         Result<ChatTemplate> t = ChatTemplate::fromText(text.toStdString(), tr("your template"));
@@ -666,6 +683,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
     m_run.modelHash = m_model->info.contentHash;
     m_run.vocabSize = m_model->info.vocabSize;
+    m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
     showRunSteps();
@@ -697,6 +715,7 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
     m_run.modelHash = m_model->info.contentHash;
     m_run.vocabSize = m_model->info.vocabSize;
+    m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
     m_stream->clearSteps();
@@ -845,7 +864,7 @@ void ExploreView::branch(int step, TokenId token) {
     if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || step < 0 ||
         step >= static_cast<int>(m_run.steps.size()))
         return;
-    if (m_run.runId == 0 || m_run.promptIds.empty()) {
+    if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
         emit statusMessage(tr("Branching needs a finished, saved run."));
         return;
     }
@@ -877,6 +896,12 @@ void ExploreView::branch(int step, TokenId token) {
         shown += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
     shown += tokenDisplayText(m_model->tokenizer.get(), token);
     job.request.prompt = shown.toStdString();
+    if (m_run.remote && m_run.promptIds.empty()) {
+        // The engine was given text: the branch is that text, the steps before and the token, as text
+        // (the engine tokenizes it again).
+        job.request.promptIds.clear();
+        job.request.usePromptIds = false;
+    }
     if (isBeamDecoder(job.request.strategy.decoder))
         startBeamJob(std::move(job));
     else
@@ -904,6 +929,7 @@ bool ExploreView::openRun(qint64 runId) {
     std::shared_ptr<const Tokenizer> tokenizer;
     if (Result<ModelRecord> model = m_runs->loadModel(record->modelId)) {
         m_run.modelHash = model->contentHash;
+        m_run.remote = model->format == QLatin1String("remote");
         const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
         m_run.vocabSize = info.value(QLatin1String("vocab_size")).toInt();
         // Token texts come from the run's own tokenizer: known, or loaded from its model's files.
@@ -1053,7 +1079,7 @@ void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy)
 void ExploreView::requestInspection() {
     const int step = m_stream->selectedStep();
     if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()) ||
-        m_run.promptIds.empty() || m_run.modelHash != m_model->info.contentHash)
+        (m_run.promptIds.empty() && !m_run.remote) || m_run.modelHash != m_model->info.contentHash)
         return;
     InspectJob job;
     job.id = m_nextId++;
@@ -1065,6 +1091,9 @@ void ExploreView::requestInspection() {
     job.step = step;
     job.strategy = m_editor->strategy();
     job.seed = m_editor->seed();
+    if (m_run.remote)
+        for (const GeneratedStep& s : m_run.steps)
+            job.traces.push_back(s.trace);
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = std::move(job)] { worker->inspect(job); });
 }
 
@@ -1111,19 +1140,31 @@ void ExploreView::updateWhatIf() {
     const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
     const Tokenizer* tokenizer = runTokenizer.get();
     const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
-    QString text = tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
-                       .arg(step + 1)
-                       .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
-                       .arg(actual.rawP, 0, 'g', 3)
-                       .arg(actual.finalP, 0, 'g', 3)
-                       .arg(actual.finalCount);
+    QString text =
+        m_run.remote
+            ? tr("<b>Step %1</b>: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)")
+                  .arg(step + 1)
+                  .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
+                  .arg(actual.rawP, 0, 'g', 3)
+                  .arg(actual.finalP > 0.0f ? tr("final p %1").arg(actual.finalP, 0, 'g', 3)
+                                            : tr("no final p (the engine does not give it)"))
+                  .arg(actual.top.size())
+            : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
+                  .arg(step + 1)
+                  .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
+                  .arg(actual.rawP, 0, 'g', 3)
+                  .arg(actual.finalP, 0, 'g', 3)
+                  .arg(actual.finalCount);
     if (m_inspection && m_inspectedStep == step) {
         const StepTrace& replay = m_inspection->trace;
         const bool same = m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
                           m_editor->seed() == m_run.seed;
         if (!same)
-            text += tr("<br><span style='color:#e06c00'><b>What-if</b> (edited chain, replayed on this step's logits):"
-                       " would draw “%1” — final p %2, %3 survivors</span>")
+            text += (m_run.remote ? tr("<br><span style='color:#e06c00'><b>What-if, top-N only</b> (edited chain, "
+                                       "replayed on the candidates the engine gave, the rest unseen): would draw "
+                                       "“%1” — final p %2 among them, %3 survivors</span>")
+                                  : tr("<br><span style='color:#e06c00'><b>What-if</b> (edited chain, replayed on this "
+                                       "step's logits): would draw “%1” — final p %2, %3 survivors</span>"))
                         .arg(tokenLabel(tokenizer, replay.chosen).toHtmlEscaped())
                         .arg(replay.finalP, 0, 'g', 3)
                         .arg(replay.finalCount);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <QHash>
 #include <QThread>
 #include <QWidget>
 
@@ -50,6 +51,7 @@ struct ExploreRun {
     QString conversationJson;
     // The assistant's reply before this run's first step (a branch's prompt ends with it).
     QString replyPrefix;
+    bool remote = false; // a remote engine's run: its steps know only their top-N candidates
     std::vector<TokenId> tokens() const;
 };
 
@@ -68,6 +70,11 @@ public:
     // tokenizerPath: the tokenizer file to use with a model that needs one (a llama2.c checkpoint); when
     // empty, the one chosen for this model before, else the one found beside it.
     void openModel(const QString& path, const QString& tokenizerPath = {});
+    // An OpenAI-compatible server as the model (address http(s)://host:port/v1); apiKey is kept for this
+    // address until the app quits, never saved.
+    void openRemoteModel(const QString& address, const QString& apiKey = {});
+    // Whether the loaded model is a remote engine's.
+    bool isRemoteModel() const;
     // The model of the last session, else the bundled demo model.
     void openLastModel();
     void cancelModelLoad();
@@ -167,6 +174,7 @@ private:
 
     std::optional<LoadedModelInfo> m_model;
     QString m_loadingPath;
+    QHash<QString, QString> m_remoteKeys; // API keys by server address, for this session only
     QString m_loadingTokenizer;
     quint64 m_nextId = 1;
     quint64 m_loadId = 0;

@@ -1,6 +1,7 @@
 #include "explore/InferenceWorker.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QElapsedTimer>
 
@@ -51,10 +52,30 @@ void arm(std::atomic<bool>& flag, const std::atomic<quint64>& upTo, quint64 tick
 
 } // namespace
 
-void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options) {
+void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options,
+                                const QString& apiKey) {
     arm(m_cancelLoad, m_cancelUpTo, ticket);
     if (m_cancelLoad.load()) {
         emit modelFailed(id, tr("Loading the model was cancelled."));
+        return;
+    }
+    if (isRemoteModelAddress(path)) {
+        emit loadProgress(id, 0, 1);
+        Result<RemoteModel> remote = connectRemoteModel(path, apiKey);
+        if (!remote) {
+            emit modelFailed(id, remote.error().message);
+            return;
+        }
+        if (m_cancelLoad.load()) {
+            emit modelFailed(id, tr("Loading the model was cancelled."));
+            return;
+        }
+        m_model.reset();
+        m_remote = std::move(remote).value();
+        m_vocabulary = std::make_shared<RemoteVocabulary>(remoteEngineName(m_remote->engine));
+        m_tokenizer = m_vocabulary;
+        m_cachedLogits.reset();
+        emit modelLoaded(id, LoadedModelInfo{remoteModelInfo(*m_remote), {}, m_tokenizer});
         return;
     }
     ModelOptions withProgress = options;
@@ -80,12 +101,47 @@ void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path,
         return;
     }
     m_model = std::move(model).value();
+    m_remote.reset();
+    m_vocabulary.reset();
     m_tokenizer = std::shared_ptr<const Tokenizer>(std::move(tokenizer).value());
     m_cachedLogits.reset();
     emit modelLoaded(id, LoadedModelInfo{m_model->info(), m_model->warnings(), m_tokenizer});
 }
 
+void InferenceWorker::generateRemote(const GenerationJob& job) {
+    const RemoteRequest request = remoteRequestFor(job.request, 20);
+    Result<RemoteResult> remote = remoteGenerate(*m_remote, request, [this, &job](const RemoteStep& step) {
+        m_vocabulary->learn(step);
+        emit stepGenerated(job.id, toGeneratedStep(step));
+        return !m_stop.load();
+    });
+    if (!remote) {
+        emit generationFailed(job.id, remote.error().message);
+        return;
+    }
+    GenerationOutcome outcome;
+    outcome.result = toGenerationResult(remote.value(), request);
+    QString error;
+    if (Database* db = database(&error)) {
+        RunRepository runs(*db);
+        Result<RunRecord> saved =
+            saveGeneration(runs, remoteModelInfo(*m_remote), job.request, outcome.result, job.provenance);
+        if (saved)
+            outcome.runId = saved->id;
+        else
+            outcome.saveError = saved.error().message;
+    } else {
+        outcome.saveError = error;
+    }
+    emit generationFinished(job.id, outcome);
+}
+
 void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
+    if (m_remote) {
+        arm(m_stop, m_stopUpTo, ticket);
+        generateRemote(job);
+        return;
+    }
     if (!m_model) {
         emit generationFailed(job.id, tr("No model is loaded."));
         return;
@@ -123,6 +179,10 @@ void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
 
 void InferenceWorker::traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,
                                     const Strategy& strategy) {
+    if (m_remote) {
+        emit inspectFailed(id, tr("A remote engine does not search beams here."));
+        return;
+    }
     if (!m_model || path.empty()) {
         emit inspectFailed(id, tr("No model is loaded."));
         return;
@@ -154,6 +214,38 @@ void InferenceWorker::traceBeamNode(quint64 id, const std::vector<TokenId>& prom
 void InferenceWorker::inspect(const InspectJob& job) {
     if (job.id < m_latestInspect.load())
         return;
+    if (!job.traces.empty()) {
+        // A remote run: the edited chain over each step's top-N candidates, as the engine gave them.
+        Result<RunLogits> logits = RunLogits::fromTopCandidates(job.traces, job.step + 1);
+        if (!logits) {
+            emit inspectFailed(job.id, logits.error().message);
+            return;
+        }
+        int known = 0;
+        for (const TopCandidate& c : job.traces[static_cast<std::size_t>(job.step)].top)
+            known += c.id >= 0 && c.rawP > 0.0f ? 1 : 0;
+        Result<ReplayedStep> replay = replayStep(logits.value(), job.promptIds, job.tokens, job.step, job.strategy,
+                                                 job.seed, m_tokenizer.get(), known);
+        if (!replay) {
+            emit inspectFailed(job.id, replay.error().message);
+            return;
+        }
+        // Raw probabilities stay the engine's (the logits were its log-probabilities), not renormalised over
+        // the candidates: the unseen rest is still "others".
+        for (TopCandidate& c : replay->trace.top)
+            c.rawP = std::exp(c.logit);
+        for (const TopCandidate& c : replay->trace.top)
+            if (c.id == replay->trace.chosen)
+                replay->trace.rawP = c.rawP;
+        // Survivor counts among the candidates (tokens the engine did not name were never possible here).
+        for (StageTrace& stage : replay->trace.stages)
+            stage.kept = std::min(stage.kept, known);
+        for (StageDistribution& stage : replay->stages)
+            stage.stage.kept = std::min(stage.stage.kept, known);
+        replay->trace.finalCount = std::min(replay->trace.finalCount, known);
+        emit stepInspected(job.id, replay.value());
+        return;
+    }
     if (!m_model) {
         emit inspectFailed(job.id, tr("No model is loaded."));
         return;
@@ -186,7 +278,7 @@ void InferenceWorker::inspect(const InspectJob& job) {
 }
 
 void InferenceWorker::runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan) {
-    if (!m_model) {
+    if (!m_model && !m_remote) {
         emit comparisonFailed(id, tr("No model is loaded."));
         return;
     }
@@ -199,15 +291,15 @@ void InferenceWorker::runComparison(quint64 id, quint64 ticket, const Comparison
     arm(m_stop, m_stopUpTo, ticket);
     QElapsedTimer throttle;
     throttle.start();
-    Result<ComparisonOutcome> outcome = runComparisonPlan(
-        *m_model, *m_tokenizer, *db, plan,
-        [&](const ComparisonProgress& progress) {
-            if (throttle.elapsed() >= 50 || progress.done == progress.total) {
-                throttle.restart();
-                emit comparisonProgress(id, progress);
-            }
-        },
-        &m_stop);
+    const auto progress = [&](const ComparisonProgress& progress) {
+        if (throttle.elapsed() >= 50 || progress.done == progress.total) {
+            throttle.restart();
+            emit comparisonProgress(id, progress);
+        }
+    };
+    Result<ComparisonOutcome> outcome =
+        m_remote ? runComparisonPlan(remoteRunSource(*m_remote, m_vocabulary), *db, plan, progress, &m_stop)
+                 : runComparisonPlan(*m_model, *m_tokenizer, *db, plan, progress, &m_stop);
     if (!outcome) {
         emit comparisonFailed(id, outcome.error().message);
         return;

@@ -15,6 +15,7 @@
 #include "generation/RunRecording.h"
 #include "generation/StepReplay.h"
 #include "model/Model.h"
+#include "serving/RemoteEngine.h"
 
 namespace swb {
 
@@ -48,6 +49,8 @@ struct InspectJob {
     int step = 0;
     Strategy strategy;
     std::uint64_t seed = 0;
+    // A run of a remote model: its steps as the engine told them, replayed on their top-N candidates only.
+    std::vector<StepTrace> traces;
 };
 
 // Owns the model and runs everything slow (loading, generation, step replay) on its own thread.
@@ -65,7 +68,10 @@ public:
     explicit InferenceWorker(QString databasePath);
     ~InferenceWorker() override;
 
-    void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options);
+    // path: a model's file or folder, or an OpenAI-compatible server's address (http(s)://host:port/v1, with
+    // apiKey when it wants one): the engine then generates, and its answers are what the views show.
+    void loadModel(quint64 id, quint64 ticket, const QString& path, const ModelOptions& options,
+                   const QString& apiKey = {});
     // A generation; a beam decoder's search also reports each step as it is taken (beamStepTaken).
     void generate(const GenerationJob& job, quint64 ticket);
     // The distribution one beam weighed at a node of a beam search: the logits after promptIds and path but its
@@ -107,11 +113,15 @@ signals:
 
 private:
     Database* database(QString* error);
+    void generateRemote(const GenerationJob& job);
 
     QString m_databasePath;
     std::unique_ptr<Database> m_database;
     std::unique_ptr<Model> m_model;
     std::shared_ptr<const Tokenizer> m_tokenizer;
+    // A remote model instead of m_model, and the token texts its answers gave.
+    std::optional<RemoteModel> m_remote;
+    std::shared_ptr<RemoteVocabulary> m_vocabulary;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_cancelLoad{false};
     std::atomic<quint64> m_tickets{0};

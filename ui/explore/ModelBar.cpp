@@ -3,6 +3,11 @@
 #include <utility>
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QUrl>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,12 +19,17 @@
 #include <QToolButton>
 
 #include "AppInfo.h"
+#include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
 
 namespace {
 QString displayName(const QString& path) {
+    if (isRemoteModelAddress(path)) {
+        const QUrl url(path);
+        return url.port() > 0 ? QStringLiteral("%1:%2").arg(url.host()).arg(url.port()) : url.host();
+    }
     const QFileInfo info(path);
     if (info.fileName() == QLatin1String("config.json"))
         return info.dir().dirName();
@@ -139,12 +149,56 @@ void ModelBar::rebuildMenu() {
     m_menu->clear();
     m_menu->addAction(tr("Open F&older…"), this, &ModelBar::chooseFolder);
     m_menu->addAction(tr("Open &File…"), this, &ModelBar::chooseFile);
+    m_menu->addAction(tr("OpenAI-compatible &Server…"), this, &ModelBar::chooseServer);
     m_menu->addAction(tr("&Bundled Demo Model"), this, [this] { emit openRequested(bundledModelPath()); });
     if (!m_recent.isEmpty()) {
         m_menu->addSection(tr("Recent"));
         for (const QString& path : m_recent)
             m_menu->addAction(QDir::toNativeSeparators(path), this, [this, path] { emit openRequested(path); });
     }
+}
+
+void ModelBar::chooseServer() {
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("OpenAI-compatible Server"));
+    auto* address = new QLineEdit(&dialog);
+    address->setObjectName(QStringLiteral("serverAddress"));
+    address->setPlaceholderText(QStringLiteral("http://127.0.0.1:8080/v1"));
+    address->setText(isRemoteModelAddress(m_modelPath) ? m_modelPath : QStringLiteral("http://127.0.0.1:8080/v1"));
+    auto* key = new QLineEdit(&dialog);
+    key->setObjectName(QStringLiteral("serverApiKey"));
+    key->setEchoMode(QLineEdit::Password);
+    key->setPlaceholderText(tr("none"));
+    auto* note = new QLabel(tr("swb serve, llama.cpp's server, vLLM or any server with /v1/completions. The engine "
+                               "samples; each token comes with its top-20 log-probabilities, and what-if replays "
+                               "only those. The key is kept until the app quits, never saved."),
+                            &dialog);
+    note->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
+    auto* problem = new QLabel(&dialog);
+    problem->setObjectName(QStringLiteral("serverProblem"));
+    problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    problem->hide();
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        // An address the dialog cannot use stays in it, with why.
+        if (isRemoteModelAddress(address->text().trimmed())) {
+            dialog.accept();
+            return;
+        }
+        problem->setText(tr("An address starts with http:// or https://, e.g. http://127.0.0.1:8080/v1."));
+        problem->show();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("&Address:"), address);
+    form->addRow(tr("API &key:"), key);
+    form->addRow(note);
+    form->addRow(problem);
+    form->addRow(buttons);
+    dialog.resize(520, dialog.sizeHint().height());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    emit openRemoteRequested(address->text().trimmed(), key->text().trimmed());
 }
 
 QString ModelBar::fileName(const QString& caption, const QString& filter) {
@@ -207,7 +261,8 @@ void ModelBar::setProgress(int done, int total) {
 
 void ModelBar::setLoading(const QString& path, const QString& tokenizerPath) {
     showModelPath(path, tokenizerPath);
-    m_name->setText(tr("Loading %1…").arg(displayName(path)));
+    m_name->setText(isRemoteModelAddress(path) ? tr("Connecting to %1…").arg(displayName(path))
+                                               : tr("Loading %1…").arg(displayName(path)));
     m_progress->setRange(0, 0); // busy until the first layer reports
     m_details->setText(QDir::toNativeSeparators(path));
     m_progress->show();
@@ -221,6 +276,14 @@ void ModelBar::setLoaded(const ModelInfo& info) {
     m_cancel->hide();
     m_open->setEnabled(true);
     m_name->setText(displayName(info.path));
+    const bool remote = info.format == QLatin1String("remote");
+    for (QWidget* local : {static_cast<QWidget*>(m_device), static_cast<QWidget*>(m_dtype), static_cast<QWidget*>(m_threads)})
+        local->setEnabled(!remote);
+    if (remote) {
+        m_details->setText(tr("%1 · the engine samples; top-20 log-probabilities per token").arg(info.architecture));
+        m_details->setToolTip(info.path);
+        return;
+    }
     const double millions = static_cast<double>(info.parameters) / 1e6;
     // The CPU kernels keep the weights as stored and compute in f32; otherwise they become the compute dtype.
     const QString weights = info.storedWeights ? tr("%1 as stored, f32 arithmetic").arg(info.fileDtype)

@@ -34,12 +34,15 @@ public:
     void setNextFileName(const QString& path) { m_nextFileName = path; }
     // Asks for a model file (and, for a llama2.c checkpoint with none beside it, its tokenizer) and opens it.
     void chooseFile();
+    // Asks for an OpenAI-compatible server's address and key, and opens it.
+    void chooseServer();
     // Asks for the tokenizer of the model last opened (a llama2.c checkpoint) and opens the two together.
     void chooseTokenizer();
 
 signals:
     // tokenizerPath: the tokenizer file to use with the model; empty for the model's own.
     void openRequested(const QString& path, const QString& tokenizerPath = {});
+    void openRemoteRequested(const QString& address, const QString& apiKey);
     void optionsChanged();
     void cancelRequested();
 

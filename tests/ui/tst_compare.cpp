@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include "AppInfo.h"
+#include "TestSupport.h"
 #include "MainWindow.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
@@ -221,6 +222,41 @@ private slots:
         }
         QCOMPARE(decoded, 2);
         // The panes show their text like any other run's.
+        for (ComparePane* pane : m_compare->panes())
+            QVERIFY(pane->stream()->stepCount() > 0);
+    }
+
+    // The same setup on `swb serve` (the demo model) opened as a remote model: the engine generates each run,
+    // the panes show them, and their texts are the local model's for the same strategies and seeds.
+    void comparesOnARemoteModel() {
+        swb::test::ServeProcess serve({});
+        QVERIFY(serve.port() > 0);
+        const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+        QSignalSpy ready(m_window->explore(), &ExploreView::modelReady);
+        m_window->explore()->openRemoteModel(address);
+        QVERIFY(ready.wait(30000));
+        QVERIFY(m_window->explore()->isRemoteModel());
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        m_compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+        m_compare->setPrompts({QStringLiteral("And God said")});
+        m_compare->maxTokensBox()->setValue(12);
+        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+        RunRepository runs(*m_window->database());
+        const Result<std::vector<RunSummary>> list = runs.listRuns();
+        QVERIFY(list);
+        std::map<QString, QString> local, remote; // strategy -> text, for the prompt of both
+        for (const RunSummary& summary : list.value()) {
+            if (summary.promptText != QLatin1String("And God said"))
+                continue;
+            (summary.modelPath == address ? remote : local)[summary.strategyName] = summary.text;
+        }
+        QCOMPARE(remote.size(), std::size_t(2));
+        for (const auto& [strategy, text] : remote) {
+            QVERIFY(!text.isEmpty());
+            QCOMPARE(text, local.at(strategy));
+        }
         for (ComparePane* pane : m_compare->panes())
             QVERIFY(pane->stream()->stepCount() > 0);
     }

@@ -119,13 +119,16 @@ void InferenceWorker::generateRemote(const GenerationJob& job) {
         emit generationFailed(job.id, remote.error().message);
         return;
     }
+    finishGeneration(job, remoteModelInfo(*m_remote), toGenerationResult(remote.value(), request));
+}
+
+void InferenceWorker::finishGeneration(const GenerationJob& job, const ModelInfo& model, GenerationResult result) {
     GenerationOutcome outcome;
-    outcome.result = toGenerationResult(remote.value(), request);
+    outcome.result = std::move(result);
     QString error;
     if (Database* db = database(&error)) {
         RunRepository runs(*db);
-        Result<RunRecord> saved =
-            saveGeneration(runs, remoteModelInfo(*m_remote), job.request, outcome.result, job.provenance);
+        Result<RunRecord> saved = saveGeneration(runs, model, job.request, outcome.result, job.provenance);
         if (saved)
             outcome.runId = saved->id;
         else
@@ -161,20 +164,7 @@ void InferenceWorker::generate(const GenerationJob& job, quint64 ticket) {
         emit generationFailed(job.id, result.error().message);
         return;
     }
-    GenerationOutcome outcome;
-    outcome.result = std::move(result).value();
-    QString error;
-    if (Database* db = database(&error)) {
-        RunRepository runs(*db);
-        Result<RunRecord> saved = saveGeneration(runs, m_model->info(), job.request, outcome.result, job.provenance);
-        if (saved)
-            outcome.runId = saved->id;
-        else
-            outcome.saveError = saved.error().message;
-    } else {
-        outcome.saveError = error;
-    }
-    emit generationFinished(job.id, outcome);
+    finishGeneration(job, m_model->info(), std::move(result).value());
 }
 
 void InferenceWorker::traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,

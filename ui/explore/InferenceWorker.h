@@ -114,6 +114,8 @@ signals:
 private:
     Database* database(QString* error);
     void generateRemote(const GenerationJob& job);
+    // Saves a finished generation to the run store and reports it.
+    void finishGeneration(const GenerationJob& job, const ModelInfo& model, GenerationResult result);
 
     QString m_databasePath;
     std::unique_ptr<Database> m_database;

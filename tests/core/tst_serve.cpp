@@ -679,6 +679,29 @@ void TestServe::remoteBatchMatchesLocalBatch() {
     QCOMPARE(remoteTexts.size(), 8);
     const QStringList localTexts = texts(dir.filePath("local.sqlite"));
     QVERIFY2(remoteTexts == localTexts, qPrintable(remoteTexts.join(" | ") + "\n vs \n" + localTexts.join(" | ")));
+    // Exported like any runs: the model is the server's address; each step's raw p is the local run's.
+    const auto exported = [&](const char* store, const char* report) {
+        const auto result = swb::test::runSwbProcess({"export", "--db", dir.filePath(store), "--report", report});
+        return result.status == 0 ? QString::fromUtf8(result.out).split("\r\n", Qt::SkipEmptyParts) : QStringList();
+    };
+    const QStringList runRows = exported("remote.sqlite", "runs");
+    QCOMPARE(runRows.size(), 9);
+    for (int i = 1; i < runRows.size(); ++i)
+        QVERIFY2(runRows[i].contains("," + address + ","), qPrintable(runRows[i]));
+    const auto rawPs = [](const QStringList& rows) {
+        // The steps' raw_p column, sorted; counted from the end, as a token's text may hold a comma.
+        QStringList out;
+        const int fromEnd = int(rows.value(0).split(',').size()) - int(rows.value(0).split(',').indexOf("raw_p"));
+        for (int i = 1; i < rows.size(); ++i) {
+            const QStringList cells = rows[i].split(',');
+            out << QString::number(cells.value(cells.size() - fromEnd).toDouble(), 'f', 5);
+        }
+        out.sort();
+        return out;
+    };
+    const QStringList remoteSteps = exported("remote.sqlite", "steps");
+    QCOMPARE(remoteSteps.size(), 1 + 8 * 8);
+    QCOMPARE(rawPs(remoteSteps), rawPs(exported("local.sqlite", "steps")));
     // An engine that cannot be reached: one sentence, before any run (what engines refuse to apply is
     // remoteSamplingFieldsPerEngine's).
     const auto refused = swb::test::runSwbProcess(QStringList{"batch", "--model", "http://127.0.0.1:1/v1", "--db",

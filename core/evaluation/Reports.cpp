@@ -283,6 +283,92 @@ QStringList runCells(const RunReportRow& run) {
             timeText(run.createdAt)};
 }
 
+// The strategy that beats every other one in the sign test at Holm-adjusted p < 0.05, if any; else the
+// leader by Bradley-Terry score and the decisive battles its weakest pair would need (80% power at the
+// level Holm gives the smallest p: 0.05 / pairs).
+PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, int>, PairwiseRow>& pairs,
+                                    const std::vector<PairwiseRow>& rows, const StrategyIndex& index,
+                                    const std::vector<double>& scores) {
+    PreferenceVerdict verdict;
+    if (rows.empty()) {
+        verdict.evidence = QStringLiteral("no preferences yet");
+        return verdict;
+    }
+    // Adjusted p and (wins, losses) of s against t, from the row of their pair.
+    const auto against = [&](int s, int t, double* holm, int* wins, int* losses) {
+        const auto found = pairs.find({std::min(s, t), std::max(s, t)});
+        if (found == pairs.end())
+            return false;
+        const std::size_t row = static_cast<std::size_t>(std::distance(pairs.begin(), found));
+        *holm = rows[row].holmP;
+        *wins = s < t ? found->second.winsA : found->second.winsB;
+        *losses = s < t ? found->second.winsB : found->second.winsA;
+        return true;
+    };
+    for (int s = 0; s < players && verdict.winner < 0; ++s) {
+        double worst = 0.0;
+        bool beatsAll = true;
+        int opponents = 0;
+        for (int t = 0; t < players && beatsAll; ++t) {
+            double holm = 1.0;
+            int wins = 0, losses = 0;
+            if (t == s || !against(s, t, &holm, &wins, &losses))
+                continue;
+            ++opponents;
+            beatsAll = wins > losses && holm < 0.05;
+            worst = std::max(worst, holm);
+        }
+        if (beatsAll && opponents == players - 1 && opponents > 0) {
+            verdict.winner = s;
+            verdict.worstHolmP = worst;
+            verdict.evidence = QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
+                                   .arg(label(s, index))
+                                   .arg(worst, 0, 'g', 3);
+        }
+    }
+    if (verdict.winner >= 0)
+        return verdict;
+    int leader = -1;
+    for (int s = 0; s < players; ++s)
+        if (std::isfinite(scores[static_cast<std::size_t>(s)]) &&
+            (leader < 0 || scores[static_cast<std::size_t>(s)] > scores[static_cast<std::size_t>(leader)]))
+            leader = s;
+    if (leader < 0) {
+        verdict.evidence = QStringLiteral("no clear winner: the preferences do not rank the strategies");
+        return verdict;
+    }
+    int weakest = -1, weakWins = 0, weakLosses = 0;
+    double weakP = -1.0;
+    for (int t = 0; t < players; ++t) {
+        double holm = 1.0;
+        int wins = 0, losses = 0;
+        if (t != leader && against(leader, t, &holm, &wins, &losses) && holm >= weakP) {
+            weakest = t;
+            weakP = holm;
+            weakWins = wins;
+            weakLosses = losses;
+        }
+    }
+    const int decisive = weakWins + weakLosses;
+    const int needed = decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(rows.size()))
+                                    : -1;
+    if (weakest >= 0 && weakWins > weakLosses && needed >= 0) {
+        verdict.furtherBattles = std::max(0, needed - decisive);
+        verdict.evidence = QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted "
+                                          "p = %5); about %6 more decisive battles between them at this win share")
+                               .arg(label(leader, index), label(weakest, index))
+                               .arg(weakWins)
+                               .arg(weakLosses)
+                               .arg(weakP, 0, 'g', 3)
+                               .arg(verdict.furtherBattles);
+    } else {
+        verdict.evidence = QStringLiteral("no clear winner: %1 leads by Bradley-Terry but does not win more battles "
+                                          "than it loses against every other strategy")
+                               .arg(label(leader, index));
+    }
+    return verdict;
+}
+
 } // namespace
 
 QStringList Reports::kindNames() {
@@ -467,8 +553,16 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         row.strategyB = label(key.second, *index);
         const int total = row.winsA + row.winsB + row.ties + row.bothBad;
         row.winRateA = (row.winsA + 0.5 * (row.ties + row.bothBad)) / total;
+        row.signTestP = stats::signTestPValue(row.winsA, row.winsB);
         report.pairwise.push_back(row);
     }
+    std::vector<double> signP;
+    for (const PairwiseRow& row : report.pairwise)
+        signP.push_back(row.signTestP);
+    const std::vector<double> holm = stats::holmAdjust(signP);
+    for (std::size_t i = 0; i < report.pairwise.size(); ++i)
+        report.pairwise[i].holmP = holm[i];
+    report.preferenceVerdict = preferenceVerdict(players, pairs, report.pairwise, *index, fit.scores);
 
     // Per strategy: runs, text metrics, ratings.
     std::vector<std::vector<qint64>> runsOf(static_cast<std::size_t>(players));
@@ -638,9 +732,11 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                << QStringLiteral("online_elo") << QStringLiteral("battles") << QStringLiteral("win_rate")
                << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
                << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
-               << QStringLiteral("distinct_3") << QStringLiteral("rep_4");
+               << QStringLiteral("distinct_3") << QStringLiteral("rep_4") << QStringLiteral("preference_best")
+               << QStringLiteral("preference_verdict");
         csv.writeRow(header);
-        for (const StrategySummary& s : report->strategies) {
+        for (std::size_t i = 0; i < report->strategies.size(); ++i) {
+            const StrategySummary& s = report->strategies[i];
             QStringList cells{QString::number(s.strategyId), s.strategy, QString::number(s.runs)};
             for (const DimensionSummary& d : s.dimensions)
                 cells << CsvWriter::number(d.mean) << CsvWriter::number(d.interval.low)
@@ -650,16 +746,19 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                   << QString::number(s.battles) << CsvWriter::number(s.winRate) << CsvWriter::number(s.meanLength)
                   << CsvWriter::number(s.meanPerplexity) << CsvWriter::number(s.meanRawEntropy)
                   << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
-                  << CsvWriter::number(s.rep4);
+                  << CsvWriter::number(s.rep4)
+                  << (report->preferenceVerdict.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false"))
+                  << report->preferenceVerdict.evidence;
             csv.writeRow(cells);
         }
     } else if (kind == ReportKind::Pairwise) {
         csv.writeRow({QStringLiteral("strategy_a"), QStringLiteral("strategy_b"), QStringLiteral("wins_a"),
                       QStringLiteral("wins_b"), QStringLiteral("ties"), QStringLiteral("bothbad"),
-                      QStringLiteral("win_rate_a")});
+                      QStringLiteral("win_rate_a"), QStringLiteral("sign_test_p"), QStringLiteral("holm_p")});
         for (const PairwiseRow& row : report->pairwise)
             csv.writeRow({row.strategyA, row.strategyB, QString::number(row.winsA), QString::number(row.winsB),
-                          QString::number(row.ties), QString::number(row.bothBad), CsvWriter::number(row.winRateA)});
+                          QString::number(row.ties), QString::number(row.bothBad), CsvWriter::number(row.winRateA),
+                          CsvWriter::number(row.signTestP), CsvWriter::number(row.holmP)});
     } else if (kind == ReportKind::Agreement) {
         csv.writeRow({QStringLiteral("dimension"), QStringLiteral("alpha_ordinal"), QStringLiteral("alpha_interval"),
                       QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters")});

@@ -109,6 +109,17 @@ struct PairwiseRow {
     int ties = 0;
     int bothBad = 0;
     double winRateA = stats::kNaN; // (winsA + (ties + bothBad) / 2) / battles
+    double signTestP = stats::kNaN; // exact two-sided sign test of winsA against winsB (ties left out)
+    double holmP = stats::kNaN;     // signTestP adjusted by Holm across all pairs
+};
+
+// Which strategy the preferences pick, with the evidence: the one that beats every other strategy in the
+// sign test at Holm-adjusted p < 0.05; else none, with the decisive battles a clear result would need.
+struct PreferenceVerdict {
+    int winner = -1;   // index into SummaryReport::strategies; -1: no clear winner
+    double worstHolmP = stats::kNaN; // the winner's largest adjusted p against another strategy
+    QString evidence;  // one sentence
+    int furtherBattles = -1; // without a winner: more decisive battles the leader's weakest pair needs
 };
 
 struct StrategySummary {
@@ -153,6 +164,7 @@ struct SummaryReport {
     QStringList dimensions; // rated dimensions: in rubric order (rubrics by id), then others by name
     std::vector<StrategySummary> strategies;
     std::vector<PairwiseRow> pairwise;
+    PreferenceVerdict preferenceVerdict;
     std::vector<AgreementRow> agreement;
     std::vector<RaterRow> raters;
 };

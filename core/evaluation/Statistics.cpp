@@ -1,6 +1,7 @@
 #include "evaluation/Statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -262,6 +263,71 @@ std::vector<std::vector<double>> winRateMatrix(int players, const std::vector<Ba
         for (std::size_t j = 0; j < n; ++j)
             wins[i][j] = games[i][j] > 0.0 ? wins[i][j] / games[i][j] : kNaN;
     return wins;
+}
+
+double signTestPValue(int wins, int losses) {
+    const int n = wins + losses;
+    if (n <= 0)
+        return 1.0;
+    const int k = std::min(wins, losses);
+    // P(X <= k) summed in log space: C(n, i) / 2^n.
+    double tail = 0.0;
+    for (int i = 0; i <= k; ++i)
+        tail += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
+    return std::min(1.0, 2.0 * tail);
+}
+
+std::vector<double> holmAdjust(const std::vector<double>& pValues) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < pValues.size(); ++i)
+        if (!std::isnan(pValues[i]))
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pValues[a] < pValues[b]; });
+    std::vector<double> adjusted(pValues.size(), kNaN);
+    const auto m = static_cast<double>(order.size());
+    double running = 0.0;
+    for (std::size_t j = 0; j < order.size(); ++j) {
+        running = std::max(running, std::min(1.0, (m - static_cast<double>(j)) * pValues[order[j]]));
+        adjusted[order[j]] = running;
+    }
+    return adjusted;
+}
+
+namespace {
+
+// The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9).
+double normalQuantile(double p) {
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01,  -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    const double low = 0.02425;
+    if (p < low) {
+        const double q = std::sqrt(-2 * std::log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const double q = p - 0.5;
+    const double r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+} // namespace
+
+int signTestSampleSize(double share, double alpha, double power) {
+    if (!(share > 0.0 && share < 1.0) || share == 0.5 || !(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0))
+        return -1;
+    const double n = std::pow((normalQuantile(1.0 - alpha / 2.0) * 0.5 + normalQuantile(power) * std::sqrt(share * (1.0 - share))) /
+                                  (share - 0.5),
+                              2.0);
+    return static_cast<int>(std::ceil(n - 1e-9));
 }
 
 double mean(const std::vector<double>& values) {

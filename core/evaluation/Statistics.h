@@ -97,6 +97,23 @@ std::vector<double> onlineElo(int players, const std::vector<Battle>& battles, d
 std::vector<std::vector<double>> winRateMatrix(int players, const std::vector<Battle>& battles);
 
 // ---------------------------------------------------------------------------------------------------------------
+// Tests between two strategies
+
+// Exact two-sided sign test of wins against losses (ties left out): min(1, 2 P(X <= min(wins, losses))) for
+// X ~ Binomial(wins + losses, 1/2). 1 when there is no decisive battle.
+double signTestPValue(int wins, int losses);
+
+// Holm's (1979) step-down adjustment for m tests: the i-th smallest p (from 1) becomes max over j <= i of
+// min(1, (m - j + 1) p_(j)); returned in the input order. NaN entries stay NaN and do not count in m.
+std::vector<double> holmAdjust(const std::vector<double>& pValues);
+
+// Decisive battles a sign test needs to reject "even" at two-sided level alpha with the given power when one
+// side truly wins a share of them (normal approximation of the one-sample proportion test:
+// n = ((z_{1-alpha/2} / 2 + z_power sqrt(share (1 - share))) / (share - 1/2))^2, rounded up). -1 when share is
+// 1/2 (no effect to detect) or outside (0, 1).
+int signTestSampleSize(double share, double alpha = 0.05, double power = 0.8);
+
+// ---------------------------------------------------------------------------------------------------------------
 // Means and their intervals
 
 double mean(const std::vector<double>& values); // NaN when empty

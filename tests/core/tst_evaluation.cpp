@@ -242,6 +242,41 @@ private slots:
         QVERIFY(std::isnan(matrix[1][2]));
     }
 
+    // Exact binomial tails computed by hand: 9 wins of 10 -> 2 (1 + 10) / 2^10; 20 of 25 ->
+    // 2 sum_{k<=5} C(25, k) / 2^25 = 0.004077315330505371 (Python's math.comb).
+    void signTestByHand() {
+        QCOMPARE(signTestPValue(9, 1), 2.0 * 11.0 / 1024.0);
+        QCOMPARE(signTestPValue(1, 9), 2.0 * 11.0 / 1024.0);
+        QVERIFY(std::abs(signTestPValue(20, 5) - 0.004077315330505371) < 1e-15);
+        QCOMPARE(signTestPValue(5, 5), 1.0);
+        QCOMPARE(signTestPValue(0, 0), 1.0);
+        QCOMPARE(signTestPValue(3, 0), 0.25);
+    }
+
+    // Holm (1979) by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04, made
+    // monotone -> 0.02, 0.03, 0.06, 0.06; a NaN is no test.
+    void holmByHand() {
+        const std::vector<double> adjusted = holmAdjust({0.01, 0.04, 0.03, 0.005});
+        const std::vector<double> expected = {0.03, 0.06, 0.06, 0.02};
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(std::abs(adjusted[i] - expected[i]) < 1e-15, qPrintable(QString::number(adjusted[i])));
+        const std::vector<double> withNaN = holmAdjust({kNaN, 0.02, 0.5, 0.9});
+        QVERIFY(std::isnan(withNaN[0]));
+        QVERIFY(std::abs(withNaN[1] - 0.06) < 1e-15);
+        QVERIFY(std::abs(withNaN[2] - 1.0) < 1e-15); // 0.5 x 2, capped
+        QVERIFY(std::abs(withNaN[3] - 1.0) < 1e-15);
+    }
+
+    // n = ((z_{0.975} / 2 + z_{0.8} sqrt(0.21)) / 0.2)^2 = 46.626 -> 47; at level 0.05 / 3 and share 0.6:
+    // 258.98 -> 259 (Python's statistics.NormalDist for the quantiles).
+    void signTestSampleSizeByHand() {
+        QCOMPARE(signTestSampleSize(0.7), 47);
+        QCOMPARE(signTestSampleSize(0.3), 47);
+        QCOMPARE(signTestSampleSize(0.6, 0.05 / 3.0), 259);
+        QCOMPARE(signTestSampleSize(0.5), -1);
+        QCOMPARE(signTestSampleSize(1.0), -1);
+    }
+
     void meansAndPercentiles() {
         QVERIFY(std::isnan(mean({})));
         QCOMPARE(mean({1, 2, 3, 6}), 3.0);

@@ -153,6 +153,17 @@ private:
     }
 
     // Exports a report to a file, checks line endings and header, parses it back.
+    // The exact two-sided sign test, from the binomial coefficients.
+    static double binomialTwoSided(int wins, int losses) {
+        const int n = wins + losses;
+        double tail = 0.0, coefficient = 1.0; // C(n, 0)
+        for (int k = 0; k <= std::min(wins, losses); ++k) {
+            tail += coefficient;
+            coefficient = coefficient * (n - k) / (k + 1);
+        }
+        return n == 0 ? 1.0 : std::min(1.0, 2.0 * tail / std::pow(2.0, n));
+    }
+
     Table exportReport(const QString& report, const QStringList& expectedHeader = {}) {
         const QString out = path(report + QStringLiteral(".csv"));
         const auto result = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
@@ -325,9 +336,27 @@ private slots:
                << "distinct_1"
                << "distinct_2"
                << "distinct_3"
-               << "rep_4";
+               << "rep_4"
+               << "preference_best"
+               << "preference_verdict";
         const Table table = exportReport(QStringLiteral("summary"), header);
         QCOMPARE(table.size(), 3);
+        // The verdict on preferences: the sign test of the one pair (ties left out), by hand below.
+        {
+            int winsGreedy = 0, winsChat = 0;
+            for (const Preference& p : m_preferences)
+                if (p.winner != QLatin1String("tie") && p.winner != QLatin1String("bothbad"))
+                    ++(strategyOfLabel(p.comparisonId, p.winner) == QLatin1String("greedy") ? winsGreedy : winsChat);
+            const double p = binomialTwoSided(winsGreedy, winsChat);
+            const QString best = p < 0.05 ? (winsGreedy > winsChat ? QStringLiteral("greedy") : QStringLiteral("chat")) : QString();
+            for (const QString& strategy : {QStringLiteral("greedy"), QStringLiteral("chat")}) {
+                const QStringList* row = rowWhere(table, QStringLiteral("strategy"), strategy);
+                QVERIFY(row);
+                QCOMPARE(row->value(header.indexOf("preference_best")), strategy == best ? QStringLiteral("true") : QStringLiteral("false"));
+                QVERIFY2(row->value(header.indexOf("preference_verdict")).startsWith(best.isEmpty() ? QStringLiteral("no clear winner") : best),
+                         qPrintable(row->value(header.indexOf("preference_verdict"))));
+            }
+        }
         const std::map<QString, Tally> tally = tallies();
         double eloSum = 0;
         std::map<QString, double> bt;
@@ -403,7 +432,8 @@ private slots:
 
     void pairwiseMatchesIndependentCounts() {
         const Table table = exportReport(QStringLiteral("pairwise"), {"strategy_a", "strategy_b", "wins_a", "wins_b",
-                                                                      "ties", "bothbad", "win_rate_a"});
+                                                                      "ties", "bothbad", "win_rate_a", "sign_test_p",
+                                                                      "holm_p"});
         QCOMPARE(table.size(), 2);
         const QStringList& row = table[1];
         const QString a = row[0];
@@ -425,6 +455,8 @@ private slots:
         QCOMPARE(row[4].toInt(), ties);
         QCOMPARE(row[5].toInt(), bothBad);
         QVERIFY(near(number(row[6]), (winsA + 0.5 * (ties + bothBad)) / 10.0));
+        QVERIFY(near(number(row[7]), binomialTwoSided(winsA, winsB)));
+        QCOMPARE(row[8], row[7]); // one pair: Holm leaves it as it is
     }
 
     void agreementMatchesClosedForm() {

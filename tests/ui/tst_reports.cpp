@@ -98,10 +98,12 @@ QStringList header(ReportKind kind) {
                  << "distinct_1"
                  << "distinct_2"
                  << "distinct_3"
-                 << "rep_4";
+                 << "rep_4"
+                 << "preference_best"
+                 << "preference_verdict";
     }
     case ReportKind::Pairwise:
-        return {"strategy_a", "strategy_b", "wins_a", "wins_b", "ties", "bothbad", "win_rate_a"};
+        return {"strategy_a", "strategy_b", "wins_a", "wins_b", "ties", "bothbad", "win_rate_a", "sign_test_p", "holm_p"};
     case ReportKind::Agreement:
         return {"dimension", "alpha_ordinal", "alpha_interval", "units", "pairable_values", "raters"};
     case ReportKind::Raters:

@@ -62,6 +62,16 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>BT, length-controlled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bradley–Terry with the two outputs&apos; length difference as a covariate (FastChat&apos;s style control): the strength left once longer outputs winning is accounted for. Far below the plain score: the strategy wins by writing longer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Elo</source>
         <translation type="unfinished"></translation>
@@ -157,8 +167,13 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Bradley–Terry %1; 95% interval %2 to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Length coefficient of the fit: %1 log-odds per unit of scaled length difference.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -242,12 +257,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>α ordinal 95% CI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Percentile-bootstrap interval of ordinal α, resampling the runs; below 0.7 (the evaluation guide&apos;s threshold) the scores are not yet reliable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Undefined: no run has two ratings on this dimension, or the scores never vary.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Rater</source>
         <translation type="unfinished"></translation>
     </message>
@@ -307,8 +332,43 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+1"/>
+        <source>α without</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise of 0.05 or more says the others agree better without them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>s / item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Median seconds between the rater&apos;s consecutive answers (breaks over 30 minutes left out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Same in a row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Share of rated runs given exactly the scores of the run rated just before (straight-lining).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>This rater has answered no gold comparison.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Undefined: without this rater no dimension has two raters on a run.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -383,7 +443,7 @@
 <context>
     <name>swb::BeamTreeView</name>
     <message>
-        <location filename="../ui/explore/BeamTreeView.cpp" line="+181"/>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+200"/>
         <source>continues</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1113,7 +1173,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1217,12 +1277,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+865"/>
+        <location line="+905"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-865"/>
+        <location line="-905"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1252,7 +1312,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+41"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1273,6 +1333,11 @@ p %2</source>
     </message>
     <message>
         <location line="+55"/>
+        <source>The server applies its own chat template; the messages are sent as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>your template</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1282,7 +1347,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1295,7 +1360,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1318,7 +1383,27 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+337"/>
+        <location line="+315"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>final p %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no final p (the engine does not give it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %3 survivors&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <location line="+5"/>
         <location line="+4"/>
         <source>Token</source>
@@ -1395,7 +1480,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-352"/>
+        <location line="-374"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1438,7 +1523,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+77"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1476,17 +1561,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+97"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %3 survivors&lt;/span&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1499,29 +1584,34 @@ p %2</source>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+57"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+59"/>
+        <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
         <source>The tokenizer has %1 tokens but the model %2 only %3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location line="+34"/>
-        <location line="+36"/>
-        <location line="+31"/>
+        <location line="+52"/>
+        <location line="+28"/>
+        <location line="+63"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-99"/>
+        <source>A remote engine does not search beams here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>swb::IntervalBarChart</name>
     <message>
-        <location filename="../ui/reports/IntervalBarChart.cpp" line="+97"/>
+        <location filename="../ui/reports/IntervalBarChart.cpp" line="+101"/>
         <source>no data</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1529,7 +1619,7 @@ p %2</source>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+29"/>
+        <location filename="../ui/MainWindow.cpp" line="+30"/>
         <source>Sampling Workbench</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1564,7 +1654,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+64"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1615,13 +1705,13 @@ p %2</source>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+33"/>
-        <location line="+208"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+43"/>
+        <location line="+261"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-249"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1677,13 +1767,48 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+102"/>
+        <location line="+146"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-98"/>
         <source>Open F&amp;older…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>OpenAI-compatible &amp;Server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>OpenAI-compatible Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>swb serve, llama.cpp&apos;s server, vLLM or any server with /v1/completions. The engine samples; each token comes with its top-20 log-probabilities, and what-if replays only those. The key is kept until the app quits, never saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>An address starts with http:// or https://, e.g. http://127.0.0.1:8080/v1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API &amp;key:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1710,7 +1835,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+15"/>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 · the engine samples; top-20 log-probabilities per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 as stored, f32 arithmetic</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1730,12 +1865,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-153"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Bundled Demo Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1745,7 +1880,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+56"/>
         <source>Open Model Folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1760,7 +1895,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1843,12 +1978,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+148"/>
+        <location line="+163"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-146"/>
+        <location line="-161"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1858,12 +1993,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Mean score per strategy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+20"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1883,8 +2013,13 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pairwise win rate, row against column</source>
+        <location line="-13"/>
+        <source>Mean score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Win rate, row against column</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1893,7 +2028,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+2"/>
+        <source>Agreement, ordinal α</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ordinal α per dimension with its 95% bootstrap interval over the runs; the dashed line is the evaluation guide&apos;s threshold, 0.7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Inter-rater agreement (Krippendorff&apos;s α)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1913,7 +2058,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+13"/>
+        <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Export CSV:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1924,12 +2074,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+314"/>
+        <location line="+382"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-303"/>
+        <location line="-371"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1984,7 +2134,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Cannot compute the report: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2016,6 +2166,11 @@ Choose another</source>
     <message>
         <location line="+1"/>
         <source>Raters: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Preferences:&lt;/b&gt; %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2054,7 +2209,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>No rubric scores yet.
 Score outputs in Compare
 or run “swb import-ratings”.</source>
@@ -2077,7 +2232,60 @@ ratings: %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+17"/>
+        <source>no preferences yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 beats every other strategy (sign test, Holm-adjusted p ≤ %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 more decisive battles between them at this win share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against every other strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no clear winner: the preferences do not rank the strategies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1: undefined (no run has two ratings, or the scores never vary)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: α %2, 95% interval %3 to %4
+units (runs): %5, raters: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No agreement yet.
+It needs runs rated
+by two raters or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>α (ordinal)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>0.7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1: Bradley–Terry %2, 95% interval %3 to %4
 online Elo %5, win rate %6, battles: %7</source>
         <translation type="unfinished"></translation>
@@ -2147,7 +2355,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Export Chart</source>
         <translation type="unfinished"></translation>
     </message>

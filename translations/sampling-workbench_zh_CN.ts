@@ -62,6 +62,16 @@
         <translation>Bradley–Terry：类 Elo 刻度（400·log10）上的强度，均值 1000；平局计为一半。方括号中为对对战进行 %1 次自助法重抽样得到的 95% 区间。</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>BT, length-controlled</source>
+        <translation>BT（长度校正）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bradley–Terry with the two outputs&apos; length difference as a covariate (FastChat&apos;s style control): the strength left once longer outputs winning is accounted for. Far below the plain score: the strategy wins by writing longer.</source>
+        <translation>以两个输出的长度差为协变量的 Bradley–Terry（FastChat 的风格控制）：扣除“较长输出更易获胜”之后剩下的强度。远低于普通分数：该策略靠写得更长取胜。</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Elo</source>
         <translation>Elo</translation>
@@ -157,9 +167,14 @@
         <translation>尚无涉及此策略的偏好。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Bradley–Terry %1; 95% interval %2 to %3.</source>
         <translation>Bradley–Terry %1；95% 区间 %2 至 %3。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Length coefficient of the fit: %1 log-odds per unit of scaled length difference.</source>
+        <translation>拟合的长度系数：每单位缩放长度差 %1 的对数几率。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -242,12 +257,22 @@
         <translation>为此维度打分的评分者。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>α ordinal 95% CI</source>
+        <translation>α（序数）95% 区间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Percentile-bootstrap interval of ordinal α, resampling the runs; below 0.7 (the evaluation guide&apos;s threshold) the scores are not yet reliable.</source>
+        <translation>对运行重抽样得到的序数 α 百分位自助法区间；低于 0.7（评估指南的阈值）时分数尚不可靠。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Undefined: no run has two ratings on this dimension, or the scores never vary.</source>
         <translation>未定义：没有运行在此维度上有两条评分，或者分数从未变化。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Rater</source>
         <translation>评分者</translation>
     </message>
@@ -307,9 +332,44 @@
         <translation>正确数 / 已作答的金标准数：用于检查评分者是否认真阅读了输出。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+1"/>
+        <source>α without</source>
+        <translation>去除后 α</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise of 0.05 or more says the others agree better without them.</source>
+        <translation>将此评分者搁置后，各维度序数 α 的平均变化：上升 0.05 或更多说明没有此人时其他人更一致。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>s / item</source>
+        <translation>秒 / 条</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Median seconds between the rater&apos;s consecutive answers (breaks over 30 minutes left out).</source>
+        <translation>评分者相邻两次作答之间的秒数中位数（超过 30 分钟的间隔视为休息，不计入）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Same in a row</source>
+        <translation>连续相同</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Share of rated runs given exactly the scores of the run rated just before (straight-lining).</source>
+        <translation>与紧邻上一个运行打分完全相同的已评分运行所占比例（直线作答）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>This rater has answered no gold comparison.</source>
         <translation>此评分者尚未回答任何金标准比较。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Undefined: without this rater no dimension has two raters on a run.</source>
+        <translation>未定义：没有此评分者时，没有任何维度在某个运行上有两名评分者。</translation>
     </message>
 </context>
 <context>
@@ -383,7 +443,7 @@
 <context>
     <name>swb::BeamTreeView</name>
     <message>
-        <location filename="../ui/explore/BeamTreeView.cpp" line="+181"/>
+        <location filename="../ui/explore/BeamTreeView.cpp" line="+200"/>
         <source>continues</source>
         <translation>继续</translation>
     </message>
@@ -1117,7 +1177,7 @@ p %2</translation>
         <translation>无法重放这一步：%1</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation>输入提示词，然后生成（Ctrl+Return）</translation>
     </message>
@@ -1221,12 +1281,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+865"/>
+        <location line="+905"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-865"/>
+        <location line="-905"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1256,7 +1316,7 @@ p %2</translation>
         <translation>请等待比较完成或取消它，然后再打开其他模型。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+41"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -1277,6 +1337,11 @@ p %2</translation>
     </message>
     <message>
         <location line="+55"/>
+        <source>The server applies its own chat template; the messages are sent as they are.</source>
+        <translation>服务器使用自己的聊天模板；消息按原样发送。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>your template</source>
         <translation>你的模板</translation>
     </message>
@@ -1286,7 +1351,7 @@ p %2</translation>
         <translation>此模型没有聊天模板</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1298,7 +1363,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
     </message>
@@ -1320,7 +1385,27 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+337"/>
+        <location line="+315"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
+        <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>final p %1</source>
+        <translation>最终 p %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no final p (the engine does not give it)</source>
+        <translation>无最终 p（引擎不提供）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %3 survivors&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设分析，仅前 N 个&lt;/b&gt;（编辑后的链，在引擎给出的候选上重放，其余不可见）：将会抽取“%1”——在这些候选中的最终 p %2，%3 个幸存者&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <location line="+5"/>
         <location line="+4"/>
         <source>Token</source>
@@ -1397,7 +1482,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-352"/>
+        <location line="-374"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1439,7 +1524,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+77"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1476,17 +1561,17 @@ p %2</translation>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+97"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%5 个保留的词元</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %3 survivors&lt;/span&gt;</source>
         <translation>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设&lt;/b&gt;（编辑后的链，在此步的 logits 上重放）：将抽取“%1”— 最终 p %2，%3 个保留的词元&lt;/span&gt;</translation>
     </message>
@@ -1499,29 +1584,34 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+57"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+59"/>
+        <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
         <source>The tokenizer has %1 tokens but the model %2 only %3.</source>
         <translation>分词器有 %1 个词元，但模型 %2 只有 %3 个。</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location line="+34"/>
-        <location line="+36"/>
-        <location line="+31"/>
+        <location line="+52"/>
+        <location line="+28"/>
+        <location line="+63"/>
         <location line="+32"/>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>
+    </message>
+    <message>
+        <location line="-99"/>
+        <source>A remote engine does not search beams here.</source>
+        <translation>远程引擎不在此处进行束搜索。</translation>
     </message>
 </context>
 <context>
     <name>swb::IntervalBarChart</name>
     <message>
-        <location filename="../ui/reports/IntervalBarChart.cpp" line="+97"/>
+        <location filename="../ui/reports/IntervalBarChart.cpp" line="+101"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
@@ -1529,7 +1619,7 @@ p %2</translation>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+29"/>
+        <location filename="../ui/MainWindow.cpp" line="+30"/>
         <source>Sampling Workbench</source>
         <translation>采样工作台</translation>
     </message>
@@ -1564,7 +1654,7 @@ p %2</translation>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+64"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1615,13 +1705,13 @@ p %2</translation>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+33"/>
-        <location line="+208"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+43"/>
+        <location line="+261"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-249"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1677,14 +1767,49 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+102"/>
+        <location line="+146"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-98"/>
         <source>Open F&amp;older…</source>
         <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>OpenAI-compatible &amp;Server…</source>
+        <translation>OpenAI 兼容服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>OpenAI-compatible Server</source>
+        <translation>OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>swb serve, llama.cpp&apos;s server, vLLM or any server with /v1/completions. The engine samples; each token comes with its top-20 log-probabilities, and what-if replays only those. The key is kept until the app quits, never saved.</source>
+        <translation>swb serve、llama.cpp 的服务器、vLLM 或任何提供 /v1/completions 的服务器。由引擎采样；每个词元附带其前 20 个对数概率，假设分析只重放这些。密钥保留到应用退出，从不保存。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>An address starts with http:// or https://, e.g. http://127.0.0.1:8080/v1.</source>
+        <translation>地址以 http:// 或 https:// 开头，例如 http://127.0.0.1:8080/v1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
         <location line="+24"/>
@@ -1711,7 +1836,17 @@ Choose another</source>
 选择其他</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+15"/>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 · the engine samples; top-20 log-probabilities per token</source>
+        <translation>%1 · 由引擎采样；每个词元前 20 个对数概率</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 as stored, f32 arithmetic</source>
         <translation>%1 按存储格式，f32 运算</translation>
     </message>
@@ -1731,12 +1866,12 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-153"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Bundled Demo Model</source>
         <translation>内置演示模型(&amp;B)</translation>
     </message>
@@ -1746,7 +1881,7 @@ Choose another</source>
         <translation>最近使用</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+56"/>
         <source>Open Model Folder</source>
         <translation>打开模型文件夹</translation>
     </message>
@@ -1761,7 +1896,7 @@ Choose another</source>
         <translation>第 %1 层，共 %2 层</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
@@ -1844,12 +1979,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+148"/>
+        <location line="+163"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-146"/>
+        <location line="-161"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -1859,12 +1994,7 @@ Choose another</source>
         <translation>根据运行存储重新计算报告，纳入此后给出的所有评分</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Mean score per strategy</source>
-        <translation>各策略的平均分</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+20"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation>所选维度上所有评分的平均值；误差线为均值的 95% 自助法区间。</translation>
     </message>
@@ -1884,9 +2014,14 @@ Choose another</source>
         <translation>Bradley–Terry：类 Elo 刻度（400·log10）上的强度，均值 1000；平局计为一半。误差线：95% 自助法区间；菱形：在线 Elo。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pairwise win rate, row against column</source>
-        <translation>成对胜率（行对列）</translation>
+        <location line="-13"/>
+        <source>Mean score</source>
+        <translation>平均分</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Win rate, row against column</source>
+        <translation>胜率（行对列）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1894,7 +2029,17 @@ Choose another</source>
         <translation>在偏好中行策略战胜列策略的频率，平局计为一半；胜率下方为：胜–负–平。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+2"/>
+        <source>Agreement, ordinal α</source>
+        <translation>一致性（序数 α）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ordinal α per dimension with its 95% bootstrap interval over the runs; the dashed line is the evaluation guide&apos;s threshold, 0.7.</source>
+        <translation>各维度的序数 α 及其对运行自助法得到的 95% 区间；虚线为评估指南的阈值 0.7。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Inter-rater agreement (Krippendorff&apos;s α)</source>
         <translation>评分者间一致性（Krippendorff&apos;s α）</translation>
     </message>
@@ -1914,7 +2059,12 @@ Choose another</source>
         <translation>金标准比较带有已知的正确答案；其上的准确率可表明评分者是否在认真阅读。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+13"/>
+        <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
+        <translation>当某策略在偏好的精确符号检验（不计平局）中，经跨对的 Holm 校正后以 p &lt; 0.05 胜过其他每一个策略时，即为胜者。若无胜者：按当前胜率，领先者最接近的一对还需要约多少条有胜负的偏好才能达到 80% 的检验效能。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Export CSV:</source>
         <translation>导出 CSV：</translation>
     </message>
@@ -1925,12 +2075,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+314"/>
+        <location line="+382"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-303"/>
+        <location line="-371"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -1985,7 +2135,7 @@ Choose another</source>
         <translation>评分者</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Cannot compute the report: %1</source>
         <translation>无法计算报告：%1</translation>
     </message>
@@ -2018,6 +2168,11 @@ Choose another</source>
         <location line="+1"/>
         <source>Raters: %1</source>
         <translation>评分者：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Preferences:&lt;/b&gt; %1.</source>
+        <translation>&lt;b&gt;偏好：&lt;/b&gt;%1。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2055,7 +2210,7 @@ Choose another</source>
         <translation>然后按“刷新”。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>No rubric scores yet.
 Score outputs in Compare
 or run “swb import-ratings”.</source>
@@ -2081,7 +2236,63 @@ ratings: %6</source>
         <translation>%1 平均分</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+17"/>
+        <source>no preferences yet</source>
+        <translation>尚无偏好</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 beats every other strategy (sign test, Holm-adjusted p ≤ %2)</source>
+        <translation>%1 胜过其他所有策略（符号检验，Holm 校正后 p ≤ %2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 more decisive battles between them at this win share</source>
+        <translation>没有明确的胜者：%1 领先，但对 %2 并不明显（%3 比 %4，Holm 校正后 p = %5）；按当前胜率，二者之间还需约 %6 场有胜负的对战</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against every other strategy</source>
+        <translation>没有明确的胜者：%1 的 Bradley–Terry 分数领先，但并非对每个其他策略都胜多负少</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no clear winner: the preferences do not rank the strategies</source>
+        <translation>没有明确的胜者：偏好无法为这些策略排序</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1: undefined (no run has two ratings, or the scores never vary)</source>
+        <translation>%1：未定义（没有运行有两条评分，或分数从未变化）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: α %2, 95% interval %3 to %4
+units (runs): %5, raters: %6</source>
+        <translation>%1：α %2，95% 区间 %3 至 %4
+单元（运行）：%5，评分者：%6</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No agreement yet.
+It needs runs rated
+by two raters or more.</source>
+        <translation>尚无一致性。
+需要由两名或更多
+评分者评分的运行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>α (ordinal)</source>
+        <translation>α（序数）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>0.7</source>
+        <translation>0.7</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1: Bradley–Terry %2, 95% interval %3 to %4
 online Elo %5, win rate %6, battles: %7</source>
         <translation>%1：Bradley–Terry %2，95% 区间 %3 至 %4
@@ -2156,7 +2367,7 @@ have been compared.</source>
         <translation>已将“%1”保存为 %2。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Export Chart</source>
         <translation>导出图表</translation>
     </message>

@@ -75,6 +75,8 @@ Result<StrategyIndex> loadStrategyIndex(Database& db) {
 struct RecordedBattle {
     stats::Battle battle;
     bool bothBad = false;
+    qint64 runA = 0; // the runs behind the battle's two sides
+    qint64 runB = 0;
 };
 
 std::vector<RecordedBattle> battlesOf(const std::vector<PreferenceRecord>& preferences,
@@ -96,7 +98,7 @@ std::vector<RecordedBattle> battlesOf(const std::vector<PreferenceRecord>& prefe
                 const int a = strategyOf(*winner);
                 const int b = strategyOf(other);
                 if (other.slot != winner->slot && a >= 0 && b >= 0 && a != b)
-                    battles.push_back({{a, b, stats::BattleOutcome::AWins}, false});
+                    battles.push_back({{a, b, stats::BattleOutcome::AWins}, false, winner->runId, other.runId});
             }
         } else {
             for (std::size_t i = 0; i < entries.size(); ++i)
@@ -104,8 +106,9 @@ std::vector<RecordedBattle> battlesOf(const std::vector<PreferenceRecord>& prefe
                     const int a = strategyOf(entries[i]);
                     const int b = strategyOf(entries[j]);
                     if (a >= 0 && b >= 0 && a != b)
-                        battles.push_back(
-                            {{a, b, stats::BattleOutcome::Tie}, preference.winner == PreferenceWinner::BothBad});
+                        battles.push_back({{a, b, stats::BattleOutcome::Tie},
+                                           preference.winner == PreferenceWinner::BothBad, entries[i].runId,
+                                           entries[j].runId});
                 }
         }
     }
@@ -185,9 +188,18 @@ Result<QHash<qint64, RunSteps>> loadRunSteps(Database& db) {
     return steps;
 }
 
-std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::vector<RatingRecord>& ratings) {
+// Agreement per dimension, and each rater's leave-one-out ordinal alpha per dimension (by rater name).
+std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::vector<RatingRecord>& ratings,
+                                      const ReportOptions& options,
+                                      std::map<QString, std::vector<double>>* alphaWithout) {
     std::vector<AgreementRow> rows;
-    for (const QString& dimension : dimensions) {
+    std::map<qint64, QString> names;
+    for (const RatingRecord& rating : ratings)
+        names.emplace(rating.raterId, rating.raterName);
+    for (auto& [id, name] : names)
+        (*alphaWithout)[name].assign(static_cast<std::size_t>(dimensions.size()), stats::kNaN);
+    for (qsizetype d = 0; d < dimensions.size(); ++d) {
+        const QString& dimension = dimensions[d];
         std::map<qint64, int> units;
         std::map<qint64, int> coders;
         for (const RatingRecord& rating : ratings)
@@ -203,9 +215,59 @@ std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::
         const stats::AlphaResult ordinal = stats::krippendorffAlpha(matrix, stats::AlphaMetric::Ordinal);
         const stats::AlphaResult interval = stats::krippendorffAlpha(matrix, stats::AlphaMetric::Interval);
         rows.push_back({dimension, ordinal.alpha, interval.alpha, ordinal.units, ordinal.pairable,
-                        static_cast<int>(coders.size())});
+                        static_cast<int>(coders.size()),
+                        stats::krippendorffAlphaInterval(matrix, stats::AlphaMetric::Ordinal, options.bootstrapRounds,
+                                                         options.seed + 7919 + static_cast<std::uint64_t>(d))});
+        for (const auto& [raterId, column] : coders)
+            (*alphaWithout)[names.at(raterId)][static_cast<std::size_t>(d)] =
+                stats::krippendorffAlphaWithout(matrix, static_cast<std::size_t>(column), stats::AlphaMetric::Ordinal).alpha;
     }
     return rows;
+}
+
+// Each rater's pace and straight-lining, from the times and scores of their answers.
+void paceOf(const std::vector<RatingRecord>& ratings, const std::vector<PreferenceRecord>& preferences,
+            std::vector<RaterRow>& rows) {
+    for (RaterRow& row : rows) {
+        std::map<qint64, QDateTime> runTimes;             // run -> its last rating's time
+        std::map<qint64, std::map<QString, double>> runScores; // run -> dimension -> score
+        std::map<qint64, qint64> runOrder;                // run -> its first rating's id (answer order)
+        for (const RatingRecord& r : ratings)
+            if (r.raterName == row.rater) {
+                QDateTime& t = runTimes[r.runId];
+                if (!t.isValid() || r.createdAt > t)
+                    t = r.createdAt;
+                runScores[r.runId][r.dimension] = r.score;
+                auto [it, inserted] = runOrder.emplace(r.runId, r.id);
+                if (!inserted)
+                    it->second = std::min(it->second, r.id);
+            }
+        std::vector<QDateTime> times;
+        for (const auto& [run, t] : runTimes)
+            times.push_back(t);
+        for (const PreferenceRecord& p : preferences)
+            if (p.raterName == row.rater)
+                times.push_back(p.createdAt);
+        std::sort(times.begin(), times.end());
+        std::vector<double> gaps;
+        for (std::size_t i = 1; i < times.size(); ++i) {
+            const double seconds = times[i - 1].msecsTo(times[i]) / 1000.0;
+            if (seconds <= 30 * 60)
+                gaps.push_back(seconds);
+        }
+        if (!gaps.empty())
+            row.medianSecondsPerItem = stats::percentile(gaps, 50.0);
+        std::vector<std::pair<qint64, qint64>> order; // (first rating id, run)
+        for (const auto& [run, id] : runOrder)
+            order.emplace_back(id, run);
+        std::sort(order.begin(), order.end());
+        if (order.size() >= 2) {
+            int same = 0;
+            for (std::size_t i = 1; i < order.size(); ++i)
+                same += runScores[order[i].second] == runScores[order[i - 1].second] ? 1 : 0;
+            row.straightLining = static_cast<double>(same) / static_cast<double>(order.size() - 1);
+        }
+    }
 }
 
 // What a gold comparison's gold_winner names: a slot (by blind label), tie or bothbad.
@@ -319,6 +381,7 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
             worst = std::max(worst, holm);
         }
         if (beatsAll && opponents == players - 1 && opponents > 0) {
+            verdict.kind = PreferenceVerdict::Kind::Winner;
             verdict.winner = s;
             verdict.worstHolmP = worst;
             verdict.evidence = QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
@@ -334,6 +397,7 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
             (leader < 0 || scores[static_cast<std::size_t>(s)] > scores[static_cast<std::size_t>(leader)]))
             leader = s;
     if (leader < 0) {
+        verdict.kind = PreferenceVerdict::Kind::Unranked;
         verdict.evidence = QStringLiteral("no clear winner: the preferences do not rank the strategies");
         return verdict;
     }
@@ -349,10 +413,16 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
             weakLosses = losses;
         }
     }
+    verdict.leader = leader;
+    verdict.rival = weakest;
+    verdict.leaderWins = weakWins;
+    verdict.rivalWins = weakLosses;
+    verdict.rivalHolmP = weakP;
     const int decisive = weakWins + weakLosses;
     const int needed = decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(rows.size()))
                                     : -1;
     if (weakest >= 0 && weakWins > weakLosses && needed >= 0) {
+        verdict.kind = PreferenceVerdict::Kind::LeaderNotClear;
         verdict.furtherBattles = std::max(0, needed - decisive);
         verdict.evidence = QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted "
                                           "p = %5); about %6 more decisive battles between them at this win share")
@@ -362,6 +432,7 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
                                .arg(weakP, 0, 'g', 3)
                                .arg(verdict.furtherBattles);
     } else {
+        verdict.kind = PreferenceVerdict::Kind::LeaderNotAhead;
         verdict.evidence = QStringLiteral("no clear winner: %1 leads by Bradley-Terry but does not win more battles "
                                           "than it loses against every other strategy")
                                .arg(label(leader, index));
@@ -526,6 +597,17 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     const std::vector<stats::Interval> intervals =
         stats::bradleyTerryIntervals(players, battles, bt, options.bootstrapRounds, options.seed);
     const std::vector<double> elo = stats::onlineElo(players, battles, options.eloK, options.elo);
+    // Length-controlled: each side's length in tokens.
+    std::vector<stats::LengthBattle> withLengths;
+    for (const RecordedBattle& b : recorded) {
+        const auto tokens = [&](qint64 run) {
+            const auto found = steps->constFind(run);
+            return found != steps->cend() ? static_cast<double>(found->tokens.size()) : 0.0;
+        };
+        withLengths.push_back({b.battle, tokens(b.runA), tokens(b.runB)});
+    }
+    const stats::LengthControlledFit controlled = stats::lengthControlledBradleyTerry(players, withLengths, options.elo);
+    report.lengthCoefficient = controlled.lengthCoefficient;
 
     // Pairwise counts, keyed by (lower, higher) strategy position.
     std::map<std::pair<int, int>, PairwiseRow> pairs;
@@ -578,6 +660,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         summary.runs = static_cast<int>(runsOf[su].size());
         summary.bradleyTerry = fit.scores[su];
         summary.bradleyTerryInterval = intervals[su];
+        summary.bradleyTerryLengthControlled = controlled.scores[su];
         summary.onlineElo = played[su] > 0 ? elo[su] : stats::kNaN;
         summary.battles = played[su];
         if (played[su] > 0)
@@ -622,11 +705,24 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         report.strategies.push_back(std::move(summary));
     }
 
-    report.agreement = agreementOf(report.dimensions, ratings.value());
+    std::map<QString, std::vector<double>> alphaWithout;
+    report.agreement = agreementOf(report.dimensions, ratings.value(), options, &alphaWithout);
     Status status;
     report.raters = ratersOf(m_db, ratings.value(), *preferences, *comparisons, status);
     if (!status)
         return status.error();
+    paceOf(ratings.value(), *preferences, report.raters);
+    for (RaterRow& row : report.raters) {
+        const auto found = alphaWithout.find(row.rater);
+        row.alphaWithout = found != alphaWithout.end()
+                               ? found->second
+                               : std::vector<double>(static_cast<std::size_t>(report.dimensions.size()), stats::kNaN);
+        std::vector<double> changes;
+        for (std::size_t d = 0; d < row.alphaWithout.size(); ++d)
+            if (std::isfinite(row.alphaWithout[d]) && std::isfinite(report.agreement[d].alphaOrdinal))
+                changes.push_back(row.alphaWithout[d] - report.agreement[d].alphaOrdinal);
+        row.alphaChange = stats::mean(changes);
+    }
     return report;
 }
 
@@ -718,7 +814,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
     }
 
     ReportOptions effective = options;
-    if (kind != ReportKind::Summary)
+    if (kind != ReportKind::Summary && kind != ReportKind::Agreement)
         effective.bootstrapRounds = 0; // the other tables use no interval
     Result<SummaryReport> report = summary(effective);
     if (!report)
@@ -729,6 +825,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
             header << d + QStringLiteral("_mean") << d + QStringLiteral("_ci_low") << d + QStringLiteral("_ci_high")
                    << d + QStringLiteral("_n");
         header << QStringLiteral("bt_score") << QStringLiteral("bt_ci_low") << QStringLiteral("bt_ci_high")
+               << QStringLiteral("bt_length_controlled") << QStringLiteral("length_coefficient")
                << QStringLiteral("online_elo") << QStringLiteral("battles") << QStringLiteral("win_rate")
                << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
                << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
@@ -742,7 +839,8 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                 cells << CsvWriter::number(d.mean) << CsvWriter::number(d.interval.low)
                       << CsvWriter::number(d.interval.high) << QString::number(d.n);
             cells << CsvWriter::number(s.bradleyTerry) << CsvWriter::number(s.bradleyTerryInterval.low)
-                  << CsvWriter::number(s.bradleyTerryInterval.high) << CsvWriter::number(s.onlineElo)
+                  << CsvWriter::number(s.bradleyTerryInterval.high) << CsvWriter::number(s.bradleyTerryLengthControlled)
+                  << CsvWriter::number(report->lengthCoefficient) << CsvWriter::number(s.onlineElo)
                   << QString::number(s.battles) << CsvWriter::number(s.winRate) << CsvWriter::number(s.meanLength)
                   << CsvWriter::number(s.meanPerplexity) << CsvWriter::number(s.meanRawEntropy)
                   << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
@@ -761,18 +859,35 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                           CsvWriter::number(row.signTestP), CsvWriter::number(row.holmP)});
     } else if (kind == ReportKind::Agreement) {
         csv.writeRow({QStringLiteral("dimension"), QStringLiteral("alpha_ordinal"), QStringLiteral("alpha_interval"),
-                      QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters")});
+                      QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters"),
+                      QStringLiteral("alpha_ordinal_ci_low"), QStringLiteral("alpha_ordinal_ci_high")});
         for (const AgreementRow& row : report->agreement)
             csv.writeRow({row.dimension, CsvWriter::number(row.alphaOrdinal), CsvWriter::number(row.alphaInterval),
-                          QString::number(row.units), CsvWriter::number(row.pairable), QString::number(row.raters)});
+                          QString::number(row.units), CsvWriter::number(row.pairable), QString::number(row.raters),
+                          CsvWriter::number(row.alphaOrdinalInterval.low),
+                          CsvWriter::number(row.alphaOrdinalInterval.high)});
     } else {
-        csv.writeRow({QStringLiteral("rater"), QStringLiteral("ratings"), QStringLiteral("preferences"),
-                      QStringLiteral("gold_answered"), QStringLiteral("gold_correct"),
-                      QStringLiteral("gold_accuracy")});
-        for (const RaterRow& row : report->raters)
-            csv.writeRow({row.rater, QString::number(row.ratings), QString::number(row.preferences),
-                          QString::number(row.goldAnswered), QString::number(row.goldCorrect),
-                          CsvWriter::number(row.goldAccuracy)});
+        QStringList header{QStringLiteral("rater"),         QStringLiteral("ratings"),
+                           QStringLiteral("preferences"),   QStringLiteral("gold_answered"),
+                           QStringLiteral("gold_correct"),  QStringLiteral("gold_accuracy")};
+        for (const QString& d : report->dimensions)
+            header << QStringLiteral("alpha_without_") + d;
+        header << QStringLiteral("alpha_change") << QStringLiteral("median_seconds_per_item")
+               << QStringLiteral("straight_lining");
+        csv.writeRow(header);
+        for (const RaterRow& row : report->raters) {
+            QStringList cells{row.rater,
+                              QString::number(row.ratings),
+                              QString::number(row.preferences),
+                              QString::number(row.goldAnswered),
+                              QString::number(row.goldCorrect),
+                              CsvWriter::number(row.goldAccuracy)};
+            for (double alpha : row.alphaWithout)
+                cells << CsvWriter::number(alpha);
+            cells << CsvWriter::number(row.alphaChange) << CsvWriter::number(row.medianSecondsPerItem)
+                  << CsvWriter::number(row.straightLining);
+            csv.writeRow(cells);
+        }
     }
     return finish();
 }

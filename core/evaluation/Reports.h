@@ -116,10 +116,19 @@ struct PairwiseRow {
 // Which strategy the preferences pick, with the evidence: the one that beats every other strategy in the
 // sign test at Holm-adjusted p < 0.05; else none, with the decisive battles a clear result would need.
 struct PreferenceVerdict {
+    enum class Kind { NoPreferences, Winner, LeaderNotClear, LeaderNotAhead, Unranked };
+    Kind kind = Kind::NoPreferences;
     int winner = -1;   // index into SummaryReport::strategies; -1: no clear winner
     double worstHolmP = stats::kNaN; // the winner's largest adjusted p against another strategy
-    QString evidence;  // one sentence
-    int furtherBattles = -1; // without a winner: more decisive battles the leader's weakest pair needs
+    // Without a winner: the Bradley-Terry leader, its closest rival (largest adjusted p), their decisive
+    // battles, and about how many more the pair needs.
+    int leader = -1;
+    int rival = -1;
+    int leaderWins = 0;
+    int rivalWins = 0;
+    double rivalHolmP = stats::kNaN;
+    int furtherBattles = -1;
+    QString evidence;  // the verdict in one sentence (English, as the CSV gives it)
 };
 
 struct StrategySummary {
@@ -129,6 +138,9 @@ struct StrategySummary {
     std::vector<DimensionSummary> dimensions; // one per SummaryReport::dimensions, same order
     double bradleyTerry = stats::kNaN;
     stats::Interval bradleyTerryInterval;
+    // Bradley-Terry with the outputs' length difference as a covariate (FastChat's style control): what is
+    // left of the strategy's strength when longer outputs winning is accounted for.
+    double bradleyTerryLengthControlled = stats::kNaN;
     double onlineElo = stats::kNaN;
     int battles = 0;
     double winRate = stats::kNaN; // (wins + (ties + bothBad) / 2) / battles
@@ -149,6 +161,7 @@ struct AgreementRow {
     int units = 0;         // runs with at least two ratings on the dimension
     double pairable = 0.0; // ratings in those runs
     int raters = 0;
+    stats::Interval alphaOrdinalInterval; // 95% bootstrap over the runs (units) resampled
 };
 
 struct RaterRow {
@@ -158,6 +171,17 @@ struct RaterRow {
     int goldAnswered = 0; // preferences on gold comparisons with a known winner
     int goldCorrect = 0;
     double goldAccuracy = stats::kNaN;
+    // Ordinal alpha of each dimension (SummaryReport::dimensions' order) with this rater set aside, and the
+    // mean over the dimensions of (alpha without - alpha with everyone): positive when agreement rises
+    // without them.
+    std::vector<double> alphaWithout;
+    double alphaChange = stats::kNaN;
+    // Median seconds between the rater's consecutive answers (a run's ratings, or a preference), gaps over
+    // 30 minutes left out as breaks; NaN with fewer than two answers.
+    double medianSecondsPerItem = stats::kNaN;
+    // Share of the rater's rated runs whose scores are all the same as on the run they rated just before
+    // (straight-lining); NaN with fewer than two rated runs.
+    double straightLining = stats::kNaN;
 };
 
 struct SummaryReport {
@@ -165,6 +189,8 @@ struct SummaryReport {
     std::vector<StrategySummary> strategies;
     std::vector<PairwiseRow> pairwise;
     PreferenceVerdict preferenceVerdict;
+    // The length-controlled fit's log-odds of winning per unit of scaled length difference (NaN: undefined).
+    double lengthCoefficient = stats::kNaN;
     std::vector<AgreementRow> agreement;
     std::vector<RaterRow> raters;
 };

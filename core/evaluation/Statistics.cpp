@@ -265,6 +265,132 @@ std::vector<std::vector<double>> winRateMatrix(int players, const std::vector<Ba
     return wins;
 }
 
+AlphaResult krippendorffAlphaWithout(const std::vector<std::vector<double>>& unitsByCoders, std::size_t coder,
+                                     AlphaMetric metric) {
+    std::vector<std::vector<double>> rest = unitsByCoders;
+    for (std::vector<double>& unit : rest)
+        if (coder < unit.size())
+            unit.erase(unit.begin() + static_cast<std::ptrdiff_t>(coder));
+    return krippendorffAlpha(rest, metric);
+}
+
+Interval krippendorffAlphaInterval(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric,
+                                   int rounds, std::uint64_t seed) {
+    if (unitsByCoders.empty() || rounds <= 0)
+        return {};
+    Pcg64 rng(seed);
+    std::vector<double> alphas;
+    std::vector<std::vector<double>> resample(unitsByCoders.size());
+    for (int r = 0; r < rounds; ++r) {
+        for (std::vector<double>& unit : resample)
+            unit = unitsByCoders[drawIndex(rng, unitsByCoders.size())];
+        const double alpha = krippendorffAlpha(resample, metric).alpha;
+        if (std::isfinite(alpha))
+            alphas.push_back(alpha);
+    }
+    if (alphas.empty())
+        return {};
+    return {percentile(alphas, 2.5), percentile(alphas, 97.5)};
+}
+
+LengthControlledFit lengthControlledBradleyTerry(int players, const std::vector<LengthBattle>& battles,
+                                                 const EloScale& elo) {
+    LengthControlledFit fit;
+    fit.scores.assign(static_cast<std::size_t>(std::max(players, 0)), kNaN);
+    std::vector<bool> played(fit.scores.size(), false);
+    std::vector<double> z;
+    double squares = 0.0;
+    for (const LengthBattle& b : battles) {
+        const double total = b.lengthA + b.lengthB;
+        z.push_back(total > 0.0 ? (b.lengthA - b.lengthB) / total : 0.0);
+        squares += z.back() * z.back();
+        played[static_cast<std::size_t>(b.battle.a)] = played[static_cast<std::size_t>(b.battle.b)] = true;
+    }
+    if (battles.empty())
+        return fit;
+    const double rms = std::sqrt(squares / static_cast<double>(battles.size()));
+    for (double& v : z)
+        v = rms > 0.0 ? v / rms : 0.0;
+    // Parameters: theta for every player, then gamma. The penalty makes the system definite; the scores are
+    // centred on the players who played afterwards.
+    const auto p = static_cast<std::size_t>(players) + 1;
+    std::vector<double> beta(p, 0.0);
+    const double ridge = 1e-6;
+    for (int iteration = 0; iteration < 200; ++iteration) {
+        std::vector<double> gradient(p, 0.0);
+        std::vector<double> hessian(p * p, 0.0); // of the negative log-likelihood
+        for (std::size_t i = 0; i < p; ++i) {
+            gradient[i] = -ridge * beta[i];
+            hessian[i * p + i] = ridge;
+        }
+        for (std::size_t k = 0; k < battles.size(); ++k) {
+            const Battle& b = battles[k].battle;
+            const auto a = static_cast<std::size_t>(b.a), o = static_cast<std::size_t>(b.b);
+            const double eta = beta[a] - beta[o] + beta[p - 1] * z[k];
+            const double prob = 1.0 / (1.0 + std::exp(-eta));
+            const double y = b.outcome == BattleOutcome::AWins ? 1.0 : b.outcome == BattleOutcome::BWins ? 0.0 : 0.5;
+            const double w = prob * (1.0 - prob);
+            const std::pair<std::size_t, double> x[] = {{a, 1.0}, {o, -1.0}, {p - 1, z[k]}};
+            for (const auto& [i, xi] : x) {
+                gradient[i] += (y - prob) * xi;
+                for (const auto& [j, xj] : x)
+                    hessian[i * p + j] += w * xi * xj;
+            }
+        }
+        // Solve hessian * step = gradient (Gaussian elimination, partial pivoting).
+        std::vector<double> m = hessian, step = gradient;
+        for (std::size_t c = 0; c < p; ++c) {
+            std::size_t pivot = c;
+            for (std::size_t r = c + 1; r < p; ++r)
+                if (std::abs(m[r * p + c]) > std::abs(m[pivot * p + c]))
+                    pivot = r;
+            if (m[pivot * p + c] == 0.0)
+                return fit;
+            if (pivot != c) {
+                for (std::size_t j = 0; j < p; ++j)
+                    std::swap(m[c * p + j], m[pivot * p + j]);
+                std::swap(step[c], step[pivot]);
+            }
+            for (std::size_t r = c + 1; r < p; ++r) {
+                const double f = m[r * p + c] / m[c * p + c];
+                for (std::size_t j = c; j < p; ++j)
+                    m[r * p + j] -= f * m[c * p + j];
+                step[r] -= f * step[c];
+            }
+        }
+        for (std::size_t c = p; c-- > 0;) {
+            for (std::size_t j = c + 1; j < p; ++j)
+                step[c] -= m[c * p + j] * step[j];
+            step[c] /= m[c * p + c];
+        }
+        double largest = 0.0;
+        for (std::size_t i = 0; i < p; ++i) {
+            beta[i] += step[i];
+            largest = std::max(largest, std::abs(step[i]));
+        }
+        if (!std::isfinite(largest))
+            return fit;
+        if (largest < 1e-10) {
+            fit.converged = true;
+            break;
+        }
+    }
+    if (!fit.converged)
+        return fit;
+    double sum = 0.0;
+    int scored = 0;
+    for (std::size_t i = 0; i + 1 < p; ++i)
+        if (played[i]) {
+            sum += beta[i];
+            ++scored;
+        }
+    for (std::size_t i = 0; i + 1 < p; ++i)
+        if (played[i])
+            fit.scores[i] = elo.initial + elo.scale / std::log(elo.base) * (beta[i] - sum / scored);
+    fit.lengthCoefficient = rms > 0.0 ? beta[p - 1] : kNaN;
+    return fit;
+}
+
 double signTestPValue(int wins, int losses) {
     const int n = wins + losses;
     if (n <= 0)

@@ -33,6 +33,21 @@ struct AlphaResult {
 // Ordinal distances use the marginal counts n_g of the values between c and k; ratio ((c-k)/(c+k))^2.
 AlphaResult krippendorffAlpha(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric);
 
+// Alpha with one coder (a column) set aside: what agreement would be without that rater.
+AlphaResult krippendorffAlphaWithout(const std::vector<std::vector<double>>& unitsByCoders, std::size_t coder,
+                                     AlphaMetric metric);
+
+// Percentile-bootstrap interval.
+struct Interval {
+    double low = kNaN;
+    double high = kNaN;
+};
+// 95% percentile-bootstrap interval of alpha: `rounds` resamples of the units (rows) with replacement (PCG64
+// seeded with seed), the 2.5th and 97.5th percentiles of the alphas they define (a resample without pairable
+// values or without variation is left out). NaN when none defines alpha.
+Interval krippendorffAlphaInterval(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric,
+                                   int rounds, std::uint64_t seed);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Paired comparisons
 
@@ -75,11 +90,6 @@ struct BradleyTerryFit {
 // tie counts as half a win for each side (FastChat's convention: a tie is one win each at half weight).
 BradleyTerryFit bradleyTerry(int players, const std::vector<Battle>& battles, const BradleyTerryOptions& options = {});
 
-// Percentile-bootstrap interval.
-struct Interval {
-    double low = kNaN;
-    double high = kNaN;
-};
 
 // Bootstrap 95% intervals of bradleyTerry() scores: `rounds` resamples of the battles with replacement
 // (PCG64 seeded with seed, index = next() mod size), the 2.5th and 97.5th percentiles of each player's
@@ -87,6 +97,29 @@ struct Interval {
 // gave a finite score.
 std::vector<Interval> bradleyTerryIntervals(int players, const std::vector<Battle>& battles,
                                             const BradleyTerryOptions& options, int rounds, std::uint64_t seed);
+
+// A battle with the lengths (tokens) of the two outputs.
+struct LengthBattle {
+    Battle battle;
+    double lengthA = 0.0;
+    double lengthB = 0.0;
+};
+
+struct LengthControlledFit {
+    std::vector<double> scores;     // Elo scale as bradleyTerry(), the length effect held out; NaN without battles
+    double lengthCoefficient = kNaN; // log-odds of winning per unit of the scaled length difference
+    bool converged = false;
+};
+
+// Length-controlled Bradley-Terry, FastChat's "style control" with output length as the only style feature:
+// logit P(a beats b) = theta_a - theta_b + gamma * z, z = ((len_a - len_b) / (len_a + len_b)) / rms over the
+// battles (0 where both are empty). A tie counts half a win each way. Maximum likelihood by Newton's method
+// with an L2 penalty of 1e-6 on every coefficient (sklearn's C = 1e6, as FastChat). Unlike FastChat, z is
+// scaled but not mean-centred: here a battle's first side is not random (a slot win puts the winner first),
+// and centring would move length's zero point into the strategies' scores. Scores NaN (and converged false)
+// when the iteration does not settle.
+LengthControlledFit lengthControlledBradleyTerry(int players, const std::vector<LengthBattle>& battles,
+                                                 const EloScale& elo = {});
 
 // FastChat's compute_online_elo: battles in order, every rating starts at elo.initial, expected score
 // e_a = 1 / (1 + base^((r_b - r_a) / scale)), r_a += k (s_a - e_a), r_b += k (1 - s_a - e_b); a tie is 0.5.

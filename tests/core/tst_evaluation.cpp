@@ -2,10 +2,13 @@
 // formula neutralisation, round trip through parseCsv).
 
 #include <cmath>
+#include <map>
+#include <set>
 
 #include <QBuffer>
 #include <QTest>
 
+#include "evaluation/Campaign.h"
 #include "evaluation/CsvWriter.h"
 #include "evaluation/PromptFile.h"
 #include "evaluation/Statistics.h"
@@ -123,6 +126,31 @@ private slots:
         QFETCH(double, expected);
         const AlphaResult result = krippendorffAlpha({{3, 2}, {2, 1}}, metric);
         QVERIFY2(std::abs(result.alpha - expected) < 1e-12, qPrintable(QString::number(result.alpha, 'g', 17)));
+    }
+
+    // Alpha of the published example with each observer set aside, against an independent computation of the
+    // coincidence-matrix formula (Python, which also gives the published 0.743 and 0.849 with everyone).
+    void krippendorffLeaveOneOut() {
+        const double nominal[] = {0.7146739130434783, 0.7040816326530612, 0.8679245283018868, 0.6752577319587629};
+        const double interval[] = {0.8933143669985775, 0.7903614457831325, 0.8358458961474037, 0.8621041879468846};
+        for (std::size_t c = 0; c < 4; ++c) {
+            QVERIFY(std::abs(krippendorffAlphaWithout(krippendorffExample(), c, AlphaMetric::Nominal).alpha - nominal[c]) < 1e-12);
+            QVERIFY(std::abs(krippendorffAlphaWithout(krippendorffExample(), c, AlphaMetric::Interval).alpha - interval[c]) < 1e-12);
+        }
+    }
+
+    // Units (3,2) and (2,1) resampled: either unit twice gives nominal alpha 1 - 3 * 4 / 8 = -0.5 (half the
+    // resamples), one of each -0.2 (the hand-computed case above): the interval is [-0.5, -0.2]. Perfect
+    // agreement in every unit gives 1 in every resample that varies.
+    void krippendorffBootstrapByHand() {
+        const Interval twoUnits = krippendorffAlphaInterval({{3, 2}, {2, 1}}, AlphaMetric::Nominal, 1000, 11);
+        QVERIFY2(std::abs(twoUnits.low + 0.5) < 1e-12 && std::abs(twoUnits.high + 0.2) < 1e-12,
+                 qPrintable(QStringLiteral("%1 %2").arg(twoUnits.low).arg(twoUnits.high)));
+        const Interval perfect =
+            krippendorffAlphaInterval({{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}, AlphaMetric::Ordinal, 500, 3);
+        QCOMPARE(perfect.low, 1.0);
+        QCOMPARE(perfect.high, 1.0);
+        QVERIFY(std::isnan(krippendorffAlphaInterval({{1, 1}}, AlphaMetric::Ordinal, 100, 3).low)); // never varies
     }
 
     void krippendorffPerfectAgreementIsOne() {
@@ -275,6 +303,128 @@ private slots:
         QCOMPARE(signTestSampleSize(0.6, 0.05 / 3.0), 259);
         QCOMPARE(signTestSampleSize(0.5), -1);
         QCOMPARE(signTestSampleSize(1.0), -1);
+    }
+
+    // A data set where length alone explains the wins: A is the longer output in 40 battles and the shorter
+    // in 10, and the longer output wins 80% either way (32-8, then 2-8). Plain Bradley-Terry credits A with
+    // 34 of 50: 400 log10(34/16) = 130.9 Elo points over B. Controlled for length (z = +1 and -1):
+    // theta_A - theta_B + gamma = ln 4 and theta_A - theta_B - gamma = -ln 4, so gamma = ln 4 and no strategy
+    // effect (up to the 1e-6 penalty).
+    void lengthControlledBradleyTerryRecoversTheLengthEffect() {
+        std::vector<LengthBattle> battles;
+        const auto add = [&](int times, BattleOutcome outcome, double lengthA, double lengthB) {
+            for (int i = 0; i < times; ++i)
+                battles.push_back({{0, 1, outcome}, lengthA, lengthB});
+        };
+        add(32, BattleOutcome::AWins, 120, 40);
+        add(8, BattleOutcome::BWins, 120, 40);
+        add(2, BattleOutcome::AWins, 40, 120);
+        add(8, BattleOutcome::BWins, 40, 120);
+        std::vector<Battle> plain;
+        for (const LengthBattle& b : battles)
+            plain.push_back(b.battle);
+        const BradleyTerryFit bt = bradleyTerry(2, plain);
+        QVERIFY(std::abs((bt.scores[0] - bt.scores[1]) - 400.0 * std::log10(34.0 / 16.0)) < 1e-6);
+        const LengthControlledFit controlled = lengthControlledBradleyTerry(2, battles);
+        QVERIFY(controlled.converged);
+        QVERIFY2(std::abs(controlled.lengthCoefficient - std::log(4.0)) < 1e-4,
+                 qPrintable(QString::number(controlled.lengthCoefficient, 'g', 10)));
+        QVERIFY2(std::abs(controlled.scores[0] - controlled.scores[1]) < 0.01,
+                 qPrintable(QStringLiteral("%1 %2").arg(controlled.scores[0]).arg(controlled.scores[1])));
+        QVERIFY(std::abs((controlled.scores[0] + controlled.scores[1]) / 2 - 1000.0) < 1e-9);
+        // The other way round: B wins more often although every output has the same length; length explains
+        // nothing and the fit is the plain one (theta difference ln(3/7) on the Elo scale).
+        std::vector<LengthBattle> even;
+        for (int i = 0; i < 10; ++i)
+            even.push_back({{0, 1, i < 3 ? BattleOutcome::AWins : BattleOutcome::BWins}, 50, 50});
+        const LengthControlledFit same = lengthControlledBradleyTerry(3, even);
+        QVERIFY(same.converged);
+        QVERIFY(std::isnan(same.lengthCoefficient));
+        QVERIFY(std::abs((same.scores[0] - same.scores[1]) - 400.0 * std::log10(3.0 / 7.0)) < 0.01);
+        QVERIFY(std::isnan(same.scores[2])); // never played
+    }
+
+    // The plan: 30 outputs, 5 raters, 3 ratings per output, 10% gold.
+    void campaignAssignmentMeetsThePlan_data() {
+        QTest::addColumn<int>("comparisons");
+        QTest::addColumn<int>("raters");
+        QTest::addColumn<int>("perItem");
+        QTest::newRow("30 x 5 x 3") << 30 << 5 << 3;
+        QTest::newRow("31 x 5 x 3 (uneven)") << 31 << 5 << 3;
+        QTest::newRow("7 x 3 x 3 (everyone rates all)") << 7 << 3 << 3;
+        QTest::newRow("40 x 6 x 2") << 40 << 6 << 2;
+    }
+    void campaignAssignmentMeetsThePlan() {
+        QFETCH(int, comparisons);
+        QFETCH(int, raters);
+        QFETCH(int, perItem);
+        std::vector<CampaignComparison> items, gold;
+        for (int i = 0; i < comparisons; ++i)
+            items.push_back({100 + i, 2 + i % 2});
+        for (int i = 0; i < 4; ++i)
+            gold.push_back({900 + i, 2});
+        QStringList names;
+        for (int r = 0; r < raters; ++r)
+            names << QStringLiteral("rater%1").arg(r);
+        CampaignPlan plan;
+        plan.ratingsPerItem = perItem;
+        plan.seed = 5;
+        const Result<std::vector<RaterQueue>> queues = assignCampaign(items, gold, names, plan);
+        QVERIFY2(queues, qPrintable(queues ? QString() : queues.error().message));
+        std::map<qint64, std::set<QString>> ratersOf;
+        int lightest = 1 << 30, heaviest = 0;
+        for (const RaterQueue& queue : queues.value()) {
+            int load = 0, golds = 0;
+            std::set<qint64> seen;
+            for (const CampaignItem& item : queue.items) {
+                QVERIFY2(seen.insert(item.comparisonId).second, "a rater gets a comparison twice");
+                // Every output shown once, in the rater's own order.
+                std::vector<int> order = item.shownOrder;
+                std::sort(order.begin(), order.end());
+                QCOMPARE(int(order.size()), item.gold ? 2 : 2 + int(item.comparisonId - 100) % 2);
+                for (std::size_t i = 0; i < order.size(); ++i)
+                    QCOMPARE(order[i], int(i));
+                if (item.gold) {
+                    ++golds;
+                    continue;
+                }
+                ++load;
+                ratersOf[item.comparisonId].insert(queue.rater);
+            }
+            lightest = std::min(lightest, load);
+            heaviest = std::max(heaviest, load);
+            const double total = load + golds;
+            QVERIFY2(std::abs(golds - 0.10 * total) <= 1.0, qPrintable(QStringLiteral("%1 gold of %2").arg(golds).arg(total)));
+        }
+        QVERIFY(heaviest - lightest <= 1);
+        QCOMPARE(int(ratersOf.size()), comparisons);
+        for (const auto& [id, who] : ratersOf)
+            QCOMPARE(int(who.size()), perItem); // distinct raters
+        // The same plan and seed give the same queues; another seed another order.
+        const auto again = assignCampaign(items, gold, names, plan);
+        QCOMPARE(again->front().items.front().comparisonId, queues->front().items.front().comparisonId);
+        plan.seed = 6;
+        const auto other = assignCampaign(items, gold, names, plan);
+        bool differs = false;
+        const std::vector<RaterQueue>& first = queues.value();
+        const std::vector<RaterQueue>& second = other.value();
+        for (std::size_t r = 0; r < second.size(); ++r)
+            for (std::size_t i = 0; i < second[r].items.size() && i < first[r].items.size(); ++i)
+                differs = differs || second[r].items[i].comparisonId != first[r].items[i].comparisonId;
+        QVERIFY(differs);
+    }
+
+    void campaignAssignmentRefusesWhatCannotBeMet() {
+        const std::vector<CampaignComparison> items = {{1, 2}, {2, 2}};
+        QVERIFY(!assignCampaign(items, {{9, 2}}, {"a", "b"}, {})); // 3 per item, 2 raters
+        QVERIFY(!assignCampaign({}, {{9, 2}}, {"a", "b", "c"}, {}));
+        QVERIFY(!assignCampaign(items, {}, {"a", "b", "c"}, {})); // 10% gold, none given
+        QVERIFY(!assignCampaign(items, {{1, 2}}, {"a", "b", "c"}, {})); // gold and rated at once
+        CampaignPlan noGold;
+        noGold.goldShare = 0.0;
+        QVERIFY(assignCampaign(items, {}, {"a", "b", "c"}, noGold));
+        noGold.goldShare = 1.0;
+        QVERIFY(!assignCampaign(items, {{9, 2}}, {"a", "b", "c"}, noGold));
     }
 
     void meansAndPercentiles() {

@@ -327,6 +327,8 @@ private slots:
         header << "bt_score"
                << "bt_ci_low"
                << "bt_ci_high"
+               << "bt_length_controlled"
+               << "length_coefficient"
                << "online_elo"
                << "battles"
                << "win_rate"
@@ -460,8 +462,9 @@ private slots:
     }
 
     void agreementMatchesClosedForm() {
-        const Table table = exportReport(QStringLiteral("agreement"), {"dimension", "alpha_ordinal", "alpha_interval",
-                                                                       "units", "pairable_values", "raters"});
+        const Table table = exportReport(QStringLiteral("agreement"),
+                                         {"dimension", "alpha_ordinal", "alpha_interval", "units", "pairable_values",
+                                          "raters", "alpha_ordinal_ci_low", "alpha_ordinal_ci_high"});
         QCOMPARE(table.size(), 4);
         // Two raters, no missing values: interval alpha = 1 - (n - 1) sum_u (a_u - b_u)^2 / (n SS), n = 2 units,
         // SS the sum of squared deviations of all 2N values from their mean.
@@ -487,6 +490,10 @@ private slots:
             QCOMPARE(row->at(3), QStringLiteral("10"));
             QCOMPARE(row->at(4), QStringLiteral("20"));
             QCOMPARE(row->at(5), QStringLiteral("2"));
+            // The bootstrap interval over the runs brackets alpha (with ten units it cannot be one point).
+            QVERIFY2(number(row->at(6)) <= number(row->at(1)) && number(row->at(1)) <= number(row->at(7)) &&
+                         number(row->at(6)) < number(row->at(7)),
+                     qPrintable(row->join(',')));
         }
         // Usefulness has one rater only: nothing to agree on, alpha empty.
         const QStringList* useful = rowWhere(table, QStringLiteral("dimension"), QStringLiteral("usefulness"));
@@ -496,8 +503,11 @@ private slots:
     }
 
     void ratersAndGoldAccuracy() {
-        const Table table = exportReport(QStringLiteral("raters"), {"rater", "ratings", "preferences", "gold_answered",
-                                                                    "gold_correct", "gold_accuracy"});
+        const Table table = exportReport(QStringLiteral("raters"),
+                                         {"rater", "ratings", "preferences", "gold_answered", "gold_correct",
+                                          "gold_accuracy", "alpha_without_relevance", "alpha_without_fluency",
+                                          "alpha_without_usefulness", "alpha_change", "median_seconds_per_item",
+                                          "straight_lining"});
         QCOMPARE(table.size(), 3);
         for (const QString& rater : {QStringLiteral("ann"), QStringLiteral("bob")}) {
             int ratings = 0, preferences = 0, correct = 0;
@@ -515,6 +525,24 @@ private slots:
             QCOMPARE(row->at(3), QStringLiteral("1"));
             QCOMPARE(row->at(4).toInt(), correct);
             QCOMPARE(number(row->at(5)), double(correct));
+            // With two raters, setting one aside leaves nobody to agree with: alpha undefined, no change.
+            for (int c = 6; c <= 9; ++c)
+                QVERIFY2(row->at(c).isEmpty(), qPrintable(row->join(',')));
+            QVERIFY(number(row->at(10)) >= 0.0);
+            // Straight-lining: runs in the order the rater first rated them; a run whose scores all equal the
+            // previous run's counts.
+            std::vector<qint64> order;
+            std::map<qint64, std::map<QString, double>> scores;
+            for (const Rating& r : m_ratings)
+                if (r.rater == rater) {
+                    if (!scores.count(r.runId))
+                        order.push_back(r.runId);
+                    scores[r.runId][r.dimension] = r.score;
+                }
+            int same = 0;
+            for (std::size_t i = 1; i < order.size(); ++i)
+                same += scores[order[i]] == scores[order[i - 1]];
+            QVERIFY2(near(number(row->at(11)), double(same) / double(order.size() - 1)), qPrintable(row->join(',')));
         }
     }
 

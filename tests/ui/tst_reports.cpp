@@ -89,6 +89,8 @@ QStringList header(ReportKind kind) {
         return h << "bt_score"
                  << "bt_ci_low"
                  << "bt_ci_high"
+               << "bt_length_controlled"
+               << "length_coefficient"
                  << "online_elo"
                  << "battles"
                  << "win_rate"
@@ -105,9 +107,12 @@ QStringList header(ReportKind kind) {
     case ReportKind::Pairwise:
         return {"strategy_a", "strategy_b", "wins_a", "wins_b", "ties", "bothbad", "win_rate_a", "sign_test_p", "holm_p"};
     case ReportKind::Agreement:
-        return {"dimension", "alpha_ordinal", "alpha_interval", "units", "pairable_values", "raters"};
+        return {"dimension", "alpha_ordinal", "alpha_interval", "units", "pairable_values", "raters",
+                "alpha_ordinal_ci_low", "alpha_ordinal_ci_high"};
     case ReportKind::Raters:
-        return {"rater", "ratings", "preferences", "gold_answered", "gold_correct", "gold_accuracy"};
+        return {"rater", "ratings", "preferences", "gold_answered", "gold_correct", "gold_accuracy",
+                "alpha_without_relevance", "alpha_without_fluency", "alpha_without_usefulness", "alpha_change",
+                "median_seconds_per_item", "straight_lining"};
     }
     return {};
 }
@@ -354,6 +359,30 @@ private slots:
         QVERIFY(near((bt["chat"] + bt["greedy"]) / 2, 1000.0));
     }
 
+    // The agreement chart: a bar per dimension at the report's ordinal alpha inside its bootstrap interval;
+    // the verdict line says what the export's summary says.
+    void agreementChartAndVerdict() {
+        const std::vector<IntervalBar>& bars = m_view->agreementChart()->bars();
+        QCOMPARE(bars.size(), m_view->report().agreement.size());
+        for (std::size_t i = 0; i < bars.size(); ++i) {
+            const AgreementRow& row = m_view->report().agreement[i];
+            QCOMPARE(bars[i].label, row.dimension);
+            if (std::isnan(row.alphaOrdinal)) {
+                QVERIFY(std::isnan(bars[i].value));
+                continue;
+            }
+            QCOMPARE(bars[i].value, row.alphaOrdinal);
+            QVERIFY(bars[i].interval.low <= bars[i].value && bars[i].value <= bars[i].interval.high);
+        }
+        const auto* verdict = m_view->findChild<QLabel*>(QStringLiteral("preferenceVerdict"));
+        QVERIFY(verdict);
+        // In English the line is the export's sentence (the Bradley-Terry dash aside).
+        QString expected = m_view->report().preferenceVerdict.evidence;
+        expected.replace(QStringLiteral("Bradley-Terry"), QStringLiteral("Bradley–Terry")).replace(QStringLiteral("<="), QStringLiteral("≤"));
+        QVERIFY2(verdict->text().contains(expected.toHtmlEscaped()), qPrintable(verdict->text() + " vs " + expected));
+        QVERIFY(!m_view->report().preferenceVerdict.evidence.isEmpty());
+    }
+
     void heatmapCellsCountTheVerdicts() {
         const WinRateMatrix& matrix = m_view->winRateChart()->matrix();
         QCOMPARE(matrix.size(), 2);
@@ -528,6 +557,7 @@ private slots:
         QTest::newRow("means") << ReportsView::Chart::DimensionMeans;
         QTest::newRow("bradley-terry") << ReportsView::Chart::BradleyTerry;
         QTest::newRow("win rates") << ReportsView::Chart::WinRates;
+        QTest::newRow("agreement") << ReportsView::Chart::Agreement;
     }
 
     void exportChartWritesImages() {

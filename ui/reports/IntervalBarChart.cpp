@@ -78,6 +78,10 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
             }
         markers = markers || std::isfinite(bar.marker);
     }
+    if (std::isfinite(axis.threshold)) {
+        low = std::min(low, axis.threshold);
+        high = std::max(high, axis.threshold);
+    }
     if (axis.range) {
         low = std::min(low, axis.range->first);
         high = std::max(high, axis.range->second);
@@ -156,6 +160,18 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
         baseline->setPen(QPen(QColor(0x8A, 0x90, 0x99), 1, Qt::DashLine));
     }
 
+    if (std::isfinite(axis.threshold)) {
+        const QColor red(0xB0, 0x30, 0x30);
+        auto* line = new QCPItemStraightLine(p);
+        line->point1->setCoords(-1, axis.threshold);
+        line->point2->setCoords(n, axis.threshold);
+        line->setPen(QPen(red, 1.3, Qt::DashLine));
+        auto* label = new QCPItemText(p);
+        label->position->setCoords(n - 0.45, axis.threshold);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(axis.thresholdLabel);
+        label->setColor(red);
+    }
     p->xAxis->setTicker(ticker);
     p->xAxis->setTickLength(0, 0);
     p->xAxis->setTickLabelRotation(n > 4 || longest > 12 ? 30 : 0);

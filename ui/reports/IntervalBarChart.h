@@ -37,6 +37,8 @@ public:
         int decimals = 2;
         QString markerName; // legend entry for the markers; empty: no markers
         QString barName;    // legend entry for the bars, shown with the markers'
+        double threshold = stats::kNaN; // a dashed line across the chart at this value (a target), if finite
+        QString thresholdLabel;
     };
     void setBars(std::vector<IntervalBar> bars, const Axis& axis);
     void clear(const QString& message);

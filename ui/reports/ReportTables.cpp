@@ -83,6 +83,11 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
                              tr("Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties count half. "
                                 "In brackets the 95% interval from %1 bootstrap resamples of the battles.")
                                  .arg(bootstrapRounds)});
+    table.columns.push_back(
+        {tr("BT, length-controlled"),
+         tr("Bradley–Terry with the two outputs' length difference as a covariate (FastChat's style control): the "
+            "strength left once longer outputs winning is accounted for. Far below the plain score: the strategy "
+            "wins by writing longer.")});
     table.columns.push_back({tr("Elo"), tr("Online Elo as FastChat computes it (K = 4, start 1000), preferences in the "
                                            "order they were given; unlike Bradley–Terry it depends on that order.")});
     table.columns.push_back(
@@ -123,15 +128,18 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
         }
         if (summary.battles == 0) {
             const QString none = tr("No preferences involve this strategy yet.");
-            row.push_back(numberCell(missing(), stats::kNaN, none));
-            row.push_back(numberCell(missing(), stats::kNaN, none));
-            row.push_back(numberCell(missing(), stats::kNaN, none));
+            for (int i = 0; i < 4; ++i)
+                row.push_back(numberCell(missing(), stats::kNaN, none));
         } else {
             row.push_back(
                 numberCell(withInterval(summary.bradleyTerry, summary.bradleyTerryInterval, 0), summary.bradleyTerry,
                            tr("Bradley–Terry %1; 95% interval %2 to %3.")
                                .arg(fixed(summary.bradleyTerry, 1), fixed(summary.bradleyTerryInterval.low, 1),
                                     fixed(summary.bradleyTerryInterval.high, 1))));
+            row.push_back(numberCell(fixed(summary.bradleyTerryLengthControlled, 0), summary.bradleyTerryLengthControlled,
+                                     tr("Length coefficient of the fit: %1 log-odds per unit of scaled length "
+                                        "difference.")
+                                         .arg(fixed(report.lengthCoefficient, 2))));
             row.push_back(numberCell(fixed(summary.onlineElo, 1), summary.onlineElo));
             row.push_back(
                 numberCell(fixed(summary.winRate, 2), summary.winRate,
@@ -164,6 +172,9 @@ ReportTable ReportTables::agreement(const SummaryReport& report) {
         {tr("Units"), tr("Runs with at least two ratings on this dimension: only these can show agreement.")},
         {tr("Pairable"), tr("Ratings in those runs.")},
         {tr("Raters"), tr("Raters who scored this dimension.")},
+        {tr("α ordinal 95% CI"),
+         tr("Percentile-bootstrap interval of ordinal α, resampling the runs; below 0.7 (the evaluation guide's "
+            "threshold) the scores are not yet reliable.")},
     };
     const QString undefined = tr("Undefined: no run has two ratings on this dimension, or the scores never vary.");
     for (const AgreementRow& a : report.agreement) {
@@ -179,6 +190,10 @@ ReportTable ReportTables::agreement(const SummaryReport& report) {
                                                                       : significant(a.pairable),
                                  a.pairable));
         row.push_back(countCell(a.raters));
+        const stats::Interval& ci = a.alphaOrdinalInterval;
+        row.push_back(numberCell(std::isnan(ci.low) ? missing()
+                                                    : QStringLiteral("[%1, %2]").arg(fixed(ci.low, 2), fixed(ci.high, 2)),
+                                 ci.low, std::isnan(ci.low) ? undefined : QString()));
         table.rows.push_back(std::move(row));
     }
     return table;
@@ -193,6 +208,12 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
         {tr("Gold"), tr("Preferences on gold comparisons, whose right answer is known.")},
         {tr("Correct"), tr("Gold comparisons on which the rater picked the known answer.")},
         {tr("Gold accuracy"), tr("Correct / gold answered: a check that the rater reads the outputs.")},
+        {tr("α without"), tr("Mean change of ordinal α over the dimensions when this rater is set aside: a rise of "
+                             "0.05 or more says the others agree better without them.")},
+        {tr("s / item"), tr("Median seconds between the rater's consecutive answers (breaks over 30 minutes left "
+                            "out).")},
+        {tr("Same in a row"), tr("Share of rated runs given exactly the scores of the run rated just before "
+                                 "(straight-lining).")},
     };
     for (const RaterRow& r : report.raters) {
         std::vector<ReportCell> row;
@@ -203,6 +224,14 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
         row.push_back(countCell(r.goldCorrect));
         row.push_back(numberCell(fixed(r.goldAccuracy, 2), r.goldAccuracy,
                                  r.goldAnswered == 0 ? tr("This rater has answered no gold comparison.") : QString()));
+        row.push_back(numberCell(r.alphaChange > 0 ? QStringLiteral("+") + fixed(r.alphaChange, 3)
+                                                   : fixed(r.alphaChange, 3),
+                                 r.alphaChange,
+                                 std::isnan(r.alphaChange) ? tr("Undefined: without this rater no dimension has two "
+                                                                "raters on a run.")
+                                                           : QString()));
+        row.push_back(numberCell(fixed(r.medianSecondsPerItem, 0), r.medianSecondsPerItem));
+        row.push_back(numberCell(fixed(r.straightLining, 2), r.straightLining));
         table.rows.push_back(std::move(row));
     }
     return table;

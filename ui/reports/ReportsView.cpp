@@ -236,7 +236,7 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     m_raterTable = makeTable(m_raterModel, QStringLiteral("raterTable"), this);
 
     // Charts.
-    m_meansChart = new IntervalBarChart(tr("Mean score per strategy"), this);
+    m_meansChart = new IntervalBarChart(tr("Mean score"), this);
     m_meansChart->setObjectName(QStringLiteral("dimensionChart"));
     m_meansChart->setToolTip(tr("Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap "
                                 "intervals of the mean."));
@@ -251,14 +251,19 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     m_bradleyTerryChart->setObjectName(QStringLiteral("bradleyTerryChart"));
     m_bradleyTerryChart->setToolTip(tr("Bradley–Terry: strength on an Elo-like scale (400·log10), mean 1000; ties "
                                        "count half. Whiskers: 95% bootstrap intervals; diamonds: online Elo."));
-    m_winRateChart = new WinRateHeatmap(tr("Pairwise win rate, row against column"), this);
+    m_winRateChart = new WinRateHeatmap(tr("Win rate, row against column"), this);
     m_winRateChart->setObjectName(QStringLiteral("winRateChart"));
     m_winRateChart->setToolTip(tr("How often the row's strategy beat the column's in preferences, a tie counting "
                                   "half; under the rate: wins–losses–draws."));
+    m_agreementChart = new IntervalBarChart(tr("Agreement, ordinal α"), this);
+    m_agreementChart->setObjectName(QStringLiteral("agreementChart"));
+    m_agreementChart->setToolTip(tr("Ordinal α per dimension with its 95% bootstrap interval over the runs; the "
+                                    "dashed line is the evaluation guide's threshold, 0.7."));
     for (const auto& [kind, chartWidget] :
          {std::pair{Chart::DimensionMeans, static_cast<ReportChart*>(m_meansChart)},
           std::pair{Chart::BradleyTerry, static_cast<ReportChart*>(m_bradleyTerryChart)},
-          std::pair{Chart::WinRates, static_cast<ReportChart*>(m_winRateChart)}})
+          std::pair{Chart::WinRates, static_cast<ReportChart*>(m_winRateChart)},
+          std::pair{Chart::Agreement, static_cast<ReportChart*>(m_agreementChart)}})
         connect(chartWidget, &ReportChart::exportRequested, this, [this, kind = kind] { exportChartDialog(kind); });
     auto* charts = new QWidget(this);
     auto* chartRow = new QHBoxLayout(charts);
@@ -267,6 +272,7 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     chartRow->addWidget(m_meansChart, 1);
     chartRow->addWidget(m_bradleyTerryChart, 1);
     chartRow->addWidget(m_winRateChart, 1);
+    chartRow->addWidget(m_agreementChart, 1);
 
     // Agreement and raters, side by side.
     auto* bottom = new QWidget(this);
@@ -296,6 +302,15 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     auto* content = new QVBoxLayout(m_content);
     content->setContentsMargins(0, 0, 0, 0);
     content->setSpacing(6);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("preferenceVerdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setToolTip(tr("A strategy wins when it beats every other one in an exact sign test of their "
+                             "preferences (ties left out) at p < 0.05 after Holm's correction across the pairs. "
+                             "Without a winner: about how many more decisive preferences the leader's closest pair "
+                             "needs for 80% power at its current win share."));
+    content->addWidget(m_verdict);
     content->addWidget(m_strategyTable);
     content->addWidget(charts, 1);
     content->addWidget(bottom);
@@ -439,6 +454,8 @@ ReportChart* ReportsView::chart(Chart chart) const {
         return m_bradleyTerryChart;
     case Chart::WinRates:
         return m_winRateChart;
+    case Chart::Agreement:
+        return m_agreementChart;
     }
     return nullptr;
 }
@@ -483,6 +500,9 @@ void ReportsView::applyComputed() {
                                    tr("Ratings: %1").arg(ratings), tr("Preferences: %1").arg(preferences),
                                    tr("Raters: %1").arg(m_report.raters.size())};
         m_overview->setText(overview.join(QStringLiteral("  ·  ")));
+        const PreferenceVerdict& verdict = m_report.preferenceVerdict;
+        m_verdict->setText(tr("<b>Preferences:</b> %1.").arg(verdictText(verdict).toHtmlEscaped()));
+        m_verdict->setStyleSheet(verdict.winner >= 0 ? QStringLiteral("color: #1b7a1b") : QString());
         m_overview->setToolTip(
             tr("Intervals are 95% percentile bootstraps of %1 resamples, seed %2; computed in %3 ms.")
                 .arg(m_options.bootstrapRounds)
@@ -544,6 +564,7 @@ void ReportsView::showReport() {
     drawDimensionChart();
     drawBradleyTerryChart();
     drawWinRates();
+    drawAgreementChart();
     m_stack->setCurrentWidget(m_content);
 }
 
@@ -579,6 +600,68 @@ void ReportsView::drawDimensionChart() {
         axis.base = range->second.first;
     }
     m_meansChart->setBars(std::move(bars), axis);
+}
+
+QString ReportsView::verdictText(const PreferenceVerdict& verdict) const {
+    const auto name = [this](int index) {
+        return index >= 0 && index < static_cast<int>(m_report.strategies.size())
+                   ? m_report.strategies[static_cast<std::size_t>(index)].strategy
+                   : QString();
+    };
+    switch (verdict.kind) {
+    case PreferenceVerdict::Kind::NoPreferences:
+        return tr("no preferences yet");
+    case PreferenceVerdict::Kind::Winner:
+        return tr("%1 beats every other strategy (sign test, Holm-adjusted p ≤ %2)")
+            .arg(name(verdict.winner), QString::number(verdict.worstHolmP, 'g', 3));
+    case PreferenceVerdict::Kind::LeaderNotClear:
+        return tr("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 "
+                  "more decisive battles between them at this win share")
+            .arg(name(verdict.leader), name(verdict.rival))
+            .arg(verdict.leaderWins)
+            .arg(verdict.rivalWins)
+            .arg(QString::number(verdict.rivalHolmP, 'g', 3))
+            .arg(verdict.furtherBattles);
+    case PreferenceVerdict::Kind::LeaderNotAhead:
+        return tr("no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against "
+                  "every other strategy")
+            .arg(name(verdict.leader));
+    case PreferenceVerdict::Kind::Unranked:
+        return tr("no clear winner: the preferences do not rank the strategies");
+    }
+    return verdict.evidence;
+}
+
+void ReportsView::drawAgreementChart() {
+    std::vector<IntervalBar> bars;
+    bool any = false;
+    for (const AgreementRow& row : m_report.agreement) {
+        IntervalBar bar;
+        bar.label = row.dimension;
+        bar.value = row.alphaOrdinal;
+        bar.interval = row.alphaOrdinalInterval;
+        bar.colour = reportPalette::agreement(row.alphaOrdinal);
+        bar.toolTip = std::isnan(row.alphaOrdinal)
+                          ? tr("%1: undefined (no run has two ratings, or the scores never vary)").arg(row.dimension)
+                          : tr("%1: α %2, 95% interval %3 to %4\nunits (runs): %5, raters: %6")
+                                .arg(row.dimension, ReportTables::fixed(row.alphaOrdinal, 3),
+                                     ReportTables::fixed(row.alphaOrdinalInterval.low, 3),
+                                     ReportTables::fixed(row.alphaOrdinalInterval.high, 3))
+                                .arg(row.units)
+                                .arg(row.raters);
+        any = any || std::isfinite(row.alphaOrdinal);
+        bars.push_back(bar);
+    }
+    if (!any) {
+        m_agreementChart->clear(tr("No agreement yet.\nIt needs runs rated\nby two raters or more."));
+        return;
+    }
+    IntervalBarChart::Axis axis;
+    axis.label = tr("α (ordinal)");
+    axis.range = std::pair{0.0, 1.0};
+    axis.threshold = 0.7;
+    axis.thresholdLabel = tr("0.7");
+    m_agreementChart->setBars(std::move(bars), axis);
 }
 
 void ReportsView::drawBradleyTerryChart() {
@@ -704,6 +787,9 @@ void ReportsView::exportChartDialog(Chart kind) {
         break;
     case Chart::WinRates:
         name = QStringLiteral("win-rates.png");
+        break;
+    case Chart::Agreement:
+        name = QStringLiteral("agreement.png");
         break;
     }
     QString path = askSavePath(tr("Export Chart"), name, tr("PNG image (*.png);;PDF document (*.pdf)"));

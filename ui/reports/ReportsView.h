@@ -36,7 +36,7 @@ class ReportsView final : public QWidget {
     Q_DISABLE_COPY_MOVE(ReportsView)
 
 public:
-    enum class Chart { DimensionMeans, BradleyTerry, WinRates };
+    enum class Chart { DimensionMeans, BradleyTerry, WinRates, Agreement };
     Q_ENUM(Chart)
 
     explicit ReportsView(Database* database, QWidget* parent = nullptr);
@@ -67,6 +67,7 @@ public:
     QComboBox* dimensionCombo() const { return m_dimension; }
     IntervalBarChart* dimensionChart() const { return m_meansChart; }
     IntervalBarChart* bradleyTerryChart() const { return m_bradleyTerryChart; }
+    IntervalBarChart* agreementChart() const { return m_agreementChart; }
     WinRateHeatmap* winRateChart() const { return m_winRateChart; }
     QPushButton* csvButton(ReportKind kind) const;
     QPushButton* refreshButton() const { return m_refresh; }
@@ -93,6 +94,9 @@ private:
     void showReport();
     void showEmptyState(const QString& title, const QString& explanation);
     void drawDimensionChart();
+    void drawAgreementChart();
+    // The preference verdict in the interface's language.
+    QString verdictText(const PreferenceVerdict& verdict) const;
     void drawBradleyTerryChart();
     void drawWinRates();
     void startCsvExport(ReportKind kind);
@@ -116,6 +120,7 @@ private:
     QFutureWatcher<std::pair<QString, QString>>* m_exportWatcher = nullptr; // path, error
     QTimer* m_busyDelay = nullptr;
     QLabel* m_overview = nullptr;
+    QLabel* m_verdict = nullptr; // which strategy the preferences pick, with the evidence
     QProgressBar* m_busy = nullptr;
     QPushButton* m_refresh = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -131,6 +136,7 @@ private:
     IntervalBarChart* m_meansChart = nullptr;
     IntervalBarChart* m_bradleyTerryChart = nullptr;
     WinRateHeatmap* m_winRateChart = nullptr;
+    IntervalBarChart* m_agreementChart = nullptr;
     std::map<ReportKind, QPushButton*> m_csvButtons;
     QLabel* m_message = nullptr;
 };

@@ -1,0 +1,52 @@
+#pragma once
+
+// Who rates what in a rating campaign: every output gets the planned number of independent raters, loads
+// are even, gold questions are mixed in unmarked, and each rater has their own order and blind labels.
+
+#include <cstdint>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "Result.h"
+
+namespace swb {
+
+struct CampaignPlan {
+    int ratingsPerItem = 3;  // distinct raters per comparison (the evaluation guide asks for at least 3)
+    double goldShare = 0.10; // share of each rater's queue that is gold questions
+    std::uint64_t seed = 0;
+};
+
+// One item of a rater's queue: a comparison, the order its outputs are shown in (indices into the
+// comparison's entries; the rater's own blind labels A, B, ... follow it), and whether it is gold.
+struct CampaignItem {
+    qint64 comparisonId = 0;
+    std::vector<int> shownOrder;
+    bool gold = false;
+};
+
+struct RaterQueue {
+    QString rater;
+    std::vector<CampaignItem> items; // in the order the rater sees them
+};
+
+// The comparisons to rate (each with its number of outputs) and the gold comparisons (known answers).
+struct CampaignComparison {
+    qint64 id = 0;
+    int outputs = 2;
+};
+
+// Assigns every comparison to plan.ratingsPerItem distinct raters, spreading the work so that the raters'
+// loads (without gold) differ by at most one: the comparisons in a seeded random order, dealt round-robin
+// over the raters in a seeded random order. Each rater then gets round(load * share / (1 - share)) gold
+// comparisons (distinct, cycling through the gold set), inserted at seeded random positions, and their own
+// shuffle of the queue and of each comparison's outputs. One sentence when the plan cannot be met: fewer
+// raters than ratings per item, no comparison, a share outside [0, 1), gold wanted but none given, a
+// comparison both to be rated and gold.
+Result<std::vector<RaterQueue>> assignCampaign(const std::vector<CampaignComparison>& comparisons,
+                                               const std::vector<CampaignComparison>& gold, const QStringList& raters,
+                                               const CampaignPlan& plan);
+
+} // namespace swb

@@ -362,13 +362,33 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising by 0.05 or more without them. Right-click a rater to set them aside or count them again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>This rater has answered no gold comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Undefined: without this rater no dimension has two raters on a run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>set aside</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>suggested</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1921,7 +1941,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+99"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+102"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -1978,12 +1998,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+163"/>
+        <location line="+191"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-189"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1993,7 +2013,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+48"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2018,7 +2038,27 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="-18"/>
+        <source>Set %1 Aside…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set a Rater Aside</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why is %1 set aside? (Recorded with the rater; every report leaves their ratings and preferences out until they are counted again.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Count %1 Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Win rate, row against column</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2074,12 +2114,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+382"/>
+        <location line="+398"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-371"/>
+        <location line="-387"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2164,6 +2204,11 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Raters: %1 (%2 set aside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Raters: %1</source>
         <translation type="unfinished"></translation>
@@ -2232,7 +2277,17 @@ ratings: %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>%1 counts again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is set aside: every figure is computed without their ratings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>no preferences yet</source>
         <translation type="unfinished"></translation>
     </message>

@@ -362,7 +362,17 @@
         <translation>与紧邻上一个运行打分完全相同的已评分运行所占比例（直线作答）。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising by 0.05 or more without them. Right-click a rater to set them aside or count them again.</source>
+        <translation>已搁置（附原因），或建议搁置：金标准准确率低于 0.6，或去掉此人后 α 上升 0.05 或更多。右键单击评分者可将其搁置或重新计入。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>This rater has answered no gold comparison.</source>
         <translation>此评分者尚未回答任何金标准比较。</translation>
     </message>
@@ -370,6 +380,16 @@
         <location line="+4"/>
         <source>Undefined: without this rater no dimension has two raters on a run.</source>
         <translation>未定义：没有此评分者时，没有任何维度在某个运行上有两名评分者。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>set aside</source>
+        <translation>已搁置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>suggested</source>
+        <translation>建议搁置</translation>
     </message>
 </context>
 <context>
@@ -1922,7 +1942,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+99"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+102"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -1979,12 +1999,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+163"/>
+        <location line="+191"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-189"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -1994,7 +2014,7 @@ Choose another</source>
         <translation>根据运行存储重新计算报告，纳入此后给出的所有评分</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+48"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation>所选维度上所有评分的平均值；误差线为均值的 95% 自助法区间。</translation>
     </message>
@@ -2019,7 +2039,27 @@ Choose another</source>
         <translation>平均分</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="-18"/>
+        <source>Set %1 Aside…</source>
+        <translation>搁置 %1…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set a Rater Aside</source>
+        <translation>搁置评分者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why is %1 set aside? (Recorded with the rater; every report leaves their ratings and preferences out until they are counted again.)</source>
+        <translation>为什么搁置 %1？（原因随评分者记录；在重新计入之前，所有报告都不包含其评分和偏好。）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Count %1 Again</source>
+        <translation>重新计入 %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Win rate, row against column</source>
         <translation>胜率（行对列）</translation>
     </message>
@@ -2075,12 +2115,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+382"/>
+        <location line="+398"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-371"/>
+        <location line="-387"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2165,6 +2205,11 @@ Choose another</source>
         <translation>偏好：%1</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Raters: %1 (%2 set aside)</source>
+        <translation>评分者：%1（%2 人已搁置）</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Raters: %1</source>
         <translation>评分者：%1</translation>
@@ -2236,7 +2281,17 @@ ratings: %6</source>
         <translation>%1 平均分</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>%1 counts again.</source>
+        <translation>%1 已重新计入。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is set aside: every figure is computed without their ratings.</source>
+        <translation>%1 已搁置：所有数字在计算时都不包含其评分。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>no preferences yet</source>
         <translation>尚无偏好</translation>
     </message>

@@ -403,6 +403,26 @@ int runImportPreferences(const Invocation& call) {
     return 0;
 }
 
+// Sets a rater aside (with the reason) or counts them again: every report is then computed without (or with)
+// their ratings and preferences; nothing is deleted.
+int runRater(const Invocation& call) {
+    const QString name = call.required(QStringLiteral("name"));
+    const bool restore = call.args.isSet(QStringLiteral("restore"));
+    const QString reason = call.args.value(QStringLiteral("set-aside")).trimmed();
+    if (restore == call.args.isSet(QStringLiteral("set-aside")))
+        failBadInput(QStringLiteral("give either --set-aside REASON or --restore"));
+    if (!restore && reason.isEmpty())
+        failBadInput(QStringLiteral("--set-aside needs a reason (it is recorded with the rater)"));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+    if (Status status = RatingRepository(*database).setRaterAside(name, restore ? QString() : reason); !status)
+        failBadInput(status.error().message);
+    const QJsonObject summary{{QStringLiteral("rater"), name.trimmed()},
+                              {QStringLiteral("set_aside"), restore ? QJsonValue() : QJsonValue(reason)},
+                              {QStringLiteral("db"), database->path()}};
+    call.out << QJsonDocument(summary).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
 } // namespace
 
 std::vector<Subcommand> importSubcommands() {
@@ -430,6 +450,18 @@ std::vector<Subcommand> importSubcommands() {
              });
          },
          runImportPreferences},
+        {QStringLiteral("rater"), QStringLiteral("swb rater --db FILE --name NAME (--set-aside REASON | --restore)"),
+         QStringLiteral("Set a rater aside with a reason (every report leaves their ratings and preferences out), or "
+                        "count them again."),
+         [](QCommandLineParser& parser) {
+             parser.addOptions({
+                 {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
+                 {QStringLiteral("name"), QStringLiteral("The rater."), QStringLiteral("NAME")},
+                 {QStringLiteral("set-aside"), QStringLiteral("Set them aside, recording why."), QStringLiteral("REASON")},
+                 {QStringLiteral("restore"), QStringLiteral("Count their ratings and preferences again.")},
+             });
+         },
+         runRater},
     };
 }
 

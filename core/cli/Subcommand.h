@@ -69,7 +69,7 @@ Subcommand generateSubcommand();
 Subcommand batchSubcommand();
 // serve (ServeCommand.cpp).
 Subcommand serveSubcommand();
-// export (ExportCommand.cpp); import-ratings, import-preferences (ImportCommands.cpp).
+// export (ExportCommand.cpp); import-ratings, import-preferences, rater (ImportCommands.cpp).
 Subcommand exportSubcommand();
 std::vector<Subcommand> importSubcommands();
 // info (ModelCommands.cpp).

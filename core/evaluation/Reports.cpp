@@ -5,6 +5,7 @@
 #include <set>
 
 #include <QHash>
+#include <QSet>
 #include <QIODevice>
 #include <QSqlQuery>
 #include <QVariant>
@@ -127,11 +128,34 @@ Result<std::map<qint64, ComparisonRecord>> loadComparisons(Database& db) {
 }
 
 // Strategies, comparisons and preferences: what every report on preferences starts from.
+// Preferences and ratings of raters set aside are kept apart: every figure is computed without them.
 struct Judgements {
     StrategyIndex index;
     std::map<qint64, ComparisonRecord> comparisons;
-    std::vector<PreferenceRecord> preferences;
+    std::vector<PreferenceRecord> preferences; // of the raters who count
+    std::vector<PreferenceRecord> allPreferences;
+    QSet<qint64> setAside;                      // rater ids
 };
+
+Result<QSet<qint64>> setAsideRaters(Database& db) {
+    Result<std::vector<RaterRecord>> raters = RatingRepository(db).listRaters();
+    if (!raters)
+        return raters.error();
+    QSet<qint64> ids;
+    for (const RaterRecord& rater : raters.value())
+        if (!rater.setAside.isEmpty())
+            ids.insert(rater.id);
+    return ids;
+}
+
+template <typename Record>
+std::vector<Record> counted(const std::vector<Record>& all, const QSet<qint64>& setAside) {
+    std::vector<Record> kept;
+    for (const Record& r : all)
+        if (!setAside.contains(r.raterId))
+            kept.push_back(r);
+    return kept;
+}
 
 Result<Judgements> loadJudgements(Database& db) {
     Result<StrategyIndex> index = loadStrategyIndex(db);
@@ -143,7 +167,12 @@ Result<Judgements> loadJudgements(Database& db) {
     Result<std::vector<PreferenceRecord>> preferences = RatingRepository(db).listPreferences();
     if (!preferences)
         return preferences.error();
-    return Judgements{std::move(index).value(), std::move(comparisons).value(), std::move(preferences).value()};
+    Result<QSet<qint64>> setAside = setAsideRaters(db);
+    if (!setAside)
+        return setAside.error();
+    std::vector<PreferenceRecord> kept = counted(preferences.value(), setAside.value());
+    return Judgements{std::move(index).value(), std::move(comparisons).value(), std::move(kept),
+                      std::move(preferences).value(), std::move(setAside).value()};
 }
 
 // The rated dimensions in rubric order (rubrics by id), then the others by name.
@@ -296,8 +325,10 @@ std::vector<RaterRow> ratersOf(Database& db, const std::vector<RatingRecord>& ra
         status = raters.error();
         return {};
     }
-    for (const RaterRecord& rater : raters.value())
+    for (const RaterRecord& rater : raters.value()) {
         rows[rater.name].rater = rater.name;
+        rows[rater.name].setAside = rater.setAside;
+    }
     for (const RatingRecord& rating : ratings)
         ++rows[rating.raterName].ratings;
     for (const PreferenceRecord& preference : preferences) {
@@ -524,8 +555,11 @@ Result<std::vector<RatingReportRow>> Reports::ratings() {
     Result<std::vector<RatingRecord>> ratings = RatingRepository(m_db).listRatings();
     if (!ratings)
         return ratings.error();
+    Result<QSet<qint64>> setAside = setAsideRaters(m_db);
+    if (!setAside)
+        return setAside.error();
     std::vector<RatingReportRow> rows;
-    for (const RatingRecord& rating : ratings.value()) {
+    for (const RatingRecord& rating : counted(ratings.value(), setAside.value())) {
         const int strategy = index->byRunId.value(rating.runId, -1);
         rows.push_back({rating.runId, strategy >= 0 ? index->strategies[static_cast<std::size_t>(strategy)].id : 0,
                         label(strategy, index.value()), rating.raterName, rating.dimension, rating.score, rating.note});
@@ -573,9 +607,11 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     const StrategyIndex* index = &judgements->index;
     const std::map<qint64, ComparisonRecord>* comparisons = &judgements->comparisons;
     const std::vector<PreferenceRecord>* preferences = &judgements->preferences;
-    Result<std::vector<RatingRecord>> ratings = RatingRepository(m_db).listRatings();
-    if (!ratings)
-        return ratings.error();
+    Result<std::vector<RatingRecord>> allRatings = RatingRepository(m_db).listRatings();
+    if (!allRatings)
+        return allRatings.error();
+    // Everything below counts only the raters not set aside; the raters' table lists everyone.
+    const Result<std::vector<RatingRecord>> ratings = counted(allRatings.value(), judgements->setAside);
     Result<QStringList> dimensions = ratedDimensions(m_db, ratings.value());
     if (!dimensions)
         return dimensions.error();
@@ -708,10 +744,19 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     std::map<QString, std::vector<double>> alphaWithout;
     report.agreement = agreementOf(report.dimensions, ratings.value(), options, &alphaWithout);
     Status status;
-    report.raters = ratersOf(m_db, ratings.value(), *preferences, *comparisons, status);
+    report.raters = ratersOf(m_db, allRatings.value(), judgements->allPreferences, *comparisons, status);
     if (!status)
         return status.error();
-    paceOf(ratings.value(), *preferences, report.raters);
+    paceOf(allRatings.value(), judgements->allPreferences, report.raters);
+    QSet<QString> countedRaters;
+    for (const RatingRecord& r : ratings.value())
+        countedRaters.insert(r.raterName);
+    for (const PreferenceRecord& p : *preferences)
+        countedRaters.insert(p.raterName);
+    report.ratersUsed = static_cast<int>(countedRaters.size());
+    report.ratingsUsed = static_cast<int>(ratings.value().size());
+    report.preferencesUsed = static_cast<int>(preferences->size());
+    report.ratersSetAside = static_cast<int>(judgements->setAside.size());
     for (RaterRow& row : report.raters) {
         const auto found = alphaWithout.find(row.rater);
         row.alphaWithout = found != alphaWithout.end()
@@ -722,6 +767,13 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
             if (std::isfinite(row.alphaWithout[d]) && std::isfinite(report.agreement[d].alphaOrdinal))
                 changes.push_back(row.alphaWithout[d] - report.agreement[d].alphaOrdinal);
         row.alphaChange = stats::mean(changes);
+        // Below the thresholds: suggested for setting aside (the user decides).
+        QStringList why;
+        if (row.setAside.isEmpty() && std::isfinite(row.goldAccuracy) && row.goldAccuracy < options.goldAccuracyThreshold)
+            why << QStringLiteral("gold accuracy %1 below %2").arg(row.goldAccuracy, 0, 'g', 3).arg(options.goldAccuracyThreshold);
+        if (row.setAside.isEmpty() && std::isfinite(row.alphaChange) && row.alphaChange >= options.alphaRiseThreshold)
+            why << QStringLiteral("alpha rises by %1 without them").arg(row.alphaChange, 0, 'f', 3);
+        row.suggestion = why.join(QStringLiteral("; "));
     }
     return report;
 }
@@ -830,7 +882,9 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
                << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
                << QStringLiteral("distinct_3") << QStringLiteral("rep_4") << QStringLiteral("preference_best")
-               << QStringLiteral("preference_verdict");
+               << QStringLiteral("preference_verdict") << QStringLiteral("raters_used")
+               << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
+               << QStringLiteral("raters_set_aside");
         csv.writeRow(header);
         for (std::size_t i = 0; i < report->strategies.size(); ++i) {
             const StrategySummary& s = report->strategies[i];
@@ -846,7 +900,9 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                   << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
                   << CsvWriter::number(s.rep4)
                   << (report->preferenceVerdict.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false"))
-                  << report->preferenceVerdict.evidence;
+                  << report->preferenceVerdict.evidence << QString::number(report->ratersUsed)
+                  << QString::number(report->ratingsUsed) << QString::number(report->preferencesUsed)
+                  << QString::number(report->ratersSetAside);
             csv.writeRow(cells);
         }
     } else if (kind == ReportKind::Pairwise) {
@@ -873,7 +929,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
         for (const QString& d : report->dimensions)
             header << QStringLiteral("alpha_without_") + d;
         header << QStringLiteral("alpha_change") << QStringLiteral("median_seconds_per_item")
-               << QStringLiteral("straight_lining");
+               << QStringLiteral("straight_lining") << QStringLiteral("set_aside") << QStringLiteral("suggested");
         csv.writeRow(header);
         for (const RaterRow& row : report->raters) {
             QStringList cells{row.rater,
@@ -885,7 +941,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
             for (double alpha : row.alphaWithout)
                 cells << CsvWriter::number(alpha);
             cells << CsvWriter::number(row.alphaChange) << CsvWriter::number(row.medianSecondsPerItem)
-                  << CsvWriter::number(row.straightLining);
+                  << CsvWriter::number(row.straightLining) << row.setAside << row.suggestion;
             csv.writeRow(cells);
         }
     }

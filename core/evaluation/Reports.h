@@ -33,6 +33,9 @@ struct ReportOptions {
     double bradleyTerryPriorTies = 1.0;
     double eloK = 4.0; // FastChat's compute_online_elo
     stats::EloScale elo;
+    // A rater is suggested for setting aside below these (the evaluation guide's defaults).
+    double goldAccuracyThreshold = 0.6;
+    double alphaRiseThreshold = 0.05;
 };
 
 // A run as one row: its inputs and outputs, without steps.
@@ -182,6 +185,8 @@ struct RaterRow {
     // Share of the rater's rated runs whose scores are all the same as on the run they rated just before
     // (straight-lining); NaN with fewer than two rated runs.
     double straightLining = stats::kNaN;
+    QString setAside;   // the reason the rater is set aside; empty while they count
+    QString suggestion; // why they might be set aside (below a threshold); empty otherwise
 };
 
 struct SummaryReport {
@@ -189,6 +194,11 @@ struct SummaryReport {
     std::vector<StrategySummary> strategies;
     std::vector<PairwiseRow> pairwise;
     PreferenceVerdict preferenceVerdict;
+    // What the figures use: raters set aside (with their ratings and preferences) are left out.
+    int ratersUsed = 0;
+    int ratingsUsed = 0;
+    int preferencesUsed = 0;
+    int ratersSetAside = 0;
     // The length-controlled fit's log-odds of winning per unit of scaled length difference (NaN: undefined).
     double lengthCoefficient = stats::kNaN;
     std::vector<AgreementRow> agreement;

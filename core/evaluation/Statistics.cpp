@@ -98,60 +98,108 @@ bool stronglyConnected(const std::vector<std::vector<double>>& wins, const std::
 
 } // namespace
 
-AlphaResult krippendorffAlpha(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric) {
-    AlphaResult result;
-    // The distinct values that occur in pairable units, ascending: the rows and columns of the coincidences.
+namespace {
+
+// A reliability matrix as coincidence contributions: the distinct values of the pairable units, ascending,
+// and for each pairable unit the entries (c, k, weight) it adds to the coincidence matrix: n_uc n_uk / (m_u - 1)
+// for c != k and n_uc (n_uc - 1) / (m_u - 1) for c = k, n_uc its values equal to value c (the same as adding
+// 1 / (m_u - 1) per ordered pair of its values, in time linear in its values).
+struct Coincidences {
+    struct Entry {
+        std::uint32_t c = 0;
+        std::uint32_t k = 0;
+        double weight = 0.0;
+    };
     std::vector<double> values;
+    std::vector<std::vector<Entry>> units; // pairable units only
+};
+
+Coincidences coincidencesOf(const std::vector<std::vector<double>>& unitsByCoders) {
+    Coincidences out;
     for (const std::vector<double>& unit : unitsByCoders) {
         const auto present = std::count_if(unit.begin(), unit.end(), [](double v) { return !std::isnan(v); });
         if (present < 2)
             continue;
         for (double v : unit)
             if (!std::isnan(v))
-                values.push_back(v);
+                out.values.push_back(v);
     }
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-    if (values.empty())
-        return result;
-    const std::size_t size = values.size();
-    auto indexOf = [&](double v) {
-        return static_cast<std::size_t>(std::lower_bound(values.begin(), values.end(), v) - values.begin());
-    };
-
-    std::vector<std::vector<double>> coincidences(size, std::vector<double>(size, 0.0));
+    std::sort(out.values.begin(), out.values.end());
+    out.values.erase(std::unique(out.values.begin(), out.values.end()), out.values.end());
+    std::vector<std::pair<std::uint32_t, double>> counts; // (value index, count) of one unit
     for (const std::vector<double>& unit : unitsByCoders) {
-        std::vector<std::size_t> present;
-        for (double v : unit)
-            if (!std::isnan(v))
-                present.push_back(indexOf(v));
-        if (present.size() < 2)
+        counts.clear();
+        double m = 0.0;
+        for (double v : unit) {
+            if (std::isnan(v))
+                continue;
+            const auto c = static_cast<std::uint32_t>(std::lower_bound(out.values.begin(), out.values.end(), v) -
+                                                      out.values.begin());
+            const auto found = std::find_if(counts.begin(), counts.end(), [c](const auto& e) { return e.first == c; });
+            if (found != counts.end())
+                found->second += 1.0;
+            else
+                counts.emplace_back(c, 1.0);
+            m += 1.0;
+        }
+        if (m < 2.0)
             continue;
+        std::vector<Coincidences::Entry> entries;
+        for (const auto& [c, nc] : counts)
+            for (const auto& [k, nk] : counts) {
+                const double pairs = c == k ? nc * (nc - 1.0) : nc * nk;
+                if (pairs > 0.0)
+                    entries.push_back({c, k, pairs / (m - 1.0)});
+            }
+        out.units.push_back(std::move(entries));
+    }
+    return out;
+}
+
+// Alpha from the summed contributions of the given units (indices into coincidences.units, repeats allowed).
+template <typename Units>
+AlphaResult alphaOf(const Coincidences& coincidences, const Units& units, AlphaMetric metric,
+                    std::vector<double>& matrix) {
+    AlphaResult result;
+    const std::size_t size = coincidences.values.size();
+    if (size == 0)
+        return result;
+    matrix.assign(size * size, 0.0);
+    for (std::size_t u : units) {
         ++result.units;
-        const double weight = 1.0 / static_cast<double>(present.size() - 1);
-        for (std::size_t i = 0; i < present.size(); ++i)
-            for (std::size_t j = 0; j < present.size(); ++j)
-                if (i != j)
-                    coincidences[present[i]][present[j]] += weight;
+        for (const Coincidences::Entry& e : coincidences.units[u])
+            matrix[e.c * size + e.k] += e.weight;
     }
     std::vector<double> counts(size, 0.0);
     for (std::size_t c = 0; c < size; ++c)
-        counts[c] = std::accumulate(coincidences[c].begin(), coincidences[c].end(), 0.0);
+        for (std::size_t k = 0; k < size; ++k)
+            counts[c] += matrix[c * size + k];
     const double n = std::accumulate(counts.begin(), counts.end(), 0.0);
     result.pairable = n;
-
     double observed = 0.0;
     double expected = 0.0;
     for (std::size_t c = 0; c < size; ++c)
         for (std::size_t k = 0; k < size; ++k) {
-            const double d = squaredDistance(metric, values, counts, c, k);
-            observed += coincidences[c][k] * d;
+            if (counts[c] == 0.0 || counts[k] == 0.0)
+                continue; // a value no drawn unit holds (a bootstrap resample): no term
+            const double d = squaredDistance(metric, coincidences.values, counts, c, k);
+            observed += matrix[c * size + k] * d;
             expected += counts[c] * counts[k] * d;
         }
     if (n <= 1.0 || expected <= 0.0)
         return result;
     result.alpha = 1.0 - (n - 1.0) * observed / expected;
     return result;
+}
+
+} // namespace
+
+AlphaResult krippendorffAlpha(const std::vector<std::vector<double>>& unitsByCoders, AlphaMetric metric) {
+    const Coincidences coincidences = coincidencesOf(unitsByCoders);
+    std::vector<std::size_t> all(coincidences.units.size());
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    std::vector<double> matrix;
+    return alphaOf(coincidences, all, metric, matrix);
 }
 
 BradleyTerryFit bradleyTerry(int players, const std::vector<Battle>& battles, const BradleyTerryOptions& options) {
@@ -278,13 +326,24 @@ Interval krippendorffAlphaInterval(const std::vector<std::vector<double>>& units
                                    int rounds, std::uint64_t seed) {
     if (unitsByCoders.empty() || rounds <= 0)
         return {};
+    // Units that hold fewer than two values add nothing to alpha, wherever a resample draws them: each unit
+    // is drawn from all of them, and only the pairable ones are summed.
+    const Coincidences coincidences = coincidencesOf(unitsByCoders);
+    std::vector<std::ptrdiff_t> pairableIndex(unitsByCoders.size(), -1);
+    std::ptrdiff_t next = 0;
+    for (std::size_t u = 0; u < unitsByCoders.size(); ++u)
+        if (std::count_if(unitsByCoders[u].begin(), unitsByCoders[u].end(), [](double v) { return !std::isnan(v); }) >= 2)
+            pairableIndex[u] = next++;
     Pcg64 rng(seed);
     std::vector<double> alphas;
-    std::vector<std::vector<double>> resample(unitsByCoders.size());
+    std::vector<std::size_t> drawn;
+    std::vector<double> matrix;
     for (int r = 0; r < rounds; ++r) {
-        for (std::vector<double>& unit : resample)
-            unit = unitsByCoders[drawIndex(rng, unitsByCoders.size())];
-        const double alpha = krippendorffAlpha(resample, metric).alpha;
+        drawn.clear();
+        for (std::size_t i = 0; i < unitsByCoders.size(); ++i)
+            if (const std::ptrdiff_t p = pairableIndex[drawIndex(rng, unitsByCoders.size())]; p >= 0)
+                drawn.push_back(static_cast<std::size_t>(p));
+        const double alpha = alphaOf(coincidences, drawn, metric, matrix).alpha;
         if (std::isfinite(alpha))
             alphas.push_back(alpha);
     }

@@ -164,6 +164,11 @@ ALTER TABLE runs ADD COLUMN messages TEXT;
     R"SQL(
 ALTER TABLE runs ADD COLUMN decoder_trace BLOB;
 )SQL",
+    // 4 -> 5: a rater set aside keeps the reason (NULL while counted): reports leave their ratings and
+    // preferences out until they are restored.
+    R"SQL(
+ALTER TABLE raters ADD COLUMN set_aside TEXT;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

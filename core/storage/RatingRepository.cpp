@@ -148,13 +148,27 @@ Result<qint64> RatingRepository::raterId(const QString& name) {
 }
 
 Result<std::vector<RaterRecord>> RatingRepository::listRaters() {
-    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id, name, created_at FROM raters ORDER BY name"));
+    QSqlQuery query =
+        m_db.prepare(QStringLiteral("SELECT id, name, created_at, set_aside FROM raters ORDER BY name"));
     if (Status status = m_db.exec(query, QStringLiteral("list raters")); !status)
         return status.error();
     std::vector<RaterRecord> raters;
     while (query.next())
-        raters.push_back({query.value(0).toLongLong(), query.value(1).toString(), timeOf(query.value(2))});
+        raters.push_back({query.value(0).toLongLong(), query.value(1).toString(), timeOf(query.value(2)),
+                          query.value(3).toString()});
     return raters;
+}
+
+Status RatingRepository::setRaterAside(const QString& name, const QString& reason) {
+    Result<std::optional<qint64>> existing = findRater(name.trimmed());
+    if (!existing)
+        return existing.error();
+    if (!existing.value())
+        return Error::badInput(QStringLiteral("%1 has no rater named '%2'").arg(m_db.path(), name.trimmed()));
+    QSqlQuery update = m_db.prepare(QStringLiteral("UPDATE raters SET set_aside = ? WHERE id = ?"));
+    update.addBindValue(reason.trimmed().isEmpty() ? QVariant() : QVariant(reason.trimmed()));
+    update.addBindValue(*existing.value());
+    return m_db.exec(update, QStringLiteral("set a rater aside"));
 }
 
 Result<Rubric> RatingRepository::rubricFromRow(qint64 id, const QString& name, const QString& json) const {

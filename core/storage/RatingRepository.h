@@ -41,6 +41,7 @@ struct RaterRecord {
     qint64 id = 0;
     QString name;
     QDateTime createdAt;
+    QString setAside; // why the rater is set aside; empty while their ratings count
 };
 
 // One rater's score of one run on one dimension.
@@ -92,6 +93,9 @@ public:
     Result<qint64> raterId(const QString& name);
     Result<std::optional<qint64>> findRater(const QString& name);
     Result<std::vector<RaterRecord>> listRaters();
+    // Sets a rater aside with the reason (every report then leaves their ratings and preferences out), or
+    // counts them again (reason empty). Nothing is deleted. One sentence for an unknown rater.
+    Status setRaterAside(const QString& name, const QString& reason);
 
     // Creates the rubric or replaces its dimensions; validates them (names unique and non-empty,
     // min < max, finite).

@@ -164,6 +164,14 @@ private:
         return n == 0 ? 1.0 : std::min(1.0, 2.0 * tail / std::pow(2.0, n));
     }
 
+    // The report's file, written by swb export.
+    QString exportReportBytes(const QString& report) {
+        const QString out = path(report + QStringLiteral("-bytes.csv"));
+        swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"), report,
+             QStringLiteral("--out"), out});
+        return out;
+    }
+
     Table exportReport(const QString& report, const QStringList& expectedHeader = {}) {
         const QString out = path(report + QStringLiteral(".csv"));
         const auto result = swb({QStringLiteral("export"), QStringLiteral("--db"), m_db, QStringLiteral("--report"),
@@ -340,7 +348,11 @@ private slots:
                << "distinct_3"
                << "rep_4"
                << "preference_best"
-               << "preference_verdict";
+               << "preference_verdict"
+               << "raters_used"
+               << "ratings_used"
+               << "preferences_used"
+               << "raters_set_aside";
         const Table table = exportReport(QStringLiteral("summary"), header);
         QCOMPARE(table.size(), 3);
         // The verdict on preferences: the sign test of the one pair (ties left out), by hand below.
@@ -507,7 +519,7 @@ private slots:
                                          {"rater", "ratings", "preferences", "gold_answered", "gold_correct",
                                           "gold_accuracy", "alpha_without_relevance", "alpha_without_fluency",
                                           "alpha_without_usefulness", "alpha_change", "median_seconds_per_item",
-                                          "straight_lining"});
+                                          "straight_lining", "set_aside", "suggested"});
         QCOMPARE(table.size(), 3);
         for (const QString& rater : {QStringLiteral("ann"), QStringLiteral("bob")}) {
             int ratings = 0, preferences = 0, correct = 0;
@@ -544,6 +556,52 @@ private slots:
                 same += scores[order[i]] == scores[order[i - 1]];
             QVERIFY2(near(number(row->at(11)), double(same) / double(order.size() - 1)), qPrintable(row->join(',')));
         }
+    }
+
+    // A rater set aside (with the reason) leaves every figure; restored, everything is as before.
+    void settingARaterAsideRecomputesEverything() {
+        const QByteArray before = readBytes(exportReportBytes(QStringLiteral("summary")));
+        int bobRatings = 0, bobPreferences = 0;
+        for (const Rating& r : m_ratings)
+            bobRatings += r.rater == QLatin1String("bob");
+        for (const Preference& p : m_preferences)
+            bobPreferences += p.rater == QLatin1String("bob");
+        QVERIFY(bobRatings > 0 && bobPreferences > 0);
+        const auto aside = swb({"rater", "--db", m_db, "--name", "bob", "--set-aside", "gold accuracy 0"});
+        QVERIFY2(aside.status == 0, aside.err.constData());
+
+        const Table summary = exportReport(QStringLiteral("summary"));
+        QVERIFY(summary.size() > 1);
+        const QStringList& header = summary[0];
+        const QStringList& row = summary[1];
+        QCOMPARE(row[header.indexOf("raters_used")], QStringLiteral("1"));
+        QCOMPARE(row[header.indexOf("ratings_used")].toInt(), int(m_ratings.size()) - bobRatings);
+        QCOMPARE(row[header.indexOf("preferences_used")].toInt(), int(m_preferences.size()) - bobPreferences);
+        QCOMPARE(row[header.indexOf("raters_set_aside")], QStringLiteral("1"));
+        // The rows of the ratings and preferences reports leave bob out; the raters' table keeps him, marked.
+        for (const QString& report : {QStringLiteral("ratings"), QStringLiteral("preferences")}) {
+            const Table table = exportReport(report);
+            const int rater = int(table[0].indexOf("rater"));
+            QVERIFY(table.size() > 1);
+            for (int i = 1; i < table.size(); ++i)
+                QVERIFY(table[i][rater] != QLatin1String("bob"));
+        }
+        const Table raters = exportReport(QStringLiteral("raters"));
+        const QStringList* bob = rowWhere(raters, QStringLiteral("rater"), QStringLiteral("bob"));
+        QVERIFY(bob);
+        QCOMPARE(bob->at(raters[0].indexOf("set_aside")), QStringLiteral("gold accuracy 0"));
+        QCOMPARE(bob->at(raters[0].indexOf("ratings")).toInt(), bobRatings); // his own counts stay shown
+        // Agreement with one rater left: nothing to agree on.
+        const Table agreement = exportReport(QStringLiteral("agreement"));
+        for (int i = 1; i < agreement.size(); ++i)
+            QVERIFY2(agreement[i][1].isEmpty(), qPrintable(agreement[i].join(',')));
+
+        QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob", "--restore"}).status, 0);
+        QCOMPARE(readBytes(exportReportBytes(QStringLiteral("summary"))), before);
+        // Bad requests: one sentence, exit 2.
+        QCOMPARE(swb({"rater", "--db", m_db, "--name", "nobody", "--restore"}).status, 2);
+        QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob", "--set-aside", " "}).status, 2);
+        QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob"}).status, 2);
     }
 
     void runsReport() {

@@ -102,7 +102,11 @@ QStringList header(ReportKind kind) {
                  << "distinct_3"
                  << "rep_4"
                  << "preference_best"
-                 << "preference_verdict";
+                 << "preference_verdict"
+                 << "raters_used"
+                 << "ratings_used"
+                 << "preferences_used"
+                 << "raters_set_aside";
     }
     case ReportKind::Pairwise:
         return {"strategy_a", "strategy_b", "wins_a", "wins_b", "ties", "bothbad", "win_rate_a", "sign_test_p", "holm_p"};
@@ -112,7 +116,7 @@ QStringList header(ReportKind kind) {
     case ReportKind::Raters:
         return {"rater", "ratings", "preferences", "gold_answered", "gold_correct", "gold_accuracy",
                 "alpha_without_relevance", "alpha_without_fluency", "alpha_without_usefulness", "alpha_change",
-                "median_seconds_per_item", "straight_lining"};
+                "median_seconds_per_item", "straight_lining", "set_aside", "suggested"};
     }
     return {};
 }
@@ -576,6 +580,33 @@ private slots:
         const QString pdf = path(QStringLiteral("chart-%1.pdf").arg(static_cast<int>(chart)));
         QVERIFY(m_view->exportChart(chart, pdf));
         QVERIFY(readBytes(pdf).startsWith("%PDF"));
+    }
+
+    // Setting a rater aside from the Reports tab: the figures are computed without them, the table says so,
+    // and counting them again brings back every figure.
+    void settingARaterAsideFromTheTab() {
+        const QString before = m_view->strategyModel()->text(m_strategyOfRun.begin()->second, "relevance");
+        int bobRelevance = 0;
+        for (const Rating& r : m_ratings)
+            bobRelevance += r.rater == QLatin1String("bob") && r.dimension == QLatin1String("relevance") &&
+                            r.runId == m_strategyOfRun.begin()->first;
+        QSignalSpy updated(m_view.get(), &ReportsView::reportUpdated);
+        QVERIFY(m_view->setRaterAside("bob", "reads nothing"));
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1 && !m_view->isComputing(), 60000);
+        QCOMPARE(m_view->report().ratersSetAside, 1);
+        QCOMPARE(m_view->raterModel()->text("bob", "Status"), QStringLiteral("set aside"));
+        QVERIFY(m_view->findChild<QLabel*>("reportOverview")->text().contains("(1 set aside)"));
+        int ratingsWithoutBob = 0;
+        for (const Rating& r : m_ratings)
+            ratingsWithoutBob += r.rater != QLatin1String("bob");
+        QCOMPARE(m_view->report().ratingsUsed, ratingsWithoutBob);
+        QVERIFY(bobRelevance == 0 || m_view->strategyModel()->text(m_strategyOfRun.begin()->second, "relevance") != before);
+        QVERIFY(m_view->setRaterAside("bob", QString()));
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 2 && !m_view->isComputing(), 60000);
+        QCOMPARE(m_view->report().ratersSetAside, 0);
+        QCOMPARE(m_view->strategyModel()->text(m_strategyOfRun.begin()->second, "relevance"), before);
+        QVERIFY(!m_view->setRaterAside("nobody", "x"));
+        QVERIFY(m_view->message().contains("no rater named 'nobody'"));
     }
 
     void refreshPicksUpNewRatings() {

@@ -214,6 +214,9 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
                             "out).")},
         {tr("Same in a row"), tr("Share of rated runs given exactly the scores of the run rated just before "
                                  "(straight-lining).")},
+        {tr("Status"), tr("Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising "
+                          "by 0.05 or more without them. Right-click a rater to set them aside or count them "
+                          "again.")},
     };
     for (const RaterRow& r : report.raters) {
         std::vector<ReportCell> row;
@@ -232,6 +235,14 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
                                                            : QString()));
         row.push_back(numberCell(fixed(r.medianSecondsPerItem, 0), r.medianSecondsPerItem));
         row.push_back(numberCell(fixed(r.straightLining, 2), r.straightLining));
+        ReportCell status = !r.setAside.isEmpty() ? textCell(tr("set aside"), r.setAside)
+                            : !r.suggestion.isEmpty() ? textCell(tr("suggested"), r.suggestion)
+                                                      : textCell(QString());
+        if (!r.setAside.isEmpty())
+            status.background = QColor(0xDD, 0xDF, 0xE3);
+        else if (!r.suggestion.isEmpty())
+            status.background = QColor(0xFF, 0xE0, 0xA8);
+        row.push_back(status);
         table.rows.push_back(std::move(row));
     }
     return table;

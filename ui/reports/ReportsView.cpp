@@ -13,7 +13,10 @@
 #include <QHBoxLayout>
 #include <QHash>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -234,6 +237,34 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     m_strategyTable = makeTable(m_strategyModel, QStringLiteral("strategyTable"), this);
     m_agreementTable = makeTable(m_agreementModel, QStringLiteral("agreementTable"), this);
     m_raterTable = makeTable(m_raterModel, QStringLiteral("raterTable"), this);
+    m_raterTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_raterTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_raterTable->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const QString name = index.sibling(index.row(), 0).data().toString();
+        const auto row = std::find_if(m_report.raters.begin(), m_report.raters.end(),
+                                      [&](const RaterRow& r) { return r.rater == name; });
+        if (row == m_report.raters.end())
+            return;
+        QMenu menu(this);
+        if (row->setAside.isEmpty()) {
+            menu.addAction(tr("Set %1 Aside…").arg(name), this, [this, name, suggestion = row->suggestion] {
+                bool ok = false;
+                const QString reason =
+                    QInputDialog::getText(this, tr("Set a Rater Aside"),
+                                          tr("Why is %1 set aside? (Recorded with the rater; every report leaves "
+                                             "their ratings and preferences out until they are counted again.)")
+                                              .arg(name),
+                                          QLineEdit::Normal, suggestion, &ok);
+                if (ok && !reason.trimmed().isEmpty())
+                    setRaterAside(name, reason);
+            });
+        } else {
+            menu.addAction(tr("Count %1 Again").arg(name), this, [this, name] { setRaterAside(name, QString()); });
+        }
+        menu.exec(m_raterTable->viewport()->mapToGlobal(pos));
+    });
 
     // Charts.
     m_meansChart = new IntervalBarChart(tr("Mean score"), this);
@@ -291,10 +322,10 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     addSection(tr("Inter-rater agreement (Krippendorff's α)"),
                tr("Do raters agree on the scores? Runs are the units, raters the coders; hover a column for how "
                   "to read it."),
-               m_agreementTable, 1);
+               m_agreementTable, 4);
     addSection(tr("Raters and gold accuracy"),
                tr("Gold comparisons carry a known right answer; accuracy on them shows a rater is reading."),
-               m_raterTable, 1);
+               m_raterTable, 6);
 
     // Tables as tall as their rows; the charts take the rest.
     m_content = new QWidget(this);
@@ -498,7 +529,9 @@ void ReportsView::applyComputed() {
         }
         const QStringList overview{tr("Strategies: %1").arg(m_report.strategies.size()), tr("Runs: %1").arg(runs),
                                    tr("Ratings: %1").arg(ratings), tr("Preferences: %1").arg(preferences),
-                                   tr("Raters: %1").arg(m_report.raters.size())};
+                                   m_report.ratersSetAside > 0
+                                       ? tr("Raters: %1 (%2 set aside)").arg(m_report.raters.size()).arg(m_report.ratersSetAside)
+                                       : tr("Raters: %1").arg(m_report.raters.size())};
         m_overview->setText(overview.join(QStringLiteral("  ·  ")));
         const PreferenceVerdict& verdict = m_report.preferenceVerdict;
         m_verdict->setText(tr("<b>Preferences:</b> %1.").arg(verdictText(verdict).toHtmlEscaped()));
@@ -600,6 +633,20 @@ void ReportsView::drawDimensionChart() {
         axis.base = range->second.first;
     }
     m_meansChart->setBars(std::move(bars), axis);
+}
+
+bool ReportsView::setRaterAside(const QString& rater, const QString& reason) {
+    if (!m_database)
+        return false;
+    if (Status status = RatingRepository(*m_database).setRaterAside(rater, reason); !status) {
+        showMessage(status.error().message, true);
+        return false;
+    }
+    showMessage(reason.isEmpty() ? tr("%1 counts again.").arg(rater)
+                                 : tr("%1 is set aside: every figure is computed without their ratings.").arg(rater),
+                false);
+    refresh();
+    return true;
 }
 
 QString ReportsView::verdictText(const PreferenceVerdict& verdict) const {

@@ -68,6 +68,9 @@ public:
     IntervalBarChart* dimensionChart() const { return m_meansChart; }
     IntervalBarChart* bradleyTerryChart() const { return m_bradleyTerryChart; }
     IntervalBarChart* agreementChart() const { return m_agreementChart; }
+    // Sets a rater aside with the reason (empty: counts them again) and computes the report again; false,
+    // with the message shown, when the store refuses.
+    bool setRaterAside(const QString& rater, const QString& reason);
     WinRateHeatmap* winRateChart() const { return m_winRateChart; }
     QPushButton* csvButton(ReportKind kind) const;
     QPushButton* refreshButton() const { return m_refresh; }

@@ -66,7 +66,7 @@ public:
         m_process.start(QStringLiteral(SWB_CLI_PATH), QStringList{"serve", "--port", "0"} + arguments);
         QElapsedTimer timer;
         timer.start();
-        static const QRegularExpression listening(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)/v1"));
+        static const QRegularExpression listening(QStringLiteral("(?:listening|rating) on http://127\\.0\\.0\\.1:(\\d+)/"));
         while (timer.elapsed() < 60000 && m_port == 0 && m_process.state() != QProcess::NotRunning) {
             m_process.waitForReadyRead(100);
             m_err += m_process.readAllStandardError();

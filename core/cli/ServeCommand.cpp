@@ -14,6 +14,8 @@
 #include "cli/Subcommand.h"
 #include "model/Model.h"
 #include "serving/OpenAiServer.h"
+#include "serving/RatingServer.h"
+#include "storage/CampaignRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/Tokenizer.h"
@@ -24,6 +26,53 @@ namespace {
 
 volatile std::sig_atomic_t g_stopSignal = 0;
 
+// Runs the event loop until SIGINT or SIGTERM.
+void serveUntilStopped(const Invocation& call) {
+    std::signal(SIGINT, [](int) { g_stopSignal = 1; });
+    std::signal(SIGTERM, [](int) { g_stopSignal = 1; });
+    QTimer watch;
+    QObject::connect(&watch, &QTimer::timeout, [] {
+        if (g_stopSignal)
+            QCoreApplication::quit();
+    });
+    watch.start(100);
+    QCoreApplication::exec();
+    call.err << "swb serve: stopped\n";
+}
+
+QString hostText(const QHostAddress& address) {
+    return address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(address.toString())
+                                                               : address.toString();
+}
+
+// swb serve --rating: the store's campaigns to raters in their browsers; no model. Each rater's link carries
+// its own unguessable token, so listening beyond loopback needs no API key.
+int runRatingServer(const Invocation& call, const QHostAddress& address, quint16 port) {
+    if (!call.args.isSet(QStringLiteral("db")))
+        failBadInput(QStringLiteral("--rating serves the campaigns of a run store: give it with --db FILE"));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
+    Result<std::vector<CampaignRecord>> campaigns = CampaignRepository(*database).list();
+    if (!campaigns)
+        failBadInput(campaigns.error().message);
+    if (campaigns->empty())
+        failBadInput(QStringLiteral("%1 has no rating campaign yet; create one with swb campaign create").arg(database->path()));
+    RatingServer server(std::move(database), [&call](const QByteArray& line) {
+        call.err << line << '\n';
+        call.err.flush();
+    });
+    Result<quint16> bound = server.listen(address, port);
+    if (!bound)
+        failBadInput(bound.error().message);
+    call.err << QStringLiteral("swb serve: rating on http://%1:%2/rate/TOKEN (%3 campaign(s); swb campaign status lists "
+                               "the links)\n")
+                    .arg(hostText(address))
+                    .arg(bound.value())
+                    .arg(campaigns->size());
+    call.err.flush();
+    serveUntilStopped(call);
+    return 0;
+}
+
 int runServe(const Invocation& call) {
     const QString host = call.args.isSet(QStringLiteral("host")) ? call.args.value(QStringLiteral("host")) : QStringLiteral("127.0.0.1");
     QHostAddress address;
@@ -32,11 +81,13 @@ int runServe(const Invocation& call) {
     else if (!address.setAddress(host))
         failBadInput(QStringLiteral("--host takes an IP address such as 127.0.0.1 or 0.0.0.0, not '%1'").arg(host));
     const QString apiKey = call.args.value(QStringLiteral("api-key"));
+    const quint16 port = static_cast<quint16>(call.integer(QStringLiteral("port"), 8080, 0, 65535));
+    if (call.args.isSet(QStringLiteral("rating")))
+        return runRatingServer(call, address, port);
     if (!address.isLoopback() && apiKey.isEmpty())
         failBadInput(QStringLiteral("listening on %1, which is not loopback, needs --api-key KEY (clients then send "
                                     "'Authorization: Bearer KEY')")
                          .arg(host));
-    const quint16 port = static_cast<quint16>(call.integer(QStringLiteral("port"), 8080, 0, 65535));
 
     std::unique_ptr<Database> database = openOptionalRunStore(call);
     // The default strategy: --strategy, else $SAMPLING_STRATEGY, else the one a PUT saved in --db, else greedy.
@@ -77,24 +128,14 @@ int runServe(const Invocation& call) {
     if (!bound)
         failBadInput(bound.error().message);
     call.err << QStringLiteral("swb serve: listening on http://%1:%2/v1 (model %3, strategy %4 %5, %6 slots)%7\n")
-                    .arg(address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(address.toString())
-                                                                             : address.toString())
+                    .arg(hostText(address))
                     .arg(bound.value())
                     .arg(server.modelName(), server.strategy().name.isEmpty() ? QStringLiteral("(unnamed)") : server.strategy().name,
                          server.strategy().hash().left(12))
                     .arg(server.slotCount())
                     .arg(note.isEmpty() ? QString() : QStringLiteral("; ") + note + QStringLiteral(": chat requests are refused"));
     call.err.flush();
-    std::signal(SIGINT, [](int) { g_stopSignal = 1; });
-    std::signal(SIGTERM, [](int) { g_stopSignal = 1; });
-    QTimer watch;
-    QObject::connect(&watch, &QTimer::timeout, [] {
-        if (g_stopSignal)
-            QCoreApplication::quit();
-    });
-    watch.start(100);
-    QCoreApplication::exec();
-    call.err << "swb serve: stopped\n";
+    serveUntilStopped(call);
     return 0;
 }
 
@@ -104,7 +145,7 @@ Subcommand serveSubcommand() {
     return {QStringLiteral("serve"),
             QStringLiteral("swb serve [--model PATH] [--tokenizer PATH] [--host 127.0.0.1] [--port 8080] [--parallel N] "
                            "[--queue N] [--strategy S] [--db FILE] [--api-key KEY] [--max-tokens-limit N] [--max-body BYTES] "
-                           "[--chat-template FILE] [--threads N]"),
+                           "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
             QStringLiteral("Serve the model over an OpenAI-compatible HTTP API (completions, chat, streaming, logprobs), "
                            "decoding up to --parallel requests together."),
             [](QCommandLineParser& parser) {
@@ -127,6 +168,9 @@ Subcommand serveSubcommand() {
                     {QStringLiteral("max-tokens-limit"), QStringLiteral("Most tokens one request may ask for (default 4096)."),
                      QStringLiteral("N")},
                     {QStringLiteral("max-body"), QStringLiteral("Largest request body in bytes (default 4 MiB)."), QStringLiteral("BYTES")},
+                    {QStringLiteral("rating"),
+                     QStringLiteral("Serve the rating page of --db's campaigns instead of a model (each rater's link "
+                                    "/rate/TOKEN; any --host, no key needed).")},
                 });
                 declareChatTemplateArgument(parser);
             },

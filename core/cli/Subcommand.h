@@ -71,6 +71,8 @@ Subcommand batchSubcommand();
 Subcommand serveSubcommand();
 // export (ExportCommand.cpp); import-ratings, import-preferences, rater (ImportCommands.cpp).
 Subcommand exportSubcommand();
+// campaign (CampaignCommand.cpp).
+Subcommand campaignSubcommand();
 std::vector<Subcommand> importSubcommands();
 // info (ModelCommands.cpp).
 std::vector<Subcommand> modelSubcommands();

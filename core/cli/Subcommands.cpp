@@ -40,6 +40,7 @@ std::vector<Subcommand> allSubcommands() {
     for (Subcommand& command : importSubcommands())
         all.push_back(std::move(command));
     all.push_back(exportSubcommand());
+    all.push_back(campaignSubcommand());
     for (Subcommand& command : samplingSubcommands())
         all.push_back(std::move(command));
     all.push_back(benchSubcommand());

@@ -165,9 +165,43 @@ ALTER TABLE runs ADD COLUMN messages TEXT;
 ALTER TABLE runs ADD COLUMN decoder_trace BLOB;
 )SQL",
     // 4 -> 5: a rater set aside keeps the reason (NULL while counted): reports leave their ratings and
-    // preferences out until they are restored.
+    // preferences out until they are restored. Rating campaigns: comparisons dealt to raters (each rater's
+    // queue in order, the outputs in the rater's own order, gold items unmarked to them), a link token per
+    // rater, and anchor examples shown before rating. A queue item is answered when the rater's preference on
+    // its comparison exists.
     R"SQL(
 ALTER TABLE raters ADD COLUMN set_aside TEXT;
+CREATE TABLE campaigns (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    rubric_id INTEGER NOT NULL REFERENCES rubrics(id),
+    ratings_per_item INTEGER NOT NULL,
+    gold_share REAL NOT NULL,
+    seed INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE campaign_raters (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    rater_id INTEGER NOT NULL REFERENCES raters(id) ON DELETE CASCADE,
+    token TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (campaign_id, rater_id)
+);
+CREATE TABLE campaign_items (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    rater_id INTEGER NOT NULL REFERENCES raters(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+    shown_order TEXT NOT NULL,
+    gold INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (campaign_id, rater_id, position)
+);
+CREATE TABLE campaign_anchors (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+    level TEXT NOT NULL CHECK (level IN ('high', 'medium', 'low')),
+    guidance TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (campaign_id, comparison_id)
+);
 )SQL",
 };
 

@@ -1,0 +1,148 @@
+// swb campaign create|status: rating campaigns in the run store (who rates what, their links, progress).
+
+#include <map>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "cli/RunStoreArgument.h"
+#include "cli/Subcommand.h"
+#include "storage/CampaignRepository.h"
+#include "storage/Database.h"
+#include "storage/RatingRepository.h"
+
+namespace swb::cli {
+
+namespace {
+
+// --anchor ID=LEVEL[:GUIDANCE]
+CampaignAnchor anchorOf(const QString& text) {
+    const qsizetype equals = text.indexOf(QLatin1Char('='));
+    bool ok = false;
+    const qint64 id = text.left(equals).trimmed().toLongLong(&ok);
+    if (equals < 0 || !ok)
+        failBadInput(QStringLiteral("--anchor takes COMPARISON_ID=high|medium|low[:GUIDANCE], not '%1'").arg(text));
+    const QString rest = text.mid(equals + 1);
+    const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+    return {id, (colon < 0 ? rest : rest.left(colon)).trimmed().toLower(), colon < 0 ? QString() : rest.mid(colon + 1).trimmed()};
+}
+
+QJsonObject linksJson(Database& database, const CampaignRecord& campaign) {
+    CampaignRepository campaigns(database);
+    Result<std::vector<CampaignRater>> raters = campaigns.raters(campaign.id);
+    if (!raters)
+        failBadInput(raters.error().message);
+    QJsonArray raterRows;
+    std::map<qint64, std::pair<int, int>> perComparison; // planned, answered
+    for (const CampaignRater& rater : raters.value()) {
+        Result<std::vector<CampaignQueueItem>> queue = campaigns.queue(campaign.id, rater.raterId);
+        if (!queue)
+            failBadInput(queue.error().message);
+        int done = 0;
+        for (const CampaignQueueItem& item : queue.value()) {
+            done += item.answered ? 1 : 0;
+            if (!item.item.gold) {
+                auto& [planned, answered] = perComparison[item.item.comparisonId];
+                ++planned;
+                answered += item.answered ? 1 : 0;
+            }
+        }
+        raterRows.append(QJsonObject{{QStringLiteral("rater"), rater.name},
+                                     {QStringLiteral("link"), QStringLiteral("/rate/") + rater.token},
+                                     {QStringLiteral("done"), done},
+                                     {QStringLiteral("total"), static_cast<int>(queue->size())}});
+    }
+    QJsonArray comparisonRows;
+    int complete = 0;
+    for (const auto& [id, counts] : perComparison) {
+        comparisonRows.append(QJsonObject{{QStringLiteral("comparison_id"), id},
+                                          {QStringLiteral("ratings_planned"), counts.first},
+                                          {QStringLiteral("ratings_done"), counts.second}});
+        complete += counts.second == counts.first ? 1 : 0;
+    }
+    return QJsonObject{{QStringLiteral("campaign"), campaign.name},
+                       {QStringLiteral("ratings_per_output"), campaign.plan.ratingsPerItem},
+                       {QStringLiteral("gold_share"), campaign.plan.goldShare},
+                       {QStringLiteral("comparisons"), static_cast<int>(perComparison.size())},
+                       {QStringLiteral("comparisons_complete"), complete},
+                       {QStringLiteral("raters"), raterRows},
+                       {QStringLiteral("per_comparison"), comparisonRows}};
+}
+
+int runCampaign(const Invocation& call) {
+    const QStringList positional = call.args.positionalArguments();
+    const QString action = positional.value(0);
+    if (action != QLatin1String("create") && action != QLatin1String("status"))
+        failBadInput(QStringLiteral("swb campaign takes create or status, not '%1'").arg(action));
+    const QString name = call.required(QStringLiteral("name"));
+    std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")),
+                                                              action == QLatin1String("status") ? Database::Access::ReadOnly
+                                                                                                : Database::Access::ReadWrite);
+    CampaignRepository campaigns(*database);
+    if (action == QLatin1String("status")) {
+        Result<std::optional<CampaignRecord>> found = campaigns.find(name);
+        if (!found)
+            failBadInput(found.error().message);
+        if (!found.value())
+            failBadInput(QStringLiteral("%1 has no campaign named '%2'").arg(database->path(), name));
+        call.out << QJsonDocument(linksJson(*database, *found.value())).toJson(QJsonDocument::Compact) << '\n';
+        return 0;
+    }
+    CampaignPlan plan;
+    plan.ratingsPerItem = static_cast<int>(call.integer(QStringLiteral("ratings-per-output"), 3, 1, 100));
+    plan.goldShare = call.real(QStringLiteral("gold-share"), 0.10);
+    plan.seed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, std::numeric_limits<long long>::max()));
+    RatingRepository ratings(*database);
+    Result<Rubric> rubric = ratings.defaultRubric();
+    if (call.args.isSet(QStringLiteral("rubric"))) {
+        Result<std::optional<Rubric>> named = ratings.findRubric(call.args.value(QStringLiteral("rubric")));
+        if (!named)
+            failBadInput(named.error().message);
+        if (!named.value())
+            failBadInput(QStringLiteral("%1 has no rubric named '%2'").arg(database->path(), call.args.value(QStringLiteral("rubric"))));
+        rubric = *named.value();
+    }
+    if (!rubric)
+        failBadInput(rubric.error().message);
+    std::vector<CampaignAnchor> anchors;
+    for (const QString& a : call.args.values(QStringLiteral("anchor")))
+        anchors.push_back(anchorOf(a));
+    Result<CampaignRecord> created = campaigns.create(name, rubric->id, call.required(QStringLiteral("raters")).split(QLatin1Char(',')),
+                                                      plan, anchors);
+    if (!created)
+        failBadInput(created.error().message);
+    call.out << QJsonDocument(linksJson(*database, created.value())).toJson(QJsonDocument::Compact) << '\n';
+    return 0;
+}
+
+} // namespace
+
+Subcommand campaignSubcommand() {
+    return {QStringLiteral("campaign"),
+            QStringLiteral("swb campaign create --db FILE --name NAME --raters A,B,C [--ratings-per-output 3] "
+                           "[--gold-share 0.1] [--seed S] [--rubric NAME] [--anchor ID=LEVEL[:GUIDANCE]]... | "
+                           "swb campaign status --db FILE --name NAME"),
+            QStringLiteral("Create a rating campaign over the store's comparisons (each output rated by distinct raters, "
+                           "even loads, gold mixed in) with a link per rater, or show its progress."),
+            [](QCommandLineParser& parser) {
+                parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("create or status"));
+                parser.addOptions({
+                    {QStringLiteral("db"), QStringLiteral("Run store file."), QStringLiteral("FILE")},
+                    {QStringLiteral("name"), QStringLiteral("The campaign."), QStringLiteral("NAME")},
+                    {QStringLiteral("raters"), QStringLiteral("create: the raters, comma separated."), QStringLiteral("A,B,C")},
+                    {QStringLiteral("ratings-per-output"), QStringLiteral("create: distinct raters per comparison (default 3)."),
+                     QStringLiteral("N")},
+                    {QStringLiteral("gold-share"), QStringLiteral("create: share of each queue that is gold comparisons (default 0.1)."),
+                     QStringLiteral("X")},
+                    {QStringLiteral("seed"), QStringLiteral("create: seed of the assignment and orders (default 0)."), QStringLiteral("S")},
+                    {QStringLiteral("rubric"), QStringLiteral("create: the rubric (default 'default')."), QStringLiteral("NAME")},
+                    {QStringLiteral("anchor"),
+                     QStringLiteral("create: an anchor example shown before rating: COMPARISON_ID=high|medium|low[:GUIDANCE]."),
+                     QStringLiteral("ANCHOR")},
+                });
+            },
+            runCampaign};
+}
+
+} // namespace swb::cli

@@ -11,6 +11,8 @@ packages=(
     # run and test: fonts for the offscreen platform (Latin and CJK, for the zh_CN translation), Qt's own
     # translations (file dialogs and other Qt texts in zh_CN), the KJV corpus for the demo-model recipe and its test
     fonts-dejavu-core fonts-wqy-microhei qt6-translations-l10n bible-kjv bible-kjv-text sqlite3
+    # the rating page's browser test: Debian's chromium driven through chromedriver
+    chromium chromium-driver
 )
 
 missing=()

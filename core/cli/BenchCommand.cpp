@@ -1,5 +1,5 @@
 // swb bench MODE [options]: one subcommand, a table of modes. Each group of modes registers itself in its
-// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), serveBenchModes()).
+// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), ratingBenchModes(), serveBenchModes()).
 
 #include <algorithm>
 
@@ -19,6 +19,8 @@ std::vector<BenchMode> allBenchModes() {
     for (BenchMode& mode : storageBenchModes())
         all.push_back(std::move(mode));
     for (BenchMode& mode : modelBenchModes())
+        all.push_back(std::move(mode));
+    for (BenchMode& mode : ratingBenchModes())
         all.push_back(std::move(mode));
     for (BenchMode& mode : serveBenchModes())
         all.push_back(std::move(mode));

@@ -101,6 +101,8 @@ std::vector<BenchMode> storageBenchModes();
 std::vector<BenchMode> modelBenchModes();
 // serve (ServeBenchCommand.cpp).
 std::vector<BenchMode> serveBenchModes();
+// rating (RatingBenchCommand.cpp).
+std::vector<BenchMode> ratingBenchModes();
 // `swb bench`, dispatching to the modes (BenchCommand.cpp).
 Subcommand benchSubcommand();
 

@@ -504,6 +504,140 @@
     </message>
 </context>
 <context>
+    <name>swb::CampaignPanel</name>
+    <message>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+50"/>
+        <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it with “swb serve --rating --db FILE”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no campaign yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A new campaign over the comparisons in the run store</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rater</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Right-click a rater to copy their link (the path after the server&apos;s address)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Copy Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ratings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Create a campaign to hand the comparisons to raters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+11"/>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 of %2 answers; %3 of %4 comparisons fully rated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The run store is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>New Rating Campaign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ann, bob, cy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Raters:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ratings per &amp;output:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Gold share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every comparison in the run store is dealt out; those marked gold are mixed in as gold questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>swb::ComparePane</name>
     <message>
         <location filename="../ui/compare/ComparePane.cpp" line="+44"/>
@@ -549,7 +683,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+67"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+68"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -689,7 +823,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Rater</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2114,12 +2248,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+398"/>
+        <location line="+407"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-387"/>
+        <location line="-396"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2219,7 +2353,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1:&lt;/b&gt; %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Intervals are 95% percentile bootstraps of %1 resamples, seed %2; computed in %3 ms.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2287,8 +2426,13 @@ ratings: %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>no preferences yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no comparison has two strategies rated yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2302,13 +2446,23 @@ ratings: %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 more decisive comparisons between them at this win share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+8"/>
-        <source>no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against every other strategy</source>
+        <source>no clear winner: %1 leads by Bradley–Terry but does not win more than it loses against every other strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no clear winner: %1 leads by mean score but does not win more than it loses against every other strategy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>no clear winner: the preferences do not rank the strategies</source>
+        <source>no clear winner: the data do not rank the strategies</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -504,6 +504,140 @@
     </message>
 </context>
 <context>
+    <name>swb::CampaignPanel</name>
+    <message>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+50"/>
+        <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
+        <translation>&lt;b&gt;评分活动&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it with “swb serve --rating --db FILE”.</source>
+        <translation>把比较分派给在浏览器中评分的评分者：每个输出都获得计划数量的评分者，金标准问题不加标记地混入其中。用“swb serve --rating --db FILE”提供服务。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no campaign yet</source>
+        <translation>尚无评分活动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A new campaign over the comparisons in the run store</source>
+        <translation>基于运行存储中的比较新建评分活动</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rater</source>
+        <translation>评分者</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Answered</source>
+        <translation>已作答</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Link</source>
+        <translation>链接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Right-click a rater to copy their link (the path after the server&apos;s address)</source>
+        <translation>右键单击评分者可复制其链接（服务器地址之后的路径）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Copy Link</source>
+        <translation>复制链接</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ratings</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Create a campaign to hand the comparisons to raters.</source>
+        <translation>新建一个评分活动，把比较分派给评分者。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+11"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 of %2 answers; %3 of %4 comparisons fully rated.</source>
+        <translation>已作答 %1 / %2；%3 / %4 个比较已评分完毕。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The run store is not open.</source>
+        <translation>运行存储未打开。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
+        <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>New Rating Campaign</source>
+        <translation>新建评分活动</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ann, bob, cy</source>
+        <translation>ann, bob, cy</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Raters:</source>
+        <translation>评分者(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ratings per &amp;output:</source>
+        <translation>每个输出的评分数(&amp;O)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Gold share:</source>
+        <translation>金标准比例(&amp;G)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Seed:</source>
+        <translation>种子(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every comparison in the run store is dealt out; those marked gold are mixed in as gold questions.</source>
+        <translation>运行存储中的每个比较都会被分派；标记为金标准的比较作为金标准问题混入。</translation>
+    </message>
+</context>
+<context>
     <name>swb::ComparePane</name>
     <message>
         <location filename="../ui/compare/ComparePane.cpp" line="+44"/>
@@ -549,7 +683,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+67"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+68"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -689,7 +823,7 @@
         <translation>当前比较：%p%</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Rater</source>
         <translation>评分者</translation>
     </message>
@@ -2115,12 +2249,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+398"/>
+        <location line="+407"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-387"/>
+        <location line="-396"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2220,7 +2354,12 @@ Choose another</source>
         <translation>&lt;b&gt;偏好：&lt;/b&gt;%1。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1:&lt;/b&gt; %2.</source>
+        <translation>&lt;b&gt;%1：&lt;/b&gt;%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Intervals are 95% percentile bootstraps of %1 resamples, seed %2; computed in %3 ms.</source>
         <translation>区间为基于 %1 次重抽样的 95% 百分位自助法区间，种子 %2；计算耗时 %3 ms。</translation>
     </message>
@@ -2291,9 +2430,14 @@ ratings: %6</source>
         <translation>%1 已搁置：所有数字在计算时都不包含其评分。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>no preferences yet</source>
         <translation>尚无偏好</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no comparison has two strategies rated yet</source>
+        <translation>尚无比较中有两个策略都已评分</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2306,14 +2450,24 @@ ratings: %6</source>
         <translation>没有明确的胜者：%1 领先，但对 %2 并不明显（%3 比 %4，Holm 校正后 p = %5）；按当前胜率，二者之间还需约 %6 场有胜负的对战</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 more decisive comparisons between them at this win share</source>
+        <translation>没有明确的胜者：%1 领先，但对 %2 并不明显（%3 比 %4，Holm 校正后 p = %5）；按当前胜率，二者之间还需约 %6 个分出高下的比较</translation>
+    </message>
+    <message>
         <location line="+8"/>
-        <source>no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against every other strategy</source>
+        <source>no clear winner: %1 leads by Bradley–Terry but does not win more than it loses against every other strategy</source>
         <translation>没有明确的胜者：%1 的 Bradley–Terry 分数领先，但并非对每个其他策略都胜多负少</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>no clear winner: %1 leads by mean score but does not win more than it loses against every other strategy</source>
+        <translation>没有明确的胜者：%1 的平均分领先，但并非对每个其他策略都胜多负少</translation>
+    </message>
+    <message>
         <location line="+4"/>
-        <source>no clear winner: the preferences do not rank the strategies</source>
-        <translation>没有明确的胜者：偏好无法为这些策略排序</translation>
+        <source>no clear winner: the data do not rank the strategies</source>
+        <translation>没有明确的胜者：数据无法为这些策略排序</translation>
     </message>
     <message>
         <location line="+15"/>

@@ -1,7 +1,5 @@
 // swb campaign create|status: rating campaigns in the run store (who rates what, their links, progress).
 
-#include <map>
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -29,43 +27,25 @@ CampaignAnchor anchorOf(const QString& text) {
 }
 
 QJsonObject linksJson(Database& database, const CampaignRecord& campaign) {
-    CampaignRepository campaigns(database);
-    Result<std::vector<CampaignRater>> raters = campaigns.raters(campaign.id);
-    if (!raters)
-        failBadInput(raters.error().message);
+    Result<CampaignProgress> progress = CampaignRepository(database).progress(campaign.id);
+    if (!progress)
+        failBadInput(progress.error().message);
     QJsonArray raterRows;
-    std::map<qint64, std::pair<int, int>> perComparison; // planned, answered
-    for (const CampaignRater& rater : raters.value()) {
-        Result<std::vector<CampaignQueueItem>> queue = campaigns.queue(campaign.id, rater.raterId);
-        if (!queue)
-            failBadInput(queue.error().message);
-        int done = 0;
-        for (const CampaignQueueItem& item : queue.value()) {
-            done += item.answered ? 1 : 0;
-            if (!item.item.gold) {
-                auto& [planned, answered] = perComparison[item.item.comparisonId];
-                ++planned;
-                answered += item.answered ? 1 : 0;
-            }
-        }
-        raterRows.append(QJsonObject{{QStringLiteral("rater"), rater.name},
-                                     {QStringLiteral("link"), QStringLiteral("/rate/") + rater.token},
-                                     {QStringLiteral("done"), done},
-                                     {QStringLiteral("total"), static_cast<int>(queue->size())}});
-    }
+    for (const CampaignProgress::Rater& r : progress->raters)
+        raterRows.append(QJsonObject{{QStringLiteral("rater"), r.rater.name},
+                                     {QStringLiteral("link"), QStringLiteral("/rate/") + r.rater.token},
+                                     {QStringLiteral("done"), r.done},
+                                     {QStringLiteral("total"), r.total}});
     QJsonArray comparisonRows;
-    int complete = 0;
-    for (const auto& [id, counts] : perComparison) {
-        comparisonRows.append(QJsonObject{{QStringLiteral("comparison_id"), id},
-                                          {QStringLiteral("ratings_planned"), counts.first},
-                                          {QStringLiteral("ratings_done"), counts.second}});
-        complete += counts.second == counts.first ? 1 : 0;
-    }
+    for (const CampaignProgress::Comparison& c : progress->comparisons)
+        comparisonRows.append(QJsonObject{{QStringLiteral("comparison_id"), c.comparisonId},
+                                          {QStringLiteral("ratings_planned"), c.planned},
+                                          {QStringLiteral("ratings_done"), c.done}});
     return QJsonObject{{QStringLiteral("campaign"), campaign.name},
                        {QStringLiteral("ratings_per_output"), campaign.plan.ratingsPerItem},
                        {QStringLiteral("gold_share"), campaign.plan.goldShare},
-                       {QStringLiteral("comparisons"), static_cast<int>(perComparison.size())},
-                       {QStringLiteral("comparisons_complete"), complete},
+                       {QStringLiteral("comparisons"), static_cast<int>(progress->comparisons.size())},
+                       {QStringLiteral("comparisons_complete"), progress->complete()},
                        {QStringLiteral("raters"), raterRows},
                        {QStringLiteral("per_comparison"), comparisonRows}};
 }

@@ -376,27 +376,39 @@ QStringList runCells(const RunReportRow& run) {
             timeText(run.createdAt)};
 }
 
+// One pair of strategies in a sign test: a's wins and b's (ties left out), and the Holm-adjusted p.
+struct PairTest {
+    int a = 0;
+    int b = 0;
+    int winsA = 0;
+    int winsB = 0;
+    double holmP = 1.0;
+};
+
 // The strategy that beats every other one in the sign test at Holm-adjusted p < 0.05, if any; else the
-// leader by Bradley-Terry score and the decisive battles its weakest pair would need (80% power at the
-// level Holm gives the smallest p: 0.05 / pairs).
-PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, int>, PairwiseRow>& pairs,
-                                    const std::vector<PairwiseRow>& rows, const StrategyIndex& index,
-                                    const std::vector<double>& scores) {
+// leader by score (Bradley-Terry for preferences, the mean for a dimension) and the decisive pairs its
+// closest rival needs (80% power at the level Holm gives the smallest p: 0.05 / pairs). dimension: empty for
+// preferences.
+PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, const std::vector<double>& scores,
+                            const StrategyIndex& index, const QString& dimension) {
     PreferenceVerdict verdict;
-    if (rows.empty()) {
-        verdict.evidence = QStringLiteral("no preferences yet");
+    verdict.dimension = dimension;
+    const bool preferences = dimension.isEmpty();
+    if (tests.empty()) {
+        verdict.evidence = preferences ? QStringLiteral("no preferences yet")
+                                       : QStringLiteral("%1: no comparison has two strategies rated yet").arg(dimension);
         return verdict;
     }
-    // Adjusted p and (wins, losses) of s against t, from the row of their pair.
+    const QString prefix = preferences ? QString() : dimension + QStringLiteral(": ");
     const auto against = [&](int s, int t, double* holm, int* wins, int* losses) {
-        const auto found = pairs.find({std::min(s, t), std::max(s, t)});
-        if (found == pairs.end())
-            return false;
-        const std::size_t row = static_cast<std::size_t>(std::distance(pairs.begin(), found));
-        *holm = rows[row].holmP;
-        *wins = s < t ? found->second.winsA : found->second.winsB;
-        *losses = s < t ? found->second.winsB : found->second.winsA;
-        return true;
+        for (const PairTest& test : tests)
+            if ((test.a == s && test.b == t) || (test.a == t && test.b == s)) {
+                *holm = test.holmP;
+                *wins = test.a == s ? test.winsA : test.winsB;
+                *losses = test.a == s ? test.winsB : test.winsA;
+                return true;
+            }
+        return false;
     };
     for (int s = 0; s < players && verdict.winner < 0; ++s) {
         double worst = 0.0;
@@ -415,9 +427,9 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
             verdict.kind = PreferenceVerdict::Kind::Winner;
             verdict.winner = s;
             verdict.worstHolmP = worst;
-            verdict.evidence = QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
-                                   .arg(label(s, index))
-                                   .arg(worst, 0, 'g', 3);
+            verdict.evidence = prefix + QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
+                                            .arg(label(s, index))
+                                            .arg(worst, 0, 'g', 3);
         }
     }
     if (verdict.winner >= 0)
@@ -429,7 +441,7 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
             leader = s;
     if (leader < 0) {
         verdict.kind = PreferenceVerdict::Kind::Unranked;
-        verdict.evidence = QStringLiteral("no clear winner: the preferences do not rank the strategies");
+        verdict.evidence = prefix + QStringLiteral("no clear winner: the data do not rank the strategies");
         return verdict;
     }
     int weakest = -1, weakWins = 0, weakLosses = 0;
@@ -450,25 +462,95 @@ PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, i
     verdict.rivalWins = weakLosses;
     verdict.rivalHolmP = weakP;
     const int decisive = weakWins + weakLosses;
-    const int needed = decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(rows.size()))
+    const int needed = decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(tests.size()))
                                     : -1;
     if (weakest >= 0 && weakWins > weakLosses && needed >= 0) {
         verdict.kind = PreferenceVerdict::Kind::LeaderNotClear;
         verdict.furtherBattles = std::max(0, needed - decisive);
-        verdict.evidence = QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted "
-                                          "p = %5); about %6 more decisive battles between them at this win share")
-                               .arg(label(leader, index), label(weakest, index))
-                               .arg(weakWins)
-                               .arg(weakLosses)
-                               .arg(weakP, 0, 'g', 3)
-                               .arg(verdict.furtherBattles);
+        verdict.evidence = prefix + QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, "
+                                                   "Holm-adjusted p = %5); about %6 more decisive %7 between them at this "
+                                                   "win share")
+                                        .arg(label(leader, index), label(weakest, index))
+                                        .arg(weakWins)
+                                        .arg(weakLosses)
+                                        .arg(weakP, 0, 'g', 3)
+                                        .arg(verdict.furtherBattles)
+                                        .arg(preferences ? QStringLiteral("battles") : QStringLiteral("comparisons"));
     } else {
         verdict.kind = PreferenceVerdict::Kind::LeaderNotAhead;
-        verdict.evidence = QStringLiteral("no clear winner: %1 leads by Bradley-Terry but does not win more battles "
-                                          "than it loses against every other strategy")
-                               .arg(label(leader, index));
+        verdict.evidence = prefix + QStringLiteral("no clear winner: %1 leads by %2 but does not win more than it loses "
+                                                   "against every other strategy")
+                                        .arg(label(leader, index),
+                                             preferences ? QStringLiteral("Bradley-Terry") : QStringLiteral("mean score"));
     }
     return verdict;
+}
+
+PreferenceVerdict preferenceVerdict(int players, const std::map<std::pair<int, int>, PairwiseRow>& pairs,
+                                    const std::vector<PairwiseRow>& rows, const StrategyIndex& index,
+                                    const std::vector<double>& scores) {
+    std::vector<PairTest> tests;
+    std::size_t row = 0;
+    for (const auto& [key, pair] : pairs)
+        tests.push_back({key.first, key.second, pair.winsA, pair.winsB, rows[row++].holmP});
+    return verdictOf(players, tests, scores, index, {});
+}
+
+// Per dimension: strategies compared within each comparison (its prompt and sample), each run's mean score
+// over its raters; a pair's sign test counts the comparisons where one scored higher. Holm across the pairs.
+std::vector<PreferenceVerdict> dimensionVerdicts(const SummaryReport& report, const std::vector<RatingRecord>& ratings,
+                                                 const std::map<qint64, ComparisonRecord>& comparisons,
+                                                 const StrategyIndex& index) {
+    std::vector<PreferenceVerdict> verdicts;
+    const auto players = static_cast<int>(report.strategies.size());
+    for (qsizetype d = 0; d < report.dimensions.size(); ++d) {
+        const QString& dimension = report.dimensions[d];
+        std::map<qint64, std::pair<double, int>> perRun; // run -> sum, count
+        for (const RatingRecord& r : ratings)
+            if (r.dimension == dimension) {
+                auto& [sum, count] = perRun[r.runId];
+                sum += r.score;
+                ++count;
+            }
+        std::map<std::pair<int, int>, std::pair<int, int>> wins; // (lo, hi) -> wins of lo, wins of hi
+        for (const auto& [id, comparison] : comparisons) {
+            std::vector<std::pair<int, double>> rated; // strategy, mean
+            for (const ComparisonRecord::Entry& e : comparison.entries) {
+                const auto found = perRun.find(e.runId);
+                const int strategy = index.byRunId.value(e.runId, -1);
+                if (found != perRun.end() && strategy >= 0)
+                    rated.emplace_back(strategy, found->second.first / found->second.second);
+            }
+            for (std::size_t i = 0; i < rated.size(); ++i)
+                for (std::size_t j = i + 1; j < rated.size(); ++j) {
+                    auto [s, ms] = rated[i];
+                    auto [t, mt] = rated[j];
+                    if (s == t || ms == mt)
+                        continue;
+                    if (s > t) {
+                        std::swap(s, t);
+                        std::swap(ms, mt);
+                    }
+                    auto& [lo, hi] = wins[{s, t}];
+                    ++(ms > mt ? lo : hi);
+                }
+        }
+        std::vector<PairTest> tests;
+        std::vector<double> p;
+        for (const auto& [key, w] : wins) {
+            tests.push_back({key.first, key.second, w.first, w.second, 1.0});
+            p.push_back(stats::signTestPValue(w.first, w.second));
+        }
+        const std::vector<double> holm = stats::holmAdjust(p);
+        for (std::size_t i = 0; i < tests.size(); ++i)
+            tests[i].holmP = holm[i];
+        std::vector<double> means;
+        for (const StrategySummary& s : report.strategies)
+            means.push_back(s.dimensions[static_cast<std::size_t>(d)].n > 0 ? s.dimensions[static_cast<std::size_t>(d)].mean
+                                                                             : stats::kNaN);
+        verdicts.push_back(verdictOf(players, tests, means, index, dimension));
+    }
+    return verdicts;
 }
 
 } // namespace
@@ -741,6 +823,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         report.strategies.push_back(std::move(summary));
     }
 
+    report.dimensionVerdicts = dimensionVerdicts(report, ratings.value(), *comparisons, *index);
     std::map<QString, std::vector<double>> alphaWithout;
     report.agreement = agreementOf(report.dimensions, ratings.value(), options, &alphaWithout);
     Status status;
@@ -882,7 +965,10 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
                << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
                << QStringLiteral("distinct_3") << QStringLiteral("rep_4") << QStringLiteral("preference_best")
-               << QStringLiteral("preference_verdict") << QStringLiteral("raters_used")
+               << QStringLiteral("preference_verdict");
+        for (const QString& d : report->dimensions)
+            header << d + QStringLiteral("_best") << d + QStringLiteral("_verdict");
+        header << QStringLiteral("raters_used")
                << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
                << QStringLiteral("raters_set_aside");
         csv.writeRow(header);
@@ -900,7 +986,10 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                   << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
                   << CsvWriter::number(s.rep4)
                   << (report->preferenceVerdict.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false"))
-                  << report->preferenceVerdict.evidence << QString::number(report->ratersUsed)
+                  << report->preferenceVerdict.evidence;
+            for (const PreferenceVerdict& v : report->dimensionVerdicts)
+                cells << (v.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false")) << v.evidence;
+            cells << QString::number(report->ratersUsed)
                   << QString::number(report->ratingsUsed) << QString::number(report->preferencesUsed)
                   << QString::number(report->ratersSetAside);
             csv.writeRow(cells);

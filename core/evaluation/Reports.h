@@ -132,6 +132,7 @@ struct PreferenceVerdict {
     double rivalHolmP = stats::kNaN;
     int furtherBattles = -1;
     QString evidence;  // the verdict in one sentence (English, as the CSV gives it)
+    QString dimension; // the rubric dimension judged; empty for preferences
 };
 
 struct StrategySummary {
@@ -194,6 +195,9 @@ struct SummaryReport {
     std::vector<StrategySummary> strategies;
     std::vector<PairwiseRow> pairwise;
     PreferenceVerdict preferenceVerdict;
+    // Per rubric dimension (in dimensions' order), the same verdict from the ratings: within each comparison
+    // the strategies' runs compared by their mean score, a sign test per pair, Holm across the pairs.
+    std::vector<PreferenceVerdict> dimensionVerdicts;
     // What the figures use: raters set aside (with their ratings and preferences) are left out.
     int ratersUsed = 0;
     int ratingsUsed = 0;

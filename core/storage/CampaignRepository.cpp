@@ -1,5 +1,8 @@
 #include "storage/CampaignRepository.h"
 
+#include <algorithm>
+#include <map>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -230,6 +233,38 @@ Result<std::vector<CampaignQueueItem>> CampaignRepository::queue(qint64 campaign
                          CampaignItem{query.value(1).toLongLong(), orderOf(query.value(2).toString()), query.value(3).toBool()},
                          query.value(4).toBool()});
     return items;
+}
+
+int CampaignProgress::complete() const {
+    return static_cast<int>(std::count_if(comparisons.begin(), comparisons.end(),
+                                          [](const Comparison& c) { return c.done == c.planned; }));
+}
+
+Result<CampaignProgress> CampaignRepository::progress(qint64 campaignId) {
+    Result<std::vector<CampaignRater>> list = raters(campaignId);
+    if (!list)
+        return list.error();
+    CampaignProgress progress;
+    std::map<qint64, CampaignProgress::Comparison> perComparison;
+    for (const CampaignRater& rater : list.value()) {
+        Result<std::vector<CampaignQueueItem>> items = queue(campaignId, rater.raterId);
+        if (!items)
+            return items.error();
+        CampaignProgress::Rater row{rater, 0, static_cast<int>(items->size())};
+        for (const CampaignQueueItem& item : items.value()) {
+            row.done += item.answered ? 1 : 0;
+            if (item.item.gold)
+                continue;
+            CampaignProgress::Comparison& c = perComparison[item.item.comparisonId];
+            c.comparisonId = item.item.comparisonId;
+            ++c.planned;
+            c.done += item.answered ? 1 : 0;
+        }
+        progress.raters.push_back(row);
+    }
+    for (const auto& [id, c] : perComparison)
+        progress.comparisons.push_back(c);
+    return progress;
 }
 
 } // namespace swb

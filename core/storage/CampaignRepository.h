@@ -44,6 +44,24 @@ struct CampaignQueueItem {
     bool answered = false;
 };
 
+// How far a campaign is: per rater, answers given of their queue; per comparison (gold ones aside), the
+// ratings planned and given.
+struct CampaignProgress {
+    struct Rater {
+        CampaignRater rater;
+        int done = 0;
+        int total = 0;
+    };
+    struct Comparison {
+        qint64 comparisonId = 0;
+        int planned = 0;
+        int done = 0;
+    };
+    std::vector<Rater> raters;
+    std::vector<Comparison> comparisons; // by id
+    int complete() const; // comparisons with every planned rating given
+};
+
 // Campaigns in the run store: created whole (queues dealt by assignCampaign, a token per rater) in one
 // transaction; a rater's queue read by token.
 class CampaignRepository {
@@ -62,6 +80,7 @@ public:
     // The campaign and rater a link token opens; nullopt for a token no campaign has.
     Result<std::optional<std::pair<qint64, CampaignRater>>> byToken(const QString& token);
     Result<std::vector<CampaignQueueItem>> queue(qint64 campaignId, qint64 raterId);
+    Result<CampaignProgress> progress(qint64 campaignId);
 
 private:
     Database& m_db;

@@ -348,13 +348,49 @@ private slots:
                << "distinct_3"
                << "rep_4"
                << "preference_best"
-               << "preference_verdict"
-               << "raters_used"
+               << "preference_verdict";
+        for (const QString& d : dims)
+            header << d + "_best" << d + "_verdict";
+        header << "raters_used"
                << "ratings_used"
                << "preferences_used"
                << "raters_set_aside";
         const Table table = exportReport(QStringLiteral("summary"), header);
         QCOMPARE(table.size(), 3);
+        // Per dimension: within each comparison the two strategies' runs by their mean score over raters, a
+        // sign test over the comparisons where they differ (one pair: Holm leaves p as it is).
+        for (const QString& d : dims) {
+            int greedyHigher = 0, chatHigher = 0;
+            for (const auto& [comparison, entries] : m_comparisons) {
+                std::map<QString, std::pair<double, int>> mean; // strategy -> sum, n
+                for (const Slot& slot : entries)
+                    for (const Rating& r : m_ratings)
+                        if (r.runId == slot.runId && r.dimension == d) {
+                            mean[m_runs.at(slot.runId).strategy].first += r.score;
+                            ++mean[m_runs.at(slot.runId).strategy].second;
+                        }
+                if (mean.count("greedy") && mean.count("chat")) {
+                    const double g = mean["greedy"].first / mean["greedy"].second, c = mean["chat"].first / mean["chat"].second;
+                    greedyHigher += g > c;
+                    chatHigher += c > g;
+                }
+            }
+            const bool clear = greedyHigher + chatHigher > 0 && binomialTwoSided(greedyHigher, chatHigher) < 0.05;
+            const QString best = clear ? (greedyHigher > chatHigher ? QStringLiteral("greedy") : QStringLiteral("chat")) : QString();
+            for (const QString& strategy : {QStringLiteral("greedy"), QStringLiteral("chat")}) {
+                const QStringList* row = rowWhere(table, QStringLiteral("strategy"), strategy);
+                QVERIFY(row);
+                QCOMPARE(row->value(header.indexOf(d + "_best")), strategy == best ? QStringLiteral("true") : QStringLiteral("false"));
+                const QString verdict = row->value(header.indexOf(d + "_verdict"));
+                QVERIFY2(verdict.startsWith(d + ": " + (best.isEmpty() ? QStringLiteral("no ") : best)), qPrintable(verdict));
+                if (!best.isEmpty() || greedyHigher + chatHigher == 0)
+                    continue;
+                // Without a winner, the leader's count against its rival is the one counted here.
+                QVERIFY2(verdict.contains(QStringLiteral("(%1 to %2").arg(std::max(greedyHigher, chatHigher)).arg(std::min(greedyHigher, chatHigher))) ||
+                             verdict.contains("does not win more"),
+                         qPrintable(verdict));
+            }
+        }
         // The verdict on preferences: the sign test of the one pair (ties left out), by hand below.
         {
             int winsGreedy = 0, winsChat = 0;

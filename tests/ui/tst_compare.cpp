@@ -17,6 +17,7 @@
 #include "AppInfo.h"
 #include "TestSupport.h"
 #include "MainWindow.h"
+#include "compare/CampaignPanel.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
 #include "compare/RubricDialog.h"
@@ -224,6 +225,38 @@ private slots:
         // The panes show their text like any other run's.
         for (ComparePane* pane : m_compare->panes())
             QVERIFY(pane->stream()->stepCount() > 0);
+    }
+
+    // A campaign created in Compare over the store's comparisons, its progress read live from the store as
+    // raters answer (here a preference saved as the rating server saves it).
+    void campaignPanelShowsProgress() {
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        CampaignPanel* panel = m_compare->campaigns();
+        QVERIFY(panel);
+        CampaignPlan plan;
+        plan.ratingsPerItem = 2;
+        plan.goldShare = 0.0;
+        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann")}, plan).ok()); // 2 per output, 1 rater
+        const Status created = panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan);
+        QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message));
+        QCOMPARE(panel->campaignBox()->currentText(), QStringLiteral("pilot"));
+        ComparisonRepository comparisons(*m_window->database());
+        const std::vector<ComparisonRecord> all = comparisons.listComparisons().value();
+        QCOMPARE(panel->comparisonTable()->rowCount(), int(all.size()));
+        QCOMPARE(panel->raterTable()->rowCount(), 2);
+        for (int r = 0; r < 2; ++r)
+            QCOMPARE(panel->raterTable()->item(r, 1)->text(), QStringLiteral("0 of %1").arg(all.size()));
+        // Ann answers her first comparison: within the refresh interval the panel shows it.
+        RatingRepository ratings(*m_window->database());
+        swb::PreferenceRecord vote;
+        vote.comparisonId = all.front().id;
+        vote.raterId = ratings.raterId(QStringLiteral("ann")).value();
+        vote.winner = swb::PreferenceWinner::Tie;
+        QVERIFY(ratings.savePreference(vote).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(panel->raterTable()->item(0, 1)->text(), QStringLiteral("1 of %1").arg(all.size()), 5000);
+        QCOMPARE(panel->raterTable()->item(0, 0)->text(), QStringLiteral("ann"));
+        QVERIFY(panel->raterTable()->item(0, 2)->text().startsWith(QStringLiteral("/rate/")));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("campaignSummary"))->text().startsWith(QStringLiteral("1 of %1 answers").arg(2 * all.size())));
     }
 
     // The same setup on `swb serve` (the demo model) opened as a remote model: the engine generates each run,

@@ -86,24 +86,26 @@ QStringList header(ReportKind kind) {
         QStringList h{"strategy_id", "strategy", "runs"};
         for (const char* d : {"relevance", "fluency", "usefulness"})
             h << QString(d) + "_mean" << QString(d) + "_ci_low" << QString(d) + "_ci_high" << QString(d) + "_n";
-        return h << "bt_score"
-                 << "bt_ci_low"
-                 << "bt_ci_high"
-               << "bt_length_controlled"
-               << "length_coefficient"
-                 << "online_elo"
-                 << "battles"
-                 << "win_rate"
-                 << "mean_length"
-                 << "mean_perplexity"
-                 << "mean_raw_entropy"
-                 << "distinct_1"
-                 << "distinct_2"
-                 << "distinct_3"
-                 << "rep_4"
-                 << "preference_best"
-                 << "preference_verdict"
-                 << "raters_used"
+        h << "bt_score"
+          << "bt_ci_low"
+          << "bt_ci_high"
+          << "bt_length_controlled"
+          << "length_coefficient"
+          << "online_elo"
+          << "battles"
+          << "win_rate"
+          << "mean_length"
+          << "mean_perplexity"
+          << "mean_raw_entropy"
+          << "distinct_1"
+          << "distinct_2"
+          << "distinct_3"
+          << "rep_4"
+          << "preference_best"
+          << "preference_verdict";
+        for (const char* d : {"relevance", "fluency", "usefulness"})
+            h << QString(d) + "_best" << QString(d) + "_verdict";
+        return h << "raters_used"
                  << "ratings_used"
                  << "preferences_used"
                  << "raters_set_aside";
@@ -380,10 +382,18 @@ private slots:
         }
         const auto* verdict = m_view->findChild<QLabel*>(QStringLiteral("preferenceVerdict"));
         QVERIFY(verdict);
-        // In English the line is the export's sentence (the Bradley-Terry dash aside).
-        QString expected = m_view->report().preferenceVerdict.evidence;
-        expected.replace(QStringLiteral("Bradley-Terry"), QStringLiteral("Bradley–Terry")).replace(QStringLiteral("<="), QStringLiteral("≤"));
-        QVERIFY2(verdict->text().contains(expected.toHtmlEscaped()), qPrintable(verdict->text() + " vs " + expected));
+        // In English each line is the export's sentence (the Bradley-Terry dash aside): preferences, then every
+        // rated dimension.
+        std::vector<PreferenceVerdict> verdicts{m_view->report().preferenceVerdict};
+        verdicts.insert(verdicts.end(), m_view->report().dimensionVerdicts.begin(), m_view->report().dimensionVerdicts.end());
+        QCOMPARE(m_view->report().dimensionVerdicts.size(), std::size_t(m_view->report().dimensions.size()));
+        for (const PreferenceVerdict& v : verdicts) {
+            QString expected = v.evidence;
+            if (!v.dimension.isEmpty())
+                expected.remove(0, v.dimension.size() + 2); // the line's label says the dimension
+            expected.replace(QStringLiteral("Bradley-Terry"), QStringLiteral("Bradley–Terry")).replace(QStringLiteral("<="), QStringLiteral("≤"));
+            QVERIFY2(verdict->text().contains(expected.toHtmlEscaped()), qPrintable(verdict->text() + " vs " + expected));
+        }
         QVERIFY(!m_view->report().preferenceVerdict.evidence.isEmpty());
     }
 

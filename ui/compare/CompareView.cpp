@@ -30,6 +30,7 @@
 
 #include "RunTokenizers.h"
 #include "Settings.h"
+#include "compare/CampaignPanel.h"
 #include "compare/ComparePane.h"
 #include "compare/RubricDialog.h"
 #include "evaluation/PromptFile.h"
@@ -168,6 +169,9 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_overall->hide();
     m_item->hide();
     setupLayout->addWidget(m_runStatus);
+    m_campaigns = new CampaignPanel(m_database, setup);
+    connect(m_campaigns, &CampaignPanel::message, this, &CompareView::statusMessage);
+    setupLayout->addWidget(m_campaigns);
 
     // Rating.
     auto* rating = new QWidget(this);

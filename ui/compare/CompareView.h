@@ -22,6 +22,7 @@ class QHBoxLayout;
 namespace swb {
 
 class ComparePane;
+class CampaignPanel;
 class Database;
 class ExploreView;
 class Settings;
@@ -68,6 +69,9 @@ public:
     const Rubric& rubric() const { return m_rubric; }
     void editRubric(bool asNew);
 
+public:
+    CampaignPanel* campaigns() const { return m_campaigns; }
+
 signals:
     void comparisonsChanged();
     void ratingsChanged();
@@ -99,6 +103,7 @@ private:
 
     Settings& m_settings;
     Database* m_database = nullptr;
+    CampaignPanel* m_campaigns = nullptr;
     ExploreView* m_explore = nullptr;
     std::unique_ptr<ComparisonRepository> m_comparisonStore;
     std::unique_ptr<RatingRepository> m_ratings;

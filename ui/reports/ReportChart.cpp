@@ -43,7 +43,7 @@ ReportChart::ReportChart(const QString& title, QWidget* parent)
     connect(exportButton, &QToolButton::clicked, this, &ReportChart::exportRequested);
 
     m_plot = new QCustomPlot(this);
-    m_plot->setMinimumSize(240, 200);
+    m_plot->setMinimumSize(210, 200); // four charts side by side in a 1000 px window
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->setBackground(Qt::white);

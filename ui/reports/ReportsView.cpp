@@ -534,7 +534,10 @@ void ReportsView::applyComputed() {
                                        : tr("Raters: %1").arg(m_report.raters.size())};
         m_overview->setText(overview.join(QStringLiteral("  ·  ")));
         const PreferenceVerdict& verdict = m_report.preferenceVerdict;
-        m_verdict->setText(tr("<b>Preferences:</b> %1.").arg(verdictText(verdict).toHtmlEscaped()));
+        QStringList lines{tr("<b>Preferences:</b> %1.").arg(verdictText(verdict).toHtmlEscaped())};
+        for (const PreferenceVerdict& v : m_report.dimensionVerdicts)
+            lines << tr("<b>%1:</b> %2.").arg(v.dimension.toHtmlEscaped(), verdictText(v).toHtmlEscaped());
+        m_verdict->setText(lines.join(QStringLiteral("<br>")));
         m_verdict->setStyleSheet(verdict.winner >= 0 ? QStringLiteral("color: #1b7a1b") : QString());
         m_overview->setToolTip(
             tr("Intervals are 95% percentile bootstraps of %1 resamples, seed %2; computed in %3 ms.")
@@ -655,26 +658,32 @@ QString ReportsView::verdictText(const PreferenceVerdict& verdict) const {
                    ? m_report.strategies[static_cast<std::size_t>(index)].strategy
                    : QString();
     };
+    const bool preferences = verdict.dimension.isEmpty();
+    QString text;
     switch (verdict.kind) {
     case PreferenceVerdict::Kind::NoPreferences:
-        return tr("no preferences yet");
+        return preferences ? tr("no preferences yet") : tr("no comparison has two strategies rated yet");
     case PreferenceVerdict::Kind::Winner:
         return tr("%1 beats every other strategy (sign test, Holm-adjusted p ≤ %2)")
             .arg(name(verdict.winner), QString::number(verdict.worstHolmP, 'g', 3));
     case PreferenceVerdict::Kind::LeaderNotClear:
-        return tr("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); about %6 "
-                  "more decisive battles between them at this win share")
+        return (preferences ? tr("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); "
+                                 "about %6 more decisive battles between them at this win share")
+                            : tr("no clear winner: %1 leads but not clearly against %2 (%3 to %4, Holm-adjusted p = %5); "
+                                 "about %6 more decisive comparisons between them at this win share"))
             .arg(name(verdict.leader), name(verdict.rival))
             .arg(verdict.leaderWins)
             .arg(verdict.rivalWins)
             .arg(QString::number(verdict.rivalHolmP, 'g', 3))
             .arg(verdict.furtherBattles);
     case PreferenceVerdict::Kind::LeaderNotAhead:
-        return tr("no clear winner: %1 leads by Bradley–Terry but does not win more battles than it loses against "
-                  "every other strategy")
+        return (preferences ? tr("no clear winner: %1 leads by Bradley–Terry but does not win more than it loses against "
+                                 "every other strategy")
+                            : tr("no clear winner: %1 leads by mean score but does not win more than it loses against "
+                                 "every other strategy"))
             .arg(name(verdict.leader));
     case PreferenceVerdict::Kind::Unranked:
-        return tr("no clear winner: the preferences do not rank the strategies");
+        return tr("no clear winner: the data do not rank the strategies");
     }
     return verdict.evidence;
 }

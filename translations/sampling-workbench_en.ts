@@ -506,7 +506,7 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+50"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+51"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -587,12 +587,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>There is no rubric named “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -607,7 +617,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+19"/>
+        <source>12=high:Fluent, on topic, answers the question
+7=low:Repeats itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anchor examples shown to raters before they start, one per line: the comparison&apos;s number, its quality (high, medium or low) and the rubric&apos;s guidance for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&amp;Name:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -633,7 +654,17 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Every comparison in the run store is dealt out; those marked gold are mixed in as gold questions.</source>
+        <source>R&amp;ubric:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Anchors:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every comparison in the run store is dealt out, but anchors; those marked gold are mixed in as gold questions.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1798,7 +1829,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
         <source>Re&amp;ports</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2075,7 +2106,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+102"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+103"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -2132,12 +2163,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+191"/>
+        <location line="+214"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-212"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2232,7 +2263,22 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
+        <source>Suggest setting aside below gold accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>or when α rises by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>without them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2248,12 +2294,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+407"/>
+        <location line="+419"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-396"/>
+        <location line="-408"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2416,7 +2462,7 @@ ratings: %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+28"/>
         <source>%1 counts again.</source>
         <translation type="unfinished"></translation>
     </message>

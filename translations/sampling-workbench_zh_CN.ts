@@ -506,7 +506,7 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+50"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+51"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation>&lt;b&gt;评分活动&lt;/b&gt;</translation>
     </message>
@@ -587,12 +587,22 @@
         <translation>已作答 %1 / %2；%3 / %4 个比较已评分完毕。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>There is no rubric named “%1”.</source>
+        <translation>没有名为“%1”的评分标准。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.</source>
+        <translation>锚点行的格式为 比较编号=high|medium|low:说明，而不是“%1”。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
         <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
     </message>
@@ -607,7 +617,19 @@
         <translation>ann, bob, cy</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+19"/>
+        <source>12=high:Fluent, on topic, answers the question
+7=low:Repeats itself</source>
+        <translation>12=high:流畅、切题、回答了问题
+7=low:自我重复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anchor examples shown to raters before they start, one per line: the comparison&apos;s number, its quality (high, medium or low) and the rubric&apos;s guidance for it</source>
+        <translation>评分者开始前看到的锚点示例，每行一个：比较编号、其质量（high、medium 或 low）以及评分标准对它的说明</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&amp;Name:</source>
         <translation>名称(&amp;N)：</translation>
     </message>
@@ -633,8 +655,18 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Every comparison in the run store is dealt out; those marked gold are mixed in as gold questions.</source>
-        <translation>运行存储中的每个比较都会被分派；标记为金标准的比较作为金标准问题混入。</translation>
+        <source>R&amp;ubric:</source>
+        <translation>评分标准(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Anchors:</source>
+        <translation>锚点(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every comparison in the run store is dealt out, but anchors; those marked gold are mixed in as gold questions.</source>
+        <translation>运行存储中除锚点外的每个比较都会被分派；标记为金标准的比较作为金标准问题混入。</translation>
     </message>
 </context>
 <context>
@@ -1798,7 +1830,7 @@ p %2</translation>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
         <source>Re&amp;ports</source>
         <translation>报告(&amp;P)</translation>
     </message>
@@ -2076,7 +2108,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+102"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+103"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -2133,12 +2165,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+191"/>
+        <location line="+214"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-212"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -2233,7 +2265,22 @@ Choose another</source>
         <translation>金标准比较带有已知的正确答案；其上的准确率可表明评分者是否在认真阅读。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
+        <source>Suggest setting aside below gold accuracy</source>
+        <translation>建议搁置：金标准准确率低于</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>or when α rises by</source>
+        <translation>或去掉此人后 α 上升</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>without them</source>
+        <translation>及以上时</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation>当某策略在偏好的精确符号检验（不计平局）中，经跨对的 Holm 校正后以 p &lt; 0.05 胜过其他每一个策略时，即为胜者。若无胜者：按当前胜率，领先者最接近的一对还需要约多少条有胜负的偏好才能达到 80% 的检验效能。</translation>
     </message>
@@ -2249,12 +2296,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+407"/>
+        <location line="+419"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-396"/>
+        <location line="-408"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2420,7 +2467,7 @@ ratings: %6</source>
         <translation>%1 平均分</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+28"/>
         <source>%1 counts again.</source>
         <translation>%1 已重新计入。</translation>
     </message>

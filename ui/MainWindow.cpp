@@ -60,6 +60,12 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
             selectTab(QStringLiteral("explore"));
     });
     m_reportsView = new ReportsView(m_database.get(), m_tabs);
+    m_reportsView->setSuggestionThresholds(m_settings->get(settings::reportsGoldThreshold),
+                                           m_settings->get(settings::reportsAlphaRise));
+    connect(m_reportsView, &ReportsView::suggestionThresholdsChanged, this, [this](double gold, double rise) {
+        m_settings->set(settings::reportsGoldThreshold, gold);
+        m_settings->set(settings::reportsAlphaRise, rise);
+    });
     m_tabs->addTab(m_reportsView, tr("Re&ports"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_reportsView)

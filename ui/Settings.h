@@ -46,6 +46,9 @@ inline const SettingKey<QStringList> compareStrategies{"compare/strategies",
                                                        {QStringLiteral("greedy"), QStringLiteral("chat")}};
 inline const SettingKey<QString> comparePrompts{"compare/prompts",
                                                 QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
+// Reports: raters are suggested for setting aside below these (the evaluation guide's defaults).
+inline const SettingKey<double> reportsGoldThreshold{"reports/goldThreshold", 0.6};
+inline const SettingKey<double> reportsAlphaRise{"reports/alphaRise", 0.05};
 } // namespace settings
 
 // The application's QSettings, stored under the reverse-DNS application id

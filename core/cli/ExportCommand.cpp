@@ -26,6 +26,10 @@ int runExport(const Invocation& call) {
     ReportOptions options;
     options.bootstrapRounds = static_cast<int>(call.integer(QStringLiteral("bootstrap"), 1000, 0, 1000000));
     options.seed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
+    options.goldAccuracyThreshold = call.real(QStringLiteral("gold-threshold"), options.goldAccuracyThreshold);
+    options.alphaRiseThreshold = call.real(QStringLiteral("alpha-rise"), options.alphaRiseThreshold);
+    if (options.goldAccuracyThreshold < 0.0 || options.goldAccuracyThreshold > 1.0)
+        failBadInput(QStringLiteral("--gold-threshold is an accuracy from 0 to 1, not %1").arg(options.goldAccuracyThreshold));
     std::unique_ptr<Database> database =
         openExistingRunStore(call.required(QStringLiteral("db")), Database::Access::ReadOnly);
 
@@ -76,7 +80,7 @@ Subcommand exportSubcommand() {
     return {
         QStringLiteral("export"),
         QStringLiteral("swb export --db FILE --report runs|steps|ratings|preferences|summary|pairwise|agreement|"
-                       "raters [--out FILE.csv] [--bootstrap N] [--seed S]"),
+                       "raters [--out FILE.csv] [--bootstrap N] [--seed S] [--gold-threshold X] [--alpha-rise X]"),
         QStringLiteral("Write an evaluation report of the run store as CSV (stdout without --out)."),
         [](QCommandLineParser& parser) {
             parser.addOptions({
@@ -88,6 +92,12 @@ Subcommand exportSubcommand() {
                  QStringLiteral("Bootstrap resamples for the summary's intervals (default 1000)."),
                  QStringLiteral("N")},
                 {QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 0)."), QStringLiteral("S")},
+                {QStringLiteral("gold-threshold"),
+                 QStringLiteral("raters: suggest setting aside raters whose gold accuracy is below X (default 0.6)."),
+                 QStringLiteral("X")},
+                {QStringLiteral("alpha-rise"),
+                 QStringLiteral("raters: ... or without whom ordinal alpha rises by X or more (default 0.05)."),
+                 QStringLiteral("X")},
             });
         },
         runExport};

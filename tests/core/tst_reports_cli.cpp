@@ -633,6 +633,22 @@ private slots:
             QVERIFY2(agreement[i][1].isEmpty(), qPrintable(agreement[i].join(',')));
 
         QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob", "--restore"}).status, 0);
+        // The thresholds are the user's: an accuracy every rater misses suggests everyone with a gold answer.
+        {
+            const auto strict = swb({"export", "--db", m_db, "--report", "raters", "--gold-threshold", "1.01"});
+            QCOMPARE(strict.status, 2); // an accuracy is at most 1
+            const auto all = swb({"export", "--db", m_db, "--report", "raters", "--gold-threshold", "1"});
+            QCOMPARE(all.status, 0);
+            const auto table = swb::parseCsv(QString::fromUtf8(all.out)).value();
+            const int accuracy = int(table[0].indexOf("gold_accuracy")), suggested = int(table[0].indexOf("suggested"));
+            for (int i = 1; i < table.size(); ++i)
+                if (!table[i][accuracy].isEmpty() && table[i][accuracy].toDouble() < 1.0)
+                    QVERIFY2(table[i][suggested].contains("gold accuracy"), qPrintable(table[i].join(',')));
+            const auto none = swb({"export", "--db", m_db, "--report", "raters", "--gold-threshold", "0", "--alpha-rise", "10"});
+            const auto quiet = swb::parseCsv(QString::fromUtf8(none.out)).value();
+            for (int i = 1; i < quiet.size(); ++i)
+                QVERIFY(quiet[i][suggested].isEmpty());
+        }
         QCOMPARE(readBytes(exportReportBytes(QStringLiteral("summary"))), before);
         // Bad requests: one sentence, exit 2.
         QCOMPARE(swb({"rater", "--db", m_db, "--name", "nobody", "--restore"}).status, 2);

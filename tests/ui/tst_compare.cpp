@@ -237,6 +237,10 @@ private slots:
         plan.ratingsPerItem = 2;
         plan.goldShare = 0.0;
         QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann")}, plan).ok()); // 2 per output, 1 rater
+        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan, {},
+                                       QStringLiteral("1=great")).ok()); // not a level
+        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan,
+                                       QStringLiteral("no such rubric")).ok());
         const Status created = panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan);
         QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message));
         QCOMPARE(panel->campaignBox()->currentText(), QStringLiteral("pilot"));

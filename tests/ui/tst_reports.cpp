@@ -617,6 +617,17 @@ private slots:
         QCOMPARE(m_view->strategyModel()->text(m_strategyOfRun.begin()->second, "relevance"), before);
         QVERIFY(!m_view->setRaterAside("nobody", "x"));
         QVERIFY(m_view->message().contains("no rater named 'nobody'"));
+        // The suggestion thresholds are the user's: above every gold accuracy below 1, those raters are suggested.
+        QSignalSpy thresholds(m_view.get(), &ReportsView::suggestionThresholdsChanged);
+        m_view->setSuggestionThresholds(1.0, 10.0);
+        QCOMPARE(thresholds.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_view->isComputing() && m_view->options().goldAccuracyThreshold == 1.0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_view->isComputing(), 60000);
+        for (const RaterRow& r : m_view->report().raters)
+            QCOMPARE(m_view->raterModel()->text(r.rater, "Status"),
+                     std::isfinite(r.goldAccuracy) && r.goldAccuracy < 1.0 ? QStringLiteral("suggested") : QString());
+        m_view->setSuggestionThresholds(0.6, 0.05);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_view->isComputing(), 60000);
     }
 
     void refreshPicksUpNewRatings() {

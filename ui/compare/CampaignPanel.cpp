@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -167,13 +168,35 @@ void CampaignPanel::showProgress() {
     m_comparisons->resizeColumnsToContents();
 }
 
-Status CampaignPanel::createCampaign(const QString& name, const QStringList& raters, const CampaignPlan& plan) {
+Status CampaignPanel::createCampaign(const QString& name, const QStringList& raters, const CampaignPlan& plan,
+                                     const QString& rubricName, const QString& anchorLines) {
     if (!m_database)
         return Error::badInput(tr("The run store is not open."));
-    Result<Rubric> rubric = RatingRepository(*m_database).defaultRubric();
+    RatingRepository repository(*m_database);
+    Result<Rubric> rubric = repository.defaultRubric();
+    if (!rubricName.isEmpty() && rubricName != QLatin1String(Rubric::kDefaultName)) {
+        Result<std::optional<Rubric>> named = repository.findRubric(rubricName);
+        if (!named)
+            return named.error();
+        if (!named.value())
+            return Error::badInput(tr("There is no rubric named “%1”.").arg(rubricName));
+        rubric = *named.value();
+    }
     if (!rubric)
         return rubric.error();
-    Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubric->id, raters, plan, {});
+    std::vector<CampaignAnchor> anchors;
+    for (const QString& line : anchorLines.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.indexOf(QLatin1Char('='));
+        bool ok = false;
+        const qint64 id = line.left(equals).trimmed().toLongLong(&ok);
+        if (equals < 0 || !ok)
+            return Error::badInput(tr("An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.").arg(line.trimmed()));
+        const QString rest = line.mid(equals + 1);
+        const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+        anchors.push_back({id, (colon < 0 ? rest : rest.left(colon)).trimmed().toLower(),
+                           colon < 0 ? QString() : rest.mid(colon + 1).trimmed()});
+    }
+    Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubric->id, raters, plan, anchors);
     if (!created)
         return created.error();
     refresh();
@@ -200,6 +223,19 @@ void CampaignPanel::newCampaignDialog() {
     gold->setValue(0.10);
     auto* seed = new QSpinBox(&dialog);
     seed->setRange(0, std::numeric_limits<int>::max());
+    auto* rubric = new QComboBox(&dialog);
+    if (Result<std::vector<Rubric>> rubrics = RatingRepository(*m_database).listRubrics())
+        for (const Rubric& r : rubrics.value())
+            rubric->addItem(r.name);
+    if (rubric->findText(QLatin1String(Rubric::kDefaultName)) < 0)
+        rubric->insertItem(0, QLatin1String(Rubric::kDefaultName));
+    rubric->setCurrentText(QLatin1String(Rubric::kDefaultName));
+    auto* anchors = new QPlainTextEdit(&dialog);
+    anchors->setObjectName(QStringLiteral("campaignAnchors"));
+    anchors->setPlaceholderText(tr("12=high:Fluent, on topic, answers the question\n7=low:Repeats itself"));
+    anchors->setToolTip(tr("Anchor examples shown to raters before they start, one per line: the comparison's number, "
+                           "its quality (high, medium or low) and the rubric's guidance for it"));
+    anchors->setMaximumHeight(70);
     auto* problem = new QLabel(&dialog);
     problem->setWordWrap(true);
     problem->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -210,7 +246,9 @@ void CampaignPanel::newCampaignDialog() {
         plan.ratingsPerItem = perOutput->value();
         plan.goldShare = gold->value();
         plan.seed = static_cast<std::uint64_t>(seed->value());
-        if (Status status = createCampaign(name->text(), raters->text().split(QLatin1Char(',')), plan); !status) {
+        if (Status status = createCampaign(name->text(), raters->text().split(QLatin1Char(',')), plan,
+                                           rubric->currentText(), anchors->toPlainText());
+            !status) {
             problem->setText(status.error().message); // the dialog stays, with what to change
             return;
         }
@@ -222,9 +260,13 @@ void CampaignPanel::newCampaignDialog() {
     form->addRow(tr("Ratings per &output:"), perOutput);
     form->addRow(tr("&Gold share:"), gold);
     form->addRow(tr("&Seed:"), seed);
-    form->addRow(new QLabel(tr("Every comparison in the run store is dealt out; those marked gold are mixed in as gold "
-                               "questions."),
-                            &dialog));
+    form->addRow(tr("R&ubric:"), rubric);
+    form->addRow(tr("&Anchors:"), anchors);
+    auto* explain = new QLabel(tr("Every comparison in the run store is dealt out, but anchors; those marked gold are "
+                                  "mixed in as gold questions."),
+                               &dialog);
+    explain->setWordWrap(true);
+    form->addRow(explain);
     form->addRow(problem);
     form->addRow(buttons);
     dialog.exec();

@@ -25,7 +25,9 @@ public:
     CampaignPanel(Database* database, QWidget* parent = nullptr);
 
     // Creates a campaign (what the New Campaign dialog does) and shows it; one sentence when it cannot.
-    Status createCampaign(const QString& name, const QStringList& raters, const CampaignPlan& plan);
+    // rubric: a rubric's name (empty: the default one); anchors: lines COMPARISON_ID=high|medium|low[:GUIDANCE].
+    Status createCampaign(const QString& name, const QStringList& raters, const CampaignPlan& plan,
+                          const QString& rubric = {}, const QString& anchors = {});
     // Reads the campaigns and the shown one's progress again.
     void refresh();
     QTableWidget* raterTable() const { return m_raters; }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -326,6 +327,29 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     addSection(tr("Raters and gold accuracy"),
                tr("Gold comparisons carry a known right answer; accuracy on them shows a rater is reading."),
                m_raterTable, 6);
+    // The thresholds of the suggestions, under the raters' table.
+    m_goldThreshold = new QDoubleSpinBox(bottom);
+    m_goldThreshold->setObjectName(QStringLiteral("goldThreshold"));
+    m_goldThreshold->setRange(0.0, 1.0);
+    m_goldThreshold->setSingleStep(0.05);
+    m_goldThreshold->setValue(m_options.goldAccuracyThreshold);
+    m_alphaRise = new QDoubleSpinBox(bottom);
+    m_alphaRise->setObjectName(QStringLiteral("alphaRise"));
+    m_alphaRise->setRange(0.0, 2.0);
+    m_alphaRise->setDecimals(3);
+    m_alphaRise->setSingleStep(0.01);
+    m_alphaRise->setValue(m_options.alphaRiseThreshold);
+    auto* thresholds = new QHBoxLayout;
+    thresholds->addWidget(new QLabel(tr("Suggest setting aside below gold accuracy"), bottom));
+    thresholds->addWidget(m_goldThreshold);
+    thresholds->addWidget(new QLabel(tr("or when α rises by"), bottom));
+    thresholds->addWidget(m_alphaRise);
+    thresholds->addWidget(new QLabel(tr("without them"), bottom));
+    thresholds->addStretch();
+    static_cast<QVBoxLayout*>(bottomRow->itemAt(bottomRow->count() - 1)->layout())->addLayout(thresholds);
+    for (QDoubleSpinBox* box : {m_goldThreshold, m_alphaRise})
+        connect(box, &QDoubleSpinBox::editingFinished, this,
+                [this] { setSuggestionThresholds(m_goldThreshold->value(), m_alphaRise->value()); });
 
     // Tables as tall as their rows; the charts take the rest.
     m_content = new QWidget(this);
@@ -636,6 +660,18 @@ void ReportsView::drawDimensionChart() {
         axis.base = range->second.first;
     }
     m_meansChart->setBars(std::move(bars), axis);
+}
+
+void ReportsView::setSuggestionThresholds(double goldAccuracy, double alphaRise) {
+    if (goldAccuracy == m_options.goldAccuracyThreshold && alphaRise == m_options.alphaRiseThreshold)
+        return;
+    m_options.goldAccuracyThreshold = goldAccuracy;
+    m_options.alphaRiseThreshold = alphaRise;
+    const QSignalBlocker quietGold(m_goldThreshold), quietRise(m_alphaRise);
+    m_goldThreshold->setValue(goldAccuracy);
+    m_alphaRise->setValue(alphaRise);
+    emit suggestionThresholdsChanged(goldAccuracy, alphaRise);
+    refresh();
 }
 
 bool ReportsView::setRaterAside(const QString& rater, const QString& reason) {

@@ -8,6 +8,7 @@
 #include "evaluation/Reports.h"
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -71,6 +72,9 @@ public:
     // Sets a rater aside with the reason (empty: counts them again) and computes the report again; false,
     // with the message shown, when the store refuses.
     bool setRaterAside(const QString& rater, const QString& reason);
+    // Raters are suggested for setting aside below a gold accuracy or when alpha rises by this much without
+    // them; changing either computes the report again.
+    void setSuggestionThresholds(double goldAccuracy, double alphaRise);
     WinRateHeatmap* winRateChart() const { return m_winRateChart; }
     QPushButton* csvButton(ReportKind kind) const;
     QPushButton* refreshButton() const { return m_refresh; }
@@ -80,6 +84,7 @@ public slots:
     void refresh();
 
 signals:
+    void suggestionThresholdsChanged(double goldAccuracy, double alphaRise);
     void statusMessage(const QString& text);
     // A failure the user should see until dismissed (MainWindow's message bar).
     void errorMessage(const QString& text);
@@ -123,7 +128,9 @@ private:
     QFutureWatcher<std::pair<QString, QString>>* m_exportWatcher = nullptr; // path, error
     QTimer* m_busyDelay = nullptr;
     QLabel* m_overview = nullptr;
-    QLabel* m_verdict = nullptr; // which strategy the preferences pick, with the evidence
+    QLabel* m_verdict = nullptr;
+    QDoubleSpinBox* m_goldThreshold = nullptr;
+    QDoubleSpinBox* m_alphaRise = nullptr; // which strategy the preferences pick, with the evidence
     QProgressBar* m_busy = nullptr;
     QPushButton* m_refresh = nullptr;
     QStackedWidget* m_stack = nullptr;

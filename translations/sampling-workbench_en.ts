@@ -338,11 +338,16 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise of 0.05 or more says the others agree better without them.</source>
+        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise says the others agree better without them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
+        <source>Set aside (with the reason), or suggested for it: below the thresholds under this table. Right-click a rater to set them aside or count them again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-4"/>
         <source>s / item</source>
         <translation type="unfinished"></translation>
     </message>
@@ -367,12 +372,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising by 0.05 or more without them. Right-click a rater to set them aside or count them again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>This rater has answered no gold comparison.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -588,11 +588,12 @@
     </message>
     <message>
         <location line="+12"/>
+        <location line="+37"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-29"/>
         <source>There is no rubric named “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -607,7 +608,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>New Rating Campaign</source>
         <translation type="unfinished"></translation>
     </message>
@@ -930,12 +931,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+543"/>
+        <location line="+544"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-542"/>
+        <location line="-543"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -978,7 +979,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Some prompts are conversations, but the loaded model has no chat template; choose one in Explore&apos;s Chat tab.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1462,12 +1463,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+905"/>
+        <location line="+914"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-905"/>
+        <location line="-914"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1568,7 +1569,17 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+315"/>
+        <location line="+46"/>
+        <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+273"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1665,7 +1676,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-374"/>
+        <location line="-383"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1708,7 +1719,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+86"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1780,7 +1791,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+55"/>
         <location line="+28"/>
         <location line="+63"/>
         <location line="+32"/>
@@ -2294,12 +2305,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+419"/>
+        <location line="+418"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-408"/>
+        <location line="-407"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2364,7 +2375,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Strategies: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -338,11 +338,16 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise of 0.05 or more says the others agree better without them.</source>
-        <translation>将此评分者搁置后，各维度序数 α 的平均变化：上升 0.05 或更多说明没有此人时其他人更一致。</translation>
+        <source>Mean change of ordinal α over the dimensions when this rater is set aside: a rise says the others agree better without them.</source>
+        <translation>将此评分者搁置后，各维度序数 α 的平均变化：上升说明没有此人时其他人更一致。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
+        <source>Set aside (with the reason), or suggested for it: below the thresholds under this table. Right-click a rater to set them aside or count them again.</source>
+        <translation>已搁置（附原因），或建议搁置：低于本表下方的阈值。右键单击评分者可将其搁置或重新计入。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
         <source>s / item</source>
         <translation>秒 / 条</translation>
     </message>
@@ -367,12 +372,7 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising by 0.05 or more without them. Right-click a rater to set them aside or count them again.</source>
-        <translation>已搁置（附原因），或建议搁置：金标准准确率低于 0.6，或去掉此人后 α 上升 0.05 或更多。右键单击评分者可将其搁置或重新计入。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>This rater has answered no gold comparison.</source>
         <translation>此评分者尚未回答任何金标准比较。</translation>
     </message>
@@ -588,11 +588,12 @@
     </message>
     <message>
         <location line="+12"/>
+        <location line="+37"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-29"/>
         <source>There is no rubric named “%1”.</source>
         <translation>没有名为“%1”的评分标准。</translation>
     </message>
@@ -607,7 +608,7 @@
         <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>New Rating Campaign</source>
         <translation>新建评分活动</translation>
     </message>
@@ -931,12 +932,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+543"/>
+        <location line="+544"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-542"/>
+        <location line="-543"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -978,7 +979,7 @@
         <translation>输入的提示词</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Some prompts are conversations, but the loaded model has no chat template; choose one in Explore&apos;s Chat tab.</source>
         <translation>部分提示是对话，但已加载的模型没有聊天模板；请在“探索”的“对话”标签中选择一个。</translation>
     </message>
@@ -1467,12 +1468,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+905"/>
+        <location line="+914"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-905"/>
+        <location line="-914"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1571,7 +1572,17 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+315"/>
+        <location line="+46"/>
+        <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
+        <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
+        <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
+    </message>
+    <message>
+        <location line="+273"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
@@ -1668,7 +1679,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-374"/>
+        <location line="-383"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1710,7 +1721,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+86"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1781,7 +1792,7 @@ p %2</translation>
         <translation>分词器有 %1 个词元，但模型 %2 只有 %3 个。</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+55"/>
         <location line="+28"/>
         <location line="+63"/>
         <location line="+32"/>
@@ -2296,12 +2307,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+419"/>
+        <location line="+418"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-408"/>
+        <location line="-407"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2366,7 +2377,7 @@ Choose another</source>
         <translation>无报告</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Strategies: %1</source>
         <translation>策略：%1</translation>
     </message>

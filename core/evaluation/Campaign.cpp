@@ -72,9 +72,10 @@ Result<std::vector<RaterQueue>> assignCampaign(const std::vector<CampaignCompari
         RaterQueue& queue = queues[r];
         Pcg64 own(plan.seed, 0x72617465ULL + r); // the rater's own order and labels
         const auto load = static_cast<double>(queue.items.size());
-        const auto golds = static_cast<std::size_t>(std::lround(load * plan.goldShare / (1.0 - plan.goldShare)));
-        for (std::size_t g = 0; g < golds && !goldOrder.empty(); ++g, ++nextGold) {
-            // Distinct gold comparisons for one rater while the gold set lasts.
+        // Distinct gold comparisons for one rater: never more than the gold set holds.
+        const auto golds = std::min(static_cast<std::size_t>(std::lround(load * plan.goldShare / (1.0 - plan.goldShare))),
+                                    goldOrder.size());
+        for (std::size_t g = 0; g < golds; ++g, ++nextGold) {
             const CampaignComparison& c = goldOrder[nextGold % goldOrder.size()];
             queue.items.push_back({c.id, std::vector<int>(static_cast<std::size_t>(c.outputs)), true});
         }

@@ -41,7 +41,7 @@ struct CampaignComparison {
 // Assigns every comparison to plan.ratingsPerItem distinct raters, spreading the work so that the raters'
 // loads (without gold) differ by at most one: the comparisons in a seeded random order, dealt round-robin
 // over the raters in a seeded random order. Each rater then gets round(load * share / (1 - share)) gold
-// comparisons (distinct, cycling through the gold set), inserted at seeded random positions, and their own
+// comparisons (distinct; at most as many as there are), inserted at seeded random positions, and their own
 // shuffle of the queue and of each comparison's outputs. One sentence when the plan cannot be met: fewer
 // raters than ratings per item, no comparison, a share outside [0, 1), gold wanted but none given, a
 // comparison both to be rated and gold.

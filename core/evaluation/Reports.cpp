@@ -278,10 +278,12 @@ void paceOf(const std::vector<RatingRecord>& ratings, const std::vector<Preferen
             if (p.raterName == row.rater)
                 times.push_back(p.createdAt);
         std::sort(times.begin(), times.end());
+        // Saves within a second of the one before are one answer (the rating page saves a comparison's scores
+        // and its preference together); gaps over 30 minutes are breaks.
         std::vector<double> gaps;
         for (std::size_t i = 1; i < times.size(); ++i) {
             const double seconds = times[i - 1].msecsTo(times[i]) / 1000.0;
-            if (seconds <= 30 * 60)
+            if (seconds >= 1.0 && seconds <= 30 * 60)
                 gaps.push_back(seconds);
         }
         if (!gaps.empty())
@@ -410,7 +412,15 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
             }
         return false;
     };
+    // Strategies that take part (have a pair in the tests); one never compared does not block a winner.
+    std::set<int> taking;
+    for (const PairTest& test : tests) {
+        taking.insert(test.a);
+        taking.insert(test.b);
+    }
     for (int s = 0; s < players && verdict.winner < 0; ++s) {
+        if (!taking.count(s))
+            continue;
         double worst = 0.0;
         bool beatsAll = true;
         int opponents = 0;
@@ -423,7 +433,7 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
             beatsAll = wins > losses && holm < 0.05;
             worst = std::max(worst, holm);
         }
-        if (beatsAll && opponents == players - 1 && opponents > 0) {
+        if (beatsAll && opponents == static_cast<int>(taking.size()) - 1 && opponents > 0) {
             verdict.kind = PreferenceVerdict::Kind::Winner;
             verdict.winner = s;
             verdict.worstHolmP = worst;

@@ -180,8 +180,8 @@ struct RaterRow {
     // without them.
     std::vector<double> alphaWithout;
     double alphaChange = stats::kNaN;
-    // Median seconds between the rater's consecutive answers (a run's ratings, or a preference), gaps over
-    // 30 minutes left out as breaks; NaN with fewer than two answers.
+    // Median seconds between the rater's consecutive answers (a run's ratings, or a preference; saves within a
+    // second of each other are one answer), gaps over 30 minutes left out as breaks; NaN with fewer than two.
     double medianSecondsPerItem = stats::kNaN;
     // Share of the rater's rated runs whose scores are all the same as on the run they rated just before
     // (straight-lining); NaN with fewer than two rated runs.

@@ -387,11 +387,12 @@ LengthControlledFit lengthControlledBradleyTerry(int players, const std::vector<
             const auto a = static_cast<std::size_t>(b.a), o = static_cast<std::size_t>(b.b);
             const double eta = beta[a] - beta[o] + beta[p - 1] * z[k];
             const double prob = 1.0 / (1.0 + std::exp(-eta));
+            const double lose = 1.0 / (1.0 + std::exp(eta)); // 1 - prob without cancellation
             const double y = b.outcome == BattleOutcome::AWins ? 1.0 : b.outcome == BattleOutcome::BWins ? 0.0 : 0.5;
-            const double w = prob * (1.0 - prob);
+            const double w = prob * lose;
             const std::pair<std::size_t, double> x[] = {{a, 1.0}, {o, -1.0}, {p - 1, z[k]}};
             for (const auto& [i, xi] : x) {
-                gradient[i] += (y - prob) * xi;
+                gradient[i] += (y >= 0.5 ? (y - 1.0) + lose : y - prob) * xi;
                 for (const auto& [j, xj] : x)
                     hessian[i * p + j] += w * xi * xj;
             }
@@ -425,11 +426,11 @@ LengthControlledFit lengthControlledBradleyTerry(int players, const std::vector<
         double largest = 0.0;
         for (std::size_t i = 0; i < p; ++i) {
             beta[i] += step[i];
-            largest = std::max(largest, std::abs(step[i]));
+            largest = std::max(largest, std::abs(step[i]) / std::max(1.0, std::abs(beta[i])));
         }
         if (!std::isfinite(largest))
             return fit;
-        if (largest < 1e-10) {
+        if (largest < 1e-9) {
             fit.converged = true;
             break;
         }

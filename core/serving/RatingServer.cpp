@@ -54,7 +54,7 @@ public:
         const QString path = QString::fromUtf8(request.path);
         QString rater;
         Answer answer = route(request, path, &rater);
-        const bool page = path.startsWith(QLatin1String("/rate/")) && answer.status == 200;
+        const bool page = path.startsWith(QLatin1String("/rate/")) && (answer.status == 200 || answer.status == 403);
         exchange.respond(answer.status, page ? "text/html; charset=utf-8" : "application/json", answer.body,
                          {{"Cache-Control", "no-store"}});
         if (m_log)
@@ -238,6 +238,11 @@ public:
         Result<ComparisonRecord> comparison = ComparisonRepository(*m_database).loadComparison(item->item.comparisonId);
         if (!comparison)
             return {503, errorBody(comparison.error().message)};
+        for (int entry : item->item.shownOrder)
+            if (entry < 0 || static_cast<std::size_t>(entry) >= comparison->entries.size())
+                return {409, errorBody(QStringLiteral("comparison %1 changed since the campaign began (a run of it was "
+                                                      "deleted); this item cannot be answered")
+                                           .arg(comparison->id))};
         const QJsonObject scores = answer.value(QLatin1String("scores")).toObject();
         std::vector<RatingRecord> ratings;
         for (std::size_t i = 0; i < item->item.shownOrder.size(); ++i) {

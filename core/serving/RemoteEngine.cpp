@@ -10,6 +10,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTimer>
 
 namespace swb {
 
@@ -419,7 +420,7 @@ ModelInfo remoteModelInfo(const RemoteModel& model) {
 }
 
 Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
-                                    const std::function<bool(const RemoteStep&)>& onStep) {
+                                    const std::function<bool(const RemoteStep&)>& onStep, const std::atomic<bool>* cancel) {
     Result<QJsonObject> sampling = remoteSamplingFields(request.strategy, model.engine);
     if (!sampling)
         return sampling.error();
@@ -544,6 +545,16 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::readyRead, &loop, readEvents);
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer poll;
+    if (cancel) {
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            if (cancel->load() && !cancelled) {
+                cancelled = true;
+                reply->abort();
+            }
+        });
+        poll.start(100);
+    }
     loop.exec();
     if (!cancelled)
         readEvents();
@@ -616,11 +627,14 @@ RunSource remoteRunSource(const RemoteModel& model, std::shared_ptr<RemoteVocabu
             if (!results.empty() && !results.back())
                 break; // the runner stops at the first failure
             const RemoteRequest request = remoteRequestFor(requests[i]);
-            Result<RemoteResult> result = remoteGenerate(model, request, [&](const RemoteStep& step) {
-                if (vocabulary)
-                    vocabulary->learn(step);
-                return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
-            });
+            Result<RemoteResult> result = remoteGenerate(
+                model, request,
+                [&](const RemoteStep& step) {
+                    if (vocabulary)
+                        vocabulary->learn(step);
+                    return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
+                },
+                cancel);
             results.push_back(result ? Result<GenerationResult>(toGenerationResult(result.value(), request))
                                      : Result<GenerationResult>(result.error()));
         }

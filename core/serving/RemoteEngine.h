@@ -7,6 +7,7 @@
 // so they are not asked for). Token ids come from engines that give them (vLLM's return_tokens_as_token_ids,
 // which `swb serve` also takes; llama.cpp's "id").
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -95,8 +96,10 @@ ModelInfo remoteModelInfo(const RemoteModel& model);
 
 // POST {base}/completions (or /chat/completions for a conversation), streamed: onStep for each token as it comes (false cancels: the request is
 // aborted). One sentence for what went wrong (the engine's error message included).
+// cancel, when given, is polled every 100 ms as well: a Stop reaches an engine that has not sent a token yet.
 Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
-                                    const std::function<bool(const RemoteStep&)>& onStep = {});
+                                    const std::function<bool(const RemoteStep&)>& onStep = {},
+                                    const std::atomic<bool>* cancel = nullptr);
 
 // The token texts of a remote model, as far as its answers told them (the engine keeps its tokenizer):
 // each step's token and candidates with both an id and a text. Written by the thread that talks to the

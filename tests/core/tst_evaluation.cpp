@@ -342,6 +342,20 @@ private slots:
         QVERIFY(std::isnan(same.lengthCoefficient));
         QVERIFY(std::abs((same.scores[0] - same.scores[1]) - 400.0 * std::log10(3.0 / 7.0)) < 0.01);
         QVERIFY(std::isnan(same.scores[2])); // never played
+        // A strategy that wins every battle: no finite maximum-likelihood estimate, but the 1e-6 penalty keeps
+        // one, and the fit settles on it (ranked above the others).
+        std::vector<LengthBattle> sweep;
+        for (int i = 0; i < 5; ++i)
+            sweep.push_back({{0, 1, BattleOutcome::AWins}, double(40 + i), double(50 - i)});
+        for (int i = 0; i < 4; ++i)
+            sweep.push_back({{2, 0, BattleOutcome::BWins}, double(30 + 3 * i), 45.0});
+        for (int i = 0; i < 5; ++i)
+            sweep.push_back({{1, 2, i < 3 ? BattleOutcome::AWins : BattleOutcome::BWins}, 60.0, double(20 + 9 * i)});
+        const LengthControlledFit swept = lengthControlledBradleyTerry(3, sweep);
+        QVERIFY(swept.converged);
+        for (double score : swept.scores)
+            QVERIFY(std::isfinite(score));
+        QVERIFY(swept.scores[0] > swept.scores[1] && swept.scores[0] > swept.scores[2]);
     }
 
     // The plan: 30 outputs, 5 raters, 3 ratings per output, 10% gold.

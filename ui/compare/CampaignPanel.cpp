@@ -85,7 +85,7 @@ CampaignPanel::CampaignPanel(Database* database, QWidget* parent)
     layout->addWidget(m_comparisons);
     m_timer = new QTimer(this);
     m_timer->setInterval(2000);
-    connect(m_timer, &QTimer::timeout, this, &CampaignPanel::showProgress);
+    connect(m_timer, &QTimer::timeout, this, &CampaignPanel::refresh); // campaigns made with swb campaign too
     refresh();
 }
 
@@ -207,6 +207,10 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
 }
 
 void CampaignPanel::newCampaignDialog() {
+    if (!m_database) {
+        emit message(tr("The run store is not open."));
+        return;
+    }
     QDialog dialog(this);
     dialog.setWindowTitle(tr("New Rating Campaign"));
     auto* name = new QLineEdit(&dialog);

@@ -438,7 +438,8 @@ void CompareView::run() {
                                                            .toHex()
                                                            .left(16))
                              : m_promptSource;
-    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
+    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson) && !m_explore->isRemoteModel()) {
+        // (A remote engine takes conversations as they are and renders them with its own template.)
         plan.chatTemplate = m_explore->conversation()->chatTemplate();
         if (!plan.chatTemplate) {
             m_runStatus->setText(tr("Some prompts are conversations, but the loaded model has no chat template; "

@@ -872,6 +872,15 @@ void ExploreView::branch(int step, TokenId token) {
         emit statusMessage(tr("This run came from another model; open that model to branch from it."));
         return;
     }
+    if (m_run.remote && !m_run.conversationJson.isEmpty()) {
+        emit statusMessage(tr("A remote engine renders conversations itself: a reply cannot be continued from a "
+                              "token there. Branch from a raw prompt's run instead."));
+        return;
+    }
+    if (m_run.remote && tokenDisplayText(m_model->tokenizer.get(), token).startsWith(QLatin1Char('#'))) {
+        emit statusMessage(tr("The engine did not say this token's text, so the branch cannot be sent as text."));
+        return;
+    }
     GenerationJob job;
     job.request.promptIds = m_run.promptIds;
     for (int i = 0; i < step; ++i)

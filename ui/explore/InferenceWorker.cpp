@@ -110,11 +110,14 @@ void InferenceWorker::loadModel(quint64 id, quint64 ticket, const QString& path,
 
 void InferenceWorker::generateRemote(const GenerationJob& job) {
     const RemoteRequest request = remoteRequestFor(job.request, 20);
-    Result<RemoteResult> remote = remoteGenerate(*m_remote, request, [this, &job](const RemoteStep& step) {
-        m_vocabulary->learn(step);
-        emit stepGenerated(job.id, toGeneratedStep(step));
-        return !m_stop.load();
-    });
+    Result<RemoteResult> remote = remoteGenerate(
+        *m_remote, request,
+        [this, &job](const RemoteStep& step) {
+            m_vocabulary->learn(step);
+            emit stepGenerated(job.id, toGeneratedStep(step));
+            return !m_stop.load();
+        },
+        &m_stop);
     if (!remote) {
         emit generationFailed(job.id, remote.error().message);
         return;

@@ -208,15 +208,14 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
         {tr("Gold"), tr("Preferences on gold comparisons, whose right answer is known.")},
         {tr("Correct"), tr("Gold comparisons on which the rater picked the known answer.")},
         {tr("Gold accuracy"), tr("Correct / gold answered: a check that the rater reads the outputs.")},
-        {tr("α without"), tr("Mean change of ordinal α over the dimensions when this rater is set aside: a rise of "
-                             "0.05 or more says the others agree better without them.")},
+        {tr("α without"), tr("Mean change of ordinal α over the dimensions when this rater is set aside: a rise "
+                             "says the others agree better without them.")},
         {tr("s / item"), tr("Median seconds between the rater's consecutive answers (breaks over 30 minutes left "
                             "out).")},
         {tr("Same in a row"), tr("Share of rated runs given exactly the scores of the run rated just before "
                                  "(straight-lining).")},
-        {tr("Status"), tr("Set aside (with the reason), or suggested for it: gold accuracy below 0.6, or α rising "
-                          "by 0.05 or more without them. Right-click a rater to set them aside or count them "
-                          "again.")},
+        {tr("Status"), tr("Set aside (with the reason), or suggested for it: below the thresholds under this table. "
+                          "Right-click a rater to set them aside or count them again.")},
     };
     for (const RaterRow& r : report.raters) {
         std::vector<ReportCell> row;

@@ -547,10 +547,9 @@ void ReportsView::applyComputed() {
         int runs = 0, ratings = 0, preferences = 0;
         for (const StrategySummary& s : m_report.strategies)
             runs += s.runs;
-        for (const RaterRow& r : m_report.raters) {
-            ratings += r.ratings;
-            preferences += r.preferences;
-        }
+        // What the figures use: raters set aside are left out.
+        ratings = m_report.ratingsUsed;
+        preferences = m_report.preferencesUsed;
         const QStringList overview{tr("Strategies: %1").arg(m_report.strategies.size()), tr("Runs: %1").arg(runs),
                                    tr("Ratings: %1").arg(ratings), tr("Preferences: %1").arg(preferences),
                                    m_report.ratersSetAside > 0

@@ -582,28 +582,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>%1 of %2 answers; %3 of %4 comparisons fully rated.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+37"/>
+        <location line="+34"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-26"/>
         <source>There is no rubric named “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
         <translation type="unfinished"></translation>
     </message>

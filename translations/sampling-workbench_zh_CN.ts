@@ -582,28 +582,23 @@
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>%1 of %2 answers; %3 of %4 comparisons fully rated.</source>
         <translation>已作答 %1 / %2；%3 / %4 个比较已评分完毕。</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+37"/>
+        <location line="+34"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-26"/>
         <source>There is no rubric named “%1”.</source>
         <translation>没有名为“%1”的评分标准。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.</source>
-        <translation>锚点行的格式为 比较编号=high|medium|low:说明，而不是“%1”。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
         <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
     </message>

@@ -14,18 +14,6 @@ namespace swb::cli {
 
 namespace {
 
-// --anchor ID=LEVEL[:GUIDANCE]
-CampaignAnchor anchorOf(const QString& text) {
-    const qsizetype equals = text.indexOf(QLatin1Char('='));
-    bool ok = false;
-    const qint64 id = text.left(equals).trimmed().toLongLong(&ok);
-    if (equals < 0 || !ok)
-        failBadInput(QStringLiteral("--anchor takes COMPARISON_ID=high|medium|low[:GUIDANCE], not '%1'").arg(text));
-    const QString rest = text.mid(equals + 1);
-    const qsizetype colon = rest.indexOf(QLatin1Char(':'));
-    return {id, (colon < 0 ? rest : rest.left(colon)).trimmed().toLower(), colon < 0 ? QString() : rest.mid(colon + 1).trimmed()};
-}
-
 QJsonObject linksJson(Database& database, const CampaignRecord& campaign) {
     Result<CampaignProgress> progress = CampaignRepository(database).progress(campaign.id);
     if (!progress)
@@ -86,8 +74,12 @@ int runCampaign(const Invocation& call) {
     if (!rubric)
         failBadInput(rubric.error().message);
     std::vector<CampaignAnchor> anchors;
-    for (const QString& a : call.args.values(QStringLiteral("anchor")))
-        anchors.push_back(anchorOf(a));
+    for (const QString& a : call.args.values(QStringLiteral("anchor"))) {
+        Result<CampaignAnchor> anchor = parseCampaignAnchor(a);
+        if (!anchor)
+            failBadInput(QStringLiteral("--anchor: %1").arg(anchor.error().message));
+        anchors.push_back(anchor.value());
+    }
     Result<CampaignRecord> created = campaigns.create(name, rubric->id, call.required(QStringLiteral("raters")).split(QLatin1Char(',')),
                                                       plan, anchors);
     if (!created)

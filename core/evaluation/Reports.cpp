@@ -257,26 +257,29 @@ std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::
 // Each rater's pace and straight-lining, from the times and scores of their answers.
 void paceOf(const std::vector<RatingRecord>& ratings, const std::vector<PreferenceRecord>& preferences,
             std::vector<RaterRow>& rows) {
+    // Each rater's own records, gathered once.
+    std::map<QString, std::vector<const RatingRecord*>> ratingsOf;
+    for (const RatingRecord& r : ratings)
+        ratingsOf[r.raterName].push_back(&r);
+    std::map<QString, std::vector<QDateTime>> preferenceTimes;
+    for (const PreferenceRecord& p : preferences)
+        preferenceTimes[p.raterName].push_back(p.createdAt);
     for (RaterRow& row : rows) {
         std::map<qint64, QDateTime> runTimes;             // run -> its last rating's time
         std::map<qint64, std::map<QString, double>> runScores; // run -> dimension -> score
         std::map<qint64, qint64> runOrder;                // run -> its first rating's id (answer order)
-        for (const RatingRecord& r : ratings)
-            if (r.raterName == row.rater) {
-                QDateTime& t = runTimes[r.runId];
-                if (!t.isValid() || r.createdAt > t)
-                    t = r.createdAt;
-                runScores[r.runId][r.dimension] = r.score;
-                auto [it, inserted] = runOrder.emplace(r.runId, r.id);
-                if (!inserted)
-                    it->second = std::min(it->second, r.id);
-            }
-        std::vector<QDateTime> times;
+        for (const RatingRecord* r : ratingsOf[row.rater]) {
+            QDateTime& t = runTimes[r->runId];
+            if (!t.isValid() || r->createdAt > t)
+                t = r->createdAt;
+            runScores[r->runId][r->dimension] = r->score;
+            auto [it, inserted] = runOrder.emplace(r->runId, r->id);
+            if (!inserted)
+                it->second = std::min(it->second, r->id);
+        }
+        std::vector<QDateTime> times = preferenceTimes[row.rater];
         for (const auto& [run, t] : runTimes)
             times.push_back(t);
-        for (const PreferenceRecord& p : preferences)
-            if (p.raterName == row.rater)
-                times.push_back(p.createdAt);
         std::sort(times.begin(), times.end());
         // Saves within a second of the one before are one answer (the rating page saves a comparison's scores
         // and its preference together); gaps over 30 minutes are breaks.
@@ -703,8 +706,8 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     if (!allRatings)
         return allRatings.error();
     // Everything below counts only the raters not set aside; the raters' table lists everyone.
-    const Result<std::vector<RatingRecord>> ratings = counted(allRatings.value(), judgements->setAside);
-    Result<QStringList> dimensions = ratedDimensions(m_db, ratings.value());
+    const std::vector<RatingRecord> ratings = counted(allRatings.value(), judgements->setAside);
+    Result<QStringList> dimensions = ratedDimensions(m_db, ratings);
     if (!dimensions)
         return dimensions.error();
     Result<QHash<qint64, RunSteps>> steps = loadRunSteps(m_db);
@@ -819,7 +822,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
 
         for (qsizetype d = 0; d < report.dimensions.size(); ++d) {
             std::vector<double> scores;
-            for (const RatingRecord& rating : ratings.value())
+            for (const RatingRecord& rating : ratings)
                 if (rating.dimension == report.dimensions[d] && index->byRunId.value(rating.runId, -1) == s)
                     scores.push_back(rating.score);
             const std::uint64_t seed =
@@ -833,21 +836,21 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         report.strategies.push_back(std::move(summary));
     }
 
-    report.dimensionVerdicts = dimensionVerdicts(report, ratings.value(), *comparisons, *index);
+    report.dimensionVerdicts = dimensionVerdicts(report, ratings, *comparisons, *index);
     std::map<QString, std::vector<double>> alphaWithout;
-    report.agreement = agreementOf(report.dimensions, ratings.value(), options, &alphaWithout);
+    report.agreement = agreementOf(report.dimensions, ratings, options, &alphaWithout);
     Status status;
     report.raters = ratersOf(m_db, allRatings.value(), judgements->allPreferences, *comparisons, status);
     if (!status)
         return status.error();
     paceOf(allRatings.value(), judgements->allPreferences, report.raters);
     QSet<QString> countedRaters;
-    for (const RatingRecord& r : ratings.value())
+    for (const RatingRecord& r : ratings)
         countedRaters.insert(r.raterName);
     for (const PreferenceRecord& p : *preferences)
         countedRaters.insert(p.raterName);
     report.ratersUsed = static_cast<int>(countedRaters.size());
-    report.ratingsUsed = static_cast<int>(ratings.value().size());
+    report.ratingsUsed = static_cast<int>(ratings.size());
     report.preferencesUsed = static_cast<int>(preferences->size());
     report.ratersSetAside = static_cast<int>(judgements->setAside.size());
     for (RaterRow& row : report.raters) {

@@ -45,6 +45,18 @@ std::vector<int> orderOf(const QString& json) {
 
 } // namespace
 
+Result<CampaignAnchor> parseCampaignAnchor(const QString& text) {
+    const qsizetype equals = text.indexOf(QLatin1Char('='));
+    bool ok = false;
+    const qint64 id = text.left(equals).trimmed().toLongLong(&ok);
+    const QString rest = text.mid(equals + 1);
+    const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+    const QString level = (colon < 0 ? rest : rest.left(colon)).trimmed().toLower();
+    if (equals < 0 || !ok || (level != QLatin1String("high") && level != QLatin1String("medium") && level != QLatin1String("low")))
+        return Error::badInput(QStringLiteral("an anchor reads COMPARISON_ID=high|medium|low[:GUIDANCE], not '%1'").arg(text.trimmed()));
+    return CampaignAnchor{id, level, colon < 0 ? QString() : rest.mid(colon + 1).trimmed()};
+}
+
 Result<CampaignRecord> CampaignRepository::create(const QString& name, qint64 rubricId, const QStringList& raters,
                                                   const CampaignPlan& plan, const std::vector<CampaignAnchor>& anchors) {
     const QString trimmed = name.trimmed();

@@ -22,6 +22,9 @@ struct CampaignAnchor {
     QString guidance;
 };
 
+// An anchor as written on a command line or in the campaign dialog: COMPARISON_ID=high|medium|low[:GUIDANCE].
+Result<CampaignAnchor> parseCampaignAnchor(const QString& text);
+
 struct CampaignRecord {
     qint64 id = 0;
     QString name;

@@ -156,8 +156,13 @@ void CampaignPanel::showProgress() {
         if (c.done == c.planned)
             ratings->setBackground(QColor(0xD8, 0xF0, 0xD8));
         m_comparisons->setItem(row, 1, ratings);
-        const Result<ComparisonRecord> record = comparisons.loadComparison(c.comparisonId);
-        m_comparisons->setItem(row, 2, new QTableWidgetItem(record ? record->promptText : QString()));
+        // A comparison's prompt never changes: read once, not on every refresh.
+        auto prompt = m_prompts.find(c.comparisonId);
+        if (prompt == m_prompts.end()) {
+            const Result<ComparisonRecord> record = comparisons.loadComparison(c.comparisonId);
+            prompt = m_prompts.insert(c.comparisonId, record ? record->promptText : QString());
+        }
+        m_comparisons->setItem(row, 2, new QTableWidgetItem(prompt.value()));
     }
     m_summary->setText(tr("%1 of %2 answers; %3 of %4 comparisons fully rated.")
                            .arg(done)
@@ -186,15 +191,12 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
         return rubric.error();
     std::vector<CampaignAnchor> anchors;
     for (const QString& line : anchorLines.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const qsizetype equals = line.indexOf(QLatin1Char('='));
-        bool ok = false;
-        const qint64 id = line.left(equals).trimmed().toLongLong(&ok);
-        if (equals < 0 || !ok)
-            return Error::badInput(tr("An anchor line reads COMPARISON=high|medium|low:guidance, not “%1”.").arg(line.trimmed()));
-        const QString rest = line.mid(equals + 1);
-        const qsizetype colon = rest.indexOf(QLatin1Char(':'));
-        anchors.push_back({id, (colon < 0 ? rest : rest.left(colon)).trimmed().toLower(),
-                           colon < 0 ? QString() : rest.mid(colon + 1).trimmed()});
+        if (line.trimmed().isEmpty())
+            continue;
+        Result<CampaignAnchor> anchor = parseCampaignAnchor(line);
+        if (!anchor)
+            return anchor.error();
+        anchors.push_back(anchor.value());
     }
     Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubric->id, raters, plan, anchors);
     if (!created)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
 #include "Result.h"
@@ -51,6 +52,7 @@ private:
     QTableWidget* m_raters = nullptr;
     QTableWidget* m_comparisons = nullptr;
     QTimer* m_timer = nullptr;
+    QHash<qint64, QString> m_prompts; // comparison -> its prompt
 };
 
 } // namespace swb

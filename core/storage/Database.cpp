@@ -212,9 +212,15 @@ static_assert(kMigrationCount == Database::kSchemaVersion);
 constexpr int kSqliteNotADatabase = 26;
 
 // Why a statement failed, in SQLite's words: Qt appends its own driver text ("Unable to fetch row").
+// SQLITE_BUSY or SQLITE_LOCKED, extended codes included (Qt's driver reports extended result codes:
+// SQLITE_BUSY_SNAPSHOT, 517, is what a WAL writer whose snapshot went stale gets, without waiting).
+bool isBusy(const QSqlError& error) {
+    const int primary = error.nativeErrorCode().toInt() & 0xff;
+    return primary == 5 || primary == 6;
+}
+
 QString sqliteReason(const QSqlError& error) {
-    const int code = error.nativeErrorCode().toInt();
-    if (code == 5 || code == 6) // SQLITE_BUSY, SQLITE_LOCKED
+    if (isBusy(error))
         return QStringLiteral("another program is writing to it and did not finish within 5 seconds; try again");
     const QString text = error.databaseText().trimmed();
     return text.isEmpty() ? error.driverText().trimmed() : text;
@@ -394,7 +400,9 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         QSqlQuery mark(db);
         if (!mark.exec(QStringLiteral("PRAGMA application_id")) || !mark.next())
             return mark.lastError();
-        if (mark.value(0).toLongLong() != kApplicationId &&
+        const bool marked = mark.value(0).toLongLong() == kApplicationId;
+        mark.finish();
+        if (!marked &&
             !mark.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
             return mark.lastError();
         return std::nullopt;
@@ -405,8 +413,7 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
         const std::optional<QSqlError> error = setUp();
         if (!error)
             break;
-        const int code = error->nativeErrorCode().toInt();
-        if ((code != 5 && code != 6) || waited.elapsed() > 5000) // SQLITE_BUSY, SQLITE_LOCKED
+        if (!isBusy(*error) || waited.elapsed() > 5000)
             return Error::badInput(QStringLiteral("cannot set up the run store %1: %2").arg(path, sqliteReason(*error)));
         QThread::msleep(static_cast<unsigned long>(std::min(20 + 10 * attempt, 200)));
     }
@@ -418,7 +425,9 @@ Status Database::migrate() {
     if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
         return Error::badInput(
             QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, sqliteReason(version.lastError())));
-    for (int from = version.value(0).toInt(); from < kSchemaVersion; ++from) {
+    const int stored = version.value(0).toInt();
+    version.finish(); // holds no read snapshot into the write transactions below
+    for (int from = stored; from < kSchemaVersion; ++from) {
         Transaction transaction(*this);
         if (Status status = transaction.begin(); !status)
             return status;
@@ -428,8 +437,10 @@ Status Database::migrate() {
         if (!current.exec(QStringLiteral("PRAGMA user_version")) || !current.next())
             return Error::badInput(QStringLiteral("cannot read the schema version of %1: %2")
                                        .arg(m_path, sqliteReason(current.lastError())));
-        if (current.value(0).toInt() > from) {
-            from = current.value(0).toInt() - 1;
+        const int now = current.value(0).toInt();
+        current.finish();
+        if (now > from) {
+            from = now - 1;
             continue; // the transaction rolls back: nothing was written
         }
         // QSqlQuery runs one statement at a time.

@@ -7,6 +7,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -470,14 +471,14 @@ private slots:
                                   QStringLiteral("--strategy"),
                                   QStringLiteral("creative"),
                                   QStringLiteral("--samples"),
-                                  QStringLiteral("2"),
+                                  QStringLiteral("40"),
                                   QStringLiteral("--max-tokens"),
                                   QStringLiteral("40"),
                                   QStringLiteral("--db"),
                                   db,
                                   QStringLiteral("--blind")};
-        const int expectedRuns = 3 * 2 * 2;
-        const int expectedComparisons = 3 * 2;
+        const int expectedRuns = 3 * 2 * 40;
+        const int expectedComparisons = 3 * 40;
 
         const auto check = [&](bool final) {
             QSqlDatabase sql = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
@@ -515,25 +516,45 @@ private slots:
             return problem;
         };
 
+        // A hundred kills, each at a random moment after the process has started and while work remains
+        // (the batch is sized so that it never finishes in between: checked after every kill).
+        const auto runCount = [&]() {
+            QSqlDatabase sql = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("count"));
+            sql.setDatabaseName(db);
+            int runs = -1;
+            if (sql.open()) {
+                QSqlQuery query(sql);
+                if (query.exec(QStringLiteral("SELECT count(*) FROM runs")) && query.next())
+                    runs = query.value(0).toInt();
+            }
+            sql.close();
+            sql = QSqlDatabase();
+            QSqlDatabase::removeDatabase(QStringLiteral("count"));
+            return runs;
+        };
         Pcg64 rng(2026);
         int kills = 0;
-        for (int attempt = 0; attempt < 40 && kills < 20; ++attempt) {
+        int previous = 0;
+        QElapsedTimer timer;
+        timer.start();
+        while (kills < 100) {
             QProcess process;
             process.start(QStringLiteral(SWB_CLI_PATH), args);
             QVERIFY(process.waitForStarted());
-            // Kill somewhere between start-up and the end of the batch.
-            QThread::msleep(300 + rng.next() % 2500);
-            if (process.state() == QProcess::Running) {
-                ::kill(static_cast<pid_t>(process.processId()), SIGKILL);
-                ++kills;
-            }
+            QThread::msleep(100 + rng.next() % 500);
+            QVERIFY2(process.state() == QProcess::Running, "the batch ended before its kill: make it longer");
+            ::kill(static_cast<pid_t>(process.processId()), SIGKILL);
+            ++kills;
             process.waitForFinished();
             if (QFile::exists(db)) {
                 const QString problem = check(false);
                 QVERIFY2(problem.isEmpty(), qPrintable(problem));
+                const int runs = runCount();
+                QVERIFY2(runs >= previous && runs < expectedRuns, qPrintable(QStringLiteral("%1 runs after kill %2").arg(runs).arg(kills)));
+                previous = runs;
             }
         }
-        QVERIFY(kills >= 10);
+        qInfo("%d kills in %lld ms, %d of %d runs done before the last", kills, timer.elapsed(), previous, expectedRuns);
         const auto finish = swb::test::runSwbProcess(args, 300000);
         QVERIFY2(finish.status == 0, finish.err.constData());
         const QString problem = check(true);

@@ -70,6 +70,23 @@ RunRecord sampleRun(qint64 modelId, qint64 strategyId, int steps, std::uint64_t 
     return run;
 }
 
+// A tiny random llama2.c model and a byte-level tok.bin of the same vocabulary size; empty paths when they
+// could not be written.
+std::pair<QString, QString> writeTinyModel(const QTemporaryDir& dir) {
+    std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
+    for (const char* piece : {" the", " a", " and", "e", "t"})
+        vocab.emplace_back(piece, -1.0f);
+    swb::test::LlamaShape shape;
+    shape.vocab = static_cast<int>(vocab.size());
+    shape.context = 128;
+    const QString model = dir.filePath(QStringLiteral("tiny.bin"));
+    const QString tokenizer = dir.filePath(QStringLiteral("tok.bin"));
+    if (!swb::test::writeBytes(model, swb::test::llama2cBytes(swb::test::randomLlama(shape, 5), 0)) ||
+        !swb::test::writeFile(tokenizer, swb::test::tokBin(vocab)))
+        return {};
+    return {model, tokenizer};
+}
+
 } // namespace
 
 class TestStorage : public QObject {
@@ -440,19 +457,65 @@ private slots:
         QVERIFY2(opened.error().message.contains(QStringLiteral("run store")), qPrintable(opened.error().message));
     }
 
+    // Two swb batch processes and a store open in this process (as the GUI holds it), all writing to one
+    // file at once: every process finishes, every save here succeeds, nothing is lost.
+    void twoWritersAndAnOpenStore() {
+        QTemporaryDir dir;
+        const auto [model, tokenizer] = writeTinyModel(dir);
+        QVERIFY(!model.isEmpty());
+        const QString db = dir.filePath(QStringLiteral("shared.sqlite"));
+        auto gui = Database::open(db);
+        QVERIFY(gui);
+        RunRepository runs(*gui.value());
+        const qint64 modelId = runs.saveModel({0, QStringLiteral("m"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                               QStringLiteral("h"), 1, QStringLiteral("{}")})
+                                   .value();
+        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("chat")).value()).value();
+
+        std::vector<std::unique_ptr<QProcess>> batches;
+        for (const char* prompts : {"the cat\na dog and\n", "sun\nthe and\n"}) {
+            const QString file = dir.filePath(QStringLiteral("prompts-%1.txt").arg(batches.size()));
+            QVERIFY(swb::test::writeFile(file, prompts));
+            auto process = std::make_unique<QProcess>();
+            // Nothing reads the pipes while this thread saves runs: output to files, never a full pipe.
+            process->setStandardOutputFile(QProcess::nullDevice());
+            process->setStandardErrorFile(dir.filePath(QStringLiteral("batch-%1.err").arg(batches.size())));
+            process->start(QStringLiteral(SWB_CLI_PATH),
+                           {"batch", "--model", model, "--tokenizer", tokenizer, "--prompts", file, "--strategy", "chat",
+                            "--strategy", "creative", "--samples", "10", "--max-tokens", "40", "--db", db});
+            QVERIFY(process->waitForStarted());
+            batches.push_back(std::move(process));
+        }
+        int saved = 0;
+        while (std::any_of(batches.begin(), batches.end(), [](const auto& p) { return !p->waitForFinished(0); })) {
+            RunRecord run = sampleRun(modelId, strategyId, 50, static_cast<std::uint64_t>(saved) + 1);
+            const Status status = runs.saveRun(run);
+            QVERIFY2(status.ok(), qPrintable(status.error().message));
+            ++saved;
+            QThread::msleep(5);
+        }
+        for (std::size_t i = 0; i < batches.size(); ++i) {
+            batches[i]->waitForFinished();
+            QVERIFY2(batches[i]->exitStatus() == QProcess::NormalExit && batches[i]->exitCode() == 0,
+                     fileBytes(dir.filePath(QStringLiteral("batch-%1.err").arg(i))).constData());
+        }
+        QVERIFY(saved >= 10);
+        QSqlQuery query(gui.value()->connection());
+        QVERIFY(query.exec(QStringLiteral("PRAGMA integrity_check")) && query.next());
+        QCOMPARE(query.value(0).toString(), QStringLiteral("ok"));
+        QVERIFY(query.exec(QStringLiteral("SELECT count(*), count(DISTINCT batch_key) FROM runs WHERE batch_key IS NOT NULL")) &&
+                query.next());
+        QCOMPARE(query.value(0).toInt(), 2 * 2 * 2 * 10);
+        QCOMPARE(query.value(1).toInt(), 2 * 2 * 2 * 10);
+        QVERIFY(query.exec(QStringLiteral("SELECT count(*) FROM runs WHERE batch_key IS NULL")) && query.next());
+        QCOMPARE(query.value(0).toInt(), saved);
+        qInfo("%d runs saved here while the two batches wrote theirs", saved);
+    }
+
     void killedBatchResumesWithoutLossOrDuplicates() {
         QTemporaryDir dir;
-        // A tiny random llama2.c model and a byte-level tok.bin of the same vocabulary size.
-        std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
-        for (const char* piece : {" the", " a", " and", "e", "t"})
-            vocab.emplace_back(piece, -1.0f);
-        swb::test::LlamaShape shape;
-        shape.vocab = static_cast<int>(vocab.size());
-        shape.context = 128;
-        const QString model = dir.filePath(QStringLiteral("tiny.bin"));
-        const QString tokenizer = dir.filePath(QStringLiteral("tok.bin"));
-        QVERIFY(swb::test::writeBytes(model, swb::test::llama2cBytes(swb::test::randomLlama(shape, 5), 0)));
-        QVERIFY(swb::test::writeFile(tokenizer, swb::test::tokBin(vocab)));
+        const auto [model, tokenizer] = writeTinyModel(dir);
+        QVERIFY(!model.isEmpty());
         const QString prompts = dir.filePath(QStringLiteral("prompts.txt"));
         QFile promptFile(prompts);
         QVERIFY(promptFile.open(QIODevice::WriteOnly));

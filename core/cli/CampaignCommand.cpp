@@ -61,6 +61,12 @@ int runCampaign(const Invocation& call) {
     plan.ratingsPerItem = static_cast<int>(call.integer(QStringLiteral("ratings-per-output"), 3, 1, 100));
     plan.goldShare = call.real(QStringLiteral("gold-share"), 0.10);
     plan.seed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, std::numeric_limits<long long>::max()));
+    QStringList raters; // as the campaign will hold them: trimmed, distinct
+    for (const QString& r : call.required(QStringLiteral("raters")).split(QLatin1Char(',')))
+        if (!r.trimmed().isEmpty() && !raters.contains(r.trimmed()))
+            raters << r.trimmed();
+    if (Status status = checkCampaignPlan(raters, plan); !status)
+        failBadInput(status.error().message);
     RatingRepository ratings(*database);
     Result<Rubric> rubric = ratings.defaultRubric();
     if (call.args.isSet(QStringLiteral("rubric"))) {
@@ -80,7 +86,7 @@ int runCampaign(const Invocation& call) {
             failBadInput(QStringLiteral("--anchor: %1").arg(anchor.error().message));
         anchors.push_back(anchor.value());
     }
-    Result<CampaignRecord> created = campaigns.create(name, rubric->id, call.required(QStringLiteral("raters")).split(QLatin1Char(',')),
+    Result<CampaignRecord> created = campaigns.create(name, rubric->id, raters,
                                                       plan, anchors);
     if (!created)
         failBadInput(created.error().message);

@@ -80,7 +80,13 @@ public:
                 if (Status status = m_parser.finish(m_records); !status)
                     failBadInput(QStringLiteral("cannot import %1: %2").arg(m_path, status.error().message));
             } else {
-                m_parser.feed(QString(m_decoder(chunk)), m_records);
+                const QString text = m_decoder(chunk);
+                if (m_decoder.hasError())
+                    failBadInput(QStringLiteral("%1 line %2 is not valid UTF-8 text; save the file as UTF-8")
+                                     .arg(m_path)
+                                     .arg(m_newlines + firstInvalidLine(chunk)));
+                m_newlines += chunk.count('\n');
+                m_parser.feed(text, m_records);
             }
         }
     }
@@ -99,8 +105,19 @@ public:
     const QString& path() const { return m_path; }
 
 private:
+    // The 1-based line of a chunk that holds the first byte sequence that is not UTF-8 (a line cut off at
+    // the chunk's end is left to the next chunk).
+    static qsizetype firstInvalidLine(const QByteArray& chunk) {
+        const QList<QByteArray> lines = chunk.split('\n');
+        for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+            if (!lines[i].isValidUtf8())
+                return i + 1;
+        return lines.size();
+    }
+
     QString m_path;
     QFile m_file;
+    qsizetype m_newlines = 0; // in the chunks already read
     QStringDecoder m_decoder{QStringDecoder::Utf8};
     CsvParser m_parser;
     std::vector<CsvRecord> m_records;

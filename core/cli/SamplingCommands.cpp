@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 
 #include "cli/Subcommand.h"
+#include "JsonError.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/StepTraceJson.h"
 
@@ -26,12 +27,11 @@ std::vector<float> readLogitsFile(const QString& path) {
     if (!file.open(QIODevice::ReadOnly))
         failBadInput(QStringLiteral("cannot read logits file %1: %2").arg(path, file.errorString()));
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    const QByteArray bytes = file.readAll();
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (!document.isObject())
         failBadInput(error.error != QJsonParseError::NoError
-                         ? QStringLiteral("logits file %1 is not valid JSON: %2 at offset %3")
-                               .arg(path, error.errorString())
-                               .arg(error.offset)
+                         ? QStringLiteral("logits file %1 is not valid JSON: %2").arg(path, jsonErrorWhere(bytes, error))
                          : QStringLiteral("logits file %1 holds JSON of another shape; it must be an object "
                                           "{\"logits\": [...]}")
                                .arg(path));

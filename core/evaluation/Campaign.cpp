@@ -26,11 +26,7 @@ std::vector<int> shownOrder(int outputs, Pcg64& rng) {
 
 } // namespace
 
-Result<std::vector<RaterQueue>> assignCampaign(const std::vector<CampaignComparison>& comparisons,
-                                               const std::vector<CampaignComparison>& gold, const QStringList& raters,
-                                               const CampaignPlan& plan) {
-    if (comparisons.empty())
-        return Error::badInput(QStringLiteral("the campaign has no comparison to rate"));
+Status checkCampaignPlan(const QStringList& raters, const CampaignPlan& plan) {
     if (plan.ratingsPerItem < 1)
         return Error::badInput(QStringLiteral("ratings per output must be at least 1, not %1").arg(plan.ratingsPerItem));
     if (raters.size() < plan.ratingsPerItem)
@@ -39,6 +35,16 @@ Result<std::vector<RaterQueue>> assignCampaign(const std::vector<CampaignCompari
                                    .arg(raters.size()));
     if (!(plan.goldShare >= 0.0 && plan.goldShare < 1.0))
         return Error::badInput(QStringLiteral("the gold share must be at least 0 and below 1, not %1").arg(plan.goldShare));
+    return {};
+}
+
+Result<std::vector<RaterQueue>> assignCampaign(const std::vector<CampaignComparison>& comparisons,
+                                               const std::vector<CampaignComparison>& gold, const QStringList& raters,
+                                               const CampaignPlan& plan) {
+    if (comparisons.empty())
+        return Error::badInput(QStringLiteral("the campaign has no comparison to rate"));
+    if (Status status = checkCampaignPlan(raters, plan); !status)
+        return status.error();
     if (plan.goldShare > 0.0 && gold.empty())
         return Error::badInput(QStringLiteral("a gold share of %1% needs gold comparisons; mark some as gold first")
                                    .arg(plan.goldShare * 100.0, 0, 'g', 3));

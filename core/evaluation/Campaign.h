@@ -38,6 +38,10 @@ struct CampaignComparison {
     int outputs = 2;
 };
 
+// Whether a plan can be met by these raters at all (checked before anything is saved): at least one rating
+// per output, no fewer raters than ratings per output, a gold share in [0, 1).
+Status checkCampaignPlan(const QStringList& raters, const CampaignPlan& plan);
+
 // Assigns every comparison to plan.ratingsPerItem distinct raters, spreading the work so that the raters'
 // loads (without gold) differ by at most one: the comparisons in a seeded random order, dealt round-robin
 // over the raters in a seeded random order. Each rater then gets round(load * share / (1 - share)) gold

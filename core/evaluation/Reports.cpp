@@ -4,9 +4,10 @@
 #include <map>
 #include <set>
 
+#include <QFileDevice>
 #include <QHash>
-#include <QSet>
 #include <QIODevice>
+#include <QSet>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -877,8 +878,12 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
 Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options, const TokenText& tokenText) {
     CsvWriter csv(device);
     auto finish = [&]() -> Status {
-        if (!csv.ok())
-            return Error::badInput(QStringLiteral("cannot write the report: %1").arg(device.errorString()));
+        if (!csv.ok()) {
+            const auto* file = qobject_cast<const QFileDevice*>(&device);
+            return Error::badInput(file && !file->fileName().isEmpty()
+                                       ? QStringLiteral("cannot write the report to %1: %2").arg(file->fileName(), device.errorString())
+                                       : QStringLiteral("cannot write the report: %1").arg(device.errorString()));
+        }
         return {};
     };
     switch (kind) {

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "JsonError.h"
 #include "formats/GgufDequantize.h"
 #include "formats/GgufFile.h"
 #include "formats/Llama2cCheckpoint.h"
@@ -102,9 +103,12 @@ Result<QJsonObject> readJsonObject(const QString& path) {
     if (!file.open(QIODevice::ReadOnly))
         return Error::badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return Error::badInput(QStringLiteral("%1 is not valid JSON: %2").arg(path, error.errorString()));
+    const QByteArray bytes = file.readAll();
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Error::badInput(QStringLiteral("%1 is not valid JSON: %2").arg(path, jsonErrorWhere(bytes, error)));
+    if (!doc.isObject())
+        return Error::badInput(QStringLiteral("%1 holds JSON of another shape; it must be an object {...}").arg(path));
     return doc.object();
 }
 

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include "JsonError.h"
 #include "sampling/SamplerRegistry.h"
 
 namespace swb {
@@ -345,9 +346,9 @@ Result<Strategy> Strategy::fromJson(const QJsonObject& json) {
 namespace {
 
 // Why a parsed document is no strategy: where the JSON breaks, or that it is valid JSON of another shape.
-QString notAnObject(const QJsonDocument& document, const QJsonParseError& error) {
+QString notAnObject(const QByteArray& text, const QJsonDocument& document, const QJsonParseError& error) {
     if (error.error != QJsonParseError::NoError)
-        return QStringLiteral("%1 at offset %2").arg(error.errorString()).arg(error.offset);
+        return jsonErrorWhere(text, error);
     return document.isArray() ? QStringLiteral("it is a JSON array; a strategy is an object {\"samplers\": [...]}")
                               : QStringLiteral("a strategy is a JSON object {\"samplers\": [...]}");
 }
@@ -358,9 +359,10 @@ Result<Strategy> Strategy::parse(const QString& text) {
     const QString trimmed = text.trimmed();
     if (trimmed.startsWith(QLatin1Char('{')) || trimmed.startsWith(QLatin1Char('['))) {
         QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(trimmed.toUtf8(), &error);
+        const QByteArray bytes = trimmed.toUtf8();
+        const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
         if (!document.isObject())
-            return Error::badInput(QStringLiteral("strategy JSON is malformed: %1").arg(notAnObject(document, error)));
+            return Error::badInput(QStringLiteral("strategy JSON is malformed: %1").arg(notAnObject(bytes, document, error)));
         return fromJson(document.object());
     }
     const QString presetName = trimmed.section(QLatin1Char('@'), 0, 0);
@@ -381,10 +383,11 @@ Result<Strategy> Strategy::parse(const QString& text) {
         if (!file.open(QIODevice::ReadOnly))
             return Error::badInput(QStringLiteral("cannot read strategy file %1: %2").arg(trimmed, file.errorString()));
         QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+        const QByteArray bytes = file.readAll();
+        const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
         if (!document.isObject())
             return Error::badInput(QStringLiteral("strategy file %1 is not a strategy: %2")
-                                       .arg(trimmed, notAnObject(document, error)));
+                                       .arg(trimmed, notAnObject(bytes, document, error)));
         Result<Strategy> strategy = fromJson(document.object());
         if (!strategy)
             return Error::badInput(QStringLiteral("%1: %2").arg(trimmed, strategy.error().message));

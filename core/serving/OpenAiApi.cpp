@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
+#include "JsonError.h"
 #include "chat/ChatTemplate.h"
 #include "tokenizer/Tokenizer.h"
 
@@ -187,7 +188,7 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return ApiError{400, QStringLiteral("the body is not valid JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset), {}};
+        return ApiError{400, QStringLiteral("the body is not valid JSON: %1").arg(jsonErrorWhere(body, parseError)), {}};
     if (!document.isObject())
         return ApiError{400, QStringLiteral("the body must be a JSON object"), {}};
     const QJsonObject json = document.object();

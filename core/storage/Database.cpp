@@ -261,8 +261,39 @@ void configureReader(QSqlDatabase& db, const QString& path) {
     db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=5000"));
 }
 
+// A read-only connection to a store in WAL mode creates its -wal and -shm files when no writer has them
+// open, and, being read-only, cannot remove them when it closes: reading a store would leave two files
+// beside it. Whether a reader should tidy up is decided before it opens: only when neither file exists.
+bool readerShouldTidy(const QString& path) {
+    return !QFileInfo::exists(path + QStringLiteral("-wal")) && !QFileInfo::exists(path + QStringLiteral("-shm")) &&
+           QFileInfo(QFileInfo(path).absolutePath()).isWritable() && QFileInfo(path).isWritable();
+}
+
+// After such a reader closed: if the WAL it created is still empty, one ordinary connection reads once and
+// closes, and SQLite itself, as the last connection, checkpoints nothing and removes both files. When any
+// other connection has the store open by then, SQLite leaves the files to it. Nothing in the store changes.
+void tidyAfterReading(const QString& path) {
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    if (!wal.exists() || wal.size() != 0)
+        return;
+    const QString name = uniqueConnectionName();
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=1000"));
+        if (db.open()) {
+            QSqlQuery touch(db);
+            touch.exec(QStringLiteral("SELECT count(*) FROM sqlite_master"));
+            touch.finish();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+}
+
 Status inspectExisting(const QString& path) {
     const QString name = uniqueConnectionName();
+    const bool tidy = readerShouldTidy(path);
     Status status;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
@@ -305,6 +336,8 @@ Status inspectExisting(const QString& path) {
         db.close();
     }
     QSqlDatabase::removeDatabase(name);
+    if (tidy)
+        tidyAfterReading(path);
     return status;
 }
 
@@ -324,6 +357,8 @@ Database::~Database() {
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connectionName);
+    if (m_tidyAfterReading)
+        tidyAfterReading(m_path);
 }
 
 Result<std::unique_ptr<Database>> Database::open(const QString& path, Access access) {
@@ -358,6 +393,7 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
     std::unique_ptr<Database> database(new Database(path, uniqueConnectionName()));
     QSqlDatabase& db = database->m_db;
     if (readOnly) {
+        database->m_tidyAfterReading = readerShouldTidy(path);
         configureReader(db, path);
     } else {
         db.setDatabaseName(path);

@@ -68,6 +68,7 @@ private:
     QString m_connectionName;
     QSqlDatabase m_db;
     bool m_readOnly = false;
+    bool m_tidyAfterReading = false; // see tidyAfterReading in Database.cpp
     QSqlError m_lastError; // of the last statement that failed (to tell a busy store from other failures)
 };
 

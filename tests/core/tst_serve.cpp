@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "HttpSupport.h"
 #include "TestSupport.h"
 #include "serving/HttpMessage.h"
 #include "serving/RemoteEngine.h"
@@ -24,61 +25,11 @@
 
 using namespace swb;
 using swb::test::ServeProcess;
+using swb::test::exchange;
+using swb::test::HttpReply;
+using swb::test::request;
 
 namespace {
-
-struct HttpReply {
-    int status = 0;
-    QByteArray head;
-    QByteArray body; // de-chunked
-};
-
-QByteArray dechunk(QByteArray data) {
-    QByteArray out;
-    for (;;) {
-        const qsizetype line = data.indexOf("\r\n");
-        if (line < 0)
-            break;
-        bool ok = false;
-        const qsizetype size = data.left(line).toLongLong(&ok, 16);
-        if (!ok || size == 0)
-            break;
-        out += data.mid(line + 2, size);
-        data.remove(0, line + 2 + size + 2);
-    }
-    return out;
-}
-
-// One request on its own connection (Connection: close), read to the end.
-HttpReply exchange(quint16 port, const QByteArray& raw, int timeoutMs = 30000) {
-    QTcpSocket socket;
-    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    socket.write(raw);
-    QByteArray data;
-    QElapsedTimer timer;
-    timer.start();
-    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs) {
-        if (socket.waitForReadyRead(200))
-            data += socket.readAll();
-    }
-    data += socket.readAll();
-    HttpReply reply;
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    reply.head = data.left(end);
-    reply.status = data.mid(9, 3).toInt();
-    reply.body = data.mid(end + 4);
-    if (reply.head.toLower().contains("transfer-encoding: chunked"))
-        reply.body = dechunk(reply.body);
-    return reply;
-}
-
-QByteArray request(const QByteArray& method, const QByteArray& path, const QByteArray& body = {},
-                   const QByteArray& extraHeaders = {}) {
-    return method + ' ' + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n" +
-           extraHeaders + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-}
 
 QJsonObject object(const QByteArray& body) {
     return QJsonDocument::fromJson(body).object();

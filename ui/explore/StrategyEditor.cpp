@@ -28,6 +28,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "JsonError.h"
 #include "sampling/SamplerRegistry.h"
 #include "storage/RunRepository.h"
 
@@ -601,12 +602,10 @@ QString StrategyEditor::jsonText() const {
 
 bool StrategyEditor::applyJsonText(const QString& text) {
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &parseError);
+    const QByteArray bytes = text.toUtf8();
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        // Line and column of the offset (a byte offset into the UTF-8 text), both counted from 1.
-        const QByteArray before = text.toUtf8().left(parseError.offset);
-        const int line = static_cast<int>(before.count('\n')) + 1;
-        const int column = static_cast<int>(QString::fromUtf8(before.mid(before.lastIndexOf('\n') + 1)).size()) + 1;
+        const auto [line, column] = jsonErrorLineColumn(bytes, parseError);
         m_error->setText(tr("JSON: %1 at line %2, column %3.").arg(parseError.errorString()).arg(line).arg(column));
         m_error->show();
         return false;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <QFile>
 #include <QStringList>
 #include <QTextStream>
 
@@ -25,6 +26,28 @@ std::vector<BenchMode> allBenchModes() {
     for (BenchMode& mode : serveBenchModes())
         all.push_back(std::move(mode));
     return all;
+}
+
+ProcessMemory processMemory() {
+    ProcessMemory memory;
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return memory;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() < 2)
+            continue;
+        const qint64 bytes = fields[1].toLongLong() * 1024; // the kernel writes kB
+        if (fields[0] == "VmRSS:")
+            memory.resident = bytes;
+        else if (fields[0] == "RssAnon:")
+            memory.anonymous = bytes;
+        else if (fields[0] == "RssFile:")
+            memory.fileBacked = bytes;
+        else if (fields[0] == "VmHWM:")
+            memory.peak = bytes;
+    }
+    return memory;
 }
 
 namespace {

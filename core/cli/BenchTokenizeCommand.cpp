@@ -302,20 +302,6 @@ qint64 writeSyntheticTokenizerJson(const QString& path, int vocabSize, int merge
     return qint64(out.size());
 }
 
-// This process's resident and peak resident memory in bytes (Linux /proc; 0 elsewhere).
-std::pair<qint64, qint64> residentBytes() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    qint64 rss = 0, peak = 0;
-    if (status.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : status.readAll().split('\n')) {
-            if (line.startsWith("VmRSS:"))
-                rss = line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-            else if (line.startsWith("VmHWM:"))
-                peak = line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-        }
-    return {rss, peak};
-}
-
 int runBenchTokenize(const Invocation& inv) {
     const double megabytes = inv.real(QStringLiteral("megabytes"), 4.0);
     if (!(megabytes > 0 && megabytes <= 256))
@@ -341,7 +327,8 @@ int runBenchTokenize(const Invocation& inv) {
     // of writing a synthetic file would show instead).
     if (QFile clear(QStringLiteral("/proc/self/clear_refs")); clear.open(QIODevice::WriteOnly))
         clear.write("5");
-    const auto [rssBefore, peakBefore] = residentBytes();
+    const ProcessMemory before = processMemory();
+    const qint64 rssBefore = before.resident, peakBefore = before.peak;
     QElapsedTimer loadTimer;
     loadTimer.start();
     if (!syntheticNote.isEmpty()) {
@@ -362,7 +349,8 @@ int runBenchTokenize(const Invocation& inv) {
     if (!tokenizer)
         throw Failure{tokenizer.error().kind == ErrorKind::BadInput ? 2 : 1, tokenizer.error().message};
     const double loadSeconds = loadTimer.nsecsElapsed() * 1e-9;
-    const auto [rssAfter, peakAfter] = residentBytes();
+    const ProcessMemory after = processMemory();
+    const qint64 rssAfter = after.resident, peakAfter = after.peak;
     // The baseline of the same run: reading the file's bytes once (what any loader must at least do).
     double readSeconds = 0;
     if (QFileInfo(source).isFile()) {

@@ -9,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <QDir>
@@ -266,37 +265,6 @@ double measureReadBandwidth(int threads, std::size_t bytes) {
     return best;
 }
 
-// Resident set size now (Linux /proc), or 0 where unknown.
-std::int64_t currentRssBytes() {
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly))
-        return 0;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    return fields.size() > 1 ? fields[1].toLongLong() * static_cast<std::int64_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
-
-// RssAnon and RssFile from /proc/self/status (bytes), or zeros where unknown.
-std::pair<std::int64_t, std::int64_t> rssAnonAndFileBytes() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    std::pair<std::int64_t, std::int64_t> out{0, 0};
-    if (!status.open(QIODevice::ReadOnly))
-        return out;
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        const QList<QByteArray> fields = line.simplified().split(' ');
-        if (fields.size() >= 2 && fields[0] == "RssAnon:")
-            out.first = fields[1].toLongLong() * 1024;
-        else if (fields.size() >= 2 && fields[0] == "RssFile:")
-            out.second = fields[1].toLongLong() * 1024;
-    }
-    return out;
-}
-
-std::int64_t peakRssBytes() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<std::int64_t>(usage.ru_maxrss) * 1024; // Linux reports KiB
-}
-
 int runBenchDecode(const Invocation& inv) {
     if (inv.args.isSet(QStringLiteral("write-random-model"))) {
         const QString target = inv.args.value(QStringLiteral("write-random-model"));
@@ -334,7 +302,7 @@ int runBenchDecode(const Invocation& inv) {
 
     // What the process holds before the model: libtorch and its dependencies (in Debian's build, OpenCV and
     // some 280 other libraries) take well over 100 MB of their own; the model's share is what comes on top.
-    const std::int64_t baselineRss = currentRssBytes();
+    const std::int64_t baselineRss = processMemory().resident;
     const auto loadStart = Clock::now();
     Result<std::unique_ptr<Model>> loaded = Model::load(path, options);
     if (!loaded)
@@ -380,8 +348,8 @@ int runBenchDecode(const Invocation& inv) {
         stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
     }
     const double decodeSeconds = seconds(decodeStart, Clock::now());
-    const std::int64_t peakRss = peakRssBytes();
-    const auto [anonRss, fileRss] = rssAnonAndFileBytes(); // what makes up the peak: the decode loop is flat
+    const ProcessMemory memory = processMemory();
+    const std::int64_t peakRss = memory.peak, anonRss = memory.anonymous, fileRss = memory.fileBacked; // what makes up the peak: the decode loop is flat
 
     // Beam search from the same prompt for as many steps (end tokens banned, so it runs them all): its time
     // per step against the single path's time per token above.

@@ -1,14 +1,20 @@
 // swb bench storage: save a 1000-step run with 64 alternatives per step, load it back, and list
 // 10,000 runs with their strategy names, in a temporary run store.
+// swb bench soak: one long batch (10,000 runs by default) on a model into a temporary run store, with the
+// process's resident memory sampled as it goes: flat after warm-up, or something leaks per run.
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
+#include "generation/ComparisonRunner.h"
 #include "sampling/Rng.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
@@ -123,6 +129,81 @@ int runStorageBench(const Invocation& call) {
     return 0;
 }
 
+int runSoakBench(const Invocation& call) {
+    const int runs = static_cast<int>(call.integer(QStringLiteral("runs"), 10000, 10, 10000000));
+    const int every = static_cast<int>(call.integer(QStringLiteral("every"), 250, 1, 10000000));
+    ComparisonPlan plan;
+    plan.prompts = {QStringLiteral("In the beginning"), QStringLiteral("And the LORD said"),
+                    QStringLiteral("Blessed are"), QStringLiteral("The earth"), QStringLiteral("And it came to pass")};
+    for (const char* preset : {"creative", "chat"}) {
+        Strategy strategy = strategyPreset(QString::fromLatin1(preset)).value();
+        strategy.name = QString::fromLatin1(preset);
+        plan.strategies.push_back(std::move(strategy));
+    }
+    const int perSample = static_cast<int>(plan.prompts.size() * static_cast<qsizetype>(plan.strategies.size()));
+    plan.samples = std::max(1, runs / perSample);
+    plan.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 16, 1, 4096));
+    plan.promptSetName = QStringLiteral("soak");
+    plan.promptSetSource = QStringLiteral("swb bench soak");
+    LoadedModel loaded = loadModelFromArguments(call);
+    QTemporaryDir dir;
+    Result<std::unique_ptr<Database>> db = Database::open(dir.filePath(QStringLiteral("soak.sqlite")));
+    if (!db)
+        failInternal(db.error().message);
+
+    struct Sample {
+        int done;
+        ProcessMemory memory;
+    };
+    std::vector<Sample> samples{{0, processMemory()}};
+    const auto start = std::chrono::steady_clock::now();
+    Result<ComparisonOutcome> outcome = runComparisonPlan(
+        *loaded.model, *loaded.tokenizer, *db.value(), plan, [&](const ComparisonProgress& progress) {
+            if (progress.done >= samples.back().done + every)
+                samples.push_back({progress.done, processMemory()});
+        });
+    if (!outcome)
+        failInternal(outcome.error().message);
+    samples.push_back({outcome->total, processMemory()});
+    const double seconds = millisecondsSince(start) / 1000.0;
+
+    // After warm-up (the first fifth of the runs: caches, SQLite's page cache, the allocator's pools), every
+    // sample's resident memory against their mean.
+    const int warmUp = outcome->total / 5;
+    double sum = 0.0, lowest = HUGE_VAL, highest = 0.0;
+    int counted = 0;
+    QJsonArray series;
+    for (const Sample& sample : samples) {
+        series.append(QJsonObject{{QStringLiteral("runs"), sample.done},
+                                  {QStringLiteral("rss_mb"), std::round(sample.memory.resident / 1e5) / 10},
+                                  {QStringLiteral("rss_anon_mb"), std::round(sample.memory.anonymous / 1e5) / 10}});
+        if (sample.done < warmUp)
+            continue;
+        const double mb = sample.memory.resident / 1e6;
+        sum += mb;
+        lowest = std::min(lowest, mb);
+        highest = std::max(highest, mb);
+        ++counted;
+    }
+    const double mean = counted > 0 ? sum / counted : 0.0;
+    const double spread = mean > 0 ? 100.0 * std::max(highest - mean, mean - lowest) / mean : 0.0;
+    const QJsonObject out{{QStringLiteral("benchmark"), QStringLiteral("soak")},
+                          {QStringLiteral("runs"), outcome->total},
+                          {QStringLiteral("tokens_per_run"), plan.maxTokens},
+                          {QStringLiteral("seconds"), std::round(seconds * 10) / 10},
+                          {QStringLiteral("warm_up_runs"), warmUp},
+                          {QStringLiteral("rss_after_warm_up_mean_mb"), std::round(mean * 10) / 10},
+                          {QStringLiteral("rss_after_warm_up_min_mb"), std::round(lowest * 10) / 10},
+                          {QStringLiteral("rss_after_warm_up_max_mb"), std::round(highest * 10) / 10},
+                          {QStringLiteral("rss_spread_percent"), std::round(spread * 100) / 100},
+                          {QStringLiteral("target_spread_percent"), 5},
+                          {QStringLiteral("flat"), spread <= 5.0},
+                          {QStringLiteral("peak_rss_mb"), std::round(processMemory().peak / 1e5) / 10},
+                          {QStringLiteral("series"), series}};
+    call.out << QJsonDocument(out).toJson(QJsonDocument::Indented);
+    return 0;
+}
+
 } // namespace
 
 std::vector<BenchMode> storageBenchModes() {
@@ -134,7 +215,20 @@ std::vector<BenchMode> storageBenchModes() {
                      {QStringLiteral("runs"), QStringLiteral("Runs to list (default 10000)."), QStringLiteral("N")},
                  });
              },
-             runStorageBench}};
+             runStorageBench},
+            {QStringLiteral("soak"),
+             QStringLiteral("one long batch on a model (the demo model by default) into a temporary store: resident memory "
+                            "sampled as it runs, flat within 5% after warm-up [--runs 10000] [--max-tokens 16] [--every 250]"),
+             [](QCommandLineParser& parser) {
+                 declareModelArguments(parser);
+                 parser.addOptions({
+                     {QStringLiteral("runs"), QStringLiteral("Runs in the batch (default 10000)."), QStringLiteral("N")},
+                     {QStringLiteral("max-tokens"), QStringLiteral("Tokens per run (default 16)."), QStringLiteral("N")},
+                     {QStringLiteral("every"), QStringLiteral("Runs between memory samples (default 250)."),
+                      QStringLiteral("N")},
+                 });
+             },
+             runSoakBench}};
 }
 
 } // namespace swb::cli

@@ -88,6 +88,16 @@ struct BenchMode {
     std::function<int(const Invocation&)> run;
 };
 
+// This process's memory from /proc/self/status, in bytes (zeros where unknown): resident now (VmRSS) and its
+// anonymous and file-backed parts (RssAnon, RssFile), and the peak (VmHWM).
+struct ProcessMemory {
+    qint64 resident = 0;
+    qint64 anonymous = 0;
+    qint64 fileBacked = 0;
+    qint64 peak = 0;
+};
+ProcessMemory processMemory();
+
 // Every bench mode, in the order `swb help bench` lists them (BenchCommand.cpp). Each group registers its
 // modes in its own file, like subcommands.
 std::vector<BenchMode> allBenchModes();

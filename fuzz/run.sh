@@ -1,22 +1,34 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Builds the harnesses (clang, ASan + UBSan) and runs each on its seed corpus.
 # Usage: fuzz/run.sh [RUNS] [SECONDS]   (defaults: 1,000,000 executions or 1,800 s per harness, whichever first)
 # Needs: clang, libclang-rt-14-dev, and a normal build in build/ (for the tiny model seeds).
-set -eu
+# Exit status: 0 when no harness found anything, 1 when one did (the input is kept in build-fuzz/findings/).
+set -euo pipefail
 runs=${1:-1000000}
 seconds=${2:-1800}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
 targets="http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DSWB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-ninja -C "$build" $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
+ninja -C "$build" $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) | tail -1
 "$root/fuzz/seeds.sh" "$root/build/app/swb" "$build/seeds"
 mkdir -p "$build/corpus" "$build/findings"
+found=0
 for t in $targets; do
     mkdir -p "$build/corpus/$t"
-    echo "== fuzz_$t"
+    status=0
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
         "$build/fuzz/fuzz_$t" -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 \
-        -artifact_prefix="$build/findings/$t-" -print_final_stats=1 "$build/corpus/$t" "$build/seeds/$t" 2>&1 |
-        grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" || true
+        -artifact_prefix="$build/findings/$t-" -print_final_stats=1 "$build/corpus/$t" "$build/seeds/$t" \
+        > "$build/fuzz_$t.log" 2>&1 || status=$?
+    executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz_$t.log")
+    elapsed=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$build/fuzz_$t.log")
+    if [[ $status -ne 0 ]]; then
+        found=1
+        echo "fuzz_$t: FINDING after ${executed:-?} executions (exit $status):"
+        grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$build/fuzz_$t.log" | head -8
+    else
+        echo "fuzz_$t: ${executed:-?} executions in ${elapsed:-?} s, no finding"
+    fi
 done
+exit $found

@@ -15,6 +15,9 @@ packages=(
 # The rating page's browser test: Debian's chromium driven through chromedriver. Wanted, not required: where
 # they cannot be installed the test says so and skips, and everything else still builds and runs.
 browser=(chromium chromium-driver)
+# The fuzz smoke of .ci/run (fuzz/run.sh): clang with libFuzzer and the sanitizer runtimes. Wanted, not
+# required, in the same way: without them the smoke says so and is skipped.
+browser+=(clang libclang-rt-14-dev)
 
 missingOf() {
     local p status
@@ -36,5 +39,5 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 if [[ ${#missingBrowser[@]} -gt 0 ]]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missingBrowser[@]}" ||
-        echo "install-deps: could not install ${missingBrowser[*]}; the rating page's browser test will skip" >&2
+        echo "install-deps: could not install ${missingBrowser[*]}; the browser test or the fuzz smoke will skip" >&2
 fi

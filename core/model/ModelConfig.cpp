@@ -31,7 +31,10 @@ public:
         }
         const double d = value.toDouble(-1);
         if (!value.isDouble() || d < 1 || d > 1e9 || d != static_cast<double>(static_cast<int>(d))) {
-            fail(QStringLiteral("%1: '%2' must be a positive integer").arg(m_file, QLatin1String(key)));
+            fail(QStringLiteral("%1: '%2' must be an integer from 1 to 1000000000%3")
+                     .arg(m_file, QLatin1String(key),
+                          value.isDouble() ? QStringLiteral(", not %1").arg(QString::number(d, 'g', 12))
+                                           : QStringLiteral(" (it is not a number)")));
             return 0;
         }
         return static_cast<int>(d);
@@ -192,8 +195,10 @@ Result<ModelConfig> ModelConfig::fromGguf(const GgufFile& file, const QString& f
         const std::optional<std::int64_t> v = file.integer(k);
         if (!v || *v < 1 || *v > (1 << 30)) {
             if (error.isEmpty())
-                error = QStringLiteral("%1: metadata key %2 must be a positive integer")
-                            .arg(fileName, QString::fromStdString(k));
+                error = QStringLiteral("%1: metadata key %2 must be an integer from 1 to %3%4")
+                            .arg(fileName, QString::fromStdString(k))
+                            .arg(1 << 30)
+                            .arg(v ? QStringLiteral(", not %1").arg(*v) : QString());
             return 0;
         }
         return static_cast<int>(*v);
@@ -260,11 +265,16 @@ ModelConfig ModelConfig::fromLlama2c(int dim, int hiddenDim, int layers, int hea
 }
 
 Status ModelConfig::validate(const QString& source) const {
-    const auto positive = [](int v) { return v > 0 && v <= (1 << 24); };
-    if (!positive(dim) || !positive(hiddenDim) || !positive(layers) || !positive(heads) || !positive(kvHeads) ||
-        !positive(headDim) || !positive(vocabSize) || !positive(contextLength))
+    constexpr int kLargest = 1 << 24;
+    QString outside; // the first size out of range, named
+    for (const auto& [name, value] : {std::pair{"dim", dim}, {"hidden", hiddenDim}, {"layers", layers}, {"heads", heads},
+                                      {"kv heads", kvHeads}, {"head dim", headDim}, {"vocab", vocabSize},
+                                      {"context", contextLength}})
+        if (outside.isEmpty() && (value < 1 || value > kLargest))
+            outside = QStringLiteral("%1 %2 is outside 1 to %3").arg(QLatin1String(name)).arg(value).arg(kLargest);
+    if (!outside.isEmpty())
         return Error::badInput(
-            QStringLiteral("%1 describes an invalid model shape (dim %2, hidden %3, layers %4, heads %5, "
+            QStringLiteral("%1 describes an invalid model shape: %10 (dim %2, hidden %3, layers %4, heads %5, "
                            "kv heads %6, head dim %7, vocab %8, context %9)")
                 .arg(source)
                 .arg(dim)
@@ -274,7 +284,8 @@ Status ModelConfig::validate(const QString& source) const {
                 .arg(kvHeads)
                 .arg(headDim)
                 .arg(vocabSize)
-                .arg(contextLength));
+                .arg(contextLength)
+                .arg(outside));
     if (heads % kvHeads != 0)
         return Error::badInput(QStringLiteral("%1: %2 attention heads cannot be grouped over %3 key/value heads")
                                    .arg(source)

@@ -77,7 +77,7 @@ class TestBadInputs : public QObject {
     // A folder holding a valid tiny Hugging Face Llama, then `edit` applied to one of its files.
     bool hfVariant(const QString& folder, const QString& file, const std::function<QByteArray(QByteArray)>& edit) const {
         swb::test::LlamaShape shape;
-        shape.vocab = 64;
+        shape.vocab = static_cast<int>(swb::test::llama2cBaseVocab().size());
         if (!swb::test::writeHfLlama(path(folder), swb::test::randomLlama(shape, 3)))
             return false;
         QFile in(path(folder + QLatin1Char('/') + file));
@@ -110,7 +110,7 @@ private slots:
         QVERIFY(write("empty.bin", {}));
         QVERIFY(write("garbage.bin", QByteArray("not a model at all, just words. ").repeated(20)));
         swb::test::LlamaShape shape;
-        shape.vocab = 64;
+        shape.vocab = static_cast<int>(swb::test::llama2cBaseVocab().size());
         const swb::test::LlamaWeights weights = swb::test::randomLlama(shape, 1);
         QVERIFY(write("llama2c-truncated.bin", swb::test::llama2cBytes(weights, 0).left(300)));
         QByteArray badHeader = swb::test::llama2cBytes(weights, 0);
@@ -144,6 +144,16 @@ private slots:
         QVERIFY(hfVariant("hf-hidden-nan", "config.json", [](QByteArray bytes) {
             return bytes.replace("\"rms_norm_eps\":", "\"rms_norm_eps\": \"NaN\", \"ignored\":");
         }));
+        QVERIFY(hfVariant("hf-context-huge", "config.json", [](QByteArray bytes) {
+            QJsonObject config = QJsonDocument::fromJson(bytes).object();
+            config.insert(QStringLiteral("max_position_embeddings"), 1e9);
+            return QJsonDocument(config).toJson();
+        }));
+        QVERIFY(hfVariant("hf-vocab-huge", "config.json", [](QByteArray bytes) {
+            QJsonObject config = QJsonDocument::fromJson(bytes).object();
+            config.insert(QStringLiteral("vocab_size"), 4e9);
+            return QJsonDocument(config).toJson();
+        }));
         QVERIFY(hfVariant("hf-st-header-length", "model.safetensors", [](QByteArray bytes) {
             return bytes.replace(0, 8, le64(1ull << 62));
         }));
@@ -159,9 +169,7 @@ private slots:
         QVERIFY(write("tok-deep/tokenizer.json", QByteArray(50000, '[') + QByteArray(50000, ']')));
         QVERIFY(write("tok-bad-utf8/tokenizer.json", "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\xff\xfe\":0},\"merges\":[]}}"));
         QVERIFY(write("tiny.bin", swb::test::llama2cBytes(weights, 0)));
-        std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
-        vocab.resize(64);
-        QVERIFY(swb::test::writeFile(path("tok.bin"), swb::test::tokBin(vocab)));
+        QVERIFY(swb::test::writeFile(path("tok.bin"), swb::test::tokBin(swb::test::llama2cBaseVocab())));
         QFile tok(path("tok.bin"));
         QVERIFY(tok.open(QIODevice::ReadOnly));
         QVERIFY(write("tok-short.bin", tok.readAll().chopped(3)));
@@ -245,6 +253,8 @@ private slots:
         row("hf config nested deep", {"info", "--model", "@hf-config-deep"}, "config.json");
         row("hf vocab_size negative", {"info", "--model", "@hf-vocab-negative"}, "vocab_size");
         row("hf eps a string", {"info", "--model", "@hf-hidden-nan"}, "rms_norm_eps");
+        row("hf context length absurd", {"generate", "--model", "@hf-context-huge", "--tokenizer", "@tok.bin", "--prompt-ids", "1 2", "--max-tokens", "2"}, "context 1000000000 is outside 1 to 16777216");
+        row("hf vocab_size absurd", {"info", "--model", "@hf-vocab-huge"}, "'vocab_size' must be an integer from 1 to 1000000000, not 4000000000");
         row("safetensors header length", {"info", "--model", "@hf-st-header-length"}, "model.safetensors");
         row("safetensors header not JSON", {"info", "--model", "@hf-st-header-not-json"}, "model.safetensors");
         row("safetensors data cut short", {"info", "--model", "@hf-st-offsets"}, "truncated");

@@ -42,7 +42,8 @@ echo "$out"
 [[ -n "$out" ]] || { echo "install-test: swb generate printed nothing" >&2; exit 1; }
 echo "== the GUI, offscreen, with --screenshot"
 rm -f "$root/tmp/shot.png"
-in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp sampling-workbench --screenshot /tmp/shot.png
+mkdir -p -m 700 "$root/tmp/runtime"
+in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp/runtime sampling-workbench --screenshot /tmp/shot.png
 [[ -s "$root/tmp/shot.png" ]] || { echo "install-test: the GUI wrote no screenshot" >&2; exit 1; }
 file "$root/tmp/shot.png" 2> /dev/null || ls -l "$root/tmp/shot.png"
 cp "$root/tmp/shot.png" "${deb%.deb}-installed.png"

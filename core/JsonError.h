@@ -1,7 +1,7 @@
 #pragma once
 
-// Where Qt's JSON parser stopped, as a person finds it in an editor: line and column (1-based, columns
-// counted in characters), not a byte offset into the UTF-8 text.
+// Where Qt's JSON parser stopped, as a person finds it in an editor: line and column (1-based; columns in
+// UTF-16 units, as Qt's editors count them), not a byte offset into the UTF-8 text.
 
 #include <QByteArray>
 #include <QJsonParseError>

@@ -10,7 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
 targets="http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DSWB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
-ninja -C "$build" $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) | tail -1
+ninja -C "$build" $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) > "$build/build.log" 2>&1 ||
+    { tail -40 "$build/build.log" >&2; exit 1; }
 "$root/fuzz/seeds.sh" "$root/build/app/swb" "$build/seeds"
 mkdir -p "$build/corpus" "$build/findings"
 found=0
@@ -26,7 +27,7 @@ for t in $targets; do
     if [[ $status -ne 0 ]]; then
         found=1
         echo "fuzz_$t: FINDING after ${executed:-?} executions (exit $status):"
-        grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$build/fuzz_$t.log" | head -8
+        grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$build/fuzz_$t.log" | head -8 || tail -5 "$build/fuzz_$t.log"
     else
         echo "fuzz_$t: ${executed:-?} executions in ${elapsed:-?} s, no finding"
     fi

@@ -29,6 +29,10 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 
 echo "== installing $(basename "$deb") with apt"
 cp "$deb" "$root/tmp/package.deb"
+# A root used before: the package and whatever it pulled in go first, so this run installs the new build
+# and apt resolves its Depends from nothing.
+in_root apt-get purge -y -qq sampling-workbench > /dev/null 2>&1 || true
+in_root apt-get autoremove -y -qq --purge > /dev/null 2>&1 || true
 in_root apt-get update -qq
 in_root apt-get install -y -qq --no-install-recommends /tmp/package.deb > "$root/tmp/apt.log" 2>&1 ||
     { tail -30 "$root/tmp/apt.log" >&2; exit 1; }

@@ -31,7 +31,7 @@ if [[ $sanitize == 1 ]]; then
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 else
     build="${SWB_BUILD_DIR:-$root/build}"
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWB_SANITIZE=OFF
 fi
 cmake --build "$build" --parallel "$(nproc)"
 

@@ -68,17 +68,16 @@ int runCampaign(const Invocation& call) {
     if (Status status = checkCampaignPlan(raters, plan); !status)
         failBadInput(status.error().message);
     RatingRepository ratings(*database);
-    Result<Rubric> rubric = ratings.defaultRubric();
+    qint64 rubricId = 0; // the default rubric, made with the campaign if the store has none: nothing is
+                         // written before every check has passed
     if (call.args.isSet(QStringLiteral("rubric"))) {
         Result<std::optional<Rubric>> named = ratings.findRubric(call.args.value(QStringLiteral("rubric")));
         if (!named)
             failBadInput(named.error().message);
         if (!named.value())
             failBadInput(QStringLiteral("%1 has no rubric named '%2'").arg(database->path(), call.args.value(QStringLiteral("rubric"))));
-        rubric = *named.value();
+        rubricId = named.value()->id;
     }
-    if (!rubric)
-        failBadInput(rubric.error().message);
     std::vector<CampaignAnchor> anchors;
     for (const QString& a : call.args.values(QStringLiteral("anchor"))) {
         Result<CampaignAnchor> anchor = parseCampaignAnchor(a);
@@ -86,7 +85,7 @@ int runCampaign(const Invocation& call) {
             failBadInput(QStringLiteral("--anchor: %1").arg(anchor.error().message));
         anchors.push_back(anchor.value());
     }
-    Result<CampaignRecord> created = campaigns.create(name, rubric->id, raters,
+    Result<CampaignRecord> created = campaigns.create(name, rubricId, raters,
                                                       plan, anchors);
     if (!created)
         failBadInput(created.error().message);

@@ -76,17 +76,21 @@ public:
             if (chunk.isEmpty()) {
                 if (m_file.error() != QFileDevice::NoError)
                     failBadInput(QStringLiteral("cannot read %1: %2").arg(m_path, m_file.errorString()));
+                checkUtf8(m_lineTail, 1); // the last line, with or without its newline
                 m_ended = true;
                 if (Status status = m_parser.finish(m_records); !status)
                     failBadInput(QStringLiteral("cannot import %1: %2").arg(m_path, status.error().message));
             } else {
-                const QString text = m_decoder(chunk);
-                if (m_decoder.hasError())
-                    failBadInput(QStringLiteral("%1 line %2 is not valid UTF-8 text; save the file as UTF-8")
-                                     .arg(m_path)
-                                     .arg(m_newlines + firstInvalidLine(chunk)));
-                m_newlines += chunk.count('\n');
-                m_parser.feed(text, m_records);
+                // Whole lines are checked (a character cut at the chunk's end joins the next chunk), so
+                // that the line named is the one to fix.
+                const qsizetype lastNewline = chunk.lastIndexOf('\n');
+                if (lastNewline < 0) {
+                    m_lineTail += chunk;
+                } else {
+                    checkUtf8(m_lineTail + chunk.left(lastNewline + 1), 0);
+                    m_lineTail = chunk.mid(lastNewline + 1);
+                }
+                m_parser.feed(QString(m_decoder(chunk)), m_records);
             }
         }
     }
@@ -105,19 +109,25 @@ public:
     const QString& path() const { return m_path; }
 
 private:
-    // The 1-based line of a chunk that holds the first byte sequence that is not UTF-8 (a line cut off at
-    // the chunk's end is left to the next chunk).
-    static qsizetype firstInvalidLine(const QByteArray& chunk) {
-        const QList<QByteArray> lines = chunk.split('\n');
-        for (qsizetype i = 0; i + 1 < lines.size(); ++i)
-            if (!lines[i].isValidUtf8())
-                return i + 1;
-        return lines.size();
+    // Whole lines (plus `extra` lines without a newline at the end of the file): one sentence naming the first
+    // that is not UTF-8.
+    void checkUtf8(const QByteArray& lines, int extra) {
+        if (!lines.isValidUtf8()) {
+            qsizetype line = m_linesChecked;
+            for (const QByteArray& piece : lines.split('\n')) {
+                ++line;
+                if (!piece.isValidUtf8())
+                    break;
+            }
+            failBadInput(QStringLiteral("%1 line %2 is not valid UTF-8 text; save the file as UTF-8").arg(m_path).arg(line));
+        }
+        m_linesChecked += lines.count('\n') + extra;
     }
 
     QString m_path;
     QFile m_file;
-    qsizetype m_newlines = 0; // in the chunks already read
+    QByteArray m_lineTail;        // the bytes after the last newline read so far
+    qsizetype m_linesChecked = 0; // lines before m_lineTail
     QStringDecoder m_decoder{QStringDecoder::Utf8};
     CsvParser m_parser;
     std::vector<CsvRecord> m_records;

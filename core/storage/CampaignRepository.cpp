@@ -98,6 +98,12 @@ Result<CampaignRecord> CampaignRepository::create(const QString& name, qint64 ru
     Database::Transaction transaction(m_db);
     if (Status status = transaction.begin(); !status)
         return status.error();
+    if (rubricId == 0) { // the default rubric, saved with the campaign when the store has none yet
+        Result<Rubric> rubric = RatingRepository(m_db).defaultRubric();
+        if (!rubric)
+            return rubric.error();
+        rubricId = rubric->id;
+    }
     QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO campaigns (name, rubric_id, ratings_per_item, gold_share, "
                                                    "seed, created_at) VALUES (?, ?, ?, ?, ?, ?)"));
     insert.addBindValue(trimmed);

@@ -73,7 +73,9 @@ public:
         : m_db(database) {}
 
     // Creates the campaign over every comparison of the store that is neither gold nor an anchor (gold ones
-    // mixed in as plan.goldShare asks); raters by name (created when new). One sentence when it cannot.
+    // mixed in as plan.goldShare asks); raters by name (created when new); rubricId 0 for the default rubric
+    // (saved in the same transaction when the store has none). Nothing is written when it cannot: one
+    // sentence says why.
     Result<CampaignRecord> create(const QString& name, qint64 rubricId, const QStringList& raters,
                                   const CampaignPlan& plan, const std::vector<CampaignAnchor>& anchors);
     Result<std::optional<CampaignRecord>> find(const QString& name);

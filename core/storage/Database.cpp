@@ -279,8 +279,10 @@ void tidyAfterReading(const QString& path) {
     const QString name = uniqueConnectionName();
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=1000"));
+        // mode=rw: never creates the store again should it have been moved away meanwhile.
+        db.setDatabaseName(QStringLiteral("file:%1?mode=rw")
+                               .arg(QString::fromLatin1(QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/"))));
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=1000"));
         if (db.open()) {
             QSqlQuery touch(db);
             touch.exec(QStringLiteral("SELECT count(*) FROM sqlite_master"));
@@ -458,9 +460,11 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, Access acc
 
 Status Database::migrate() {
     QSqlQuery version(m_db);
-    if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next())
+    if (!version.exec(QStringLiteral("PRAGMA user_version")) || !version.next()) {
+        m_lastError = version.lastError(); // what the set-up's retry looks at
         return Error::badInput(
             QStringLiteral("cannot read the schema version of %1: %2").arg(m_path, sqliteReason(version.lastError())));
+    }
     const int stored = version.value(0).toInt();
     version.finish(); // holds no read snapshot into the write transactions below
     for (int from = stored; from < kSchemaVersion; ++from) {
@@ -470,9 +474,11 @@ Status Database::migrate() {
         // Another process may have migrated while this one waited for the write lock (two creating one
         // store at once): the version is read again under the lock.
         QSqlQuery current(m_db);
-        if (!current.exec(QStringLiteral("PRAGMA user_version")) || !current.next())
+        if (!current.exec(QStringLiteral("PRAGMA user_version")) || !current.next()) {
+            m_lastError = current.lastError();
             return Error::badInput(QStringLiteral("cannot read the schema version of %1: %2")
                                        .arg(m_path, sqliteReason(current.lastError())));
+        }
         const int now = current.value(0).toInt();
         current.finish();
         if (now > from) {

@@ -215,6 +215,7 @@ private slots:
         QVERIFY(write("ratings-quote.csv", "run_id,rater,dimension,score,note\n1,ann,relevance,2,\"never closed\n"));
         QVERIFY(write("ratings-utf8.csv", "run_id,rater,dimension,score\n1,a\xff\xfen,relevance,2\n"));
         QVERIFY(write("ratings-empty.csv", {}));
+        QVERIFY(write("ratings-cut-utf8.csv", "run_id,rater,dimension,score,note\n1,ann,relevance,2,caf\xc3"));
         QVERIFY(write("ratings-ok.csv", "run_id,rater,dimension,score\n1,ann,relevance,2\n"));
         QVERIFY(write("preferences-winner.csv", "comparison_id,rater,winner\n1,ann,Z\n"));
         QVERIFY(write("preferences-comparison.csv", "comparison_id,rater,winner\n77,ann,A\n"));
@@ -320,6 +321,7 @@ private slots:
         row("ratings unknown dimension", {"import-ratings", "--db", "@store.sqlite", "--csv", "@ratings-dimension.csv"}, "beauty");
         row("ratings unterminated quote", {"import-ratings", "--db", "@store.sqlite", "--csv", "@ratings-quote.csv"}, "quote");
         row("ratings invalid UTF-8", {"import-ratings", "--db", "@store.sqlite", "--csv", "@ratings-utf8.csv"}, "ratings-utf8.csv line 2 is not valid UTF-8");
+        row("ratings end in half a character", {"import-ratings", "--db", "@store.sqlite", "--csv", "@ratings-cut-utf8.csv"}, "ratings-cut-utf8.csv line 2 is not valid UTF-8");
         row("ratings empty file", {"import-ratings", "--db", "@store.sqlite", "--csv", "@ratings-empty.csv"}, "ratings-empty.csv");
         row("preferences unknown winner", {"import-preferences", "--db", "@store.sqlite", "--csv", "@preferences-winner.csv"}, "Z");
         row("preferences unknown comparison", {"import-preferences", "--db", "@store.sqlite", "--csv", "@preferences-comparison.csv"}, "77");
@@ -334,6 +336,7 @@ private slots:
         row("export bootstrap negative", {"export", "--db", "@store.sqlite", "--report", "summary", "--bootstrap", "-1"}, "--bootstrap");
         row("trace onto the store", {"generate", "--prompt", "x", "--max-tokens", "2", "--db", "@store.sqlite", "--trace", "@store.sqlite"}, "store.sqlite");
         row("campaign without raters", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", ""}, "the campaign has 0");
+        row("campaign wants gold, store has none", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", "a,b,c"}, "gold");
         row("campaign ratings per output zero", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", "a,b", "--ratings-per-output", "0"}, "--ratings-per-output");
         row("campaign gold share 2", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", "a,b,c", "--gold-share", "2"}, "gold share");
     }

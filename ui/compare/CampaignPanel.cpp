@@ -178,17 +178,15 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
     if (!m_database)
         return Error::badInput(tr("The run store is not open."));
     RatingRepository repository(*m_database);
-    Result<Rubric> rubric = repository.defaultRubric();
+    qint64 rubricId = 0; // the default rubric, saved with the campaign when the store has none
     if (!rubricName.isEmpty() && rubricName != QLatin1String(Rubric::kDefaultName)) {
         Result<std::optional<Rubric>> named = repository.findRubric(rubricName);
         if (!named)
             return named.error();
         if (!named.value())
             return Error::badInput(tr("There is no rubric named “%1”.").arg(rubricName));
-        rubric = *named.value();
+        rubricId = named.value()->id;
     }
-    if (!rubric)
-        return rubric.error();
     std::vector<CampaignAnchor> anchors;
     for (const QString& line : anchorLines.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         if (line.trimmed().isEmpty())
@@ -198,7 +196,7 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
             return anchor.error();
         anchors.push_back(anchor.value());
     }
-    Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubric->id, raters, plan, anchors);
+    Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubricId, raters, plan, anchors);
     if (!created)
         return created.error();
     refresh();

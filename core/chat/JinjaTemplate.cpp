@@ -1276,6 +1276,8 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
                 if (next >= values.size())
                     throw TemplateError{"not enough values for the format string", line};
                 const Value& v = values[next++];
+                if (spec == 'd' && !v.isNumber()) // as Python: "%d" % "x" is a TypeError
+                    throw TemplateError{"%d format: a number is required, not " + v.typeName(), line};
                 out += spec == 'r' ? v.repr() : spec == 'd' ? std::to_string(v.asInt()) : v.str();
             } else {
                 throw TemplateError{std::string("unsupported format '%") + spec + "'", line};
@@ -1528,6 +1530,8 @@ Result<std::string> Template::render(const Value& context) const
         return Error::badInput(QStringLiteral("line %1: %2").arg(error.line).arg(QString::fromStdString(error.message)));
     } catch (const std::bad_alloc&) {
         return Error::badInput(QStringLiteral("the template needs more memory than there is"));
+    } catch (const std::exception& error) { // a value of a type no check above expected: an error, never an abort
+        return Error::badInput(QStringLiteral("the template failed: %1").arg(QString::fromUtf8(error.what())));
     }
 }
 

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "tokenizer/JsonCursor.h"
 
@@ -52,8 +53,16 @@ std::int64_t Value::asInt() const
 {
     if (isBool())
         return asBool() ? 1 : 0;
-    if (isFloat())
-        return std::int64_t(std::get<double>(m_data));
+    if (isFloat()) { // as int(x) truncates; NaN and values past the range are clamped, not undefined
+        const double d = std::get<double>(m_data);
+        if (std::isnan(d))
+            return 0;
+        if (d >= 9.2233720368547758e18)
+            return std::numeric_limits<std::int64_t>::max();
+        if (d <= -9.2233720368547758e18)
+            return std::numeric_limits<std::int64_t>::min();
+        return std::int64_t(d);
+    }
     return std::get<std::int64_t>(m_data);
 }
 

@@ -1,6 +1,7 @@
 #include "formats/Llama2cCheckpoint.h"
 
 #include <cstring>
+#include <limits>
 
 #include "formats/MappedFile.h"
 
@@ -86,7 +87,8 @@ Result<Llama2cCheckpoint> Llama2cCheckpoint::open(const QString& path) {
             raw[i] = readInt32(base + 4 * i);
         h.version = 0;
         h.sharedClassifier = raw[5] > 0;
-        raw[5] = raw[5] < 0 ? -raw[5] : raw[5];
+        // (The lowest int32 has no positive counterpart: it stays negative, and the shape check refuses it.)
+        raw[5] = raw[5] < 0 && raw[5] != std::numeric_limits<std::int32_t>::min() ? -raw[5] : raw[5];
         offset = 7 * sizeof(std::int32_t);
     }
     const std::int32_t* fields = raw;

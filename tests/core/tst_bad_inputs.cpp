@@ -4,6 +4,7 @@
 // no Qt warning, and every file the command was given byte-identical afterwards (no file added either).
 
 #include <cstring>
+#include <limits>
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -117,6 +118,12 @@ private slots:
         std::int32_t hugeDim = 1 << 30;
         std::memcpy(badHeader.data(), &hugeDim, 4);
         QVERIFY(write("llama2c-absurd-dim.bin", badHeader));
+        // Found by fuzz_llama2c: a vocabulary of -2^31 (a negative size means an unshared classifier) was
+        // negated, which overflows.
+        QByteArray lowestVocab = swb::test::llama2cBytes(weights, 0);
+        const std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
+        std::memcpy(lowestVocab.data() + 20, &lowest, 4);
+        QVERIFY(write("llama2c-lowest-vocab.bin", lowestVocab));
         const QByteArray gguf = swb::test::ggufLlama(weights).bytes();
         QVERIFY(write("gguf-wrong-magic.gguf", QByteArray("GGUX") + gguf.mid(4)));
         QVERIFY(write("gguf-truncated.gguf", gguf.left(gguf.size() / 2)));
@@ -240,6 +247,7 @@ private slots:
         row("model garbage", {"info", "--model", "@garbage.bin"}, "not a llama2.c checkpoint");
         row("llama2c truncated", {"info", "--model", "@llama2c-truncated.bin"}, "truncated");
         row("llama2c absurd dimension", {"info", "--model", "@llama2c-absurd-dim.bin"}, "");
+        row("llama2c vocabulary -2^31", {"info", "--model", "@llama2c-lowest-vocab.bin"}, "vocab -2147483648");
         row("gguf wrong magic", {"info", "--model", "@gguf-wrong-magic.gguf"}, "not a GGUF file");
         row("gguf truncated", {"info", "--model", "@gguf-truncated.gguf"}, "truncated");
         row("gguf version 99", {"info", "--model", "@gguf-version-99.gguf"}, "99");

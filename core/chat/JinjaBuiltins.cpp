@@ -206,7 +206,7 @@ Value attributeOf(const Value& v, const std::string& path)
         if (current.isMap()) {
             if (const Value* found = current.asMap().find(part))
                 next = *found;
-        } else if (current.isList() && !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit)) {
+        } else if (current.isList() && !part.empty() && part.size() < 19 && std::all_of(part.begin(), part.end(), ::isdigit)) {
             next = getItem(current, Value(std::int64_t(std::stoll(part))));
         }
         current = next;
@@ -568,7 +568,7 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
             return Value(v.asInt());
         if (v.isString()) {
             try {
-                return Value(std::int64_t(std::stod(v.asString())));
+                return Value(Value(std::stod(v.asString())).asInt()); // "nan", "1e300": clamped, never undefined
             } catch (...) {
             }
         }

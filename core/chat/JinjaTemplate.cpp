@@ -757,7 +757,7 @@ private:
             e = make(Expr::Op::Literal, t.line);
             const std::string& n = next().text;
             if (n.find_first_of(".eE") != std::string::npos) {
-                e->literal = Value(std::stod(n));
+                e->literal = Value(std::strtod(n.c_str(), nullptr)); // 1e999 is inf, as in Python
             } else {
                 try {
                     e->literal = Value(std::int64_t(std::stoll(n)));
@@ -833,7 +833,10 @@ private:
                 if (peek().kind == Token::Kind::Number) {
                     attr->op = Expr::Op::Index;
                     auto key = make(Expr::Op::Literal, e->line);
-                    key->literal = Value(std::int64_t(std::stoll(next().text)));
+                    const std::string& digits = next().text;
+                    if (digits.size() >= 19 || digits.find_first_not_of("0123456789") != std::string::npos)
+                        throw TemplateError{"'" + digits + "' is not an index", e->line};
+                    key->literal = Value(std::int64_t(std::stoll(digits)));
                     attr->children.push_back(std::move(e));
                     attr->children.push_back(std::move(key));
                 } else {
@@ -1518,6 +1521,8 @@ Result<Template> Template::parse(const std::string& source)
         return Template(std::move(program));
     } catch (const TemplateError& error) {
         return Error::badInput(QStringLiteral("line %1: %2").arg(error.line).arg(QString::fromStdString(error.message)));
+    } catch (const std::exception& error) { // as in render: an error, never an abort
+        return Error::badInput(QStringLiteral("the template does not parse: %1").arg(QString::fromUtf8(error.what())));
     }
 }
 

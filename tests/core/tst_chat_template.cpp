@@ -302,6 +302,8 @@ void TestChatTemplate::errors_data()
     QTest::newRow("endfor without for") << "{% endfor %}" << "ERROR: line 1: unknown tag '{% endfor %}'";
     // Found by fuzz_chat_template: %d on a string aborted the process (a std::get on the wrong type).
     QTest::newRow("%d of a string") << "{{ '%d %' % 'x' }}" << "ERROR: line 1: %d format: a number is required, not string";
+    // Found by fuzz_chat_template: a float literal past double's range aborted (std::stod threw).
+    QTest::newRow("float literal past double") << "{{ 1e999 > 1 }}" << "True";
     QTest::newRow("%d of a float past int64") << "{{ '%d' % 1e300 }}" << "9223372036854775807";
     QTest::newRow("recursive for") << "{% for x in y recursive %}{% endfor %}" << "ERROR: line 1: recursive for loops are not supported";
 }

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -238,6 +239,9 @@ qsizetype saveAll(std::vector<Pending<Record>>& pending, RatingRepository& ratin
 }
 
 int runImportRatings(const Invocation& call) {
+    // Every row of an import carries the time of the import: one event, however long writing it takes (the
+    // raters' pace is not timed from imported answers).
+    const QDateTime importedAt = QDateTime::currentDateTimeUtc();
     const QString csvPath = call.required(QStringLiteral("csv"));
     std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
     const QString usage = QStringLiteral("run_id, rater, dimension, score and optionally note");
@@ -331,6 +335,7 @@ int runImportRatings(const Invocation& call) {
         if (errors.count() > 0)
             continue; // the file will not be imported: check the rest, write nothing more
         RatingRecord rating;
+        rating.createdAt = importedAt;
         rating.runId = *runId;
         rating.raterId = raterId;
         rating.dimension = dimensionName;
@@ -351,6 +356,9 @@ int runImportRatings(const Invocation& call) {
 }
 
 int runImportPreferences(const Invocation& call) {
+    // Every row of an import carries the time of the import: one event, however long writing it takes (the
+    // raters' pace is not timed from imported answers).
+    const QDateTime importedAt = QDateTime::currentDateTimeUtc();
     const QString csvPath = call.required(QStringLiteral("csv"));
     std::unique_ptr<Database> database = openExistingRunStore(call.required(QStringLiteral("db")));
     const QString usage = QStringLiteral("comparison_id, rater, winner and optionally note");
@@ -387,6 +395,7 @@ int runImportPreferences(const Invocation& call) {
             problems << QStringLiteral("the rater is empty");
         const QString winner = input.cell(row, QStringLiteral("winner"));
         PreferenceRecord preference;
+        preference.createdAt = importedAt;
         if (const auto kind = PreferenceRecord::winnerFromName(winner.toLower());
             kind && *kind != PreferenceWinner::Slot) {
             preference.winner = *kind;

@@ -275,7 +275,8 @@ Status RatingRepository::RatingWriter::save(RatingRecord& rating) {
                                    .arg(dimension->min)
                                    .arg(dimension->max)
                                    .arg(rating.dimension));
-    const QString time = now();
+    // An import gives all its rows the time of the import: one event, however long it takes to write.
+    const QString time = rating.createdAt.isValid() ? rating.createdAt.toUTC().toString(Qt::ISODateWithMs) : now();
     m_upsert.bindValue(0, rating.runId);
     m_upsert.bindValue(1, rating.raterId);
     m_upsert.bindValue(2, m_rubric.id);
@@ -343,7 +344,8 @@ Status RatingRepository::savePreference(PreferenceRecord& preference) {
                                        .arg(preference.comparisonId)
                                        .arg(*preference.winnerSlot));
     }
-    const QString time = now();
+    const QString time =
+        preference.createdAt.isValid() ? preference.createdAt.toUTC().toString(Qt::ISODateWithMs) : now();
     QSqlQuery upsert = m_db.prepare(QStringLiteral(
         "INSERT INTO preferences (comparison_id, rater_id, winner, winner_slot, note, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (comparison_id, rater_id) DO UPDATE SET winner = excluded.winner, "

@@ -89,7 +89,7 @@ class TestBadInputs : public QObject {
         return write(folder + QLatin1Char('/') + file, edited);
     }
 
-    // A run store made by our own tool (swb batch on the demo model), then changed through SQL.
+    // An SQLite file (new, or a copy of one of our stores) with these statements run on it.
     bool sqliteFile(const QString& name, const QStringList& statements) const {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("maker"));
         db.setDatabaseName(path(name));

@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
 # Builds the harnesses (clang, ASan + UBSan) and runs each on its seed corpus.
-# Usage: fuzz/run.sh [RUNS] [SECONDS]   (defaults: 1,000,000 executions or 1,800 s per harness, whichever first)
+# Usage: fuzz/run.sh [RUNS] [SECONDS]   (defaults: 1,000,000 executions or 1,800 s per harness, whichever first;
+#                                         a random libFuzzer seed each time)
+#        fuzz/run.sh --ci               (CI's smoke: a fixed seed and a fixed number of executions per harness,
+#                                         about a minute each here, so a clean run is the same run every time)
 # Needs: clang, libclang-rt-14-dev, and a normal build in build/ (for the tiny model seeds).
 # Exit status: 0 when no harness found anything, 1 when one did (the input is kept in build-fuzz/findings/).
 set -euo pipefail
+ci=0
+if [[ ${1:-} == --ci ]]; then
+    ci=1
+    shift
+fi
 runs=${1:-1000000}
 seconds=${2:-1800}
+seed=0
+# CI's executions per harness: about 60 s each on the 2-core machine (fuzz/README.md).
+declare -A ciRuns=([http]=1200000 [openai_request]=400000 [strategy]=800000 [chat_template]=120000
+    [tokenizer_json]=45000 [tokenize]=550000 [gguf]=450000 [safetensors]=1000000 [llama2c]=80000 [csv]=1000000)
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
 targets="http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv"
@@ -18,8 +30,14 @@ found=0
 for t in $targets; do
     mkdir -p "$build/corpus/$t"
     status=0
+    if [[ $ci -eq 1 ]]; then
+        runs=${ciRuns[$t]}
+        seconds=600
+        seed=1
+        rm -rf "$build/corpus/$t" && mkdir -p "$build/corpus/$t"
+    fi
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-        "$build/fuzz/fuzz_$t" -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 \
+        "$build/fuzz/fuzz_$t" -runs="$runs" -max_total_time="$seconds" -seed="$seed" -rss_limit_mb=4096 -timeout=20 \
         -artifact_prefix="$build/findings/$t-" -print_final_stats=1 "$build/corpus/$t" "$build/seeds/$t" \
         > "$build/fuzz_$t.log" 2>&1 || status=$?
     executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz_$t.log")

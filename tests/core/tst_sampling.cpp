@@ -251,6 +251,19 @@ private slots:
         QCOMPARE(after->stages.back().threshold, before->stages.back().threshold);
     }
 
+    void mirostatKPastTheVocabularyKeepsAll() {
+        // Found by fuzzing: tau 60 -> mu 120, so k = ((e 2^120) / (1 - V^-e))^(1/s) is near 1e36, which does
+        // not fit a size_t (undefined behaviour when cast). Any k at or past the candidate count keeps them all.
+        Result<SamplerChain> chain = SamplerChain::build(
+            Strategy::parse(R"({"samplers":[{"type":"mirostat","tau":60,"eta":0.1,"m":100}]})").value());
+        QVERIFY(chain.ok());
+        Candidates final;
+        const Result<StepTrace> trace = chain->sample(logitsOf({0.4, 0.3, 0.2, 0.1}), {}, TraceLevel::Full, &final);
+        QVERIFY(trace.ok());
+        QCOMPARE(final.size(), std::size_t(4));
+        QCOMPARE(trace->stages.back().threshold, 4.0);
+    }
+
     void mirostatV2CutsBySurprise() {
         // tau 1 -> mu 2: keeps tokens with -log2 p <= 2, i.e. p >= 0.25.
         Result<SamplerChain> chain =

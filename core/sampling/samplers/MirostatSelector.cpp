@@ -35,8 +35,11 @@ public:
         const double s = sumTiSq > 0.0 ? sumTiBi / sumTiSq : 1.0;
         const double e = s - 1.0;
         const double k = std::pow((e * std::pow(2.0, m_mu)) / (1.0 - std::pow(candidates.vocabSize(), -e)), 1.0 / s);
-        const std::size_t keep =
-            std::isfinite(k) ? std::max<std::size_t>(static_cast<std::size_t>(k), 1) : candidates.size();
+        // k past the candidate count (or not a number) keeps every candidate, below 1 keeps one; compared as a double first,
+        // since a k of 1e36 does not fit a size_t.
+        const std::size_t keep = !(k < static_cast<double>(candidates.size())) ? candidates.size()
+                                 : k < 1.0                                      ? 1
+                                                                                : static_cast<std::size_t>(k);
         stage.threshold = static_cast<double>(keep);
         if (keep < candidates.size()) {
             candidates.sortTop(keep);

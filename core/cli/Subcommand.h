@@ -67,6 +67,8 @@ std::vector<Subcommand> chatSubcommands();
 // generate (GenerateCommand.cpp), batch (BatchCommand.cpp).
 Subcommand generateSubcommand();
 Subcommand batchSubcommand();
+// sweep (SweepCommand.cpp).
+Subcommand sweepSubcommand();
 // serve (ServeCommand.cpp).
 Subcommand serveSubcommand();
 // export (ExportCommand.cpp); import-ratings, import-preferences, rater (ImportCommands.cpp).

@@ -36,6 +36,7 @@ std::vector<Subcommand> allSubcommands() {
     for (Subcommand& command : chatSubcommands())
         all.push_back(std::move(command));
     all.push_back(batchSubcommand());
+    all.push_back(sweepSubcommand());
     all.push_back(serveSubcommand());
     for (Subcommand& command : importSubcommands())
         all.push_back(std::move(command));

@@ -580,6 +580,40 @@ double perplexity(const std::vector<double>& chosenRawP) {
     return std::exp(-sum / static_cast<double>(chosenRawP.size()));
 }
 
+std::vector<RepetitionLoop> findRepetitionLoops(const std::vector<int>& tokens, int minRepeats, int minTokens,
+                                                int maxPeriod) {
+    const int n = static_cast<int>(tokens.size());
+    std::vector<RepetitionLoop> found;
+    // Shortest cycles first, so a span is claimed by its shortest period before its multiples are seen.
+    for (int period = 1; period <= std::min(maxPeriod, n / 2); ++period) {
+        int i = period;
+        while (i < n) {
+            if (tokens[static_cast<std::size_t>(i)] != tokens[static_cast<std::size_t>(i - period)]) {
+                ++i;
+                continue;
+            }
+            int j = i;
+            while (j < n && tokens[static_cast<std::size_t>(j)] == tokens[static_cast<std::size_t>(j - period)])
+                ++j;
+            // Tokens [i - period, j) have this period.
+            RepetitionLoop loop{i - period, j, period, (j - i + period) / period};
+            i = j;
+            if (loop.repeats < minRepeats || loop.end - loop.start < minTokens)
+                continue;
+            const bool claimed = std::any_of(found.begin(), found.end(), [&](const RepetitionLoop& shorter) {
+                const int overlap = std::min(shorter.end, loop.end) - std::max(shorter.start, loop.start);
+                return 2 * overlap >= loop.end - loop.start;
+            });
+            if (!claimed)
+                found.push_back(loop);
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const RepetitionLoop& a, const RepetitionLoop& b) {
+        return a.start != b.start ? a.start < b.start : a.period < b.period;
+    });
+    return found;
+}
+
 TextMetrics textMetrics(const std::vector<StepTrace>& steps) {
     TextMetrics metrics;
     metrics.tokens = static_cast<int>(steps.size());
@@ -597,6 +631,7 @@ TextMetrics textMetrics(const std::vector<StepTrace>& steps) {
     metrics.rep4 = repetitionRate(tokens, 4);
     metrics.meanRawEntropy = mean(entropies);
     metrics.perplexity = perplexity(probabilities);
+    metrics.loops = static_cast<int>(findRepetitionLoops(tokens).size());
     return metrics;
 }
 

@@ -175,6 +175,23 @@ double repetitionRate(const std::vector<int>& tokens, int n = 4);
 // probabilities (softmax of the unmodified logits). NaN when empty; infinite when a probability is 0.
 double perplexity(const std::vector<double>& chosenRawP);
 
+// A repetition loop: tokens [start, end) repeat one cycle of `period` tokens back to back (token i equals
+// token i - period throughout), `repeats` whole copies of it or more (the last copy may be cut short).
+struct RepetitionLoop {
+    int start = 0;
+    int end = 0;
+    int period = 0;
+    int repeats = 0; // whole copies: (end - start) / period
+    bool operator==(const RepetitionLoop&) const = default;
+};
+// The loops of a text: spans where a cycle of 1..maxPeriod tokens repeats at least minRepeats times back to
+// back and the span covers at least minTokens tokens (so "a a a" is not a loop, eight "a" are; "a b a b"
+// is not, "a b" four times is). Each span is reported once, with its shortest cycle ("a b a b a b a b" has
+// period 2, not 4); spans of a longer cycle that lie mostly (half or more) inside a shorter cycle's span are
+// the same loop. Ordered by start.
+std::vector<RepetitionLoop> findRepetitionLoops(const std::vector<int>& tokens, int minRepeats = 3, int minTokens = 8,
+                                                int maxPeriod = 64);
+
 // Per-run metrics from a recorded run's steps.
 struct TextMetrics {
     int tokens = 0;
@@ -184,6 +201,7 @@ struct TextMetrics {
     double rep4 = kNaN;
     double meanRawEntropy = kNaN; // nats, over steps
     double perplexity = kNaN;     // from StepTrace::rawP
+    int loops = 0;                // findRepetitionLoops with its defaults
 };
 TextMetrics textMetrics(const std::vector<StepTrace>& steps);
 

@@ -34,6 +34,12 @@ std::uint64_t seedFor(const ComparisonPlan& plan, int sample, std::size_t strate
 
 } // namespace
 
+QString runBatchKey(const ModelInfo& model, const QString& prompt, const Strategy& strategy, std::uint64_t seed,
+                    int maxTokens) {
+    return keyOf({QStringLiteral("run"), model.contentHash, prompt, strategy.hash(), QString::number(seed),
+                  QString::number(maxTokens)});
+}
+
 Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& tokenizer, Database& database,
                                             const ComparisonPlan& plan,
                                             const std::function<void(const ComparisonProgress&)>& progress,
@@ -114,8 +120,7 @@ Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& d
             for (std::size_t j = 0; j < plan.strategies.size(); ++j) {
                 const Strategy& strategy = plan.strategies[j];
                 const std::uint64_t seed = seedFor(plan, s, j);
-                runKeys[j] = keyOf({QStringLiteral("run"), info.contentHash, prompt, strategy.hash(),
-                                    QString::number(seed), QString::number(plan.maxTokens)});
+                runKeys[j] = runBatchKey(info, prompt, strategy, seed, plan.maxTokens);
                 comparisonParts << strategy.hash();
                 if (plan.seedPolicy == SeedPolicy::Independent)
                     comparisonParts << QString::number(seed);

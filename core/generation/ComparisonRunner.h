@@ -73,6 +73,11 @@ struct RunSource {
     bool rendersConversations = false;
 };
 
+// The key that finds a run in the store again (runs.batch_key): what defines it, hashed. A comparison plan and
+// a sweep that make the same run (model, prompt, strategy, seed, max tokens) share it.
+QString runBatchKey(const ModelInfo& model, const QString& prompt, const Strategy& strategy, std::uint64_t seed,
+                    int maxTokens);
+
 // Runs a plan into the run store. Resumable: every run and comparison carries a key derived from what
 // defines it, so the same plan again skips finished work. The strategies of one comparison that still
 // need running go through the model together, one batched forward pass per token. Presentation

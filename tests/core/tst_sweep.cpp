@@ -1,0 +1,310 @@
+// Parameter sweeps (evaluation/Sweep.h, generation/SweepRunner.h, `swb sweep`) and repetition loops
+// (stats::findRepetitionLoops): hand-worked cases, and runs checked against generating each cell alone.
+
+#include <atomic>
+#include <cmath>
+
+#include <QBuffer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "evaluation/Statistics.h"
+#include "evaluation/Sweep.h"
+#include "generation/Generator.h"
+#include "generation/SweepRunner.h"
+#include "model/Model.h"
+#include "sampling/StepTrace.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+#include "tokenizer/TokenizerLoader.h"
+
+using namespace swb;
+using Loop = stats::RepetitionLoop;
+
+namespace {
+
+QString demoModel() {
+    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+}
+
+StepTrace step(int token, double rawP, double rawEntropy) {
+    StepTrace trace;
+    trace.chosen = token;
+    trace.rawP = static_cast<float>(rawP);
+    trace.rawEntropy = rawEntropy;
+    return trace;
+}
+
+std::vector<int> repeated(std::vector<int> unit, int times) {
+    std::vector<int> out;
+    for (int i = 0; i < times; ++i)
+        out.insert(out.end(), unit.begin(), unit.end());
+    return out;
+}
+
+SweepSpec smallSpec(std::uint64_t seed) {
+    SweepSpec spec;
+    spec.base = test::strategyFromJson(R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":0.8}]})");
+    spec.x = SweepAxis::parse(QStringLiteral("temperature.value=0.5,1.5")).value();
+    spec.y = SweepAxis::parse(QStringLiteral("min_p.p=0,0.2")).value();
+    spec.prompts = {QStringLiteral("In the beginning"), QStringLiteral("And the LORD said")};
+    spec.samples = 2;
+    spec.seed = seed;
+    spec.maxTokens = 8;
+    return spec;
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+
+private slots:
+    void loops_data() {
+        QTest::addColumn<std::vector<int>>("tokens");
+        QTest::addColumn<std::vector<Loop>>("expected");
+        QTest::newRow("period 2, four copies") << repeated({1, 2}, 4) << std::vector<Loop>{{0, 8, 2, 4}};
+        QTest::newRow("one token nine times") << repeated({7}, 9) << std::vector<Loop>{{0, 9, 1, 9}};
+        QTest::newRow("period 3 then other") << std::vector<int>{1, 2, 3, 1, 2, 3, 1, 2, 3, 9}
+                                             << std::vector<Loop>{{0, 9, 3, 3}};
+        QTest::newRow("after a prefix, last copy cut") << std::vector<int>{5, 6, 7, 8, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1}
+                                                       << std::vector<Loop>{{4, 14, 3, 3}};
+        QTest::newRow("too short") << repeated({1, 2}, 2) << std::vector<Loop>{};
+        QTest::newRow("two copies and a bit") << std::vector<int>{1, 2, 3, 1, 2, 3, 1, 2} << std::vector<Loop>{};
+        QTest::newRow("three copies of 2 tokens < 8") << repeated({1, 2}, 3) << std::vector<Loop>{};
+        QTest::newRow("two loops back to back") << [] {
+            std::vector<int> t = repeated({1}, 8);
+            const std::vector<int> tail = repeated({2, 3}, 4);
+            t.insert(t.end(), tail.begin(), tail.end());
+            return t;
+        }() << std::vector<Loop>{{0, 8, 1, 8}, {8, 16, 2, 4}};
+        QTest::newRow("no repeat") << std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} << std::vector<Loop>{};
+        QTest::newRow("empty") << std::vector<int>{} << std::vector<Loop>{};
+    }
+    void loops() {
+        QFETCH(std::vector<int>, tokens);
+        QFETCH(std::vector<Loop>, expected);
+        const std::vector<Loop> found = stats::findRepetitionLoops(tokens);
+        QCOMPARE(found.size(), expected.size());
+        for (std::size_t i = 0; i < found.size(); ++i) {
+            QCOMPARE(found[i].start, expected[i].start);
+            QCOMPARE(found[i].end, expected[i].end);
+            QCOMPARE(found[i].period, expected[i].period);
+            QCOMPARE(found[i].repeats, expected[i].repeats);
+        }
+    }
+
+    void cellMetricsByHand() {
+        // Run A: tokens 1 2 1, raw p 1/2 1/4 1/2, entropies 1 2 3. Run B: token 3, p 1/8, entropy 0.5.
+        // Run C: token 4 eight times (a loop), p 1, entropy 0.
+        const std::vector<StepTrace> a{step(1, 0.5, 1.0), step(2, 0.25, 2.0), step(1, 0.5, 3.0)};
+        const std::vector<StepTrace> b{step(3, 0.125, 0.5)};
+        SweepCellMetrics two = sweepCellMetrics({a, b});
+        QCOMPARE(two.runs, 2);
+        QCOMPARE(two.meanLength, 2.0);
+        QCOMPARE(two.meanRawEntropy, 1.25);                        // mean of the runs' means 2 and 0.5
+        QVERIFY(std::abs(two.perplexity - std::pow(2.0, 7.0 / 4)) < 1e-12); // -ln p sums to 7 ln 2 over 4 tokens
+        QCOMPARE(two.distinct1, 0.75);                             // {1, 2, 3} of 4 unigrams
+        QCOMPARE(two.distinct2, 1.0);                              // (1,2) (2,1); B has none
+        QVERIFY(std::isnan(two.rep4));                             // no run has a 4-gram
+        QCOMPARE(two.loopShare, 0.0);
+        std::vector<StepTrace> c(8, step(4, 1.0, 0.0));
+        SweepCellMetrics three = sweepCellMetrics({a, b, c});
+        QVERIFY(std::abs(three.loopShare - 1.0 / 3) < 1e-15);
+        QCOMPARE(three.rep4, 1.0 - 1.0 / 5); // C's five 4-grams are one
+        QVERIFY(std::isnan(sweepCellMetrics({}).meanLength));
+    }
+
+    void axes_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error"); // empty: parses
+        QTest::newRow("ok") << "temperature.value=0.5, 0.7,1" << "";
+        QTest::newRow("integer") << "top_k.k=10,40" << "";
+        QTest::newRow("no equals") << "temperature.value" << "SAMPLER.PARAM=V1,V2";
+        QTest::newRow("no dot") << "temperature=0.5" << "SAMPLER.PARAM=V1,V2";
+        QTest::newRow("unknown sampler") << "warmth.value=1" << "no sampler \"warmth\"";
+        QTest::newRow("unknown param") << "min_p.q=0.1" << "min_p has no numeric parameter \"q\" (it has: p";
+        QTest::newRow("out of range") << "top_p.p=0.5,1.5" << "1.5 is outside";
+        QTest::newRow("not a number") << "top_p.p=0.5,x" << "\"x\" is not a finite number";
+        QTest::newRow("fraction for integer") << "top_k.k=2.5" << "2.5 must be a whole number";
+        QTest::newRow("twice") << "top_p.p=0.5,0.5" << "0.5 is given twice";
+        QTest::newRow("too many") << "top_k.k=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17" << "17 values; at most 16";
+        QTest::newRow("empty") << "top_k.k=" << "has no values";
+    }
+    void axes() {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        Result<SweepAxis> axis = SweepAxis::parse(text);
+        if (error.isEmpty()) {
+            QVERIFY2(axis.ok(), qPrintable(axis ? QString() : axis.error().message));
+            QCOMPARE(SweepAxis::parse(axis->toString()).value(), axis.value());
+        } else {
+            QVERIFY(!axis.ok());
+            QVERIFY2(axis.error().message.contains(error), qPrintable(axis.error().message));
+        }
+    }
+
+    void cellStrategies() {
+        const SweepSpec spec = smallSpec(0);
+        QVERIFY(spec.validate().ok());
+        // Cell (1, 1): temperature set where it stands, min_p added before the selector.
+        Result<Strategy> cell = sweepCellStrategy(spec, 1, 1);
+        QVERIFY(cell.ok());
+        QStringList types;
+        for (const SamplerSpec& sampler : cell->samplers)
+            types << sampler.type;
+        QCOMPARE(types, (QStringList{"top_k", "temperature", "min_p", "dist"}));
+        QCOMPARE(cell->samplers[1].params.value("value").toDouble(), 1.5);
+        QCOMPARE(cell->samplers[2].params.value("p").toDouble(), 0.2);
+        QCOMPARE(cell->samplers[0].params.value("k").toInt(), 40);
+        QCOMPARE(cell->name, QStringLiteral("temperature.value=1.5, min_p.p=0.2"));
+        // The same parameter on both axes, a beam base, or no prompt: one sentence each.
+        SweepSpec same = spec;
+        same.y = spec.x;
+        QVERIFY(same.validate().error().message.contains("same parameter"));
+        SweepSpec noPrompts = spec;
+        noPrompts.prompts.clear();
+        QVERIFY(noPrompts.validate().error().message.contains("at least one prompt"));
+        // JSON round trip, as the GUI saves a sweep and `swb sweep --spec` reads it.
+        Result<SweepSpec> back = SweepSpec::fromJson(spec.toJson());
+        QVERIFY(back.ok());
+        QCOMPARE(back->toJson(), spec.toJson());
+        QJsonObject bad = spec.toJson();
+        bad.insert("sample", 3);
+        QVERIFY(SweepSpec::fromJson(bad).error().message.contains("no field \"sample\""));
+    }
+
+    void runsMatchEachCellAlone() {
+        Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+        QVERIFY(model.ok());
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+        QVERIFY(tokenizer.ok());
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Database>> database = Database::open(dir.filePath("runs.db"));
+        QVERIFY(database.ok());
+        const SweepSpec spec = smallSpec(11);
+        std::vector<SweepProgress> seen;
+        Result<SweepOutcome> outcome =
+            runSweep(*model.value(), *tokenizer.value(), *database.value(), spec, [&](const SweepProgress& p) { seen.push_back(p); });
+        QVERIFY2(outcome.ok(), qPrintable(outcome ? QString() : outcome.error().message));
+        QCOMPARE(outcome->total, 16); // 4 cells x 2 prompts x 2 samples
+        QCOMPARE(outcome->generated, 16);
+        QCOMPARE(outcome->cells.size(), std::size_t(4));
+        QCOMPARE(seen.back().done, 16);
+
+        // Each cell's run is what generating that cell's strategy alone with the sample's seed gives.
+        Generator generator(*model.value(), *tokenizer.value());
+        RunRepository runs(*database.value());
+        for (const SweepCellRuns& cell : outcome->cells) {
+            QCOMPARE(cell.runIds.size(), std::size_t(4));
+            for (int p = 0; p < 2; ++p)
+                for (int s = 0; s < 2; ++s) {
+                    GenerationRequest request;
+                    request.prompt = spec.prompts.at(p).toStdString();
+                    request.strategy = cell.strategy;
+                    request.strategy.seed = spec.seed + static_cast<std::uint64_t>(s);
+                    request.maxTokens = spec.maxTokens;
+                    Result<GenerationResult> alone = generator.generate(request);
+                    QVERIFY(alone.ok());
+                    Result<RunRecord> stored = runs.loadRun(cell.runIds[static_cast<std::size_t>(p * 2 + s)]);
+                    QVERIFY(stored.ok());
+                    QCOMPARE(stored->promptText, spec.prompts.at(p));
+                    QCOMPARE(stored->steps.size(), alone->steps.size());
+                    for (std::size_t i = 0; i < alone->steps.size(); ++i)
+                        QCOMPARE(stored->steps[i].chosen, alone->steps[i].token);
+                }
+        }
+        // The metrics of a cell are those of its stored runs.
+        Result<std::vector<SweepCellResult>> results = sweepResults(*database.value(), outcome.value());
+        QVERIFY(results.ok());
+        QCOMPARE(results->size(), std::size_t(4));
+        std::vector<std::vector<StepTrace>> firstCell;
+        for (qint64 id : outcome->cells[0].runIds)
+            firstCell.push_back(runs.loadRun(id)->steps);
+        QCOMPARE((*results)[0].metrics.perplexity, sweepCellMetrics(firstCell).perplexity);
+        QCOMPARE((*results)[0].metrics.meanLength, sweepCellMetrics(firstCell).meanLength);
+
+        // Again: nothing generated, the same runs found.
+        Result<SweepOutcome> again = runSweep(*model.value(), *tokenizer.value(), *database.value(), spec);
+        QVERIFY(again.ok());
+        QCOMPARE(again->generated, 0);
+        QCOMPARE(again->skipped, 16);
+        for (std::size_t c = 0; c < 4; ++c)
+            QCOMPARE(again->cells[c].runIds, outcome->cells[c].runIds);
+
+        // The CSV: a header and one row per cell, x and y as given.
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(writeSweepCsv(buffer, spec, results.value()));
+        const QList<QByteArray> lines = buffer.data().split('\n');
+        QCOMPARE(lines.at(0).trimmed(),
+                 QByteArray("temperature.value,min_p.p,runs,mean_raw_entropy,perplexity,distinct_1,distinct_2,rep_4,"
+                            "mean_length,loop_share"));
+        QVERIFY(lines.at(1).startsWith("0.5,0,4,"));
+        QVERIFY(lines.at(4).startsWith("1.5,0.2,4,"));
+    }
+
+    void cancelledSweepResumes() {
+        Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Database>> database = Database::open(dir.filePath("runs.db"));
+        const SweepSpec spec = smallSpec(5);
+        // Cancel inside the second batch (prompt 1, sample 2): the first batch's four runs are kept, the
+        // second's, cut short, are not.
+        std::atomic<bool> cancel{false};
+        Result<SweepOutcome> first = runSweep(*model.value(), *tokenizer.value(), *database.value(), spec,
+                                              [&](const SweepProgress& p) {
+                                                  if (p.done == 4 && p.batchTokens > 2)
+                                                      cancel = true;
+                                              },
+                                              &cancel);
+        QVERIFY(first.ok());
+        QVERIFY(first->cancelled);
+        QCOMPARE(first->generated, 4);
+        RunRepository runs(*database.value());
+        QCOMPARE(runs.listRuns()->size(), std::size_t(4));
+        Result<SweepOutcome> resumed = runSweep(*model.value(), *tokenizer.value(), *database.value(), spec);
+        QVERIFY(resumed.ok());
+        QVERIFY(!resumed->cancelled);
+        QCOMPARE(resumed->skipped, 4);
+        QCOMPARE(resumed->generated, 12);
+        QCOMPARE(runs.listRuns()->size(), std::size_t(16));
+    }
+
+    void commandLine() {
+        QTemporaryDir dir;
+        QFile prompts(dir.filePath("prompts.txt"));
+        QVERIFY(prompts.open(QIODevice::WriteOnly));
+        prompts.write("In the beginning\nAnd God said\n");
+        prompts.close();
+        const QStringList args{"sweep", "--x", "temperature.value=0.7,1.2", "--prompts", prompts.fileName(),
+                               "--samples", "2", "--max-tokens", "6", "--db", dir.filePath("runs.db"), "--out",
+                               dir.filePath("sweep.csv")};
+        const test::ProcessResult run = test::runSwbProcess(args);
+        QVERIFY2(run.status == 0, run.err.constData());
+        QVERIFY2(run.err.contains("8 runs: 8 generated, 0 found"), run.err.constData());
+        QFile csv(dir.filePath("sweep.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines.at(0).startsWith("temperature.value,y,runs,"));
+        QVERIFY(lines.at(1).startsWith("0.7,,4,"));
+        const test::ProcessResult again = test::runSwbProcess(args);
+        QCOMPARE(again.status, 0);
+        QVERIFY2(again.err.contains("8 runs: 0 generated, 8 found"), again.err.constData());
+
+        // Bad input: exit 2 and one sentence.
+        const test::ProcessResult bad = test::runSwbProcess(
+            {"sweep", "--x", "top_p.p=2", "--prompts", prompts.fileName(), "--db", dir.filePath("runs.db")});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.startsWith("swb: sweep axis top_p.p: 2 is outside (0, 1]"), bad.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"

@@ -588,17 +588,17 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+34"/>
+        <location line="+32"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-24"/>
         <source>There is no rubric named “%1”.</source>
         <translation>没有名为“%1”的评分标准。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
         <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
     </message>
@@ -1776,7 +1776,7 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+59"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+61"/>
         <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
@@ -1791,11 +1791,12 @@ p %2</translation>
         <location line="+28"/>
         <location line="+63"/>
         <location line="+32"/>
+        <location line="+30"/>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location line="-99"/>
+        <location line="-129"/>
         <source>A remote engine does not search beams here.</source>
         <translation>远程引擎不在此处进行束搜索。</translation>
     </message>
@@ -1811,7 +1812,7 @@ p %2</translation>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+30"/>
+        <location filename="../ui/MainWindow.cpp" line="+31"/>
         <source>Sampling Workbench</source>
         <translation>采样工作台</translation>
     </message>
@@ -1832,11 +1833,16 @@ p %2</translation>
     </message>
     <message>
         <location line="+8"/>
+        <source>S&amp;weep</source>
+        <translation>扫描(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Runs</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>Re&amp;ports</source>
         <translation>报告(&amp;P)</translation>
     </message>
@@ -1846,7 +1852,7 @@ p %2</translation>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2795,7 +2801,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+138"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+139"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>
@@ -2986,7 +2992,7 @@ have been compared.</source>
         <translation>设置策略</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+109"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation>JSON：第 %2 行第 %3 列：%1。</translation>
     </message>
@@ -3034,6 +3040,374 @@ have been compared.</source>
         <location line="+46"/>
         <source>%1: write a JSON list or object.</source>
         <translation>%1：请写入一个 JSON 列表或对象。</translation>
+    </message>
+</context>
+<context>
+    <name>swb::SweepHeatmap</name>
+    <message>
+        <location filename="../ui/sweep/SweepHeatmap.cpp" line="+32"/>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+45"/>
+        <source>%1
+%2: %3 (%n run(s)); click to see the outputs</source>
+        <translation>
+            <numerusform>%1
+%2：%3（%n 个运行）；单击查看输出</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>swb::SweepView</name>
+    <message>
+        <location filename="../ui/sweep/SweepView.cpp" line="+64"/>
+        <source>Mean raw entropy (nats)</source>
+        <translation>平均原始熵（nats）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Perplexity of the outputs</source>
+        <translation>输出的困惑度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distinct-1</source>
+        <translation>Distinct-1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distinct-2</source>
+        <translation>Distinct-2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rep-4 (repeated 4-grams)</source>
+        <translation>Rep-4（重复的 4 元组）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean length (tokens)</source>
+        <translation>平均长度（词元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of runs in a repetition loop</source>
+        <translation>陷入重复循环的运行占比</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>New sweep</source>
+        <translation>新建扫描</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The strategy whose parameters the grid changes: Explore&apos;s, a preset, a saved name or JSON</source>
+        <translation>网格要改变其参数的策略：探索中的策略、预设、已保存的名称或 JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Explore&apos;s strategy</source>
+        <translation>探索中的策略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Base strategy</source>
+        <translation>基础策略(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>values, e.g. 0.5, 0.7, 1.0</source>
+        <translation>取值，例如 0.5, 0.7, 1.0</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;X parameter</source>
+        <translation>X 参数(&amp;X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>X values</source>
+        <translation>X 取值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A second parameter (&amp;Y)</source>
+        <translation>第二个参数(&amp;Y)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Y parameter</source>
+        <translation>Y 参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Y values</source>
+        <translation>Y 取值</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>One prompt per line</source>
+        <translation>每行一个提示词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Prompts</source>
+        <translation>提示词(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Samples per prompt and cell; sample k uses seed + k − 1 in every cell</source>
+        <translation>每个提示词和单元格的样本数；第 k 个样本在每个单元格中使用种子 + k − 1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Max tokens</source>
+        <translation>最大词元数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Run Sweep</source>
+        <translation>运行扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run every cell on the loaded model (Ctrl+Return); finished runs are kept, so a cancelled sweep resumes</source>
+        <translation>在已加载的模型上运行每个单元格（Ctrl+Return）；已完成的运行会保留，因此取消的扫描可以继续</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open a sweep saved as JSON</source>
+        <translation>打开保存为 JSON 的扫描</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save this sweep as JSON (swb sweep --spec reads it)</source>
+        <translation>将此扫描保存为 JSON（swb sweep --spec 可读取）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The metrics of every cell as CSV</source>
+        <translation>以 CSV 格式导出每个单元格的指标</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%v of %m runs</source>
+        <translation>%v / %m 个运行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this prompt and sample: %v of %m tokens</source>
+        <translation>当前提示词和样本：%v / %m 个词元</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Run a sweep to see a metric of every cell here.</source>
+        <translation>运行一次扫描，即可在此查看每个单元格的指标。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click a cell to see its outputs; double-click an output to open it in Explore.</source>
+        <translation>单击单元格查看其输出；双击某个输出可在探索中打开。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Open Sweep</source>
+        <translation>打开扫描</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+6"/>
+        <source>Sweep (*.json)</source>
+        <translation>扫描 (*.json)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Save Sweep</source>
+        <translation>保存扫描</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export Sweep Metrics</source>
+        <translation>导出扫描指标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export Chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;PDF (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>Base strategy: %1</source>
+        <translation>基础策略：%1</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Cannot save the sweep to %1: %2</source>
+        <translation>无法将扫描保存到 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved the sweep to %1.</source>
+        <translation>已将扫描保存到 %1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a sweep (a JSON object)</source>
+        <translation>不是扫描（应为 JSON 对象）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot open the sweep %1: %2</source>
+        <translation>无法打开扫描 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Opened %1. Run it to see its cells (finished runs are found, not made again).</source>
+        <translation>已打开 %1。运行它即可查看各单元格（已完成的运行会被找到，不会重新生成）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exported the sweep&apos;s metrics to %1.</source>
+        <translation>已将扫描指标导出到 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The run store is not open, so a sweep cannot be saved.</source>
+        <translation>运行存储未打开，因此无法保存扫描。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wait for the model to load and Explore to finish generating.</source>
+        <translation>请等待模型加载完成且探索结束生成。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>Running %n cell(s)…</source>
+        <translation>
+            <numerusform>正在运行 %n 个单元格…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Cancelled after %1 of %2 runs; Run Sweep again to resume. The map shows the runs made so far.</source>
+        <translation>已在 %2 个运行中完成 %1 个后取消；再次运行扫描即可继续。热图显示目前已生成的运行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 runs: %2 generated, %3 found in the run store.</source>
+        <translation>%1 个运行：新生成 %2 个，在运行存储中找到 %3 个。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+1"/>
+        <source>The sweep stopped: %1</source>
+        <translation>扫描已停止：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>%1: %n run(s). Double-click one to open it in Explore.</source>
+        <translation>
+            <numerusform>%1：%n 个运行。双击其中一个可在探索中打开。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>from token %1, %2 × %n token(s)</source>
+        <translation>
+            <numerusform>从第 %1 个词元起，%2 × %n 个词元</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,7 @@
 #include "runs/RunsView.h"
 #include "serving/RemoteEngine.h"
 #include "storage/Database.h"
+#include "sweep/SweepView.h"
 
 namespace swb {
 
@@ -49,10 +50,17 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
             selectTab(QStringLiteral("explore"));
         }
     });
+    m_sweepView = new SweepView(*m_settings, m_database.get(), m_explore, m_tabs);
+    m_tabs->addTab(m_sweepView, tr("S&weep"));
     m_runsView = new RunsView(m_database.get(), m_tabs);
     m_tabs->addTab(m_runsView, tr("&Runs"));
     connect(m_explore, &ExploreView::runSaved, m_runsView, &RunsView::refresh);
     connect(m_compare, &CompareView::comparisonsChanged, m_runsView, &RunsView::refresh);
+    connect(m_sweepView, &SweepView::runsChanged, m_runsView, &RunsView::refresh);
+    connect(m_sweepView, &SweepView::openRun, this, [this](qint64 id) {
+        if (m_explore->openRun(id))
+            selectTab(QStringLiteral("explore"));
+    });
     connect(m_runsView, &RunsView::runDeleted, m_explore, &ExploreView::forgetDeletedRun);
     connect(m_runsView, &RunsView::runDeleted, m_compare, &CompareView::reloadComparisons);
     connect(m_runsView, &RunsView::openRequested, this, [this](qint64 id) {
@@ -72,7 +80,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
             m_reportsView->refresh();
     });
     for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_compare),
-                            static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)}) {
+                            static_cast<QObject*>(m_sweepView), static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)}) {
         connect(source, SIGNAL(statusMessage(QString)), this, SLOT(showStatus(QString)));
         connect(source, SIGNAL(errorMessage(QString)), this, SLOT(showError(QString)));
     }
@@ -113,7 +121,8 @@ MainWindow::~MainWindow() {
 }
 
 QStringList MainWindow::tabKeys() {
-    return {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("runs"), QStringLiteral("reports")};
+    return {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("sweep"), QStringLiteral("runs"),
+            QStringLiteral("reports")};
 }
 
 QString MainWindow::currentTabKey() const {

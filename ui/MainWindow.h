@@ -13,6 +13,7 @@ class Database;
 class ExploreView;
 class ReportsView;
 class RunsView;
+class SweepView;
 class Settings;
 
 // The workbench window: tabs Explore, Compare, Runs and Reports, menus and status bar.
@@ -37,6 +38,7 @@ public:
     ExploreView* explore() const { return m_explore; }
     CompareView* compare() const { return m_compare; }
     RunsView* runs() const { return m_runsView; }
+    SweepView* sweep() const { return m_sweepView; }
     ReportsView* reports() const { return m_reportsView; }
     MessageBar* messageBar() const { return m_messageBar; }
     // The GUI thread's run store; null when it could not be opened (the reason is in the status bar).
@@ -63,6 +65,7 @@ private:
     ExploreView* m_explore = nullptr;
     CompareView* m_compare = nullptr;
     RunsView* m_runsView = nullptr;
+    SweepView* m_sweepView = nullptr;
     ReportsView* m_reportsView = nullptr;
 };
 

@@ -46,6 +46,8 @@ inline const SettingKey<QStringList> compareStrategies{"compare/strategies",
                                                        {QStringLiteral("greedy"), QStringLiteral("chat")}};
 inline const SettingKey<QString> comparePrompts{"compare/prompts",
                                                 QStringLiteral("And God said\nIn the beginning\nBlessed are the")};
+// The Sweep tab's form as last left (strategy, axes, prompts, samples, max tokens, seed, metric).
+inline const SettingKey<QVariantMap> sweepForm{"sweep/form", {}};
 // Reports: raters are suggested for setting aside below these (the evaluation guide's defaults).
 inline const SettingKey<double> reportsGoldThreshold{"reports/goldThreshold", 0.6};
 inline const SettingKey<double> reportsAlphaRise{"reports/alphaRise", 0.05};

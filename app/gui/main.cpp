@@ -13,6 +13,7 @@
 #include "explore/TokenStreamView.h"
 #include "reports/ReportsView.h"
 #include "serving/RemoteEngine.h"
+#include "sweep/SweepView.h"
 
 namespace {
 
@@ -67,6 +68,29 @@ void screenshotAfterDemoGeneration(swb::MainWindow* window, const QString& path)
     QTimer::singleShot(60000, window, shoot);
 }
 
+// For a screenshot of Sweep: run the sweep the form holds on the loaded model, show its middle cell, shoot.
+void screenshotAfterSweep(swb::MainWindow* window, const QString& path) {
+    swb::SweepView* sweep = window->sweep();
+    const auto shoot = [window, path] { takeScreenshotWhenPainted(window, path); };
+    QObject::connect(sweep, &swb::SweepView::runsChanged, window, [sweep, shoot] {
+        if (const auto& done = sweep->result(); done && !done->outcome.cells.empty()) {
+            const swb::SweepCellRuns& last = done->outcome.cells.back();
+            sweep->showCell(last.column / 2, last.row / 2);
+        }
+        shoot();
+    });
+    const auto start = [sweep, shoot] {
+        sweep->run();
+        if (!sweep->isRunning())
+            shoot(); // the form does not hold a sweep: show why
+    };
+    if (window->explore()->isModelLoaded())
+        QTimer::singleShot(0, sweep, start);
+    else
+        QObject::connect(window->explore(), &swb::ExploreView::modelReady, sweep, start, Qt::SingleShotConnection);
+    QTimer::singleShot(120000, window, shoot);
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -91,7 +115,7 @@ int main(int argc, char* argv[]) {
                                         QObject::tr("Save the window as a PNG at PATH once painted, then exit."),
                                         QStringLiteral("PATH"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QObject::tr("Open on tab NAME: explore, compare, runs or reports."),
+                                 QObject::tr("Open on tab NAME: explore, compare, sweep, runs or reports."),
                                  QStringLiteral("NAME"));
     parser.addOption(screenshot);
     const QCommandLineOption model(QStringLiteral("model"),
@@ -140,6 +164,8 @@ int main(int argc, char* argv[]) {
         const QString path = parser.value(screenshot);
         if (window.currentTabKey() == QLatin1String("explore"))
             screenshotAfterDemoGeneration(&window, path);
+        else if (window.currentTabKey() == QLatin1String("sweep"))
+            screenshotAfterSweep(&window, path);
         else if (window.currentTabKey() == QLatin1String("reports"))
             // The summary is computed off the GUI thread: wait for it.
             QObject::connect(

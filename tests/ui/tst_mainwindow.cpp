@@ -1,4 +1,4 @@
-// The GUI shell: four tabs, persisted last tab and geometry, and the --screenshot option.
+// The GUI shell: five tabs, persisted last tab and geometry, and the --screenshot option.
 
 #include <QImage>
 #include <QMenuBar>
@@ -13,13 +13,14 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
-    void hasFourTabsInOrder() {
+    void hasFiveTabsInOrder() {
         swb::MainWindow window;
-        QCOMPARE(window.tabs()->count(), 4);
+        QCOMPARE(window.tabs()->count(), 5);
         QStringList keys;
         for (int i = 0; i < window.tabs()->count(); ++i)
             keys << window.tabs()->widget(i)->objectName();
         QCOMPARE(keys, swb::MainWindow::tabKeys());
+        QCOMPARE(keys, (QStringList{"explore", "compare", "sweep", "runs", "reports"}));
         QVERIFY(window.findChild<QAction*>(QStringLiteral("actionOpenModel")));
         QVERIFY(window.findChild<QAction*>(QStringLiteral("actionQuit")));
         QVERIFY(window.findChild<QAction*>(QStringLiteral("actionAbout")));

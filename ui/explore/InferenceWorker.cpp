@@ -23,6 +23,8 @@ InferenceWorker::InferenceWorker(QString databasePath)
     qRegisterMetaType<swb::BeamStep>();
     qRegisterMetaType<swb::StepTrace>();
     qRegisterMetaType<swb::ComparisonProgress>();
+    qRegisterMetaType<swb::SweepProgress>();
+    qRegisterMetaType<swb::SweepDone>();
     qRegisterMetaType<swb::ComparisonOutcome>();
 }
 
@@ -298,6 +300,40 @@ void InferenceWorker::runComparison(quint64 id, quint64 ticket, const Comparison
         return;
     }
     emit comparisonFinished(id, outcome.value());
+}
+
+void InferenceWorker::runSweep(quint64 id, quint64 ticket, const SweepSpec& spec) {
+    if (!m_model && !m_remote) {
+        emit sweepFailed(id, tr("No model is loaded."));
+        return;
+    }
+    QString error;
+    Database* db = database(&error);
+    if (!db) {
+        emit sweepFailed(id, error);
+        return;
+    }
+    arm(m_stop, m_stopUpTo, ticket);
+    QElapsedTimer throttle;
+    throttle.start();
+    const auto progress = [&](const SweepProgress& progress) {
+        if (throttle.elapsed() >= 50 || progress.done == progress.total) {
+            throttle.restart();
+            emit sweepProgress(id, progress);
+        }
+    };
+    Result<SweepOutcome> outcome = m_remote ? swb::runSweep(remoteRunSource(*m_remote, m_vocabulary), *db, spec, progress, &m_stop)
+                                            : swb::runSweep(*m_model, *m_tokenizer, *db, spec, progress, &m_stop);
+    if (!outcome) {
+        emit sweepFailed(id, outcome.error().message);
+        return;
+    }
+    Result<std::vector<SweepCellResult>> results = sweepResults(*db, outcome.value());
+    if (!results) {
+        emit sweepFailed(id, results.error().message);
+        return;
+    }
+    emit sweepFinished(id, SweepDone{std::move(outcome).value(), std::move(results).value()});
 }
 
 } // namespace swb

@@ -14,6 +14,7 @@
 #include "generation/Generator.h"
 #include "generation/RunRecording.h"
 #include "generation/StepReplay.h"
+#include "generation/SweepRunner.h"
 #include "model/Model.h"
 #include "serving/RemoteEngine.h"
 
@@ -33,6 +34,12 @@ struct GenerationJob {
     quint64 id = 0;
     GenerationRequest request;
     RunProvenance provenance;
+};
+
+// A finished (or cancelled) sweep: its runs per cell and every cell's metrics.
+struct SweepDone {
+    SweepOutcome outcome;
+    std::vector<SweepCellResult> results;
 };
 
 struct GenerationOutcome {
@@ -81,6 +88,8 @@ public:
     void inspect(const InspectJob& job);
     // Runs a comparison plan into the run store (progress at most ~20 times a second).
     void runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan);
+    // Runs a sweep into the run store and measures its cells (progress at most ~20 times a second).
+    void runSweep(quint64 id, quint64 ticket, const SweepSpec& spec);
 
     quint64 takeTicket() { return m_tickets.fetch_add(1) + 1; }
     // Stops the generations and comparisons queued so far (the running one within a step).
@@ -110,6 +119,9 @@ signals:
     void comparisonProgress(quint64 id, const swb::ComparisonProgress& progress);
     void comparisonFinished(quint64 id, const swb::ComparisonOutcome& outcome);
     void comparisonFailed(quint64 id, const QString& message);
+    void sweepProgress(quint64 id, const swb::SweepProgress& progress);
+    void sweepFinished(quint64 id, const swb::SweepDone& done);
+    void sweepFailed(quint64 id, const QString& message);
 
 private:
     Database* database(QString* error);
@@ -145,4 +157,6 @@ Q_DECLARE_METATYPE(swb::ReplayedStep)
 Q_DECLARE_METATYPE(swb::BeamStep)
 Q_DECLARE_METATYPE(swb::StepTrace)
 Q_DECLARE_METATYPE(swb::ComparisonProgress)
+Q_DECLARE_METATYPE(swb::SweepProgress)
+Q_DECLARE_METATYPE(swb::SweepDone)
 Q_DECLARE_METATYPE(swb::ComparisonOutcome)

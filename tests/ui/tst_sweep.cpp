@@ -1,0 +1,207 @@
+// The Sweep tab on the demo model: a 2 x 2 grid run from the GUI, its heatmap and outputs checked against
+// the stored runs, resumed, cancelled and resumed again, saved as JSON that `swb sweep --spec` reads (and
+// finds every run the GUI made), and exported as CSV.
+
+#include <cmath>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <qcustomplot.h>
+
+#include "AppInfo.h"
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "explore/ExploreView.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
+#include "sweep/SweepHeatmap.h"
+#include "sweep/SweepView.h"
+
+using namespace swb;
+
+class TestSweepView : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+    SweepView* m_sweep = nullptr;
+    QTemporaryDir m_dir;
+
+    void fill(int seed) {
+        m_sweep->findChild<QComboBox*>(QStringLiteral("sweepStrategy"))
+            ->setCurrentText(QStringLiteral(R"({"samplers":[{"type":"top_k","k":40}]})"));
+        m_sweep->findChild<QComboBox*>(QStringLiteral("sweepXParam"))->setCurrentText(QStringLiteral("temperature.value"));
+        m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->setText(QStringLiteral("0.5, 1.5"));
+        m_sweep->findChild<QCheckBox*>(QStringLiteral("sweepUseY"))->setChecked(true);
+        m_sweep->findChild<QComboBox*>(QStringLiteral("sweepYParam"))->setCurrentText(QStringLiteral("min_p.p"));
+        m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepYValues"))->setText(QStringLiteral("0, 0.3"));
+        m_sweep->findChild<QPlainTextEdit*>(QStringLiteral("sweepPrompts"))
+            ->setPlainText(QStringLiteral("And God said\nIn the beginning"));
+        auto spins = m_sweep->findChildren<QSpinBox*>();
+        QCOMPARE(spins.size(), 3); // samples, max tokens, seed
+        spins[0]->setValue(2);
+        spins[1]->setValue(8);
+        spins[2]->setValue(seed);
+    }
+
+    void runAndWait() {
+        QSignalSpy done(m_sweep, &SweepView::runsChanged);
+        QTest::mouseClick(m_sweep->findChild<QPushButton*>(QStringLiteral("sweepRun")), Qt::LeftButton);
+        QVERIFY2(done.wait(120000), qPrintable(m_sweep->statusLabel()->text()));
+    }
+
+private slots:
+    void initTestCase() {
+        for (const char* suffix : {"", "-wal", "-shm"})
+            QFile::remove(Database::defaultPath() + QLatin1String(suffix));
+        QSettings(applicationId(), QStringLiteral("settings")).clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QApplication::setActiveWindow(m_window.get());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->explore()->isModelLoaded(), 60000);
+        m_sweep = m_window->sweep();
+        QVERIFY(m_window->selectTab(QStringLiteral("sweep")));
+    }
+
+    void runsAGridAndShowsItsCells() {
+        fill(3);
+        runAndWait();
+        QCOMPARE(m_sweep->statusLabel()->text(), QStringLiteral("16 runs: 16 generated, 0 found in the run store."));
+        RunRepository runs(*m_window->database());
+        QCOMPARE(runs.listRuns()->size(), std::size_t(16));
+
+        // The heatmap shows the chosen metric of every cell, computed from that cell's stored runs.
+        QVERIFY(m_sweep->result().has_value());
+        const SweepOutcome& outcome = m_sweep->result()->outcome;
+        QCOMPARE(outcome.cells.size(), std::size_t(4));
+        m_sweep->metricBox()->setCurrentIndex(m_sweep->metricBox()->findData(QStringLiteral("perplexity")));
+        const SweepHeatmap::Grid& grid = m_sweep->heatmap()->grid();
+        QCOMPARE(grid.xValues, (QStringList{"0.5", "1.5"}));
+        QCOMPARE(grid.yValues, (QStringList{"0", "0.3"}));
+        QCOMPARE(grid.values.size(), std::size_t(4));
+        for (std::size_t c = 0; c < 4; ++c) {
+            // exp(-mean ln p) over every token of the cell's runs, from the store.
+            double logSum = 0;
+            int tokens = 0;
+            for (qint64 id : outcome.cells[c].runIds) {
+                const Result<RunRecord> run = runs.loadRun(id);
+                QVERIFY(run.ok());
+                for (const StepTrace& step : run->steps) {
+                    logSum += std::log(double(step.rawP));
+                    ++tokens;
+                }
+            }
+            QVERIFY(tokens > 0);
+            QVERIFY(std::abs(grid.values[c] - std::exp(-logSum / tokens)) < 1e-9 * grid.values[c]);
+            QCOMPARE(grid.runs[c], 4);
+        }
+        // Higher temperature makes less likely text: perplexity at 1.5 above 0.5 without min-p.
+        QVERIFY(grid.values[1] > grid.values[0]);
+
+        // A click on cell (x = 1.5, y = 0.3) lists its four outputs, as stored.
+        QCustomPlot* plot = m_sweep->heatmap()->plot();
+        const QPoint at(int(plot->xAxis->coordToPixel(1)), int(plot->yAxis->coordToPixel(1)));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+        QTreeWidget* outputs = m_sweep->outputs();
+        QCOMPARE(outputs->topLevelItemCount(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const qint64 id = outputs->topLevelItem(i)->data(0, Qt::UserRole).toLongLong();
+            QCOMPARE(id, outcome.cells[3].runIds[std::size_t(i)]);
+            QCOMPARE(outputs->topLevelItem(i)->text(4), runs.loadRun(id)->text.simplified());
+        }
+        // Double-clicking an output opens it in Explore.
+        QSignalSpy open(m_sweep, &SweepView::openRun);
+        emit outputs->itemDoubleClicked(outputs->topLevelItem(0), 0);
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(m_window->currentTabKey(), QStringLiteral("explore"));
+        QVERIFY(m_window->selectTab(QStringLiteral("sweep")));
+    }
+
+    void resumesAndCancels() {
+        runAndWait(); // the same sweep again: nothing to make
+        QCOMPARE(m_sweep->statusLabel()->text(), QStringLiteral("16 runs: 0 generated, 16 found in the run store."));
+        // Another seed and longer runs, cancelled at once: Run Sweep again finishes it without making a run twice.
+        fill(4);
+        m_sweep->findChildren<QSpinBox*>()[1]->setValue(256);
+        QSignalSpy done(m_sweep, &SweepView::runsChanged);
+        QTest::mouseClick(m_sweep->findChild<QPushButton*>(QStringLiteral("sweepRun")), Qt::LeftButton);
+        QTest::keyClick(m_sweep->findChild<QPlainTextEdit*>(QStringLiteral("sweepPrompts")), Qt::Key_Escape);
+        QVERIFY(done.wait(120000));
+        QVERIFY2(m_sweep->statusLabel()->text().startsWith(QStringLiteral("Cancelled after")),
+                 qPrintable(m_sweep->statusLabel()->text()));
+        runAndWait();
+        QVERIFY2(m_sweep->statusLabel()->text().startsWith(QStringLiteral("16 runs: ")), qPrintable(m_sweep->statusLabel()->text()));
+        RunRepository runs(*m_window->database());
+        QCOMPARE(runs.listRuns()->size(), std::size_t(32));
+    }
+
+    void savesASweepTheCommandLineReads() {
+        const QString path = m_dir.filePath(QStringLiteral("sweep.json"));
+        QVERIFY(m_sweep->saveSpec(path));
+        m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->setText(QStringLiteral("0.9"));
+        QVERIFY(m_sweep->openSpec(path));
+        QCOMPARE(m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->text(), QStringLiteral("0.5, 1.5"));
+        // The command line, on the GUI's run store, finds all 16 runs of this sweep (same keys).
+        const QString csvPath = m_dir.filePath(QStringLiteral("cli.csv"));
+        const test::ProcessResult cli =
+            test::runSwbProcess({"sweep", "--spec", path, "--db", Database::defaultPath(), "--out", csvPath});
+        QVERIFY2(cli.status == 0, cli.err.constData());
+        QVERIFY2(cli.err.contains("16 runs: 0 generated, 16 found"), cli.err.constData());
+        // And the GUI's CSV export says what the command line's does.
+        const QString guiCsv = m_dir.filePath(QStringLiteral("gui.csv"));
+        QVERIFY(m_sweep->exportCsv(guiCsv));
+        QFile a(csvPath), b(guiCsv);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray csv = b.readAll();
+        QCOMPARE(csv, a.readAll());
+        QCOMPARE(csv.count('\n'), 5); // header and four cells
+        // A broken file is one sentence in the message bar; the form stays as it was.
+        QFile broken(m_dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"x\": ");
+        broken.close();
+        QSignalSpy error(m_sweep, &SweepView::errorMessage);
+        QVERIFY(!m_sweep->openSpec(broken.fileName()));
+        QCOMPARE(error.size(), 1);
+        QVERIFY2(error.at(0).at(0).toString().contains(QStringLiteral("line 1, column")), qPrintable(error.at(0).at(0).toString()));
+        QCOMPARE(m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->text(), QStringLiteral("0.5, 1.5"));
+    }
+
+    void badAxisIsOneSentence() {
+        m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->setText(QStringLiteral("0.5, hot"));
+        QTest::mouseClick(m_sweep->findChild<QPushButton*>(QStringLiteral("sweepRun")), Qt::LeftButton);
+        QCOMPARE(m_sweep->statusLabel()->text(),
+                 QStringLiteral("sweep axis temperature.value: \"hot\" is not a finite number"));
+        QVERIFY(!m_sweep->isRunning());
+    }
+
+    void cleanupTestCase() {
+        m_window.reset(); // saves the form
+        const QVariantMap form = QSettings(applicationId(), QStringLiteral("settings")).value("sweep/form").toMap();
+        QCOMPARE(form.value("xValues").toString(), QStringLiteral("0.5, hot"));
+        QCOMPARE(form.value("prompts").toString(), QStringLiteral("And God said\nIn the beginning"));
+        // Explore's strategy is kept as an empty text, whatever the language the item was shown in.
+        {
+            MainWindow window;
+            auto* strategy = window.sweep()->findChild<QComboBox*>(QStringLiteral("sweepStrategy"));
+            strategy->setCurrentIndex(0);
+        }
+        QCOMPARE(QSettings(applicationId(), QStringLiteral("settings")).value("sweep/form").toMap().value("strategy"),
+                 QVariant(QString()));
+    }
+};
+
+QTEST_MAIN(TestSweepView)
+#include "tst_sweep.moc"

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+76"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+78"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,12 +1458,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+914"/>
+        <location line="+1006"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-914"/>
+        <location line="-1006"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1483,7 +1483,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+16"/>
+        <source>Try a remedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+130"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1528,7 +1538,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+68"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1541,7 +1551,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1564,7 +1574,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1573,8 +1583,64 @@ p %2</source>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <location line="+124"/>
+        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n more loop(s) marked on the timeline.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+273"/>
+        <location line="+10"/>
+        <source>Repetition penalty %1 (transformers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DRY, multiplier %1 (llama.cpp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No repeated %1-grams (transformers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Temperature %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sample at temperature %1 instead of greedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 — what-if at step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Loop remedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The editor holds the run&apos;s strategy with the remedy; the what-if at the selected step shows what it would draw. Undo (Ctrl+Z) brings back the strategy before.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+168"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1671,7 +1737,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-383"/>
+        <location line="-453"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1699,7 +1765,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Failed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1714,7 +1780,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+87"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1737,7 +1803,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+105"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3295,7 +3361,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+73"/>
         <source>Base strategy: %1</source>
         <translation type="unfinished"></translation>
     </message>

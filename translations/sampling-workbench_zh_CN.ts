@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+76"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+78"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -1463,12 +1463,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+914"/>
+        <location line="+1006"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-914"/>
+        <location line="-1006"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1488,7 +1488,17 @@ p %2</translation>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+16"/>
+        <source>Try a remedy</source>
+        <translation>尝试补救</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
+        <translation>把能处理该循环的采样器放入编辑器，并选中它能起作用的那一步：假设分析会显示它能否在那里打破循环</translation>
+    </message>
+    <message>
+        <location line="+130"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
@@ -1533,7 +1543,7 @@ p %2</translation>
         <translation>此模型没有聊天模板</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+68"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1545,7 +1555,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
     </message>
@@ -1567,7 +1577,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
     </message>
@@ -1576,8 +1586,62 @@ p %2</translation>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+124"/>
+        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
+        <translation>
+            <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n more loop(s) marked on the timeline.</source>
+        <translation>
+            <numerusform>时间线上还标出了另外 %n 个循环。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+273"/>
+        <location line="+10"/>
+        <source>Repetition penalty %1 (transformers)</source>
+        <translation>重复惩罚 %1（transformers）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DRY, multiplier %1 (llama.cpp)</source>
+        <translation>DRY，乘数 %1（llama.cpp）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No repeated %1-grams (transformers)</source>
+        <translation>禁止重复的 %1 元组（transformers）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Temperature %1</source>
+        <translation>温度 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sample at temperature %1 instead of greedy</source>
+        <translation>以温度 %1 采样，而不是贪心解码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 — what-if at step %2</source>
+        <translation>%1 — 在第 %2 步做假设分析</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Loop remedy</source>
+        <translation>循环补救</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The editor holds the run&apos;s strategy with the remedy; the what-if at the selected step shows what it would draw. Undo (Ctrl+Z) brings back the strategy before.</source>
+        <translation>编辑器现在是该运行的策略加上补救措施；所选步骤的假设分析会显示它将抽取什么。撤销（Ctrl+Z）可恢复之前的策略。</translation>
+    </message>
+    <message>
+        <location line="+168"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
@@ -1674,7 +1738,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-383"/>
+        <location line="-453"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1701,7 +1765,7 @@ p %2</translation>
         <translation>运行未保存：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -1716,7 +1780,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+87"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1738,7 +1802,7 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+105"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -3308,7 +3372,7 @@ have been compared.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+73"/>
         <source>Base strategy: %1</source>
         <translation>基础策略：%1</translation>
     </message>

@@ -189,37 +189,19 @@ Status SweepSpec::validate() const {
 }
 
 Result<Strategy> sweepCellStrategy(const SweepSpec& spec, int column, int row) {
-    QJsonObject json = spec.base.toJson();
-    QJsonArray samplers = json.value(QStringLiteral("samplers")).toArray();
-    QStringList name;
-    const auto set = [&](const SweepAxis& axis, double value) {
-        name << axis.label() + QLatin1Char('=') + numberText(value);
-        for (qsizetype i = 0; i < samplers.size(); ++i) {
-            QJsonObject sampler = samplers.at(i).toObject();
-            if (sampler.value(QStringLiteral("type")).toString() == axis.sampler) {
-                sampler.insert(axis.param, value);
-                samplers.replace(i, sampler);
-                return;
-            }
-        }
-        qsizetype at = samplers.size();
-        if (at > 0) {
-            const SamplerDescriptor* last =
-                findSamplerDescriptor(samplers.at(at - 1).toObject().value(QStringLiteral("type")).toString());
-            if (last && last->selector)
-                --at;
-        }
-        samplers.insert(at, QJsonObject{{QStringLiteral("type"), axis.sampler}, {axis.param, value}});
-    };
-    set(spec.x, spec.x.values.at(static_cast<std::size_t>(column)));
+    QStringList name{spec.x.label() + QLatin1Char('=') + numberText(spec.x.values.at(static_cast<std::size_t>(column)))};
     if (spec.y)
-        set(*spec.y, spec.y->values.at(static_cast<std::size_t>(row)));
-    json.insert(QStringLiteral("samplers"), samplers);
-    json.insert(QStringLiteral("name"), name.join(QStringLiteral(", ")));
-    json.remove(QStringLiteral("seed"));
-    Result<Strategy> strategy = Strategy::fromJson(json);
+        name << spec.y->label() + QLatin1Char('=') + numberText(spec.y->values.at(static_cast<std::size_t>(row)));
+    const QString cell = name.join(QStringLiteral(", "));
+    Result<Strategy> strategy = withSamplerParams(
+        spec.base, spec.x.sampler, QJsonObject{{spec.x.param, spec.x.values.at(static_cast<std::size_t>(column))}});
+    if (strategy && spec.y)
+        strategy = withSamplerParams(strategy.value(), spec.y->sampler,
+                                     QJsonObject{{spec.y->param, spec.y->values.at(static_cast<std::size_t>(row))}});
     if (!strategy)
-        return Error::badInput(QStringLiteral("sweep cell %1: %2").arg(name.join(QStringLiteral(", ")), strategy.error().message));
+        return Error::badInput(QStringLiteral("sweep cell %1: %2").arg(cell, strategy.error().message));
+    strategy->name = cell;
+    strategy->seed.reset();
     return strategy;
 }
 

@@ -399,6 +399,35 @@ Result<Strategy> Strategy::parse(const QString& text) {
                                .arg(trimmed, strategyPresetNames().join(QStringLiteral(", "))));
 }
 
+Result<Strategy> withSamplerParams(const Strategy& strategy, const QString& type, const QJsonObject& params) {
+    QJsonObject json = strategy.toJson();
+    QJsonArray samplers = json.value(QStringLiteral("samplers")).toArray();
+    bool found = false;
+    for (qsizetype i = 0; i < samplers.size() && !found; ++i) {
+        QJsonObject sampler = samplers.at(i).toObject();
+        if (sampler.value(QStringLiteral("type")).toString() != type)
+            continue;
+        for (auto it = params.begin(); it != params.end(); ++it)
+            sampler.insert(it.key(), it.value());
+        samplers.replace(i, sampler);
+        found = true;
+    }
+    if (!found) {
+        qsizetype at = samplers.size();
+        if (at > 0) {
+            const SamplerDescriptor* last =
+                findSamplerDescriptor(samplers.at(at - 1).toObject().value(QStringLiteral("type")).toString());
+            if (last && last->selector)
+                --at;
+        }
+        QJsonObject sampler = params;
+        sampler.insert(QStringLiteral("type"), type);
+        samplers.insert(at, sampler);
+    }
+    json.insert(QStringLiteral("samplers"), samplers);
+    return Strategy::fromJson(json);
+}
+
 QJsonObject Strategy::toJson() const {
     QJsonObject json;
     if (!name.isEmpty())

@@ -79,6 +79,11 @@ struct Strategy {
     bool operator==(const Strategy&) const = default;
 };
 
+// The strategy with params set on its first sampler of `type`, or, when it has none, that sampler added before
+// the selector with its other parameters at their defaults (then ordered as the strategy's engine order asks);
+// checked like any strategy. Name, seed, stop strings and decoder are kept.
+Result<Strategy> withSamplerParams(const Strategy& strategy, const QString& type, const QJsonObject& params);
+
 QString engineOrderName(EngineOrder order);
 std::optional<EngineOrder> engineOrderFromName(const QString& name);
 // Stable re-ordering of samplers the way the engine applies them; the selector stays last.

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "TestSupport.h"
+#include "evaluation/LoopRemedies.h"
 #include "evaluation/Statistics.h"
 #include "evaluation/Sweep.h"
 #include "generation/Generator.h"
@@ -96,6 +97,52 @@ private slots:
             QCOMPARE(found[i].period, expected[i].period);
             QCOMPARE(found[i].repeats, expected[i].repeats);
         }
+    }
+
+    void loopRemediesByHand() {
+        // A loop of a 4-token cycle from step 10 to 30; the run sampled with top-k 40 and temperature 0.8.
+        const Strategy sampled =
+            test::strategyFromJson(R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":0.8}]})");
+        const stats::RepetitionLoop loop{10, 30, 4, 5};
+        std::vector<LoopRemedy> remedies = loopRemedies(sampled, loop);
+        QCOMPARE(remedies.size(), std::size_t(4));
+        const auto types = [](const Strategy& s) {
+            QStringList list;
+            for (const SamplerSpec& sampler : s.samplers)
+                list << sampler.type;
+            return list;
+        };
+        QCOMPARE(remedies[0].kind, LoopRemedy::Kind::RepetitionPenalty);
+        QCOMPARE(remedies[0].value, 1.3);
+        QCOMPARE(remedies[0].step, 14); // the first repeated token: start + period
+        QCOMPARE(types(remedies[0].strategy), (QStringList{"top_k", "temperature", "repetition_penalty", "dist"}));
+        QCOMPARE(remedies[0].strategy.samplers[2].params.value("penalty").toDouble(), 1.3);
+        QCOMPARE(remedies[1].kind, LoopRemedy::Kind::Dry);
+        QCOMPARE(remedies[1].step, 16); // DRY lets a repeat of allowed_length (2) tokens pass
+        QCOMPARE(remedies[1].strategy.samplers[2].params.value("multiplier").toDouble(), 0.8);
+        QCOMPARE(remedies[2].kind, LoopRemedy::Kind::NoRepeatNgram);
+        QCOMPARE(remedies[2].step, 16); // the first repeated 3-gram ends at start + period + 2
+        QCOMPARE(remedies[2].strategy.samplers[2].params.value("n").toInt(), 3);
+        QCOMPARE(remedies[3].kind, LoopRemedy::Kind::Temperature);
+        QVERIFY(std::abs(remedies[3].strategy.samplers[1].params.value("value").toDouble() - 1.1) < 1e-12);
+        QCOMPARE(types(remedies[3].strategy), (QStringList{"top_k", "temperature", "dist"}));
+
+        // A penalty already there is raised; a strategy with no-repeat n-grams is not offered them again.
+        const Strategy penalised = test::strategyFromJson(
+            R"({"samplers":[{"type":"repetition_penalty","penalty":1.25},{"type":"no_repeat_ngram","n":4}]})");
+        remedies = loopRemedies(penalised, loop);
+        QCOMPARE(remedies.size(), std::size_t(3));
+        QCOMPARE(remedies[0].value, 1.45);
+        QCOMPARE(types(remedies[0].strategy), (QStringList{"repetition_penalty", "no_repeat_ngram", "dist"}));
+        QCOMPARE(remedies[2].kind, LoopRemedy::Kind::Temperature);
+        QCOMPARE(remedies[2].value, 1.3); // no temperature sampler: 1 + 0.3, added before the selector
+
+        // Greedy: sampling at temperature 0.8 instead.
+        remedies = loopRemedies(test::strategyFromJson(R"({"samplers":[{"type":"greedy"}]})"), {0, 120, 8, 15});
+        QCOMPARE(remedies.back().kind, LoopRemedy::Kind::SampleInsteadOfGreedy);
+        QCOMPARE(types(remedies.back().strategy), (QStringList{"temperature", "dist"}));
+        QCOMPARE(remedies.back().step, 8);
+        QCOMPARE(types(remedies[0].strategy), (QStringList{"repetition_penalty", "greedy"}));
     }
 
     void cellMetricsByHand() {

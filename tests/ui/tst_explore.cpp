@@ -22,6 +22,7 @@
 #include "AppInfo.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "evaluation/Statistics.h"
 #include "explore/BeamTreeView.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
@@ -351,6 +352,50 @@ private slots:
         QVERIFY(tokens >= 200);
         QVERIFY(appendsWhileGenerating > 0); // tokens reached the screen while the runs went on
         qInfo("{\"gui_probe\": \"5 ms timer\", \"tokens\": %d, \"max_gui_stall_ms\": %.1f}", tokens, worst / 1e6);
+    }
+
+    void repetitionLoopIsMarkedWithRemedies() {
+        // Greedy on "In the beginning" falls into a loop on the demo model ("and in the midst of the earth, ...").
+        m_explore->promptEdit()->setPlainText(QStringLiteral("In the beginning"));
+        const qint64 runId = generate(120, R"({"samplers": [{"type": "greedy"}]})");
+        QVERIFY(runId > 0);
+        RunRepository runs(*m_window->database());
+        std::vector<int> tokens;
+        {
+            const Result<RunRecord> run = runs.loadRun(runId);
+            QVERIFY(run.ok());
+            for (const StepTrace& step : run->steps)
+                tokens.push_back(step.chosen);
+        }
+        const std::vector<stats::RepetitionLoop> expected = stats::findRepetitionLoops(tokens);
+        QVERIFY(!expected.empty());
+        QCOMPARE(m_explore->loops(), expected);
+        QVERIFY(m_explore->loopPanel()->isVisible());
+        QCOMPARE(m_explore->timeline()->loopCount(), static_cast<int>(expected.size()));
+        // Every token of the loop's span repeats the one a period earlier.
+        const stats::RepetitionLoop& loop = expected.front();
+        for (int i = loop.start + loop.period; i < loop.end; ++i)
+            QCOMPARE(tokens[std::size_t(i)], tokens[std::size_t(i - loop.period)]);
+
+        // The repetition penalty remedy: the editor takes it, the first repeated step is selected, and the what-if
+        // at that step runs through the penalty.
+        const std::vector<LoopRemedy> remedies = m_explore->loopRemediesOffered();
+        QCOMPARE(remedies.front().kind, LoopRemedy::Kind::RepetitionPenalty);
+        QCOMPARE(remedies.back().kind, LoopRemedy::Kind::SampleInsteadOfGreedy);
+        QSignalSpy inspected(m_explore, &ExploreView::inspectionUpdated);
+        m_explore->tryLoopRemedy(0);
+        QCOMPARE(m_explore->stream()->selectedStep(), loop.start + loop.period);
+        QCOMPARE(m_explore->strategyEditor()->strategy().samplers.front().type, QStringLiteral("repetition_penalty"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_explore->inspection() && m_explore->inspectedStep() == loop.start + loop.period &&
+                                     m_explore->inspection()->trace.stages.size() == 2,
+                                 30000);
+        QCOMPARE(m_explore->inspection()->trace.stages.front().sampler, QStringLiteral("repetition_penalty"));
+        // A run without a loop hides the panel.
+        m_explore->promptEdit()->setPlainText(QStringLiteral("And God said"));
+        QVERIFY(generate(6) > 0);
+        QVERIFY(m_explore->loops().empty());
+        QVERIFY(!m_explore->loopPanel()->isVisible());
+        QCOMPARE(m_explore->timeline()->loopCount(), 0);
     }
 
     void beamSearchDrawsATree() {

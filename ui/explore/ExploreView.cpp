@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -36,6 +37,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -329,12 +331,30 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     streamHeader->addStretch();
     streamHeader->addWidget(m_progress);
 
+    // A run caught in a repetition loop says so under the stream, with the samplers that address it.
+    m_loopPanel = new QWidget(this);
+    m_loopPanel->setObjectName(QStringLiteral("loopPanel"));
+    auto* loopRow = new QHBoxLayout(m_loopPanel);
+    loopRow->setContentsMargins(0, 0, 0, 0);
+    m_loopLabel = new QLabel(m_loopPanel);
+    m_loopLabel->setWordWrap(true);
+    m_loopButton = new QToolButton(m_loopPanel);
+    m_loopButton->setText(tr("Try a remedy"));
+    m_loopButton->setToolTip(tr("Put a sampler that addresses the loop into the editor and select the step where it "
+                                "can act: the what-if shows whether it breaks the loop there"));
+    m_loopButton->setPopupMode(QToolButton::InstantPopup);
+    m_loopButton->setMenu(new QMenu(m_loopButton));
+    loopRow->addWidget(m_loopLabel, 1);
+    loopRow->addWidget(m_loopButton);
+    m_loopPanel->hide();
+
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addLayout(promptRow);
     topLayout->addLayout(streamHeader);
     topLayout->addWidget(m_streamStack, 1);
+    topLayout->addWidget(m_loopPanel);
 
     auto* pipelineBox = new QWidget(this);
     auto* pipelineLayout = new QVBoxLayout(pipelineBox);
@@ -688,6 +708,8 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     dropInspection();
     showRunSteps();
     m_timeline->clearSteps();
+    m_loops.clear();
+    m_loopPanel->hide();
     m_pipeline->setRowCount(0);
     m_whatIf->clear();
     m_plot->clear(tr("Generating…"));
@@ -725,6 +747,8 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_streamStack->setCurrentWidget(m_beamScroll);
     m_timeline->clearSteps();
     m_timeline->hide(); // no per-step path to plot: the tree takes its room
+    m_loops.clear();
+    m_loopPanel->hide();
     m_pipeline->setRowCount(0);
     m_whatIf->clear();
     m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
@@ -838,6 +862,7 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     } else {
         emit errorMessage(tr("The run was not saved: %1").arg(outcome.saveError));
     }
+    updateLoops();
     if (m_stream->selectedStep() < 0 && m_stream->stepCount() > 0)
         m_stream->setSelectedStep(0);
     emit generationEnded(outcome.runId);
@@ -951,6 +976,7 @@ bool ExploreView::openRun(qint64 runId) {
     showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
+    updateLoops();
     if (const Result<DecoderRecord> decoder = decoderRecord(record.value()); decoder && decoder->beam)
         showBeamSearch(*decoder->beam); // a beam run: its tree, with the best path's steps behind it
     else if (!decoder)
@@ -985,6 +1011,74 @@ bool ExploreView::openRun(qint64 runId) {
                               "replay and branching need that model.")
                                .arg(runId));
     return true;
+}
+
+void ExploreView::updateLoops() {
+    std::vector<int> tokens;
+    for (const GeneratedStep& step : m_run.steps)
+        tokens.push_back(step.token);
+    m_loops = m_run.steps.empty() || showsBeamTree() ? std::vector<stats::RepetitionLoop>{}
+                                                     : stats::findRepetitionLoops(tokens);
+    std::vector<std::pair<int, int>> spans;
+    for (const stats::RepetitionLoop& loop : m_loops)
+        spans.emplace_back(loop.start, loop.end);
+    m_timeline->setLoops(spans);
+    m_loopPanel->setVisible(!m_loops.empty());
+    if (m_loops.empty())
+        return;
+    const stats::RepetitionLoop& loop = m_loops.front();
+    QString text = tr("<b>Repetition loop</b>: steps %1–%2 repeat a cycle of %n token(s) %3 times.", nullptr, loop.period)
+                       .arg(loop.start + 1)
+                       .arg(loop.end)
+                       .arg(loop.repeats);
+    if (m_loops.size() > 1)
+        text += QLatin1Char(' ') + tr("%n more loop(s) marked on the timeline.", nullptr, static_cast<int>(m_loops.size() - 1));
+    m_loopLabel->setText(text);
+    QMenu* menu = m_loopButton->menu();
+    menu->clear();
+    const std::vector<LoopRemedy> remedies = loopRemediesOffered();
+    for (std::size_t i = 0; i < remedies.size(); ++i) {
+        const LoopRemedy& remedy = remedies[i];
+        QString name;
+        switch (remedy.kind) {
+        case LoopRemedy::Kind::RepetitionPenalty:
+            name = tr("Repetition penalty %1 (transformers)").arg(remedy.value);
+            break;
+        case LoopRemedy::Kind::Dry:
+            name = tr("DRY, multiplier %1 (llama.cpp)").arg(remedy.value);
+            break;
+        case LoopRemedy::Kind::NoRepeatNgram:
+            name = tr("No repeated %1-grams (transformers)").arg(remedy.value);
+            break;
+        case LoopRemedy::Kind::Temperature:
+            name = tr("Temperature %1").arg(remedy.value);
+            break;
+        case LoopRemedy::Kind::SampleInsteadOfGreedy:
+            name = tr("Sample at temperature %1 instead of greedy").arg(remedy.value);
+            break;
+        }
+        menu->addAction(tr("%1 — what-if at step %2").arg(name).arg(remedy.step + 1), this,
+                        [this, index = static_cast<int>(i)] { tryLoopRemedy(index); });
+    }
+    m_loopButton->setEnabled(!remedies.empty());
+}
+
+std::vector<LoopRemedy> ExploreView::loopRemediesOffered() const {
+    if (m_loops.empty())
+        return {};
+    return loopRemedies(m_run.strategy, m_loops.front());
+}
+
+void ExploreView::tryLoopRemedy(int index) {
+    const std::vector<LoopRemedy> remedies = loopRemediesOffered();
+    if (index < 0 || index >= static_cast<int>(remedies.size()))
+        return;
+    Strategy strategy = remedies[static_cast<std::size_t>(index)].strategy;
+    strategy.seed = m_run.seed;
+    m_editor->setStrategy(strategy, tr("Loop remedy"));
+    selectStep(remedies[static_cast<std::size_t>(index)].step);
+    emit statusMessage(tr("The editor holds the run's strategy with the remedy; the what-if at the selected step "
+                          "shows what it would draw. Undo (Ctrl+Z) brings back the strategy before."));
 }
 
 void ExploreView::showRunSteps() {

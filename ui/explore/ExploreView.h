@@ -8,6 +8,7 @@
 #include <QThread>
 #include <QWidget>
 
+#include "evaluation/LoopRemedies.h"
 #include "explore/InferenceWorker.h"
 
 class QLabel;
@@ -19,6 +20,7 @@ class QSplitter;
 class QStackedWidget;
 class QTableWidget;
 class QTimer;
+class QToolButton;
 class QRadioButton;
 class QTabWidget;
 
@@ -120,6 +122,14 @@ public:
     // Template text of the user's own for the loaded model (remembered; wins over a file); empty: none.
     void setChatTemplateText(const QString& text);
     QSpinBox* maxTokens() const { return m_maxTokens; }
+    // Repetition loops of the shown run (stats::findRepetitionLoops), marked on the timeline and named with
+    // the samplers that address them above it.
+    const std::vector<stats::RepetitionLoop>& loops() const { return m_loops; }
+    QWidget* loopPanel() const { return m_loopPanel; }
+    // The remedies offered for the first loop, and one applied: the editor takes the run's strategy with it and
+    // the step where it can act is selected, so the what-if replay shows whether it breaks the loop there.
+    std::vector<LoopRemedy> loopRemediesOffered() const;
+    void tryLoopRemedy(int index);
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }
 
@@ -161,6 +171,7 @@ private:
     // Forgets the replay shown and any still on its way (a new run is displayed).
     void dropInspection();
     void updateWhatIf();
+    void updateLoops();
     void updateButtons();
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
     void loadChatTemplate();
@@ -215,6 +226,10 @@ private:
     DistributionPlot* m_plot = nullptr;
     QTableWidget* m_pipeline = nullptr;
     QLabel* m_whatIf = nullptr;
+    QWidget* m_loopPanel = nullptr;
+    QLabel* m_loopLabel = nullptr;
+    QToolButton* m_loopButton = nullptr;
+    std::vector<stats::RepetitionLoop> m_loops;
     QTableWidget* m_decoderTable = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;

@@ -99,7 +99,31 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 
 int TimelinePlot::pointCount() const { return m_steps; }
 
+void TimelinePlot::setLoops(const std::vector<std::pair<int, int>>& loops) {
+    for (QCPItemRect* mark : m_loopMarks)
+        m_plot->removeItem(mark);
+    m_loopMarks.clear();
+    for (const auto& [start, end] : loops)
+        for (QCPAxisRect* rect : {m_plot->axisRect(0), m_bottom}) {
+            auto* mark = new QCPItemRect(m_plot);
+            mark->setClipAxisRect(rect);
+            mark->setLayer(QStringLiteral("background"));
+            for (auto* position : {mark->topLeft, mark->bottomRight}) {
+                position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+                position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            }
+            // Steps are drawn at start + 1 .. end on screen.
+            mark->topLeft->setCoords(start + 0.5, 0);
+            mark->bottomRight->setCoords(end + 0.5, 1);
+            mark->setPen(Qt::NoPen);
+            mark->setBrush(QColor(0xE6, 0x9F, 0x00, 48));
+            m_loopMarks.push_back(mark);
+        }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void TimelinePlot::clearSteps() {
+    setLoops({});
     for (QCPGraph* graph : {m_rawEntropy, m_finalEntropy, m_chosenP, m_survivors})
         graph->data()->clear();
     m_steps = 0;

@@ -8,6 +8,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemRect;
 class QCPItemStraightLine;
 class QCPAxisRect;
 
@@ -24,6 +25,9 @@ public:
     void clearSteps();
     void appendSteps(const std::vector<GeneratedStep>& steps);
     void setSelectedStep(int step);
+    // Repetition loops, each as steps [start, end) (0-based), shaded across both plots; empty clears them.
+    void setLoops(const std::vector<std::pair<int, int>>& loops);
+    int loopCount() const { return static_cast<int>(m_loopMarks.size() / 2); }
     int pointCount() const;
     QCustomPlot* plot() const { return m_plot; }
 
@@ -41,6 +45,7 @@ private:
     QCPGraph* m_survivors = nullptr;
     QCPItemStraightLine* m_cursorTop = nullptr;
     QCPItemStraightLine* m_cursorBottom = nullptr;
+    std::vector<QCPItemRect*> m_loopMarks;
     int m_steps = 0;
     double m_maxEntropy = 0.0;
     double m_maxSurvivors = 1.0;

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+78"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+79"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1447,7 +1447,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Sampler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,12 +1458,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1006"/>
+        <location line="+1034"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1006"/>
+        <location line="-1034"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1574,29 +1574,39 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
+        <source>Edit and Continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The run&apos;s text from step %1 on. Edit it; generation continues after it as a branch of run %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-43"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+168"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
+            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n tokens %3 times.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+5"/>
         <source>%n more loop(s) marked on the timeline.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n more loop marked on the timeline.</numerusform>
+            <numerusform>%n more loops marked on the timeline.</numerusform>
         </translation>
     </message>
     <message>
@@ -1737,7 +1747,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-453"/>
+        <location line="-481"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1770,7 +1780,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+47"/>
         <source>Branching needs a finished, saved run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1780,7 +1790,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+83"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3106,9 +3116,11 @@ have been compared.</source>
         <location line="+45"/>
         <source>%1
 %2: %3 (%n run(s)); click to see the outputs</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1
+%2: %3 (%n run); click to see the outputs</numerusform>
+            <numerusform>%1
+%2: %3 (%n runs); click to see the outputs</numerusform>
         </translation>
     </message>
 </context>
@@ -3423,9 +3435,9 @@ have been compared.</source>
     <message numerus="yes">
         <location line="+18"/>
         <source>Running %n cell(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Running %n cell…</numerusform>
+            <numerusform>Running %n cells…</numerusform>
         </translation>
     </message>
     <message>
@@ -3452,17 +3464,17 @@ have been compared.</source>
     <message numerus="yes">
         <location line="+33"/>
         <source>%1: %n run(s). Double-click one to open it in Explore.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n run. Double-click it to open it in Explore.</numerusform>
+            <numerusform>%1: %n runs. Double-click one to open it in Explore.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+19"/>
         <source>from token %1, %2 × %n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>from token %1, %2 × %n token</numerusform>
+            <numerusform>from token %1, %2 × %n tokens</numerusform>
         </translation>
     </message>
 </context>
@@ -3533,11 +3545,38 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Step %1: “%2” (id %3)
-raw p %4 · final p %5
-raw rank %6
-entropy raw %7 · final %8 nats</source>
+        <location line="+4"/>
+        <source>&amp;Edit text from here and continue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: “%2” (id %3)&lt;br&gt;raw p %4 · final p %5 · raw rank %6&lt;br&gt;entropy raw %7 · final %8 nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;i&gt;candidate&lt;/i&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;i&gt;raw p&lt;/i&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&lt;i&gt;final p&lt;/i&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;i&gt;Right-click to branch with another token, or to edit the text from here.&lt;/i&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

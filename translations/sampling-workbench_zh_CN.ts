@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+78"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+79"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -1452,7 +1452,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1463,12 +1463,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1006"/>
+        <location line="+1034"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1006"/>
+        <location line="-1034"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1577,17 +1577,27 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
+        <source>Edit and Continue</source>
+        <translation>编辑并继续</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The run&apos;s text from step %1 on. Edit it; generation continues after it as a branch of run %2.</source>
+        <translation>该运行从第 %1 步起的文本。编辑后，生成将在其后继续，作为运行 %2 的一个分支。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-43"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+168"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
@@ -1738,7 +1748,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-453"/>
+        <location line="-481"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1770,7 +1780,7 @@ p %2</translation>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+47"/>
         <source>Branching needs a finished, saved run.</source>
         <translation>分支需要一个已完成并已保存的运行。</translation>
     </message>
@@ -1780,7 +1790,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+83"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -3541,15 +3551,39 @@ have been compared.</source>
         <translation>  （已选中）</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Step %1: “%2” (id %3)
-raw p %4 · final p %5
-raw rank %6
-entropy raw %7 · final %8 nats</source>
-        <translation>第 %1 步：“%2”（id %3）
-原始 p %4 · 最终 p %5
-原始排名 %6
-熵：原始 %7 · 最终 %8 nats</translation>
+        <location line="+4"/>
+        <source>&amp;Edit text from here and continue…</source>
+        <translation>从此处编辑文本并继续(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: “%2” (id %3)&lt;br&gt;raw p %4 · final p %5 · raw rank %6&lt;br&gt;entropy raw %7 · final %8 nats</source>
+        <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：“%2”（id %3）&lt;br&gt;原始 p %4 · 最终 p %5 · 原始排名 %6&lt;br&gt;熵：原始 %7 · 最终 %8 nats</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&lt;i&gt;candidate&lt;/i&gt;</source>
+        <translation>&lt;i&gt;候选&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;i&gt;raw p&lt;/i&gt;</source>
+        <translation>&lt;i&gt;原始 p&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&lt;i&gt;final p&lt;/i&gt;</source>
+        <translation>&lt;i&gt;最终 p&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cut</source>
+        <translation>已截除</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;i&gt;Right-click to branch with another token, or to edit the text from here.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;右键单击可用另一个词元分支，或从此处编辑文本。&lt;/i&gt;</translation>
     </message>
 </context>
 <context>

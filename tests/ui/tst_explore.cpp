@@ -261,6 +261,44 @@ private slots:
         QCOMPARE(m_explore->stream()->stepCount(), static_cast<int>(parent.steps.size()));
     }
 
+    void alternativesAndEditedTextBranch() {
+        // Every chip's tooltip lists its top alternatives with raw and final p, the chosen one in bold.
+        const ExploreRun parent = m_explore->run();
+        QVERIFY(parent.steps.size() > 3);
+        const StepTrace& trace = parent.steps[2].trace;
+        const QString tip = m_explore->stream()->toolTipText(2);
+        for (int i = 0; i < 6 && i < int(trace.top.size()); ++i) {
+            QVERIFY2(tip.contains(QString::number(trace.top[i].rawP, 'g', 3)), qPrintable(tip));
+            if (trace.top[i].finalP > 0)
+                QVERIFY2(tip.contains(QString::number(trace.top[i].finalP, 'g', 3)), qPrintable(tip));
+        }
+        QVERIFY(tip.contains(QStringLiteral("<b>")));
+        QVERIFY(tip.contains(QStringLiteral("cut"))); // top-k 5, top-p 0.9: the sixth raw candidate is cut
+
+        // Edit the text from step 3 on and continue: a branch whose prompt is the parent's up to step 3, then the
+        // edited text as the tokenizer splits it.
+        const QString edited = QStringLiteral(" the LORD spake unto Moses");
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        m_explore->branchWithText(2, edited);
+        QVERIFY(ended.wait(60000));
+        const qint64 child = ended.front().front().toLongLong();
+        QVERIFY(child > 0);
+        RunRepository runs(*m_window->database());
+        Result<RunRecord> record = runs.loadRun(child);
+        QVERIFY(record);
+        QCOMPARE(record->parentRunId, std::optional<qint64>(parent.runId));
+        QCOMPARE(record->branchStep, std::optional<int>(2));
+        std::vector<TokenId> expected = parent.promptIds;
+        expected.push_back(parent.steps[0].token);
+        expected.push_back(parent.steps[1].token);
+        for (TokenId id : m_explore->loadedModel()->tokenizer->encode(edited.toStdString(), false, false))
+            expected.push_back(id);
+        QVERIFY(expected.size() > parent.promptIds.size() + 3);
+        QCOMPARE(record->promptIds, expected);
+        QVERIFY(record->promptText.endsWith(edited));
+        QVERIFY(m_explore->openRun(parent.runId));
+    }
+
     void stopEndsGenerationWithinOneStep() {
         // Ban the end-of-text token so the run would go on to the context limit.
         m_explore->strategyEditor()->setStrategy(strategyFromJson(

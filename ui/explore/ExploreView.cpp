@@ -16,6 +16,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -280,6 +281,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_streamStack->addWidget(m_beamScroll);
     connect(m_beamTree, &BeamTreeView::nodeSelected, this, &ExploreView::traceBeamNode);
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
+    connect(m_stream, &TokenStreamView::editRequested, this, &ExploreView::editAndContinue);
 
     m_timeline = new TimelinePlot(this);
     connect(m_timeline, &TimelinePlot::stepClicked, this, &ExploreView::selectStep);
@@ -886,6 +888,38 @@ void ExploreView::selectStep(int step) {
 }
 
 void ExploreView::branch(int step, TokenId token) {
+    if (m_model && m_run.remote && tokenDisplayText(m_model->tokenizer.get(), token).startsWith(QLatin1Char('#'))) {
+        emit statusMessage(tr("The engine did not say this token's text, so the branch cannot be sent as text."));
+        return;
+    }
+    startBranch(step, {token}, m_model ? tokenDisplayText(m_model->tokenizer.get(), token) : QString());
+}
+
+void ExploreView::branchWithText(int step, const QString& text) {
+    if (!m_model)
+        return;
+    // The edited text as the model's tokenizer splits it on its own (no special tokens added or parsed).
+    startBranch(step, m_model->tokenizer->encode(text.toStdString(), false, false), text);
+}
+
+void ExploreView::editAndContinue(int step) {
+    if (step < 0 || step >= static_cast<int>(m_run.steps.size()))
+        return;
+    QString rest;
+    for (std::size_t i = static_cast<std::size_t>(step); i < m_run.steps.size(); ++i)
+        rest += QString::fromStdString(m_run.steps[i].text);
+    bool ok = false;
+    const QString edited = QInputDialog::getMultiLineText(
+        this, tr("Edit and Continue"),
+        tr("The run's text from step %1 on. Edit it; generation continues after it as a branch of run %2.")
+            .arg(step + 1)
+            .arg(m_run.runId),
+        rest, &ok);
+    if (ok)
+        branchWithText(step, edited);
+}
+
+void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText) {
     if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || step < 0 ||
         step >= static_cast<int>(m_run.steps.size()))
         return;
@@ -902,19 +936,15 @@ void ExploreView::branch(int step, TokenId token) {
                               "token there. Branch from a raw prompt's run instead."));
         return;
     }
-    if (m_run.remote && tokenDisplayText(m_model->tokenizer.get(), token).startsWith(QLatin1Char('#'))) {
-        emit statusMessage(tr("The engine did not say this token's text, so the branch cannot be sent as text."));
-        return;
-    }
     GenerationJob job;
     job.request.promptIds = m_run.promptIds;
     for (int i = 0; i < step; ++i)
         job.request.promptIds.push_back(m_run.steps[static_cast<std::size_t>(i)].token);
-    job.request.promptIds.push_back(token);
+    job.request.promptIds.insert(job.request.promptIds.end(), continuation.begin(), continuation.end());
     job.request.usePromptIds = true;
     job.request.strategy = m_editor->strategy();
     job.request.seed = m_editor->seed();
-    job.request.maxTokens = std::max(1, m_maxTokens->value() - step - 1);
+    job.request.maxTokens = std::max(1, m_maxTokens->value() - step - static_cast<int>(continuation.size()));
     job.request.traceLevel = TraceLevel::Full;
     job.provenance.parentRunId = m_run.runId;
     job.provenance.branchStep = step;
@@ -923,15 +953,15 @@ void ExploreView::branch(int step, TokenId token) {
     m_chatReplyPrefix = m_run.replyPrefix;
     for (int i = 0; i < step; ++i)
         m_chatReplyPrefix += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
-    m_chatReplyPrefix += tokenDisplayText(m_model->tokenizer.get(), token);
-    // What the user sees as the branch's prompt: the text up to the step, then the chosen token.
+    m_chatReplyPrefix += continuationText;
+    // What the user sees as the branch's prompt: the text up to the step, then the token or the edited text.
     QString shown = m_run.promptText;
     for (int i = 0; i < step; ++i)
         shown += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
-    shown += tokenDisplayText(m_model->tokenizer.get(), token);
+    shown += continuationText;
     job.request.prompt = shown.toStdString();
     if (m_run.remote && m_run.promptIds.empty()) {
-        // The engine was given text: the branch is that text, the steps before and the token, as text
+        // The engine was given text: the branch is that text, the steps before and the continuation, as text
         // (the engine tokenizes it again).
         job.request.promptIds.clear();
         job.request.usePromptIds = false;

@@ -90,6 +90,10 @@ public:
     void stop();
     // Continues the current run from `step` with `token` in place of what was drawn there.
     void branch(int step, TokenId token);
+    // Continues the current run from `step` with `text` (tokenized on its own) in place of what followed.
+    void branchWithText(int step, const QString& text);
+    // Asks for the run's text from `step` on, edited, and continues after it (branchWithText).
+    void editAndContinue(int step);
     bool openRun(qint64 runId);
     void selectStep(int step);
     void saveSettings();
@@ -150,6 +154,7 @@ protected:
 
 private:
     void startJob(GenerationJob job, const QString& shownPrompt);
+    void startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText);
     void startBeamJob(GenerationJob job);
     void onBeamStep(quint64 id, const BeamStep& step);
     void traceBeamNode(int index);

@@ -256,7 +256,45 @@ void TokenStreamView::contextMenuEvent(QContextMenuEvent* event) {
         branch->addAction(label, this, [this, chip, id = candidate.id] { emit branchRequested(chip, id); });
     }
     branch->setEnabled(count > 0);
+    menu->addAction(tr("&Edit text from here and continue…"), this, [this, chip] { emit editRequested(chip); });
     menu->popup(event->globalPos());
+}
+
+QString TokenStreamView::toolTipText(int chip, int alternatives) const {
+    if (chip < 0 || chip >= static_cast<int>(m_steps.size()))
+        return {};
+    const GeneratedStep& step = m_steps[static_cast<std::size_t>(chip)];
+    const StepTrace& t = step.trace;
+    const auto cell = [](const QString& text, bool right = false) {
+        return QStringLiteral("<td%1>%2</td>").arg(right ? QStringLiteral(" align='right'") : QString(), text);
+    };
+    QString html = tr("<b>Step %1</b>: “%2” (id %3)<br>raw p %4 · final p %5 · raw rank %6<br>entropy raw %7 · final "
+                      "%8 nats")
+                       .arg(chip + 1)
+                       .arg(m_chips[static_cast<std::size_t>(chip)].visible.toHtmlEscaped())
+                       .arg(step.token)
+                       .arg(t.rawP, 0, 'g', 4)
+                       .arg(t.finalP, 0, 'g', 4)
+                       .arg(t.rawRank)
+                       .arg(t.rawEntropy, 0, 'f', 3)
+                       .arg(t.finalEntropy, 0, 'f', 3);
+    const int shown = std::min(alternatives, static_cast<int>(t.top.size()));
+    if (shown > 0) {
+        html += QStringLiteral("<table cellspacing='0' cellpadding='2'><tr>") + cell(tr("<i>candidate</i>")) +
+                cell(tr("<i>raw p</i>"), true) + cell(tr("<i>final p</i>"), true) + QStringLiteral("</tr>");
+        for (int i = 0; i < shown; ++i) {
+            const TopCandidate& candidate = t.top[static_cast<std::size_t>(i)];
+            QString text = visibleTokenText(tokenDisplayText(m_tokenizer.get(), candidate.id)).toHtmlEscaped();
+            if (candidate.id == t.chosen)
+                text = QStringLiteral("<b>%1</b>").arg(text);
+            html += QStringLiteral("<tr>") + cell(text) + cell(QString::number(candidate.rawP, 'g', 3), true) +
+                    cell(candidate.finalP > 0 ? QString::number(candidate.finalP, 'g', 3) : tr("cut"), true) +
+                    QStringLiteral("</tr>");
+        }
+        html += QStringLiteral("</table>");
+    }
+    html += tr("<i>Right-click to branch with another token, or to edit the text from here.</i>");
+    return html;
 }
 
 bool TokenStreamView::event(QEvent* event) {
@@ -267,18 +305,7 @@ bool TokenStreamView::event(QEvent* event) {
             QToolTip::hideText();
             return true;
         }
-        const GeneratedStep& step = m_steps[static_cast<std::size_t>(chip)];
-        const StepTrace& t = step.trace;
-        QToolTip::showText(help->globalPos(),
-                           tr("Step %1: “%2” (id %3)\nraw p %4 · final p %5\nraw rank %6\nentropy raw %7 · final %8 nats")
-                               .arg(chip + 1)
-                               .arg(m_chips[static_cast<std::size_t>(chip)].visible)
-                               .arg(step.token)
-                               .arg(t.rawP, 0, 'g', 4)
-                               .arg(t.finalP, 0, 'g', 4)
-                               .arg(t.rawRank)
-                               .arg(t.rawEntropy, 0, 'f', 3)
-                               .arg(t.finalEntropy, 0, 'f', 3),
+        QToolTip::showText(help->globalPos(), toolTipText(chip),
                            this, m_chips[static_cast<std::size_t>(chip)].rect);
         return true;
     }

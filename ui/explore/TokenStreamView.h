@@ -39,9 +39,15 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
+    // A chip's tooltip: its step, text, id, probabilities, rank, entropies and its top alternatives (at most
+    // `alternatives`) with raw and final p.
+    QString toolTipText(int step, int alternatives = 6) const;
+
 signals:
     void stepSelected(int step);
     void branchRequested(int step, swb::TokenId token);
+    // "Edit text from here and continue": the run's text from this step on, to be edited and continued.
+    void editRequested(int step);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

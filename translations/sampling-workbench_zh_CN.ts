@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+79"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+81"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -1452,7 +1452,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+42"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1463,12 +1463,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1034"/>
+        <location line="+1093"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1034"/>
+        <location line="-1093"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1488,7 +1488,17 @@ p %2</translation>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+8"/>
+        <source>Token probe…</source>
+        <translation>词元探针…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why is a token never chosen? Follow one through every step of the run: its raw p and rank, and the stage of the chain that cut it</source>
+        <translation>为什么某个词元从未被选中？跟踪它经过运行的每一步：它的原始 p 和排名，以及链中截除它的阶段</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Try a remedy</source>
         <translation>尝试补救</translation>
     </message>
@@ -1651,7 +1661,22 @@ p %2</translation>
         <translation>编辑器现在是该运行的策略加上补救措施；所选步骤的假设分析会显示它将抽取什么。撤销（Ctrl+Z）可恢复之前的策略。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+6"/>
+        <source>Generate or open a run first: the probe follows a token through a finished run.</source>
+        <translation>请先生成或打开一个运行：探针在已完成的运行中跟踪词元。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The token probe needs the whole distribution at every step; a remote engine gives only its top candidates.</source>
+        <translation>词元探针需要每一步的完整分布；远程引擎只提供其排名靠前的候选。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The token probe recomputes the run on its model: open that model first.</source>
+        <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
+    </message>
+    <message>
+        <location line="+205"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
@@ -1748,7 +1773,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-481"/>
+        <location line="-533"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1812,7 +1837,7 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+157"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -1850,7 +1875,7 @@ p %2</translation>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+61"/>
+        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
         <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
@@ -1864,15 +1889,26 @@ p %2</translation>
         <location line="+55"/>
         <location line="+28"/>
         <location line="+63"/>
-        <location line="+32"/>
+        <location line="+44"/>
+        <location line="+23"/>
         <location line="+30"/>
         <source>No model is loaded.</source>
         <translation>未加载模型。</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-164"/>
         <source>A remote engine does not search beams here.</source>
         <translation>远程引擎不在此处进行束搜索。</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>The token probe needs the whole distribution at every step; a remote engine gives only its top candidates.</source>
+        <translation>词元探针需要每一步的完整分布；远程引擎只提供其排名靠前的候选。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The run has no steps to probe.</source>
+        <translation>该运行没有可探测的步骤。</translation>
     </message>
 </context>
 <context>
@@ -3524,6 +3560,152 @@ have been compared.</source>
     </message>
 </context>
 <context>
+    <name>swb::TokenProbeDialog</name>
+    <message>
+        <location filename="../ui/explore/TokenProbeDialog.cpp" line="+23"/>
+        <source>Token Probe</source>
+        <translation>词元探针</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>One of the selected step&apos;s candidates, a word (as it would appear inside a text), or #id</source>
+        <translation>所选步骤的一个候选、一个词（按其在文本中出现的形式）或 #id</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Probe</source>
+        <translation>探测(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Token:</source>
+        <translation>词元(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+66"/>
+        <source>Pick a candidate or type a word, then Probe.</source>
+        <translation>选择一个候选或输入一个词，然后点击探测。</translation>
+    </message>
+    <message>
+        <location line="-58"/>
+        <location line="+160"/>
+        <source>raw p</source>
+        <translation>原始 p</translation>
+    </message>
+    <message>
+        <location line="-155"/>
+        <location line="+159"/>
+        <source>raw rank</source>
+        <translation>原始排名</translation>
+    </message>
+    <message>
+        <location line="-158"/>
+        <source>step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Drawn</source>
+        <translation>抽取的词元</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Raw p</source>
+        <translation>原始 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Raw rank</source>
+        <translation>原始排名</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Final p</source>
+        <translation>最终 p</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fate</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>%1 is not a token id of this vocabulary.</source>
+        <translation>%1 不是此词表中的词元 id。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Type a word or pick a candidate.</source>
+        <translation>请输入一个词或选择一个候选。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>“%1” makes no token.</source>
+        <translation>“%1”不产生任何词元。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>“%1” is %2 tokens; this probes the first, “%3”.</source>
+        <translation>“%1”由 %2 个词元组成；将探测第一个，“%3”。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Probing “%1”…</source>
+        <translation>正在探测“%1”…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>drawn</source>
+        <translation>被抽取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>survived, not drawn</source>
+        <translation>保留但未被抽取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cut by %1 (stage %2)</source>
+        <translation>被 %1 截除（第 %2 阶段）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The probe failed: %1</source>
+        <translation>探测失败：%1</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>survived the chain</source>
+        <translation>通过了链</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cut by the chain</source>
+        <translation>被链截除</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 by %2</source>
+        <translation>%2 截除 %1 次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” (#%2) over %3 steps: drawn at %4, survived the chain without being drawn at %5, cut at %6%7.</source>
+        <translation>“%1”（#%2）在 %3 步中：%4 步被抽取，%5 步通过了链但未被抽取，%6 步被截除%7。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Double-click a row to select its step in Explore.</source>
+        <translation>双击一行可在探索中选中该步骤。</translation>
+    </message>
+</context>
+<context>
     <name>swb::TokenStreamView</name>
     <message>
         <location filename="../ui/explore/TokenStreamView.cpp" line="+32"/>
@@ -3554,6 +3736,11 @@ have been compared.</source>
         <location line="+4"/>
         <source>&amp;Edit text from here and continue…</source>
         <translation>从此处编辑文本并继续(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Probe a token…</source>
+        <translation>探测词元(&amp;P)…</translation>
     </message>
     <message>
         <location line="+12"/>

@@ -103,8 +103,12 @@ int main(int argc, char* argv[]) {
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qtTranslator);
+    // The interface in the user's language; otherwise English, whose translation holds the plural forms
+    // ("1 token", "2 tokens"; a C or POSIX locale would otherwise show "token(s)").
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("sampling-workbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(QLocale(), QStringLiteral("sampling-workbench"), QStringLiteral("_"), QStringLiteral(":/i18n")) ||
+        translator.load(QLocale(QLocale::English), QStringLiteral("sampling-workbench"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")))
         QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;

@@ -3,6 +3,7 @@
 // edited chain, branching into a child run, Stop, and the GUI thread's responsiveness.
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonObject>
@@ -30,6 +31,7 @@
 #include "explore/ModelBar.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TimelinePlot.h"
+#include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
 #include "runs/RunsView.h"
 #include "storage/Database.h"
@@ -297,6 +299,52 @@ private slots:
         QCOMPARE(record->promptIds, expected);
         QVERIFY(record->promptText.endsWith(edited));
         QVERIFY(m_explore->openRun(parent.runId));
+    }
+
+    void tokenProbeFollowsATokenThroughTheRun() {
+        // The run of kChain (top-k 5, top-p 0.9) is shown; probe the seventh raw candidate of step 1.
+        m_explore->selectStep(0);
+        const ExploreRun& run = m_explore->run();
+        TokenProbeDialog* probe = m_explore->openTokenProbe();
+        QVERIFY(probe);
+        QVERIFY(probe->tokenBox()->count() >= 7);
+        const TokenId seventh = run.steps[0].trace.top[6].id;
+        QCOMPARE(probe->tokenBox()->itemData(6).toInt(), seventh);
+        probe->tokenBox()->setCurrentIndex(6);
+        probe->probe();
+        QTRY_VERIFY_WITH_TIMEOUT(probe->result() && probe->result()->token == seventh, 30000);
+        QCOMPARE(probe->table()->rowCount(), static_cast<int>(run.steps.size()));
+        QCOMPARE(probe->table()->item(0, 5)->text(), QStringLiteral("cut by top_k (stage 1)"));
+        // Every row agrees with the stored trace where the token is among the step's top candidates: a raw rank
+        // above 5 is top-k's cut.
+        for (int i = 0; i < probe->table()->rowCount(); ++i) {
+            const TokenProbeStep& step = probe->result()->steps[std::size_t(i)];
+            if (step.rawRank > 5)
+                QCOMPARE(step.cutBy, 0);
+            for (const TopCandidate& c : run.steps[std::size_t(i)].trace.top)
+                if (c.id == seventh)
+                    QVERIFY(std::abs(c.rawP - step.rawP) < 1e-5);
+        }
+        // The drawn token, typed as #id: drawn at step 1.
+        probe->tokenBox()->setEditText(QStringLiteral("#%1").arg(run.steps[0].token));
+        probe->probe();
+        QTRY_VERIFY_WITH_TIMEOUT(probe->result() && probe->result()->token == run.steps[0].token, 30000);
+        QCOMPARE(probe->table()->item(0, 5)->text(), QStringLiteral("drawn"));
+        QVERIFY(probe->summary()->text().contains(QStringLiteral("drawn at ")));
+        // A typed word is the token it makes after a space when that is one token.
+        QString note;
+        const auto& tokenizer = m_explore->loadedModel()->tokenizer;
+        const std::vector<TokenId> spaced = tokenizer->encode(" LORD", false, false);
+        const std::vector<TokenId> plain = tokenizer->encode("LORD", false, false);
+        QCOMPARE(probe->resolve(QStringLiteral("LORD"), &note).value(), spaced.size() == 1 ? spaced[0] : plain[0]);
+        QVERIFY(!probe->resolve(QStringLiteral("#999999"), &note));
+        QVERIFY(note.contains(QStringLiteral("not a token id")));
+        // Double-clicking a row selects its step in Explore.
+        emit probe->table()->cellDoubleClicked(3, 0);
+        QCOMPARE(m_explore->stream()->selectedStep(), 3);
+        probe->close();
+        QApplication::setActiveWindow(m_window.get()); // as the window manager does when the dialog closes
+        m_explore->promptEdit()->setFocus();
     }
 
     void stopEndsGenerationWithinOneStep() {

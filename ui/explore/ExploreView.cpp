@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QDataStream>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -53,6 +54,7 @@
 #include "explore/Palette.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TimelinePlot.h"
+#include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
@@ -282,6 +284,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_beamTree, &BeamTreeView::nodeSelected, this, &ExploreView::traceBeamNode);
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
     connect(m_stream, &TokenStreamView::editRequested, this, &ExploreView::editAndContinue);
+    connect(m_stream, &TokenStreamView::probeRequested, this, [this](int step) {
+        selectStep(step);
+        openTokenProbe(m_run.steps[static_cast<std::size_t>(step)].token);
+    });
 
     m_timeline = new TimelinePlot(this);
     connect(m_timeline, &TimelinePlot::stepClicked, this, &ExploreView::selectStep);
@@ -331,6 +337,13 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     streamHeader->addWidget(m_showFinal);
     streamHeader->addWidget(new ProbabilityLegend(this));
     streamHeader->addStretch();
+    auto* probeButton = new QToolButton(this);
+    probeButton->setObjectName(QStringLiteral("openTokenProbe"));
+    probeButton->setText(tr("Token probe…"));
+    probeButton->setToolTip(tr("Why is a token never chosen? Follow one through every step of the run: its raw p "
+                               "and rank, and the stage of the chain that cut it"));
+    connect(probeButton, &QToolButton::clicked, this, [this] { openTokenProbe(); });
+    streamHeader->addWidget(probeButton);
     streamHeader->addWidget(m_progress);
 
     // A run caught in a repetition loop says so under the stream, with the samplers that address it.
@@ -1109,6 +1122,58 @@ void ExploreView::tryLoopRemedy(int index) {
     selectStep(remedies[static_cast<std::size_t>(index)].step);
     emit statusMessage(tr("The editor holds the run's strategy with the remedy; the what-if at the selected step "
                           "shows what it would draw. Undo (Ctrl+Z) brings back the strategy before."));
+}
+
+TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
+    if (m_run.steps.empty() || m_generating) {
+        emit statusMessage(tr("Generate or open a run first: the probe follows a token through a finished run."));
+        return nullptr;
+    }
+    if (m_run.remote || isRemoteModel()) {
+        emit statusMessage(tr("The token probe needs the whole distribution at every step; a remote engine gives "
+                              "only its top candidates."));
+        return nullptr;
+    }
+    if (!m_model || m_run.modelHash != m_model->info.contentHash || m_run.promptIds.empty()) {
+        emit statusMessage(tr("The token probe recomputes the run on its model: open that model first."));
+        return nullptr;
+    }
+    if (!m_probe) {
+        m_probe = new TokenProbeDialog(this);
+        connect(m_probe, &TokenProbeDialog::probeRequested, this, [this](TokenId probed) {
+            m_probeId = m_nextId++;
+            QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_probeId, prompt = m_run.promptIds,
+                                                 tokens = m_run.tokens(), strategy = m_run.strategy, seed = m_run.seed,
+                                                 probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
+        });
+        connect(m_probe, &TokenProbeDialog::stepActivated, this, &ExploreView::selectStep);
+        connect(m_worker, &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
+            if (id == m_probeId && m_probe)
+                m_probe->showProbe(probe);
+        });
+        connect(m_worker, &InferenceWorker::probeFailed, this, [this](quint64 id, const QString& message) {
+            if (id == m_probeId && m_probe)
+                m_probe->showFailure(message);
+        });
+    }
+    const std::shared_ptr<const Tokenizer> tokenizer = m_runTokenizers->find(m_run.modelHash);
+    QStringList texts;
+    for (const GeneratedStep& step : m_run.steps)
+        texts << visibleTokenText(tokenDisplayText(tokenizer.get(), step.token));
+    const int selected = std::max(0, m_stream->selectedStep());
+    std::vector<std::pair<TokenId, QString>> candidates;
+    for (const TopCandidate& candidate : m_run.steps[static_cast<std::size_t>(selected)].trace.top) {
+        if (candidates.size() >= 12)
+            break;
+        candidates.emplace_back(candidate.id, visibleTokenText(tokenDisplayText(tokenizer.get(), candidate.id)));
+    }
+    m_probe->setRun(tokenizer, texts, candidates);
+    for (int i = 0; token >= 0 && i < m_probe->tokenBox()->count(); ++i)
+        if (m_probe->tokenBox()->itemData(i).toInt() == token)
+            m_probe->tokenBox()->setCurrentIndex(i);
+    m_probe->show();
+    m_probe->raise();
+    return m_probe;
 }
 
 void ExploreView::showRunSteps() {

@@ -36,6 +36,7 @@ class RunTokenizers;
 class Settings;
 class StrategyEditor;
 class TimelinePlot;
+class TokenProbeDialog;
 class TokenStreamView;
 
 // The run shown in Explore: a live generation or one opened from the run store.
@@ -134,6 +135,9 @@ public:
     // the step where it can act is selected, so the what-if replay shows whether it breaks the loop there.
     std::vector<LoopRemedy> loopRemediesOffered() const;
     void tryLoopRemedy(int index);
+    // The token probe of the shown run, offering the selected step's candidates (`token` chosen when given);
+    // null (with a status message) when the run's model is not the loaded one or the run is a remote engine's.
+    TokenProbeDialog* openTokenProbe(TokenId token = -1);
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }
 
@@ -235,6 +239,8 @@ private:
     QLabel* m_loopLabel = nullptr;
     QToolButton* m_loopButton = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
+    TokenProbeDialog* m_probe = nullptr;
+    quint64 m_probeId = 0;
     QTableWidget* m_decoderTable = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;

@@ -25,6 +25,7 @@ InferenceWorker::InferenceWorker(QString databasePath)
     qRegisterMetaType<swb::ComparisonProgress>();
     qRegisterMetaType<swb::SweepProgress>();
     qRegisterMetaType<swb::SweepDone>();
+    qRegisterMetaType<swb::TokenProbe>();
     qRegisterMetaType<swb::ComparisonOutcome>();
 }
 
@@ -245,31 +246,66 @@ void InferenceWorker::inspect(const InspectJob& job) {
         emit inspectFailed(job.id, tr("No model is loaded."));
         return;
     }
-    const int steps = job.step + 1;
-    const auto prefix = static_cast<std::size_t>(steps - 1);
-    const bool cached = m_cachedLogits && m_cachedPrompt == job.promptIds && m_cachedLogits->steps() >= steps &&
-                        job.tokens.size() >= prefix && m_cachedTokens.size() >= prefix &&
-                        std::equal(job.tokens.begin(), job.tokens.begin() + steps - 1, m_cachedTokens.begin());
-    if (!cached) {
-        // Recompute the whole run once; its other steps are then free.
-        Result<RunLogits> logits =
-            RunLogits::compute(*m_model, job.promptIds, job.tokens, static_cast<int>(job.tokens.size()));
-        if (!logits) {
-            m_cachedLogits.reset();
-            emit inspectFailed(job.id, logits.error().message);
-            return;
-        }
-        m_cachedLogits = std::make_unique<RunLogits>(std::move(logits).value());
-        m_cachedPrompt = job.promptIds;
-        m_cachedTokens = job.tokens;
+    QString error;
+    const RunLogits* logits = runLogits(job.promptIds, job.tokens, job.step + 1, &error);
+    if (!logits) {
+        emit inspectFailed(job.id, error);
+        return;
     }
     Result<ReplayedStep> replay =
-        replayStep(*m_cachedLogits, job.promptIds, job.tokens, job.step, job.strategy, job.seed, m_tokenizer.get());
+        replayStep(*logits, job.promptIds, job.tokens, job.step, job.strategy, job.seed, m_tokenizer.get());
     if (!replay) {
         emit inspectFailed(job.id, replay.error().message);
         return;
     }
     emit stepInspected(job.id, replay.value());
+}
+
+const RunLogits* InferenceWorker::runLogits(const std::vector<TokenId>& promptIds, const std::vector<TokenId>& tokens,
+                                           int steps, QString* error) {
+    const auto prefix = static_cast<std::size_t>(steps - 1);
+    const bool cached = m_cachedLogits && m_cachedPrompt == promptIds && m_cachedLogits->steps() >= steps &&
+                        tokens.size() >= prefix && m_cachedTokens.size() >= prefix &&
+                        std::equal(tokens.begin(), tokens.begin() + steps - 1, m_cachedTokens.begin());
+    if (!cached) {
+        // Recompute the whole run once; its other steps are then free.
+        Result<RunLogits> logits = RunLogits::compute(*m_model, promptIds, tokens, static_cast<int>(tokens.size()));
+        if (!logits) {
+            m_cachedLogits.reset();
+            *error = logits.error().message;
+            return nullptr;
+        }
+        m_cachedLogits = std::make_unique<RunLogits>(std::move(logits).value());
+        m_cachedPrompt = promptIds;
+        m_cachedTokens = tokens;
+    }
+    return m_cachedLogits.get();
+}
+
+void InferenceWorker::probe(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& tokens,
+                            const Strategy& strategy, std::uint64_t seed, TokenId token) {
+    if (!m_model) {
+        emit probeFailed(id, m_remote ? tr("The token probe needs the whole distribution at every step; a remote "
+                                           "engine gives only its top candidates.")
+                                      : tr("No model is loaded."));
+        return;
+    }
+    if (tokens.empty()) {
+        emit probeFailed(id, tr("The run has no steps to probe."));
+        return;
+    }
+    QString error;
+    const RunLogits* logits = runLogits(promptIds, tokens, static_cast<int>(tokens.size()), &error);
+    if (!logits) {
+        emit probeFailed(id, error);
+        return;
+    }
+    Result<TokenProbe> result = probeToken(*logits, promptIds, tokens, strategy, seed, token, m_tokenizer.get());
+    if (!result) {
+        emit probeFailed(id, result.error().message);
+        return;
+    }
+    emit tokenProbed(id, result.value());
 }
 
 void InferenceWorker::runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan) {

@@ -15,6 +15,7 @@
 #include "generation/RunRecording.h"
 #include "generation/StepReplay.h"
 #include "generation/SweepRunner.h"
+#include "generation/TokenProbe.h"
 #include "model/Model.h"
 #include "serving/RemoteEngine.h"
 
@@ -86,6 +87,9 @@ public:
     void traceBeamNode(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& path,
                        const Strategy& strategy);
     void inspect(const InspectJob& job);
+    // Follows one token through every step of a run (generation/TokenProbe.h) on the loaded model.
+    void probe(quint64 id, const std::vector<TokenId>& promptIds, const std::vector<TokenId>& tokens,
+               const Strategy& strategy, std::uint64_t seed, TokenId token);
     // Runs a comparison plan into the run store (progress at most ~20 times a second).
     void runComparison(quint64 id, quint64 ticket, const ComparisonPlan& plan);
     // Runs a sweep into the run store and measures its cells (progress at most ~20 times a second).
@@ -116,6 +120,8 @@ signals:
     void beamNodeTraced(quint64 id, const swb::StepTrace& trace);
     void stepInspected(quint64 id, const swb::ReplayedStep& replay);
     void inspectFailed(quint64 id, const QString& message);
+    void tokenProbed(quint64 id, const swb::TokenProbe& probe);
+    void probeFailed(quint64 id, const QString& message);
     void comparisonProgress(quint64 id, const swb::ComparisonProgress& progress);
     void comparisonFinished(quint64 id, const swb::ComparisonOutcome& outcome);
     void comparisonFailed(quint64 id, const QString& message);
@@ -128,6 +134,10 @@ private:
     void generateRemote(const GenerationJob& job);
     // Saves a finished generation to the run store and reports it.
     void finishGeneration(const GenerationJob& job, const ModelInfo& model, GenerationResult result);
+    // The recomputed logits of a run's first `steps` steps (cached while the same run is looked at), or null
+    // with the reason in error.
+    const RunLogits* runLogits(const std::vector<TokenId>& promptIds, const std::vector<TokenId>& tokens, int steps,
+                               QString* error);
 
     QString m_databasePath;
     std::unique_ptr<Database> m_database;
@@ -159,4 +169,5 @@ Q_DECLARE_METATYPE(swb::StepTrace)
 Q_DECLARE_METATYPE(swb::ComparisonProgress)
 Q_DECLARE_METATYPE(swb::SweepProgress)
 Q_DECLARE_METATYPE(swb::SweepDone)
+Q_DECLARE_METATYPE(swb::TokenProbe)
 Q_DECLARE_METATYPE(swb::ComparisonOutcome)

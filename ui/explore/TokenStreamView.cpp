@@ -257,6 +257,7 @@ void TokenStreamView::contextMenuEvent(QContextMenuEvent* event) {
     }
     branch->setEnabled(count > 0);
     menu->addAction(tr("&Edit text from here and continue…"), this, [this, chip] { emit editRequested(chip); });
+    menu->addAction(tr("&Probe a token…"), this, [this, chip] { emit probeRequested(chip); });
     menu->popup(event->globalPos());
 }
 

@@ -48,6 +48,8 @@ signals:
     void branchRequested(int step, swb::TokenId token);
     // "Edit text from here and continue": the run's text from this step on, to be edited and continued.
     void editRequested(int step);
+    // "Probe a token…": follow one of this step's candidates through the whole run.
+    void probeRequested(int step);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

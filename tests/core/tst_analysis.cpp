@@ -1,5 +1,7 @@
-// Parameter sweeps (evaluation/Sweep.h, generation/SweepRunner.h, `swb sweep`) and repetition loops
-// (stats::findRepetitionLoops): hand-worked cases, and runs checked against generating each cell alone.
+// Analyses of runs: parameter sweeps (evaluation/Sweep.h, generation/SweepRunner.h, `swb sweep`), repetition
+// loops and their remedies (stats::findRepetitionLoops, evaluation/LoopRemedies.h) and the token probe
+// (generation/TokenProbe.h): hand-worked cases, runs checked against generating each cell alone, the probe
+// against the run's stored trace.
 
 #include <atomic>
 #include <cmath>
@@ -17,6 +19,7 @@
 #include "evaluation/Sweep.h"
 #include "generation/Generator.h"
 #include "generation/SweepRunner.h"
+#include "generation/TokenProbe.h"
 #include "model/Model.h"
 #include "sampling/StepTrace.h"
 #include "storage/Database.h"
@@ -61,7 +64,7 @@ SweepSpec smallSpec(std::uint64_t seed) {
 
 } // namespace
 
-class TestSweep : public QObject {
+class TestAnalysis : public QObject {
     Q_OBJECT
 
 private slots:
@@ -323,6 +326,77 @@ private slots:
         QCOMPARE(runs.listRuns()->size(), std::size_t(16));
     }
 
+    void probeFollowsATokenThroughTheChain() {
+        Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+        QVERIFY(model.ok() && tokenizer.ok());
+        Generator generator(*model.value(), *tokenizer.value());
+        GenerationRequest request;
+        request.prompt = "And God said";
+        request.strategy = test::strategyFromJson(
+            R"({"seed": 3, "samplers": [{"type": "top_k", "k": 5}, {"type": "top_p", "p": 0.9}, {"type": "dist"}]})");
+        request.maxTokens = 24;
+        Result<GenerationResult> run = generator.generate(request);
+        QVERIFY(run.ok());
+        std::vector<TokenId> tokens;
+        for (const GeneratedStep& step : run->steps)
+            tokens.push_back(step.token);
+        const int steps = static_cast<int>(tokens.size());
+        Result<RunLogits> logits = RunLogits::compute(*model.value(), run->promptIds, tokens, steps);
+        QVERIFY(logits.ok());
+
+        // Probe the token drawn at step 0, and the fourth and the seventh raw candidates of step 0.
+        const StepTrace& first = run->steps[0].trace;
+        for (const TokenId token : {run->steps[0].token, first.top[3].id, first.top[6].id}) {
+            Result<TokenProbe> probe =
+                probeToken(logits.value(), run->promptIds, tokens, request.strategy, 0, token, tokenizer.value().get());
+            QVERIFY2(probe.ok(), qPrintable(probe ? QString() : probe.error().message));
+            QCOMPARE(probe->stages, (QStringList{"top_k", "top_p", "dist"}));
+            QCOMPARE(probe->steps.size(), std::size_t(steps));
+            for (int i = 0; i < steps; ++i) {
+                const StepTrace& trace = run->steps[std::size_t(i)].trace;
+                const TokenProbeStep& seen = probe->steps[std::size_t(i)];
+                QCOMPARE(seen.drawn, tokens[std::size_t(i)] == token);
+                // Independently from the stored trace: top-5 by raw p, then the nucleus of 0.9 among them.
+                double kept5 = 0;
+                for (int c = 0; c < 5; ++c)
+                    kept5 += trace.top[std::size_t(c)].rawP;
+                int expectedCut = 0; // not in the top 5: top_k cut it
+                double expectedFinal = 0;
+                double cumulative = 0;
+                std::vector<double> nucleus;
+                for (int c = 0; c < 5; ++c) {
+                    const double p = trace.top[std::size_t(c)].rawP / kept5;
+                    nucleus.push_back(p);
+                    const bool inside = cumulative < 0.9; // kept while the mass before it is below p
+                    cumulative += p;
+                    if (trace.top[std::size_t(c)].id == token)
+                        expectedCut = inside ? -1 : 1;
+                    if (!inside)
+                        nucleus.pop_back();
+                }
+                double nucleusMass = 0;
+                for (double p : nucleus)
+                    nucleusMass += p;
+                for (int c = 0; c < int(nucleus.size()); ++c)
+                    if (trace.top[std::size_t(c)].id == token)
+                        expectedFinal = nucleus[std::size_t(c)] / nucleusMass;
+                QCOMPARE(seen.cutBy, expectedCut);
+                QVERIFY2(std::abs(seen.finalP - expectedFinal) < 1e-5,
+                         qPrintable(QStringLiteral("step %1: %2 vs %3").arg(i).arg(seen.finalP).arg(expectedFinal)));
+                if (seen.drawn)
+                    QVERIFY(std::abs(seen.finalP - trace.finalP) < 1e-5);
+                // Raw p and rank as the trace recorded them, where the token is among its top candidates.
+                for (std::size_t c = 0; c < trace.top.size(); ++c)
+                    if (trace.top[c].id == token) {
+                        QVERIFY(std::abs(seen.rawP - trace.top[c].rawP) < 1e-5);
+                        QCOMPARE(seen.rawRank, int(c) + 1);
+                    }
+            }
+        }
+        QVERIFY(!probeToken(logits.value(), run->promptIds, tokens, request.strategy, 0, 99999, nullptr).ok());
+    }
+
     void commandLine() {
         QTemporaryDir dir;
         QFile prompts(dir.filePath("prompts.txt"));
@@ -353,5 +427,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
-#include "tst_sweep.moc"
+QTEST_GUILESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"

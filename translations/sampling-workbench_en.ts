@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+81"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+96"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,12 +1458,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1093"/>
+        <location line="+1159"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1093"/>
+        <location line="-1159"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1493,7 +1493,22 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+3"/>
+        <source>&amp;Replay Run with Edited Strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Replay…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Try a remedy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1584,7 +1599,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+74"/>
         <source>Edit and Continue</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1594,17 +1609,32 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+12"/>
+        <source>Replaying needs a finished, saved run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This run came from another model; open that model to replay it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A replay compares sampled runs; the editor holds a beam search.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-80"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+205"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
@@ -1772,7 +1802,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-533"/>
+        <location line="-587"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1800,12 +1830,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
         <source>Failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+84"/>
         <source>Branching needs a finished, saved run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1953,7 +1983,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Re&amp;ports</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1983,7 +2013,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2206,6 +2236,65 @@ Choose another</source>
     <message>
         <location line="+6"/>
         <source>Loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::ReplayDialog</name>
+    <message>
+        <location filename="../ui/explore/ReplayDialog.cpp" line="+32"/>
+        <source>Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Make a &amp;Comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rate the two outputs blind in Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&lt;b&gt;Run %1&lt;/b&gt; · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Replay, run %1&lt;/b&gt; · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>The replay made the same %n token(s): this strategy draws what the run drew.</source>
+        <translation>
+            <numerusform>The replay made the same %n token: this strategy draws what the run drew.</numerusform>
+            <numerusform>The replay made the same %n tokens: this strategy draws what the run drew.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>The same for %n token(s); at step %1 the run has %2 and the replay %3. Highlighted: where each goes from there.</source>
+        <translation>
+            <numerusform>The same for %n token; at step %1 the run has %2 and the replay %3. Highlighted: where each goes from there.</numerusform>
+            <numerusform>The same for %n tokens; at step %1 the run has %2 and the replay %3. Highlighted: where each goes from there.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot make the comparison: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Comparison %1 made: rate it blind in Compare.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

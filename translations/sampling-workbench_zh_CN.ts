@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+81"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+96"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -1463,12 +1463,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1093"/>
+        <location line="+1159"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1093"/>
+        <location line="-1159"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1498,7 +1498,22 @@ p %2</translation>
         <translation>为什么某个词元从未被选中？跟踪它经过运行的每一步：它的原始 p 和排名，以及链中截除它的阶段</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+3"/>
+        <source>&amp;Replay Run with Edited Strategy</source>
+        <translation>用编辑后的策略重放运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
+        <translation>用编辑器中的策略重新解码所显示的运行（相同的模型、提示词和种子），查看两者从哪里开始分岔（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Replay…</source>
+        <translation>重放…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Try a remedy</source>
         <translation>尝试补救</translation>
     </message>
@@ -1587,7 +1602,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+74"/>
         <source>Edit and Continue</source>
         <translation>编辑并继续</translation>
     </message>
@@ -1597,17 +1612,32 @@ p %2</translation>
         <translation>该运行从第 %1 步起的文本。编辑后，生成将在其后继续，作为运行 %2 的一个分支。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+12"/>
+        <source>Replaying needs a finished, saved run.</source>
+        <translation>重放需要一个已完成并已保存的运行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This run came from another model; open that model to replay it.</source>
+        <translation>此运行来自另一个模型；请打开该模型后再重放。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A replay compares sampled runs; the editor holds a beam search.</source>
+        <translation>重放用于比较采样运行；编辑器中是束搜索。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-80"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+205"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
@@ -1773,7 +1803,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-533"/>
+        <location line="-587"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1800,12 +1830,12 @@ p %2</translation>
         <translation>运行未保存：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+84"/>
         <source>Branching needs a finished, saved run.</source>
         <translation>分支需要一个已完成并已保存的运行。</translation>
     </message>
@@ -1952,7 +1982,7 @@ p %2</translation>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Re&amp;ports</source>
         <translation>报告(&amp;P)</translation>
     </message>
@@ -1982,7 +2012,7 @@ p %2</translation>
         <translation>生成(&amp;G)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2207,6 +2237,63 @@ Choose another</source>
         <location line="+6"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>swb::ReplayDialog</name>
+    <message>
+        <location filename="../ui/explore/ReplayDialog.cpp" line="+32"/>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Make a &amp;Comparison</source>
+        <translation>生成比较(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rate the two outputs blind in Compare</source>
+        <translation>在比较中对两个输出进行盲评</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&lt;b&gt;Run %1&lt;/b&gt; · %2</source>
+        <translation>&lt;b&gt;运行 %1&lt;/b&gt; · %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Replay, run %1&lt;/b&gt; · %2</source>
+        <translation>&lt;b&gt;重放，运行 %1&lt;/b&gt; · %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its end</source>
+        <translation>它的结尾</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>The replay made the same %n token(s): this strategy draws what the run drew.</source>
+        <translation>
+            <numerusform>重放生成了相同的 %n 个词元：此策略抽取的与原运行相同。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>The same for %n token(s); at step %1 the run has %2 and the replay %3. Highlighted: where each goes from there.</source>
+        <translation>
+            <numerusform>前 %n 个词元相同；在第 %1 步，原运行为 %2，重放为 %3。高亮部分：各自从那里开始的走向。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot make the comparison: %1</source>
+        <translation>无法生成比较：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Comparison %1 made: rate it blind in Compare.</source>
+        <translation>已生成比较 %1：请在比较中进行盲评。</translation>
     </message>
 </context>
 <context>

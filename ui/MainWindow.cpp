@@ -57,6 +57,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
     connect(m_explore, &ExploreView::runSaved, m_runsView, &RunsView::refresh);
     connect(m_compare, &CompareView::comparisonsChanged, m_runsView, &RunsView::refresh);
     connect(m_sweepView, &SweepView::runsChanged, m_runsView, &RunsView::refresh);
+    connect(m_explore, &ExploreView::comparisonMade, m_compare, &CompareView::reloadComparisons);
     connect(m_sweepView, &SweepView::openRun, this, [this](qint64 id) {
         if (m_explore->openRun(id))
             selectTab(QStringLiteral("explore"));
@@ -174,6 +175,7 @@ void MainWindow::createMenus() {
     QMenu* generation = menuBar()->addMenu(tr("&Generation"));
     generation->addAction(m_explore->generateAction());
     generation->addAction(m_explore->stopAction());
+    generation->addAction(m_explore->replayAction());
     addAction(m_explore->generateAction());
     addAction(m_explore->stopAction());
 

@@ -18,10 +18,13 @@
 #include "evaluation/Statistics.h"
 #include "evaluation/Sweep.h"
 #include "generation/Generator.h"
+#include "generation/RunRecording.h"
+#include "generation/RunReplay.h"
 #include "generation/SweepRunner.h"
 #include "generation/TokenProbe.h"
 #include "model/Model.h"
 #include "sampling/StepTrace.h"
+#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -395,6 +398,85 @@ private slots:
             }
         }
         QVERIFY(!probeToken(logits.value(), run->promptIds, tokens, request.strategy, 0, 99999, nullptr).ok());
+    }
+
+    void divergence_data() {
+        QTest::addColumn<std::vector<int>>("a");
+        QTest::addColumn<std::vector<int>>("b");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("same") << std::vector<int>{1, 2, 3} << std::vector<int>{1, 2, 3} << -1;
+        QTest::newRow("both empty") << std::vector<int>{} << std::vector<int>{} << -1;
+        QTest::newRow("at 0") << std::vector<int>{1, 2} << std::vector<int>{2, 2} << 0;
+        QTest::newRow("at 2") << std::vector<int>{1, 2, 3, 4} << std::vector<int>{1, 2, 9, 4} << 2;
+        QTest::newRow("prefix") << std::vector<int>{1, 2} << std::vector<int>{1, 2, 3} << 2;
+        QTest::newRow("longer first") << std::vector<int>{1, 2, 3} << std::vector<int>{1} << 1;
+    }
+    void divergence() {
+        QFETCH(std::vector<int>, a);
+        QFETCH(std::vector<int>, b);
+        QFETCH(int, expected);
+        QCOMPARE(firstDivergence(a, b), expected);
+    }
+
+    void replayUnderAnotherStrategyBecomesAComparison() {
+        Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Database>> database = Database::open(dir.filePath("runs.db"));
+        QVERIFY(model.ok() && tokenizer.ok() && database.ok());
+        Generator generator(*model.value(), *tokenizer.value());
+        RunRepository runs(*database.value());
+        const auto make = [&](const char* strategy, const std::vector<TokenId>& promptIds) -> std::pair<qint64, std::vector<TokenId>> {
+            GenerationRequest request;
+            request.prompt = "And God said";
+            if (!promptIds.empty()) {
+                request.promptIds = promptIds;
+                request.usePromptIds = true;
+            }
+            request.strategy = test::strategyFromJson(strategy);
+            request.strategy.seed = 21;
+            request.maxTokens = 32;
+            Result<GenerationResult> result = generator.generate(request);
+            if (!result)
+                return {0, {}};
+            Result<RunRecord> saved = saveGeneration(runs, model.value()->info(), request, result.value());
+            std::vector<TokenId> tokens;
+            for (const GeneratedStep& step : result->steps)
+                tokens.push_back(step.token);
+            return {saved ? saved->id : 0, tokens};
+        };
+        const auto [original, tokens] = make(R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":1.0}]})", {});
+        QVERIFY(original > 0);
+        const std::vector<TokenId> promptIds = runs.loadRun(original, false)->promptIds;
+        // The same strategy and seed replays the same run; a cooler one parts from it at some step, after an
+        // identical prefix.
+        QCOMPARE(firstDivergence(tokens, make(R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":1.0}]})", promptIds).second), -1);
+        const auto [replay, replayTokens] = make(R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":0.3}]})", promptIds);
+        const int at = firstDivergence(tokens, replayTokens);
+        QVERIFY(at >= 0);
+        for (int i = 0; i < at; ++i)
+            QCOMPARE(tokens[std::size_t(i)], replayTokens[std::size_t(i)]);
+        if (at < int(std::min(tokens.size(), replayTokens.size())))
+            QVERIFY(tokens[std::size_t(at)] != replayTokens[std::size_t(at)]);
+
+        Result<qint64> comparison = saveReplayComparison(*database.value(), original, replay);
+        QVERIFY2(comparison.ok(), qPrintable(comparison ? QString() : comparison.error().message));
+        ComparisonRepository comparisons(*database.value());
+        Result<ComparisonRecord> stored = comparisons.loadComparison(comparison.value());
+        QVERIFY(stored.ok());
+        QVERIFY(stored->blind);
+        QCOMPARE(stored->entries.size(), std::size_t(2));
+        QCOMPARE(stored->entries[0].runId, original);
+        QCOMPARE(stored->entries[1].runId, replay);
+        QStringList labels{stored->entries[0].blindLabel, stored->entries[1].blindLabel};
+        labels.sort();
+        QCOMPARE(labels, (QStringList{"A", "B"}));
+        QCOMPARE(stored->promptText, QStringLiteral("And God said"));
+        // Runs of other prompts are not a replay pair.
+        const auto [other, unused] = make(R"({"samplers":[{"type":"greedy"}]})", {1, 2, 3});
+        Q_UNUSED(unused);
+        QVERIFY(!saveReplayComparison(*database.value(), original, other).ok());
+        QVERIFY(!saveReplayComparison(*database.value(), original, original).ok());
     }
 
     void commandLine() {

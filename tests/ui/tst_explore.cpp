@@ -24,12 +24,16 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "evaluation/Statistics.h"
+#include "generation/RunReplay.h"
+#include "storage/ComparisonRepository.h"
+#include "compare/CompareView.h"
 #include "explore/BeamTreeView.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
 #include "explore/StrategyEditor.h"
+#include "explore/ReplayDialog.h"
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
@@ -344,6 +348,49 @@ private slots:
         QCOMPARE(m_explore->stream()->selectedStep(), 3);
         probe->close();
         QApplication::setActiveWindow(m_window.get()); // as the window manager does when the dialog closes
+        m_explore->promptEdit()->setFocus();
+    }
+
+    void replayPartsWhereTheStrategiesDiffer() {
+        const ExploreRun original = m_explore->run();
+        QVERIFY(original.runId > 0);
+        m_explore->strategyEditor()->setStrategy(
+            strategyFromJson(R"({"samplers": [{"type": "top_k", "k": 40}, {"type": "temperature", "value": 1.5}, {"type": "dist"}]})"));
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        m_explore->replayAction()->trigger();
+        QVERIFY(ended.wait(60000));
+        const qint64 replayId = ended.front().front().toLongLong();
+        QVERIFY(replayId > 0 && replayId != original.runId);
+        RunRepository runs(*m_window->database());
+        Result<RunRecord> replay = runs.loadRun(replayId);
+        QVERIFY(replay);
+        QCOMPARE(replay->seed, original.seed);           // the run's seed, whatever the editor's
+        QCOMPARE(replay->promptIds, original.promptIds); // and its prompt
+        std::vector<TokenId> replayTokens;
+        for (const StepTrace& step : replay->steps)
+            replayTokens.push_back(step.chosen);
+        ReplayDialog* dialog = m_explore->replayDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        const int at = firstDivergence(original.tokens(), replayTokens);
+        QCOMPARE(dialog->divergence(), at);
+        QVERIFY(at >= 0); // top-k 40 at temperature 1.5 against top-k 5, top-p 0.9: they part somewhere
+        QVERIFY2(dialog->summary()->text().contains(QStringLiteral("at step %1").arg(at + 1)), qPrintable(dialog->summary()->text()));
+        // The pair becomes a blind comparison, and Compare lists it.
+        QSignalSpy made(m_explore, &ExploreView::comparisonMade);
+        const int before = m_window->compare()->comparisonCount();
+        const qint64 comparison = dialog->makeComparison();
+        QVERIFY(comparison > 0);
+        QCOMPARE(made.size(), 1);
+        QCOMPARE(m_window->compare()->comparisonCount(), before + 1);
+        ComparisonRepository comparisons(*m_window->database());
+        const Result<ComparisonRecord> stored = comparisons.loadComparison(comparison);
+        QVERIFY(stored);
+        QCOMPARE(stored->entries.size(), std::size_t(2));
+        QCOMPARE(stored->entries[0].runId, original.runId);
+        QCOMPARE(stored->entries[1].runId, replayId);
+        dialog->close();
+        QApplication::setActiveWindow(m_window.get());
+        QVERIFY(m_explore->openRun(original.runId));
         m_explore->promptEdit()->setFocus();
     }
 

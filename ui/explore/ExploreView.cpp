@@ -72,6 +72,21 @@ std::vector<TokenId> ExploreRun::tokens() const {
 
 namespace {
 
+// A strategy in a few words: its name, else its stages with their numeric parameters.
+QString describeStrategy(const Strategy& strategy) {
+    if (!strategy.name.isEmpty())
+        return strategy.name;
+    QStringList stages;
+    for (const SamplerSpec& sampler : strategy.samplers) {
+        QStringList params;
+        for (auto it = sampler.params.begin(); it != sampler.params.end(); ++it)
+            if (it.value().isDouble())
+                params << it.key() + QLatin1Char('=') + QString::number(it.value().toDouble(), 'g', 4);
+        stages << (params.isEmpty() ? sampler.type : sampler.type + QLatin1Char(' ') + params.join(QLatin1Char(' ')));
+    }
+    return stages.join(QStringLiteral(" → "));
+}
+
 // A legend for the chip colours: a gradient from p = 0 to p = 1.
 class ProbabilityLegend final : public QWidget {
 public:
@@ -343,6 +358,18 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     probeButton->setToolTip(tr("Why is a token never chosen? Follow one through every step of the run: its raw p "
                                "and rank, and the stage of the chain that cut it"));
     connect(probeButton, &QToolButton::clicked, this, [this] { openTokenProbe(); });
+    m_replayAction = new QAction(tr("&Replay Run with Edited Strategy"), this);
+    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
+    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_replayAction->setToolTip(tr("Decode the shown run again with the strategy in the editor (same model, prompt and "
+                                  "seed) and see where the two part (Ctrl+Shift+R)"));
+    connect(m_replayAction, &QAction::triggered, this, &ExploreView::replayRun);
+    addAction(m_replayAction);
+    auto* replayButton = new QToolButton(this);
+    replayButton->setObjectName(QStringLiteral("replayRun"));
+    replayButton->setDefaultAction(m_replayAction);
+    replayButton->setText(tr("Replay…"));
+    streamHeader->addWidget(replayButton);
     streamHeader->addWidget(probeButton);
     streamHeader->addWidget(m_progress);
 
@@ -880,12 +907,29 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     updateLoops();
     if (m_stream->selectedStep() < 0 && m_stream->stepCount() > 0)
         m_stream->setSelectedStep(0);
+    if (m_replayOf && outcome.runId > 0) {
+        ReplayDialog::Side replay;
+        replay.runId = outcome.runId;
+        replay.strategy = describeStrategy(m_run.strategy);
+        replay.tokens = m_run.tokens();
+        for (const GeneratedStep& step : m_run.steps)
+            replay.texts << QString::fromStdString(step.text);
+        if (!m_replayDialog) {
+            m_replayDialog = new ReplayDialog(m_database, this);
+            connect(m_replayDialog, &ReplayDialog::comparisonMade, this, &ExploreView::comparisonMade);
+        }
+        m_replayDialog->setPair(m_run.promptText, *m_replayOf, replay);
+        m_replayDialog->show();
+        m_replayDialog->raise();
+    }
+    m_replayOf.reset();
     emit generationEnded(outcome.runId);
 }
 
 void ExploreView::onFailed(quint64 id, const QString& message) {
     if (id != m_jobId)
         return;
+    m_replayOf.reset();
     m_flush->stop();
     flushPending();
     m_generating = false;
@@ -930,6 +974,43 @@ void ExploreView::editAndContinue(int step) {
         rest, &ok);
     if (ok)
         branchWithText(step, edited);
+}
+
+void ExploreView::replayRun() {
+    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || m_run.steps.empty())
+        return;
+    if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
+        emit statusMessage(tr("Replaying needs a finished, saved run."));
+        return;
+    }
+    if (m_run.modelHash != m_model->info.contentHash) {
+        emit statusMessage(tr("This run came from another model; open that model to replay it."));
+        return;
+    }
+    ReplayDialog::Side original;
+    original.runId = m_run.runId;
+    original.strategy = describeStrategy(m_run.strategy);
+    original.tokens = m_run.tokens();
+    for (const GeneratedStep& step : m_run.steps)
+        original.texts << QString::fromStdString(step.text);
+    GenerationJob job;
+    job.request.prompt = m_run.promptText.toStdString();
+    job.request.promptIds = m_run.promptIds;
+    job.request.usePromptIds = !m_run.promptIds.empty();
+    job.request.conversationJson = m_run.conversationJson.toStdString();
+    job.request.strategy = m_editor->strategy();
+    job.request.strategy.seed = m_run.seed; // the run's seed: the strategies differ, the draws do not
+    job.request.seed = m_run.seed;
+    job.request.maxTokens = std::max(m_maxTokens->value(), static_cast<int>(m_run.steps.size()));
+    job.request.traceLevel = TraceLevel::Full;
+    m_chatReplyPrefix = m_run.replyPrefix;
+    const QString prompt = m_run.promptText;
+    if (isBeamDecoder(job.request.strategy.decoder)) {
+        emit statusMessage(tr("A replay compares sampled runs; the editor holds a beam search."));
+        return;
+    }
+    m_replayOf = original;
+    startJob(std::move(job), prompt);
 }
 
 void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText) {

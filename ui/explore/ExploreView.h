@@ -10,6 +10,7 @@
 
 #include "evaluation/LoopRemedies.h"
 #include "explore/InferenceWorker.h"
+#include "explore/ReplayDialog.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -95,6 +96,11 @@ public:
     void branchWithText(int step, const QString& text);
     // Asks for the run's text from `step` on, edited, and continues after it (branchWithText).
     void editAndContinue(int step);
+    // Re-decodes the shown run with the edited strategy (same model, prompt and seed) as a new run, then shows
+    // the two side by side from where they part (ReplayDialog), ready to become a comparison.
+    void replayRun();
+    QAction* replayAction() const { return m_replayAction; }
+    ReplayDialog* replayDialog() const { return m_replayDialog; }
     bool openRun(qint64 runId);
     void selectStep(int step);
     void saveSettings();
@@ -147,6 +153,7 @@ signals:
     void stepsAppended(int total);      // the stream grew (at most ~30 times a second)
     void generationEnded(qint64 runId); // 0 when it failed or was not saved
     void runSaved(qint64 runId);
+    void comparisonMade(qint64 comparisonId);
     void inspectionUpdated(int step);
     void statusMessage(const QString& text);
     // A failure the user should see until dismissed (MainWindow's message bar).
@@ -240,6 +247,9 @@ private:
     QToolButton* m_loopButton = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
+    QAction* m_replayAction = nullptr;
+    ReplayDialog* m_replayDialog = nullptr;
+    std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from
     quint64 m_probeId = 0;
     QTableWidget* m_decoderTable = nullptr;
     QSplitter* m_mainSplitter = nullptr;

@@ -2990,7 +2990,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+139"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+140"/>
         <source>the list</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3050,7 +3050,17 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>Other tools…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This strategy as llama.cpp, text-generation-webui, SillyTavern or transformers settings, or one of theirs imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The seed of the strategy&apos;s random number generator: the same seed draws the same tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3130,7 +3140,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Seed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3227,6 +3237,114 @@ have been compared.</source>
     <message>
         <location line="+46"/>
         <source>%1: write a JSON list or object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Import from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::StrategyFormatsDialog</name>
+    <message>
+        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+23"/>
+        <source>Other Tools&apos; Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The editor&apos;s strategy, with every other sampler of the tool switched off:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Paste the tool&apos;s settings here, or open a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Use in the Editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fields the settings do not give take the tool&apos;s own defaults:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>E&amp;xport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Save Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Everything translates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Does not translate: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot import: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Imported into the editor (Undo brings back the strategy before).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Imported into the editor (Undo brings back the strategy before). Notes: %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2998,7 +2998,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+139"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+140"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>
@@ -3058,7 +3058,17 @@ have been compared.</source>
         <translation>以一个名称将此策略保存到运行存储中</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>Other tools…</source>
+        <translation>其他工具…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This strategy as llama.cpp, text-generation-webui, SillyTavern or transformers settings, or one of theirs imported</source>
+        <translation>将此策略导出为 llama.cpp、text-generation-webui、SillyTavern 或 transformers 的设置，或导入它们的设置</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The seed of the strategy&apos;s random number generator: the same seed draws the same tokens</source>
         <translation>策略随机数生成器的种子：相同的种子会抽取相同的词元</translation>
     </message>
@@ -3139,7 +3149,7 @@ have been compared.</source>
         <translation>JSON(&amp;J)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
@@ -3237,6 +3247,114 @@ have been compared.</source>
         <location line="+46"/>
         <source>%1: write a JSON list or object.</source>
         <translation>%1：请写入一个 JSON 列表或对象。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Import from %1</source>
+        <translation>从 %1 导入</translation>
+    </message>
+</context>
+<context>
+    <name>swb::StrategyFormatsDialog</name>
+    <message>
+        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+23"/>
+        <source>Other Tools&apos; Settings</source>
+        <translation>其他工具的设置</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The editor&apos;s strategy, with every other sampler of the tool switched off:</source>
+        <translation>编辑器中的策略（该工具的其他采样器全部关闭）：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Paste the tool&apos;s settings here, or open a file</source>
+        <translation>在此粘贴该工具的设置，或打开一个文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open File…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Use in the Editor</source>
+        <translation>在编辑器中使用(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fields the settings do not give take the tool&apos;s own defaults:</source>
+        <translation>设置中未给出的字段采用该工具自身的默认值：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Import</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Save Settings</source>
+        <translation>保存设置</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Everything translates.</source>
+        <translation>全部都能转换。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Does not translate: %1.</source>
+        <translation>无法转换：%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot import: %1</source>
+        <translation>无法导入：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Imported into the editor (Undo brings back the strategy before).</source>
+        <translation>已导入编辑器（撤销可恢复之前的策略）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Imported into the editor (Undo brings back the strategy before). Notes: %1.</source>
+        <translation>已导入编辑器（撤销可恢复之前的策略）。说明：%1。</translation>
     </message>
 </context>
 <context>

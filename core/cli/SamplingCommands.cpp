@@ -17,6 +17,7 @@
 #include "JsonError.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/StepTraceJson.h"
+#include "serving/StrategyFormats.h"
 
 namespace swb::cli {
 
@@ -212,6 +213,57 @@ int runSamplingBench(const Invocation& call) {
 
 } // namespace
 
+// swb convert-strategy: a strategy from or to another tool's settings (serving/StrategyFormats.h); "swb" is
+// ours (strategy JSON). What does not translate goes to stderr as notes.
+int runConvertStrategy(const Invocation& call) {
+    const QStringList formats = QStringList{QStringLiteral("swb")} + strategyFormatNames();
+    const QString from = call.args.isSet(QStringLiteral("from")) ? call.args.value(QStringLiteral("from")) : QStringLiteral("swb");
+    const QString to = call.args.isSet(QStringLiteral("to")) ? call.args.value(QStringLiteral("to")) : QStringLiteral("swb");
+    for (const QString& format : {from, to})
+        if (!formats.contains(format))
+            failBadInput(QStringLiteral("'%1' is not a format; formats: %2").arg(format, formats.join(QStringLiteral(", "))));
+    if (call.args.isSet(QStringLiteral("strategy")) == call.args.isSet(QStringLiteral("file")))
+        failBadInput(QStringLiteral("give the settings with --strategy TEXT or --file FILE (- for standard input)"));
+    QString text = call.args.value(QStringLiteral("strategy"));
+    if (call.args.isSet(QStringLiteral("file"))) {
+        QFile file;
+        openInput(file, call.args.value(QStringLiteral("file")));
+        const QByteArray bytes = file.readAll();
+        text = QString::fromUtf8(bytes);
+        if (text.toUtf8() != bytes)
+            failBadInput(QStringLiteral("%1 is not UTF-8 text").arg(call.args.value(QStringLiteral("file"))));
+    }
+    QStringList notes;
+    Strategy strategy;
+    if (from == QLatin1String("swb")) {
+        Result<Strategy> parsed = Strategy::parse(text);
+        if (!parsed)
+            failBadInput(parsed.error().message);
+        strategy = parsed.value();
+    } else {
+        Result<ImportedStrategy> imported = importStrategy(text, *strategyFormatFromName(from));
+        if (!imported)
+            failBadInput(imported.error().message);
+        strategy = imported->strategy;
+        notes << imported->notes;
+    }
+    QString output;
+    if (to == QLatin1String("swb")) {
+        output = QString::fromUtf8(QJsonDocument(strategy.toJson()).toJson(QJsonDocument::Indented));
+    } else {
+        Result<ExportedStrategy> exported = exportStrategy(strategy, *strategyFormatFromName(to));
+        if (!exported)
+            failBadInput(exported.error().message);
+        output = exported->text;
+        notes << exported->notes;
+    }
+    for (const QString& note : notes)
+        call.err << QStringLiteral("swb: note: %1\n").arg(note);
+    call.err.flush();
+    call.out << output;
+    return 0;
+}
+
 std::vector<Subcommand> samplingSubcommands() {
     Subcommand sample{
         QStringLiteral("sample"),
@@ -230,7 +282,26 @@ std::vector<Subcommand> samplingSubcommands() {
             });
         },
         runSample};
-    return {sample};
+    Subcommand convert{
+        QStringLiteral("convert-strategy"),
+        QStringLiteral("swb convert-strategy [--from FORMAT] [--to FORMAT] (--strategy TEXT | --file FILE)"),
+        QStringLiteral("Convert a strategy to or from llama.cpp, text-generation-webui, SillyTavern or transformers "
+                       "settings; notes say what does not translate."),
+        [](QCommandLineParser& parser) {
+            parser.addOptions({
+                {QStringLiteral("from"),
+                 QStringLiteral("swb (default: a preset, strategy file or JSON), llamacpp-json, llamacpp-flags, "
+                                "webui-yaml, sillytavern or generation-config."),
+                 QStringLiteral("FORMAT")},
+                {QStringLiteral("to"), QStringLiteral("The same formats (default: swb, our strategy JSON)."),
+                 QStringLiteral("FORMAT")},
+                {QStringLiteral("strategy"), QStringLiteral("The settings as text."), QStringLiteral("TEXT")},
+                {QStringLiteral("file"), QStringLiteral("The settings from a file (- for standard input)."),
+                 QStringLiteral("FILE")},
+            });
+        },
+        runConvertStrategy};
+    return {sample, convert};
 }
 
 std::vector<BenchMode> samplingBenchModes() {

@@ -16,6 +16,7 @@
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
@@ -33,6 +34,7 @@
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
 #include "explore/StrategyEditor.h"
+#include "explore/StrategyFormatsDialog.h"
 #include "explore/ReplayDialog.h"
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
@@ -197,6 +199,42 @@ private slots:
         QVERIFY(inspected.wait(30000));
         QCOMPARE(k->value(), 5);
         QCOMPARE(m_explore->inspection()->trace.finalCount, m_explore->run().steps[step].trace.finalCount);
+    }
+
+    void otherToolsSettingsBothWays() {
+        StrategyEditor* editor = m_explore->strategyEditor();
+        editor->setStrategy(strategyFromJson(kChain));
+        StrategyFormatsDialog* dialog = editor->openFormats();
+        QVERIFY(dialog->isVisible());
+        dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("llamacpp-flags")));
+        const QString flags = dialog->exported()->toPlainText();
+        for (const char* flag : {"--top-k 5", "--top-p 0.9", "--seed 7", "--samplers 'top_k;top_p'", "--temp 1", "--min-p 0"})
+            QVERIFY2(flags.contains(QLatin1String(flag)), qPrintable(flags));
+        QCOMPARE(dialog->notes()->text(), QStringLiteral("Everything translates."));
+        // It follows the editor.
+        editor->setStrategy(strategyFromJson(R"({"seed": 7, "samplers": [{"type": "top_k", "k": 9}]})"));
+        QVERIFY(dialog->exported()->toPlainText().contains(QStringLiteral("--top-k 9")));
+        editor->setStrategy(strategyFromJson(kChain));
+
+        // Import a transformers generation_config: transformers' order, its top-k, the editor's seed kept; Undo.
+        dialog->tabs()->setCurrentIndex(1);
+        dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("generation-config")));
+        dialog->importText()->setPlainText(QStringLiteral(R"({"do_sample": true, "temperature": 0.6, "top_k": 20, "max_new_tokens": 50})"));
+        QVERIFY(dialog->importNow());
+        const Strategy now = editor->strategy();
+        QCOMPARE(now.samplers.size(), std::size_t(3)); // in transformers' order: temperature, then top-k
+        QCOMPARE(now.samplers[0].type, QStringLiteral("temperature"));
+        QCOMPARE(now.samplers[1].params.value("k").toInt(), 20);
+        QCOMPARE(now.seed, std::optional<std::uint64_t>(7));
+        QVERIFY2(dialog->notes()->text().contains(QStringLiteral("max_new_tokens")), qPrintable(dialog->notes()->text()));
+        editor->undoStack()->undo();
+        QCOMPARE(editor->strategy().samplers.front().type, QStringLiteral("top_k"));
+        dialog->importText()->setPlainText(QStringLiteral("{\"temperature\": "));
+        QVERIFY(!dialog->importNow());
+        QVERIFY(dialog->notes()->text().startsWith(QStringLiteral("Cannot import: not valid JSON")));
+        dialog->close();
+        QApplication::setActiveWindow(m_window.get());
+        m_explore->promptEdit()->setFocus();
     }
 
     void strategyJsonRoundTripsAndRejectsBadInput() {

@@ -1,4 +1,5 @@
 #include "explore/StrategyEditor.h"
+#include "explore/StrategyFormatsDialog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -242,6 +243,12 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     save->setObjectName(QStringLiteral("saveStrategy"));
     save->setToolTip(tr("Save this strategy under a name in the run store"));
     connect(save, &QToolButton::clicked, this, &StrategyEditor::saveNamed);
+    auto* tools = new QToolButton(this);
+    tools->setText(tr("Other tools…"));
+    tools->setObjectName(QStringLiteral("strategyFormats"));
+    tools->setToolTip(tr("This strategy as llama.cpp, text-generation-webui, SillyTavern or transformers settings, "
+                         "or one of theirs imported"));
+    connect(tools, &QToolButton::clicked, this, &StrategyEditor::openFormats);
 
     m_seed = new QLineEdit(this);
     m_seed->installEventFilter(this); // Ctrl+Z undoes the strategy (see eventFilter)
@@ -389,6 +396,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     auto* storeRow = new QHBoxLayout;
     storeRow->addWidget(m_saved, 1);
     storeRow->addWidget(save);
+    storeRow->addWidget(tools);
     auto* seedRow = new QHBoxLayout;
     seedRow->addWidget(new QLabel(tr("Seed"), this));
     seedRow->addWidget(m_seed, 1);
@@ -792,6 +800,23 @@ void StrategyEditor::updateFormValues() {
         if (!spin->hasFocus())
             spin->setValue(params.value(spin->objectName().mid(6)).toInt());
     m_refreshing = false;
+}
+
+StrategyFormatsDialog* StrategyEditor::openFormats() {
+    if (!m_formats) {
+        m_formats = new StrategyFormatsDialog(this);
+        connect(m_formats, &StrategyFormatsDialog::strategyImported, this, [this](const Strategy& imported, const QString& format) {
+            Strategy next = normalised(imported);
+            if (!next.seed)
+                next.seed = m_strategy.seed;
+            commit(next, tr("Import from %1").arg(format));
+        });
+        connect(this, &StrategyEditor::strategyChanged, m_formats, [this] { m_formats->setStrategy(m_strategy); });
+    }
+    m_formats->setStrategy(m_strategy);
+    m_formats->show();
+    m_formats->raise();
+    return m_formats;
 }
 
 } // namespace swb

@@ -21,6 +21,7 @@ class QUndoStack;
 namespace swb {
 
 class RunRepository;
+class StrategyFormatsDialog;
 
 // Edits a strategy: the chain as a list (add from a menu of every sampler, remove, drag to
 // reorder), a parameter form per sampler with its range and documented semantics, presets and
@@ -37,6 +38,8 @@ public:
     const Strategy& strategy() const { return m_strategy; }
     // Replaces the strategy as one undoable edit.
     void setStrategy(Strategy strategy, const QString& what = {});
+    // The strategy in other tools' settings, both ways (shows the dialog; it follows the editor's strategy).
+    StrategyFormatsDialog* openFormats();
     std::uint64_t seed() const;
     void setSeed(std::uint64_t seed);
 
@@ -79,6 +82,7 @@ private:
     Strategy m_strategy;
     QUndoStack* m_undo = nullptr;
     RunRepository* m_runs = nullptr;
+    StrategyFormatsDialog* m_formats = nullptr;
     QComboBox* m_presets = nullptr;
     QComboBox* m_saved = nullptr;
     QLineEdit* m_seed = nullptr;

@@ -1,0 +1,726 @@
+#include "serving/StrategyFormats.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include "JsonError.h"
+#include "sampling/SamplerRegistry.h"
+
+namespace swb {
+
+namespace {
+
+// The tools, as columns of the tables below.
+enum Tool { Llama, Webui, Tavern, Hf, ToolCount };
+
+Tool toolOf(StrategyFormat format) {
+    switch (format) {
+    case StrategyFormat::LlamaCppJson:
+    case StrategyFormat::LlamaCppFlags:
+        return Llama;
+    case StrategyFormat::WebuiYaml:
+        return Webui;
+    case StrategyFormat::SillyTavern:
+        return Tavern;
+    case StrategyFormat::GenerationConfig:
+        return Hf;
+    }
+    return Llama;
+}
+
+// One of our sampler parameters and the field each tool keeps it in (null: the tool has none). A "main"
+// parameter switches the sampler on in the tools when it is not `off`; scale: the webui's and SillyTavern's
+// value is ours times it (their epsilon and eta cutoffs count in units of 1e-4).
+struct Knob {
+    const char* sampler;
+    const char* param;
+    const char* key[ToolCount];
+    const char* flag; // llama.cpp's command-line flag
+    bool main;
+    double off;
+    double scale;
+};
+
+const Knob kKnobs[] = {
+    {"temperature", "value", {"temperature", "temperature", "temp", "temperature"}, "--temp", true, 1.0, 1},
+    {"top_k", "k", {"top_k", "top_k", "top_k", "top_k"}, "--top-k", true, 0, 1},
+    {"top_p", "p", {"top_p", "top_p", "top_p", "top_p"}, "--top-p", true, 1.0, 1},
+    {"min_p", "p", {"min_p", "min_p", "min_p", "min_p"}, "--min-p", true, 0, 1},
+    {"typical", "p", {"typical_p", "typical_p", "typical_p", "typical_p"}, "--typical", true, 1.0, 1},
+    {"top_n_sigma", "n", {"top_n_sigma", "top_n_sigma", "nsigma", nullptr}, "--top-nsigma", true, -1.0, 1},
+    {"xtc", "probability", {"xtc_probability", "xtc_probability", "xtc_probability", nullptr}, "--xtc-probability", true, 0, 1},
+    {"xtc", "threshold", {"xtc_threshold", "xtc_threshold", "xtc_threshold", nullptr}, "--xtc-threshold", false, 0, 1},
+    {"dry", "multiplier", {"dry_multiplier", "dry_multiplier", "dry_multiplier", nullptr}, "--dry-multiplier", true, 0, 1},
+    {"dry", "base", {"dry_base", "dry_base", "dry_base", nullptr}, "--dry-base", false, 0, 1},
+    {"dry", "allowed_length", {"dry_allowed_length", "dry_allowed_length", "dry_allowed_length", nullptr}, "--dry-allowed-length", false, 0, 1},
+    {"dry", "last_n", {"dry_penalty_last_n", nullptr, "dry_penalty_last_n", nullptr}, "--dry-penalty-last-n", false, 0, 1},
+    {"repetition_penalty", "penalty", {"repeat_penalty", "repetition_penalty", "rep_pen", "repetition_penalty"}, "--repeat-penalty", true, 1.0, 1},
+    {"penalties", "frequency", {"frequency_penalty", "frequency_penalty", "freq_pen", nullptr}, "--frequency-penalty", true, 0, 1},
+    {"penalties", "presence", {"presence_penalty", "presence_penalty", "presence_pen", nullptr}, "--presence-penalty", true, 0, 1},
+    {"penalties", "last_n", {"repeat_last_n", "repetition_penalty_range", "rep_pen_range", nullptr}, "--repeat-last-n", false, 0, 1},
+    {"tfs", "z", {nullptr, "tfs", "tfs", nullptr}, nullptr, true, 1.0, 1},
+    {"top_a", "a", {nullptr, "top_a", "top_a", nullptr}, nullptr, true, 0, 1},
+    {"epsilon", "epsilon", {nullptr, "epsilon_cutoff", "epsilon_cutoff", "epsilon_cutoff"}, nullptr, true, 0, 1e4},
+    {"eta", "epsilon", {nullptr, "eta_cutoff", "eta_cutoff", "eta_cutoff"}, nullptr, true, 0, 1e4},
+    {"smoothing", "factor", {nullptr, "smoothing_factor", "smoothing_factor", nullptr}, nullptr, true, 0, 1},
+    {"smoothing", "curve", {nullptr, "smoothing_curve", "smoothing_curve", nullptr}, nullptr, false, 0, 1},
+    {"no_repeat_ngram", "n", {nullptr, "no_repeat_ngram_size", "no_repeat_ngram_size", "no_repeat_ngram_size"}, nullptr, true, 0, 1},
+};
+
+// Mirostat: mode, tau, eta.
+const char* const kMirostatKeys[ToolCount][3] = {{"mirostat", "mirostat_tau", "mirostat_eta"},
+                                                 {"mirostat_mode", "mirostat_tau", "mirostat_eta"},
+                                                 {"mirostat_mode", "mirostat_tau", "mirostat_eta"},
+                                                 {nullptr, nullptr, nullptr}};
+const char* const kMirostatFlags[3] = {"--mirostat", "--mirostat-ent", "--mirostat-lr"};
+
+// The names the tools give samplers in their order lists.
+struct OrderName {
+    const char* sampler;
+    const char* llama;
+    const char* webui; // also SillyTavern's sampler_priority
+};
+const OrderName kOrderNames[] = {
+    {"repetition_penalty", "penalties", "repetition_penalty"},
+    {"penalties", "penalties", "presence_penalty"},
+    {"dry", "dry", "dry"},
+    {"top_n_sigma", "top_n_sigma", "top_n_sigma"},
+    {"temperature", "temperature", "temperature"},
+    {"smoothing", nullptr, "quadratic_sampling"},
+    {"top_k", "top_k", "top_k"},
+    {"top_p", "top_p", "top_p"},
+    {"typical", "typ_p", "typical_p"},
+    {"epsilon", nullptr, "epsilon_cutoff"},
+    {"eta", nullptr, "eta_cutoff"},
+    {"tfs", nullptr, "tfs"},
+    {"top_a", nullptr, "top_a"},
+    {"min_p", "min_p", "min_p"},
+    {"xtc", "xtc", "xtc"},
+    {"no_repeat_ngram", nullptr, "no_repeat_ngram"},
+};
+// The orders the tools apply samplers in when not told (llama.cpp's common_params_sampling; the webui's
+// sampler_priority default, sampler_hijack.py).
+const QStringList kLlamaDefaultOrder{"penalties", "dry", "top_n_sigma", "top_k", "typ_p", "top_p", "min_p", "xtc", "temperature"};
+const QStringList kWebuiDefaultOrder{"repetition_penalty", "presence_penalty", "frequency_penalty", "dry", "top_n_sigma",
+                                     "temperature", "dynamic_temperature", "quadratic_sampling", "top_k", "top_p",
+                                     "typical_p", "epsilon_cutoff", "eta_cutoff", "tfs", "top_a", "min_p", "mirostat",
+                                     "xtc", "encoder_repetition_penalty", "no_repeat_ngram"};
+
+QString toolName(Tool tool) {
+    switch (tool) {
+    case Llama:
+        return QStringLiteral("llama.cpp");
+    case Webui:
+        return QStringLiteral("text-generation-webui");
+    case Tavern:
+        return QStringLiteral("SillyTavern");
+    default:
+        return QStringLiteral("transformers");
+    }
+}
+
+QString number(double value) {
+    if (value == std::floor(value) && std::abs(value) < 1e15)
+        return QString::number(static_cast<qint64>(value));
+    return QString::number(value, 'g', 15);
+}
+
+QString orderName(const QString& sampler, Tool tool) {
+    for (const OrderName& name : kOrderNames)
+        if (sampler == QLatin1String(name.sampler))
+            return QLatin1String(tool == Llama ? name.llama : name.webui);
+    return {};
+}
+
+// Fields in the order they were set.
+struct Fields {
+    QStringList keys;
+    QHash<QString, QJsonValue> values;
+    void set(const QString& key, const QJsonValue& value) {
+        if (!values.contains(key))
+            keys << key;
+        values.insert(key, value);
+    }
+};
+
+QString flagOf(const QString& key) {
+    for (const Knob& knob : kKnobs)
+        if (knob.key[Llama] && key == QLatin1String(knob.key[Llama]))
+            return QLatin1String(knob.flag);
+    for (int i = 0; i < 3; ++i)
+        if (key == QLatin1String(kMirostatKeys[Llama][i]))
+            return QLatin1String(kMirostatFlags[i]);
+    if (key == QLatin1String("seed"))
+        return QStringLiteral("--seed");
+    if (key == QLatin1String("samplers"))
+        return QStringLiteral("--samplers");
+    return {};
+}
+
+QString shellQuoted(const QString& text) {
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.,:/=+-]+$"));
+    if (plain.match(text).hasMatch())
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString yamlScalar(const QJsonValue& value) {
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (value.isDouble())
+        return number(value.toDouble());
+    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+}
+
+QString serialize(const Fields& fields, StrategyFormat format) {
+    switch (format) {
+    case StrategyFormat::LlamaCppFlags: {
+        QStringList words;
+        for (const QString& key : fields.keys) {
+            const QJsonValue value = fields.values.value(key);
+            if (value.isArray()) {
+                QStringList names;
+                for (const QJsonValue& name : value.toArray())
+                    names << name.toString();
+                words << flagOf(key) << shellQuoted(names.join(QLatin1Char(';')));
+            } else {
+                words << flagOf(key) << (value.isDouble() ? number(value.toDouble()) : shellQuoted(value.toString()));
+            }
+        }
+        return words.join(QLatin1Char(' ')) + QLatin1Char('\n');
+    }
+    case StrategyFormat::WebuiYaml: {
+        QString yaml;
+        for (const QString& key : fields.keys) {
+            const QJsonValue value = fields.values.value(key);
+            if (value.isArray()) {
+                yaml += key + QStringLiteral(":\n");
+                for (const QJsonValue& item : value.toArray())
+                    yaml += QStringLiteral("  - ") + yamlScalar(item) + QLatin1Char('\n');
+            } else {
+                yaml += key + QStringLiteral(": ") + yamlScalar(value) + QLatin1Char('\n');
+            }
+        }
+        return yaml;
+    }
+    default: {
+        QJsonObject object;
+        for (const QString& key : fields.keys)
+            object.insert(key, fields.values.value(key));
+        return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
+    }
+    }
+}
+
+} // namespace
+
+QStringList strategyFormatNames() {
+    return {QStringLiteral("llamacpp-json"), QStringLiteral("llamacpp-flags"), QStringLiteral("webui-yaml"),
+            QStringLiteral("sillytavern"), QStringLiteral("generation-config")};
+}
+
+std::optional<StrategyFormat> strategyFormatFromName(const QString& name) {
+    const int index = static_cast<int>(strategyFormatNames().indexOf(name));
+    if (index < 0)
+        return std::nullopt;
+    return static_cast<StrategyFormat>(index);
+}
+
+QString strategyFormatTitle(StrategyFormat format) {
+    switch (format) {
+    case StrategyFormat::LlamaCppJson:
+        return QStringLiteral("llama.cpp server JSON");
+    case StrategyFormat::LlamaCppFlags:
+        return QStringLiteral("llama.cpp command-line flags");
+    case StrategyFormat::WebuiYaml:
+        return QStringLiteral("text-generation-webui preset (YAML)");
+    case StrategyFormat::SillyTavern:
+        return QStringLiteral("SillyTavern preset (JSON)");
+    case StrategyFormat::GenerationConfig:
+        return QStringLiteral("transformers generation_config.json");
+    }
+    return {};
+}
+
+Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat format) {
+    const Tool tool = toolOf(format);
+    const QString name = toolName(tool);
+    ExportedStrategy out;
+    Fields fields;
+    // Every sampler the tool has, off, unless the strategy says otherwise (the tools' defaults are not ours).
+    for (const Knob& knob : kKnobs)
+        if (knob.key[tool] && knob.main)
+            fields.set(QLatin1String(knob.key[tool]), knob.off * (tool == Webui || tool == Tavern ? knob.scale : 1));
+    if (kMirostatKeys[tool][0])
+        fields.set(QLatin1String(kMirostatKeys[tool][0]), 0);
+    if (tool == Llama) {
+        fields.set(QStringLiteral("repeat_last_n"), -1); // penalties count the whole history, as ours do
+        fields.set(QStringLiteral("top_n_sigma"), -1);
+    }
+    if (tool == Hf)
+        fields.set(QStringLiteral("do_sample"), true);
+    QJsonArray order;
+    bool orderKnown = true;
+    for (const SamplerSpec& sampler : strategy.samplers) {
+        const QByteArray type = sampler.type.toLatin1();
+        if (type == "greedy") {
+            if (tool == Hf)
+                fields.set(QStringLiteral("do_sample"), false);
+            else
+                fields.set(QLatin1String(kKnobs[0].key[tool]), 0); // temperature 0: greedy in these tools
+            continue;
+        }
+        if (type == "dist")
+            continue;
+        if (type == "mirostat" || type == "mirostat_v2") {
+            if (!kMirostatKeys[tool][0]) {
+                out.notes << QStringLiteral("%1 has no %2; it is left out and the token is drawn from the chain").arg(name, sampler.type);
+                continue;
+            }
+            fields.set(QLatin1String(kMirostatKeys[tool][0]), type == "mirostat" ? 1 : 2);
+            fields.set(QLatin1String(kMirostatKeys[tool][1]), sampler.params.value(QLatin1String("tau")));
+            fields.set(QLatin1String(kMirostatKeys[tool][2]), sampler.params.value(QLatin1String("eta")));
+            if (type == "mirostat" && sampler.params.value(QLatin1String("m")).toInt() != 100)
+                out.notes << QStringLiteral("%1's Mirostat 1.0 always estimates from 100 tokens; m %2 is not kept")
+                                 .arg(name)
+                                 .arg(sampler.params.value(QLatin1String("m")).toInt());
+            continue;
+        }
+        const bool mapped = std::any_of(std::begin(kKnobs), std::end(kKnobs),
+                                        [&](const Knob& k) { return type == k.sampler && k.key[tool]; });
+        if (!mapped) {
+            out.notes << QStringLiteral("%1 has no %2 sampler; it is left out").arg(name, sampler.type);
+            continue;
+        }
+        const SamplerDescriptor* descriptor = findSamplerDescriptor(sampler.type);
+        for (auto it = sampler.params.begin(); it != sampler.params.end(); ++it) {
+            const Knob* knob = nullptr;
+            for (const Knob& k : kKnobs)
+                if (type == k.sampler && it.key() == QLatin1String(k.param) && k.key[tool])
+                    knob = &k;
+            if (knob) {
+                const double scale = tool == Webui || tool == Tavern ? knob->scale : 1;
+                fields.set(QLatin1String(knob->key[tool]), it.value().toDouble() * scale);
+                continue;
+            }
+            // A parameter the tool has no field for: fine at its default, a note otherwise.
+            QJsonValue fallback;
+            if (descriptor)
+                for (const ParamSpec& param : descriptor->params)
+                    if (param.name == it.key())
+                        fallback = param.defaultValue;
+            if (it.value() != fallback && !(type == "dry" && it.key() == QLatin1String("breakers") && tool == Llama))
+                out.notes << QStringLiteral("%1 has no field for %2's %3 (%4 here); it is not kept")
+                                 .arg(name, sampler.type, it.key(),
+                                      QString::fromUtf8(QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+        }
+        if (type == "dry" && tool == Llama)
+            fields.set(QStringLiteral("dry_sequence_breakers"), sampler.params.value(QLatin1String("breakers")));
+        const QString listed = orderName(sampler.type, tool);
+        if (listed.isEmpty()) {
+            orderKnown = false;
+        } else if (!order.contains(listed)) {
+            order.append(listed);
+            if (sampler.type == QLatin1String("penalties") && tool != Llama)
+                order.append(QStringLiteral("frequency_penalty"));
+        }
+    }
+    if (strategy.seed) {
+        if (tool == Hf)
+            out.notes << QStringLiteral("a generation_config has no seed (transformers takes it from set_seed); seed %1 is not kept").arg(*strategy.seed);
+        else
+            fields.set(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
+    }
+    if (!strategy.stop.empty()) {
+        QJsonArray stops;
+        for (const std::string& stop : strategy.stop)
+            stops.append(QString::fromStdString(stop));
+        if (format == StrategyFormat::LlamaCppJson)
+            fields.set(QStringLiteral("stop"), stops);
+        else if (tool == Hf)
+            fields.set(QStringLiteral("stop_strings"), stops);
+        else
+            out.notes << QStringLiteral("stop strings do not go in this format; give them to %1 separately").arg(name);
+    }
+    // The order the samplers run in.
+    if (tool == Hf) {
+        if (reorderForEngine(strategy.samplers, EngineOrder::HuggingFace) != strategy.samplers)
+            out.notes << QStringLiteral("transformers applies its processors and warpers in a fixed order; this "
+                                        "strategy's order is not kept");
+    } else if (!order.isEmpty()) {
+        if (tool == Llama)
+            fields.set(QStringLiteral("samplers"), order);
+        else
+            fields.set(QStringLiteral("sampler_priority"), order);
+        if (!orderKnown)
+            out.notes << QStringLiteral("some samplers have no place in %1's order list").arg(name);
+    }
+    // Decoders.
+    const DecoderSpec& decoder = strategy.decoder;
+    if (!decoder.isSample()) {
+        const QByteArray type = decoder.type.toLatin1();
+        const auto param = [&](const char* key) { return decoder.params.value(QLatin1String(key)); };
+        if (tool == Hf && (type == "beam" || type == "group_beam")) {
+            fields.set(QStringLiteral("num_beams"), param("beams"));
+            fields.set(QStringLiteral("length_penalty"), param("length_penalty"));
+            fields.set(QStringLiteral("early_stopping"), param("early_stopping"));
+            fields.set(QStringLiteral("num_return_sequences"), param("return"));
+            fields.set(QStringLiteral("do_sample"), type == "beam" && param("do_sample").toBool());
+            if (type == "group_beam") {
+                fields.set(QStringLiteral("num_beam_groups"), param("groups"));
+                fields.set(QStringLiteral("diversity_penalty"), param("diversity_penalty"));
+            }
+        } else if (tool == Hf && type == "contrastive_search") {
+            fields.set(QStringLiteral("penalty_alpha"), param("penalty_alpha"));
+            fields.set(QStringLiteral("top_k"), param("top_k"));
+            fields.set(QStringLiteral("do_sample"), false);
+        } else if (tool == Hf && type == "cfg") {
+            fields.set(QStringLiteral("guidance_scale"), param("guidance_scale"));
+        } else {
+            out.notes << QStringLiteral("%1 has no %2 decoder in this format; only the chain is written").arg(name, decoder.type);
+        }
+    }
+    out.text = serialize(fields, format);
+    return out;
+}
+
+namespace {
+
+// "--temp 0.8 --samplers 'top_k;temperature'" -> {temperature: 0.8, samplers: [...]}; the flags of kKnobs and
+// Mirostat, --seed / -s, --samplers.
+Result<QJsonObject> parseFlags(const QString& text, QStringList& notes) {
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    QChar quote;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else
+                word += c;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            inWord = true;
+        } else if (c == QLatin1Char('\\') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n')) {
+            ++i;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (!quote.isNull())
+        return Error::badInput(QStringLiteral("the flags end inside a quoted value"));
+    if (inWord)
+        words << word;
+    QJsonObject json;
+    QStringList ignored;
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        QString flag = words.at(i);
+        QString value;
+        if (const qsizetype equals = flag.indexOf(QLatin1Char('=')); flag.startsWith(QLatin1String("--")) && equals > 0) {
+            value = flag.mid(equals + 1);
+            flag = flag.left(equals);
+        }
+        QString key;
+        for (const Knob& knob : kKnobs)
+            if (knob.flag && flag == QLatin1String(knob.flag))
+                key = QLatin1String(knob.key[Llama]);
+        for (int m = 0; m < 3; ++m)
+            if (flag == QLatin1String(kMirostatFlags[m]))
+                key = QLatin1String(kMirostatKeys[Llama][m]);
+        if (flag == QLatin1String("--temperature"))
+            key = QStringLiteral("temperature");
+        if (flag == QLatin1String("--seed") || flag == QLatin1String("-s"))
+            key = QStringLiteral("seed");
+        if (flag == QLatin1String("--samplers"))
+            key = QStringLiteral("samplers");
+        const bool takesValue = !key.isEmpty();
+        if (takesValue && value.isEmpty()) {
+            if (i + 1 >= words.size())
+                return Error::badInput(QStringLiteral("%1 needs a value").arg(flag));
+            value = words.at(++i);
+        }
+        if (!takesValue) {
+            if (flag.startsWith(QLatin1Char('-')))
+                ignored << flag;
+            continue;
+        }
+        if (key == QLatin1String("samplers")) {
+            json.insert(key, QJsonArray::fromStringList(value.split(QLatin1Char(';'), Qt::SkipEmptyParts)));
+            continue;
+        }
+        bool ok = false;
+        const double number = value.toDouble(&ok);
+        if (!ok || !std::isfinite(number))
+            return Error::badInput(QStringLiteral("%1 takes a number, not '%2'").arg(flag, value));
+        json.insert(key, number);
+    }
+    if (!ignored.isEmpty())
+        notes << QStringLiteral("not part of a strategy, ignored: %1").arg(ignored.join(QStringLiteral(", ")));
+    return json;
+}
+
+// A flat YAML mapping as the webui writes presets: "key: value" lines, lists as "- item" lines under a key
+// or [a, b]; comments after #.
+Result<QJsonObject> parseFlatYaml(const QString& text) {
+    QJsonObject json;
+    QString listKey;
+    QJsonArray list;
+    const auto scalar = [](QString value) -> QJsonValue {
+        value = value.trimmed();
+        if (value == QLatin1String("true") || value == QLatin1String("True"))
+            return true;
+        if (value == QLatin1String("false") || value == QLatin1String("False"))
+            return false;
+        if ((value.startsWith(QLatin1Char('"')) && value.endsWith(QLatin1Char('"')) && value.size() >= 2) ||
+            (value.startsWith(QLatin1Char('\'')) && value.endsWith(QLatin1Char('\'')) && value.size() >= 2))
+            return value.mid(1, value.size() - 2);
+        bool ok = false;
+        const double number = value.toDouble(&ok);
+        return ok ? QJsonValue(number) : QJsonValue(value);
+    };
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype n = 0; n < lines.size(); ++n) {
+        QString line = lines.at(n);
+        if (const qsizetype hash = line.indexOf(QStringLiteral(" #")); hash >= 0)
+            line = line.left(hash);
+        if (line.trimmed().startsWith(QLatin1Char('#')) || line.trimmed().isEmpty())
+            continue;
+        if (line.trimmed().startsWith(QLatin1String("- "))) {
+            if (listKey.isEmpty())
+                return Error::badInput(QStringLiteral("line %1: a list item outside a list").arg(n + 1));
+            list.append(scalar(line.trimmed().mid(2)));
+            json.insert(listKey, list);
+            continue;
+        }
+        const qsizetype colon = line.indexOf(QLatin1Char(':'));
+        if (colon <= 0 || line.at(0).isSpace())
+            return Error::badInput(QStringLiteral("line %1 is not \"key: value\"").arg(n + 1));
+        const QString key = line.left(colon).trimmed();
+        const QString value = line.mid(colon + 1).trimmed();
+        listKey.clear();
+        list = {};
+        if (value.isEmpty()) {
+            listKey = key;
+            json.insert(key, QJsonArray());
+        } else if (value.startsWith(QLatin1Char('[')) && value.endsWith(QLatin1Char(']'))) {
+            QJsonArray inline_;
+            for (const QString& item : value.mid(1, value.size() - 2).split(QLatin1Char(','), Qt::SkipEmptyParts))
+                inline_.append(scalar(item));
+            json.insert(key, inline_);
+        } else {
+            json.insert(key, scalar(value));
+        }
+    }
+    return json;
+}
+
+} // namespace
+
+Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat format) {
+    const Tool tool = toolOf(format);
+    const QString name = toolName(tool);
+    ImportedStrategy out;
+    QJsonObject given;
+    if (format == StrategyFormat::LlamaCppFlags) {
+        Result<QJsonObject> parsed = parseFlags(text, out.notes);
+        if (!parsed)
+            return parsed.error();
+        given = parsed.value();
+    } else if (format == StrategyFormat::WebuiYaml) {
+        Result<QJsonObject> parsed = parseFlatYaml(text);
+        if (!parsed)
+            return Error::badInput(QStringLiteral("not a webui preset: %1").arg(parsed.error().message));
+        given = parsed.value();
+    } else {
+        const QByteArray bytes = text.toUtf8();
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
+        if (error.error != QJsonParseError::NoError)
+            return Error::badInput(QStringLiteral("not valid JSON: %1").arg(jsonErrorWhere(bytes, error)));
+        if (!document.isObject())
+            return Error::badInput(QStringLiteral("%1 settings are a JSON object").arg(name));
+        given = document.object();
+    }
+
+    // The tool's own defaults, then what the text gives.
+    QJsonObject values;
+    if (tool == Llama)
+        values = QJsonObject{{"temperature", 0.8}, {"top_k", 40}, {"top_p", 0.95}, {"min_p", 0.05}, {"repeat_last_n", 64},
+                             {"dry_base", 1.75}, {"dry_allowed_length", 2}, {"dry_penalty_last_n", -1}, {"xtc_threshold", 0.1},
+                             {"mirostat_tau", 5.0}, {"mirostat_eta", 0.1}};
+    else if (tool == Hf)
+        values = QJsonObject{{"do_sample", false}, {"top_k", 50}};
+    else
+        values = QJsonObject{{"dry_base", 1.75}, {"dry_allowed_length", 2}, {"xtc_threshold", 0.1}, {"smoothing_curve", 1.0},
+                             {"mirostat_tau", 5.0}, {"mirostat_eta", 0.1}, {"repetition_penalty_range", -1}, {"rep_pen_range", -1}};
+    QStringList unknown;
+    for (auto it = given.begin(); it != given.end(); ++it) {
+        bool known = it.key() == QLatin1String("seed") || it.key() == QLatin1String("samplers") ||
+                     it.key() == QLatin1String("sampler_priority") || it.key() == QLatin1String("temperature_last") ||
+                     it.key() == QLatin1String("do_sample") || it.key() == QLatin1String("stop") ||
+                     it.key() == QLatin1String("stop_strings") || it.key() == QLatin1String("dry_sequence_breakers");
+        for (const Knob& knob : kKnobs)
+            known = known || (knob.key[tool] && it.key() == QLatin1String(knob.key[tool]));
+        for (int m = 0; m < 3; ++m)
+            known = known || (kMirostatKeys[tool][m] && it.key() == QLatin1String(kMirostatKeys[tool][m]));
+        if (tool == Hf)
+            known = known || it.key() == QLatin1String("num_beams");
+        if (known)
+            values.insert(it.key(), it.value());
+        else
+            unknown << it.key();
+    }
+    if (!unknown.isEmpty())
+        out.notes << QStringLiteral("not read (not sampling, or no sampler of ours): %1").arg(unknown.join(QStringLiteral(", ")));
+
+    // The samplers the values switch on, each with every parameter the tool gives.
+    struct Active {
+        QString type;
+        QJsonObject params;
+    };
+    std::vector<Active> active;
+    const auto number = [&](const char* key, double fallback) {
+        const QJsonValue v = values.value(QLatin1String(key));
+        return v.isDouble() ? v.toDouble() : fallback;
+    };
+    for (const Knob& knob : kKnobs) {
+        if (!knob.key[tool] || !knob.main)
+            continue;
+        const QJsonValue value = values.value(QLatin1String(knob.key[tool]));
+        if (!value.isDouble())
+            continue;
+        const double scale = tool == Webui || tool == Tavern ? knob.scale : 1;
+        const double ours = value.toDouble() / scale;
+        const bool on = QByteArrayView(knob.sampler) == "top_n_sigma" ? ours > 0 : ours != knob.off;
+        if (!on || (QByteArrayView(knob.sampler) == "top_k" && ours < 0))
+            continue;
+        auto found = std::find_if(active.begin(), active.end(), [&](const Active& a) { return a.type == QLatin1String(knob.sampler); });
+        if (found == active.end()) {
+            active.push_back({QLatin1String(knob.sampler), {}});
+            found = active.end() - 1;
+            for (const Knob& other : kKnobs)
+                if (QByteArrayView(other.sampler) == knob.sampler && other.key[tool] && values.value(QLatin1String(other.key[tool])).isDouble())
+                    found->params.insert(QLatin1String(other.param),
+                                         values.value(QLatin1String(other.key[tool])).toDouble() / (tool == Webui || tool == Tavern ? other.scale : 1));
+        }
+    }
+    const auto isActive = [&](const char* type) {
+        return std::any_of(active.begin(), active.end(), [&](const Active& a) { return a.type == QLatin1String(type); });
+    };
+    if (tool == Llama && isActive("dry") && values.value(QStringLiteral("dry_sequence_breakers")).isArray())
+        for (Active& a : active)
+            if (a.type == QLatin1String("dry"))
+                a.params.insert(QStringLiteral("breakers"), values.value(QStringLiteral("dry_sequence_breakers")));
+    if (tool == Llama && isActive("repetition_penalty") && number("repeat_last_n", 64) != -1)
+        out.notes << QStringLiteral("llama.cpp's repeat penalty counts the last %1 tokens; ours (transformers') counts the "
+                                    "whole history")
+                         .arg(number("repeat_last_n", 64));
+    // A temperature of 0 (or below) is greedy in llama.cpp, the webui and SillyTavern; transformers samples only
+    // with do_sample.
+    const bool greedy = tool == Hf ? !values.value(QStringLiteral("do_sample")).toBool()
+                                   : values.value(QLatin1String(kKnobs[0].key[tool])).isDouble() &&
+                                         values.value(QLatin1String(kKnobs[0].key[tool])).toDouble() <= 0;
+    const int mirostat = kMirostatKeys[tool][0] ? static_cast<int>(number(kMirostatKeys[tool][0], 0)) : 0;
+
+    // Order: the one given, else the tool's.
+    std::vector<Active> ordered;
+    if (tool == Llama && mirostat > 0) {
+        // llama.cpp's Mirostat chain is the temperature, then Mirostat; the other samplers are not used.
+        for (const Active& a : active)
+            if (a.type == QLatin1String("temperature"))
+                ordered.push_back(a);
+        if (active.size() > ordered.size())
+            out.notes << QStringLiteral("with Mirostat, llama.cpp uses only the temperature; the other samplers are left out");
+    } else if (tool == Hf) {
+        // Without do_sample transformers takes the argmax of the processed scores: its warpers never run.
+        QStringList dropped;
+        for (const Active& a : active) {
+            if (!greedy || a.type == QLatin1String("repetition_penalty") || a.type == QLatin1String("no_repeat_ngram"))
+                ordered.push_back(a);
+            else
+                dropped << a.type;
+        }
+        if (!dropped.isEmpty())
+            out.notes << QStringLiteral("do_sample is false, so transformers decodes greedily and never applies %1")
+                             .arg(dropped.join(QStringLiteral(", ")));
+    } else {
+        const QString orderKey = tool == Llama ? QStringLiteral("samplers") : QStringLiteral("sampler_priority");
+        QStringList names;
+        for (const QJsonValue& v : values.value(orderKey).toArray())
+            names << v.toString();
+        const bool givenOrder = !names.isEmpty();
+        if (!givenOrder)
+            names = tool == Llama ? kLlamaDefaultOrder : kWebuiDefaultOrder;
+        if (tool != Llama && values.value(QStringLiteral("temperature_last")).toBool()) {
+            names.removeAll(QStringLiteral("temperature"));
+            names << QStringLiteral("temperature");
+        }
+        std::vector<Active> rest = active;
+        for (const QString& listed : names)
+            for (auto it = rest.begin(); it != rest.end(); ++it)
+                if (orderName(it->type, tool) == listed ||
+                    (it->type == QLatin1String("penalties") && listed == QLatin1String("frequency_penalty"))) {
+                    ordered.push_back(*it);
+                    rest.erase(it);
+                    break;
+                }
+        if (!rest.empty()) {
+            QStringList left;
+            for (const Active& a : rest)
+                left << a.type;
+            if (tool == Llama) {
+                out.notes << QStringLiteral("llama.cpp applies only the samplers in its list; %1 left out").arg(left.join(QStringLiteral(", ")));
+            } else {
+                ordered.insert(ordered.end(), rest.begin(), rest.end());
+                out.notes << QStringLiteral("%1 is not in the priority list; put last").arg(left.join(QStringLiteral(", ")));
+            }
+        }
+    }
+    QJsonArray samplers;
+    for (const Active& a : ordered) {
+        if (greedy && a.type == QLatin1String("temperature"))
+            continue;
+        QJsonObject sampler = a.params;
+        sampler.insert(QStringLiteral("type"), a.type);
+        samplers.append(sampler);
+    }
+    if (mirostat > 0 && !greedy)
+        samplers.append(QJsonObject{{"type", mirostat == 1 ? "mirostat" : "mirostat_v2"},
+                                    {"tau", number(kMirostatKeys[tool][1], 5.0)},
+                                    {"eta", number(kMirostatKeys[tool][2], 0.1)}});
+    else if (greedy)
+        samplers.append(QJsonObject{{"type", "greedy"}});
+    QJsonObject json{{"samplers", samplers}};
+    if (tool == Hf)
+        json.insert(QStringLiteral("order"), QStringLiteral("hf"));
+    if (tool == Hf && number("num_beams", 1) > 1)
+        json.insert(QStringLiteral("decoder"), QJsonObject{{"type", "beam"}, {"beams", number("num_beams", 1)}});
+    if (values.value(QStringLiteral("seed")).isDouble() && values.value(QStringLiteral("seed")).toDouble() >= 0)
+        json.insert(QStringLiteral("seed"), values.value(QStringLiteral("seed")));
+    const QJsonValue stop = values.value(tool == Hf ? QStringLiteral("stop_strings") : QStringLiteral("stop"));
+    if (stop.isArray() || stop.isString())
+        json.insert(QStringLiteral("stop"), stop);
+    Result<Strategy> strategy = Strategy::fromJson(json);
+    if (!strategy)
+        return Error::badInput(QStringLiteral("these %1 settings make no valid strategy: %2").arg(name, strategy.error().message));
+    out.strategy = strategy.value();
+    out.strategy.name = QStringLiteral("from %1").arg(name);
+    return out;
+}
+
+} // namespace swb

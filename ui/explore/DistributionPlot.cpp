@@ -6,6 +6,8 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QTimer>
 #include <QMenu>
 #include <QToolButton>
 #include <QToolTip>
@@ -21,6 +23,9 @@ DistributionPlot::DistributionPlot(QWidget* parent)
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("distributionTitle"));
     m_title->setTextFormat(Qt::PlainText);
+    // Wraps rather than widening the plot: the pipeline beside it keeps its room in a narrow window.
+    m_title->setWordWrap(true);
+    m_title->setMinimumWidth(120);
     m_log = new QCheckBox(tr("&Log scale"), this);
     m_log->setObjectName(QStringLiteral("logScale"));
     m_log->setToolTip(tr("Show probabilities on a logarithmic axis, so the tail is visible."));
@@ -113,6 +118,18 @@ int DistributionPlot::barAt(const QPoint& pos) const {
     const double x = m_plot->xAxis->pixelToCoord(pos.x());
     const int bar = static_cast<int>(std::lround(x));
     return bar >= 0 && bar <= static_cast<int>(m_model.bars.size()) ? bar : -1;
+}
+
+void DistributionPlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The legend in one row where it fits, else two.
+    const int wrap = event->size().width() < 560 ? 2 : 4;
+    if (m_plot->legend->wrap() != wrap) {
+        m_plot->legend->setWrap(wrap);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (event->oldSize().height() != event->size().height() && !m_model.bars.empty())
+        QTimer::singleShot(0, this, [this] { redraw(); }); // once the plot has its new layout
 }
 
 void DistributionPlot::redraw() {
@@ -208,8 +225,11 @@ void DistributionPlot::redraw() {
         region->setPen(Qt::NoPen);
         region->setBrush(palette::survivorRegion());
     }
-    // Cutoff markers, labels staggered so neighbours do not overlap.
+    // Cutoff markers, labels staggered a text line apart so neighbours do not overlap, however short the plot.
     int row = 0;
+    const int plotHeight = m_plot->axisRect()->height() > 40 ? m_plot->axisRect()->height() : m_plot->height() * 2 / 3;
+    const double rowStep = std::max(0.09, (QFontMetrics(m_plot->font()).height() + 4.0) / std::max(60, plotHeight));
+    const int rows = std::max(1, static_cast<int>(0.9 / rowStep));
     for (const CutMarker& marker : m_model.markers) {
         const double x = marker.onPlot ? marker.position - 0.5 : n - 0.5;
         auto* line = new QCPItemStraightLine(m_plot);
@@ -218,13 +238,13 @@ void DistributionPlot::redraw() {
         line->setPen(QPen(palette::marker(), 1.5, marker.onPlot ? Qt::DashLine : Qt::DotLine));
         auto* label = new QCPItemText(m_plot);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(x, 0.03 + 0.09 * row);
+        label->position->setCoords(x, 0.03 + rowStep * row);
         label->setPositionAlignment((marker.onPlot && x < n * 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
         label->setPadding(QMargins(4, 1, 4, 1));
         label->setBrush(QColor(255, 255, 255, 220));
         label->setColor(palette::marker());
         label->setText(marker.onPlot ? marker.label : marker.label + tr(" (beyond the bars shown)"));
-        row = (row + 1) % 4;
+        row = (row + 1) % std::min(4, rows);
     }
     m_plot->replot();
 }

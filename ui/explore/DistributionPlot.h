@@ -32,6 +32,10 @@ signals:
     void barActivated(int bar);                          // double click
     void branchRequested(swb::TokenId token);           // context menu on a bar
 
+protected:
+    // Redraws on a change of height: the cutoff labels are spaced a text line apart.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void redraw();
     int barAt(const QPoint& pos) const;

@@ -317,6 +317,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_pipeline->setHorizontalHeaderLabels(
         {tr("Sampler"), tr("Parameters"), tr("Kept"), tr("Kept mass"), tr("Threshold")});
     m_pipeline->verticalHeader()->setVisible(true);
+    // Every column in view at 1024 px wide: the figures as wide as they need, the parameters the rest.
+    for (int column : {0, 2, 3, 4})
+        m_pipeline->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_pipeline->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_pipeline->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -408,9 +411,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_plot);
     m_bottomSplitter->addWidget(pipelineBox);
-    m_bottomSplitter->setStretchFactor(0, 3);
-    m_bottomSplitter->setStretchFactor(1, 2);
-    m_bottomSplitter->setSizes({520, 420});
+    m_bottomSplitter->setStretchFactor(0, 1);
+    m_bottomSplitter->setStretchFactor(1, 1);
+    m_bottomSplitter->setSizes({500, 440});
 
     m_rightSplitter = new QSplitter(Qt::Vertical, this);
     m_rightSplitter->addWidget(top);

@@ -25,14 +25,11 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_bottom->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     top->axis(QCPAxis::atRight)->setVisible(true);
     m_bottom->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
-    m_bottom->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     m_bottom->axis(QCPAxis::atLeft)->setLabel(tr("survivors"));
     m_bottom->axis(QCPAxis::atBottom)->setLabel(tr("step"));
     top->axis(QCPAxis::atLeft)->setLabel(tr("entropy (nats)"));
     top->axis(QCPAxis::atRight)->setLabel(tr("chosen p"));
     top->axis(QCPAxis::atRight)->setRange(0, 1.05);
-    top->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
-    top->axis(QCPAxis::atRight)->ticker()->setTickCount(3);
     for (QCPAxis* axis : {top->axis(QCPAxis::atLeft), top->axis(QCPAxis::atRight), m_bottom->axis(QCPAxis::atLeft)}) {
         QFont font = axis->labelFont();
         font.setPointSizeF(font.pointSizeF() * 0.85);
@@ -160,14 +157,69 @@ void TimelinePlot::setSelectedStep(int step) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void TimelinePlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    rescale();
+}
+
+namespace {
+
+// A step of 1, 2 or 5 times a power of ten giving at most `ticks` intervals over [0, top], but never more than
+// top itself (a labelled tick above 0 always shows).
+double niceStep(double top, int ticks) {
+    const auto nice = [](double value, bool up) {
+        const double power = std::pow(10.0, std::floor(std::log10(value)));
+        double best = up ? 10 * power : power;
+        for (double factor : {1.0, 2.0, 5.0, 10.0}) {
+            if (up && factor * power >= value) {
+                best = factor * power;
+                break;
+            }
+            if (!up && factor * power <= value)
+                best = factor * power;
+        }
+        return best;
+    };
+    return std::min(nice(top / std::max(1, ticks), true), nice(top, false));
+}
+
+} // namespace
+
 void TimelinePlot::rescale() {
     QCPAxisRect* top = m_plot->axisRect(0); // the legend row holds no axis rect
     const double right = std::max(10, m_steps) + 0.5;
     top->axis(QCPAxis::atBottom)->setRange(0.5, right);
     m_bottom->axis(QCPAxis::atBottom)->setRange(0.5, right);
-    top->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, m_maxEntropy * 1.1));
+    const double entropyTop = std::max(1.0, m_maxEntropy * 1.1);
+    top->axis(QCPAxis::atLeft)->setRange(0, entropyTop);
     m_bottom->axis(QCPAxis::atLeft)->setRange(0.8, std::max(10.0, m_maxSurvivors * 1.5));
     top->axis(QCPAxis::atBottom)->setTickLabels(false);
+    // As many labelled ticks as the plot's height leaves room for (about 18 px each), so they never overlap:
+    // the curves' share of the widget is about half of it.
+    const int rows = std::clamp((height() / 2 - 30) / 18, 1, 4);
+    auto entropy = QSharedPointer<QCPAxisTickerFixed>::create();
+    entropy->setTickStep(niceStep(entropyTop, rows));
+    entropy->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    top->axis(QCPAxis::atLeft)->setTicker(entropy);
+    auto chosen = QSharedPointer<QCPAxisTickerFixed>::create();
+    chosen->setTickStep(rows >= 4 ? 0.25 : rows >= 2 ? 0.5 : 1.0);
+    chosen->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    top->axis(QCPAxis::atRight)->setTicker(chosen);
+    // Survivors: 1 and the largest power of ten below the top, with the decades between when there is room.
+    auto survivors = QSharedPointer<QCPAxisTickerText>::create();
+    const int decades = static_cast<int>(std::floor(std::log10(std::max(10.0, m_maxSurvivors * 1.5))));
+    std::vector<int> shown;
+    if (decades + 1 <= rows) {
+        for (int d = 0; d <= decades; ++d)
+            shown.push_back(d);
+    } else {
+        shown = {0, decades};
+        if (rows >= 3 && decades >= 2)
+            shown.insert(shown.begin() + 1, decades / 2);
+    }
+    for (int d : shown)
+        survivors->addTick(std::pow(10.0, d), QString::number(static_cast<qint64>(std::pow(10.0, d))));
+    m_bottom->axis(QCPAxis::atLeft)->setTicker(survivors);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -34,6 +34,9 @@ public:
 signals:
     void stepClicked(int step);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rescale();
 

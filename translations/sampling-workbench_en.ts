@@ -1230,7 +1230,7 @@
 <context>
     <name>swb::DistributionPlot</name>
     <message>
-        <location filename="../ui/explore/DistributionPlot.cpp" line="+24"/>
+        <location filename="../ui/explore/DistributionPlot.cpp" line="+29"/>
         <source>&amp;Log scale</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1281,7 +1281,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+52"/>
         <source>probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1311,7 +1311,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source> (beyond the bars shown)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,12 +1458,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1159"/>
+        <location line="+1162"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1159"/>
+        <location line="-1162"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1473,7 +1473,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Each stage of the chain at this step; select one to see the distribution after it</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2319,7 +2319,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+103"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+105"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -2376,12 +2376,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+214"/>
+        <location line="+229"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-227"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2391,7 +2391,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2416,7 +2416,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-56"/>
+        <source>The runs the report counts: every model&apos;s, or one model&apos;s (with their ratings and the comparisons of its outputs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>Set %1 Aside…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2507,12 +2512,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+418"/>
+        <location line="+444"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-407"/>
+        <location line="-433"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2567,7 +2572,20 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+80"/>
+        <source>All models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1 (%n run(s))</source>
+        <translation>
+            <numerusform>%1 (%n run)</numerusform>
+            <numerusform>%1 (%n runs)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Cannot compute the report: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2813,7 +2831,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Cannot write the chart to %1: check that the folder exists and can be written to.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3724,13 +3742,13 @@ have been compared.</source>
 <context>
     <name>swb::TimelinePlot</name>
     <message>
-        <location filename="../ui/explore/TimelinePlot.cpp" line="+29"/>
-        <location line="+25"/>
+        <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
+        <location line="+23"/>
         <source>survivors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-22"/>
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3745,7 +3763,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>raw entropy</source>
         <translation type="unfinished"></translation>
     </message>

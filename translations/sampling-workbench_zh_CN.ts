@@ -1229,7 +1229,7 @@
 <context>
     <name>swb::DistributionPlot</name>
     <message>
-        <location filename="../ui/explore/DistributionPlot.cpp" line="+24"/>
+        <location filename="../ui/explore/DistributionPlot.cpp" line="+29"/>
         <source>&amp;Log scale</source>
         <translation>对数刻度(&amp;L)</translation>
     </message>
@@ -1286,7 +1286,7 @@ p %2</translation>
         <translation>请先生成，然后选择一步以查看其分布。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+52"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
@@ -1316,7 +1316,7 @@ p %2</translation>
         <translation>其他</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source> (beyond the bars shown)</source>
         <translation>（超出所示柱条的部分）</translation>
     </message>
@@ -1463,12 +1463,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1159"/>
+        <location line="+1162"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1159"/>
+        <location line="-1162"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1478,7 +1478,7 @@ p %2</translation>
         <translation>阈值</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Each stage of the chain at this step; select one to see the distribution after it</source>
         <translation>此步中链的各个阶段；选择其中一个以查看其后的分布</translation>
     </message>
@@ -2317,7 +2317,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+103"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+105"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -2374,12 +2374,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+214"/>
+        <location line="+229"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-227"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -2389,7 +2389,7 @@ Choose another</source>
         <translation>根据运行存储重新计算报告，纳入此后给出的所有评分</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation>所选维度上所有评分的平均值；误差线为均值的 95% 自助法区间。</translation>
     </message>
@@ -2414,7 +2414,12 @@ Choose another</source>
         <translation>平均分</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-56"/>
+        <source>The runs the report counts: every model&apos;s, or one model&apos;s (with their ratings and the comparisons of its outputs)</source>
+        <translation>报告统计的运行：所有模型的，或某一个模型的（连同其评分以及其输出所组成的比较）</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>Set %1 Aside…</source>
         <translation>搁置 %1…</translation>
     </message>
@@ -2505,12 +2510,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+418"/>
+        <location line="+444"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-407"/>
+        <location line="-433"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2565,7 +2570,19 @@ Choose another</source>
         <translation>评分者</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+80"/>
+        <source>All models</source>
+        <translation>所有模型</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1 (%n run(s))</source>
+        <translation>
+            <numerusform>%1（%n 个运行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Cannot compute the report: %1</source>
         <translation>无法计算报告：%1</translation>
     </message>
@@ -2822,7 +2839,7 @@ have been compared.</source>
         <translation>正在写入 %1…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Cannot write the chart to %1: check that the folder exists and can be written to.</source>
         <translation>无法将图表写入 %1：请检查文件夹是否存在且可写。</translation>
     </message>
@@ -3728,13 +3745,13 @@ have been compared.</source>
 <context>
     <name>swb::TimelinePlot</name>
     <message>
-        <location filename="../ui/explore/TimelinePlot.cpp" line="+29"/>
-        <location line="+25"/>
+        <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
+        <location line="+23"/>
         <source>survivors</source>
         <translation>保留的词元</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-22"/>
         <source>step</source>
         <translation>步</translation>
     </message>
@@ -3749,7 +3766,7 @@ have been compared.</source>
         <translation>选中的 p</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>raw entropy</source>
         <translation>原始熵</translation>
     </message>

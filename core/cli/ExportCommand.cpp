@@ -63,7 +63,15 @@ int runExport(const Invocation& call) {
         return QString::fromUtf8(tokenizer->piece(tokenId));
     };
 
-    Reports reports(*database);
+    // --model: one model's report (its runs, their ratings, the comparisons of its outputs).
+    QString modelHash;
+    if (call.args.isSet(QStringLiteral("model"))) {
+        Result<QString> resolved = Reports::resolveModel(*database, call.args.value(QStringLiteral("model")));
+        if (!resolved)
+            failBadInput(resolved.error().message);
+        modelHash = resolved.value();
+    }
+    Reports reports(*database, modelHash);
     if (Status status = reports.writeCsv(*kind, *device, options, tokenText); !status)
         throw Failure{status.error().kind == ErrorKind::BadInput ? 2 : 1, status.error().message};
     if (file) {
@@ -80,7 +88,8 @@ Subcommand exportSubcommand() {
     return {
         QStringLiteral("export"),
         QStringLiteral("swb export --db FILE --report runs|steps|ratings|preferences|summary|pairwise|agreement|"
-                       "raters [--out FILE.csv] [--bootstrap N] [--seed S] [--gold-threshold X] [--alpha-rise X]"),
+                       "raters [--model PATH|HASH] [--out FILE.csv] [--bootstrap N] [--seed S] [--gold-threshold X] "
+                       "[--alpha-rise X]"),
         QStringLiteral("Write an evaluation report of the run store as CSV (stdout without --out)."),
         [](QCommandLineParser& parser) {
             parser.addOptions({
@@ -88,6 +97,10 @@ Subcommand exportSubcommand() {
                 {QStringLiteral("report"), QStringLiteral("Which report: %1.").arg(Reports::kindNames().join(", ")),
                  QStringLiteral("NAME")},
                 {QStringLiteral("out"), QStringLiteral("CSV file to write (default: stdout)."), QStringLiteral("FILE")},
+                {QStringLiteral("model"),
+                 QStringLiteral("Only this model's runs (its path as recorded, or its content hash or 8+ digits of "
+                                "it), with their ratings and the comparisons of its outputs."),
+                 QStringLiteral("M")},
                 {QStringLiteral("bootstrap"),
                  QStringLiteral("Bootstrap resamples for the summary's intervals (default 1000)."),
                  QStringLiteral("N")},

@@ -45,10 +45,25 @@ struct StrategyIndex {
     QHash<qint64, int> byRunId; // run id -> position in strategies
 };
 
-Result<StrategyIndex> loadStrategyIndex(Database& db) {
+// The runs a report counts: every run, or those of one model (by content hash).
+QString runFilter(const QString& modelHash, const QString& alias = {}) {
+    if (modelHash.isEmpty())
+        return QStringLiteral("1");
+    return QStringLiteral("%1model_id IN (SELECT id FROM models WHERE content_hash = ?)")
+        .arg(alias.isEmpty() ? QString() : alias + QLatin1Char('.'));
+}
+
+void bindFilter(QSqlQuery& query, const QString& modelHash) {
+    if (!modelHash.isEmpty())
+        query.addBindValue(modelHash);
+}
+
+Result<StrategyIndex> loadStrategyIndex(Database& db, const QString& modelHash) {
     StrategyIndex index;
-    QSqlQuery strategies = db.prepare(QStringLiteral(
-        "SELECT id, name, json FROM strategies WHERE id IN (SELECT DISTINCT strategy_id FROM runs) ORDER BY id"));
+    QSqlQuery strategies = db.prepare(QStringLiteral("SELECT id, name, json FROM strategies WHERE id IN "
+                                                     "(SELECT DISTINCT strategy_id FROM runs WHERE %1) ORDER BY id")
+                                          .arg(runFilter(modelHash)));
+    bindFilter(strategies, modelHash);
     if (Status status = db.exec(strategies, QStringLiteral("list strategies")); !status)
         return status.error();
     QHash<QString, int> nameCount;
@@ -64,7 +79,8 @@ Result<StrategyIndex> loadStrategyIndex(Database& db) {
     for (StrategyEntry& entry : index.strategies)
         if (nameCount.value(entry.label) > 1)
             entry.label += QStringLiteral(" #%1").arg(entry.id);
-    QSqlQuery runs = db.prepare(QStringLiteral("SELECT id, strategy_id FROM runs"));
+    QSqlQuery runs = db.prepare(QStringLiteral("SELECT id, strategy_id FROM runs WHERE %1").arg(runFilter(modelHash)));
+    bindFilter(runs, modelHash);
     runs.setForwardOnly(true);
     if (Status status = db.exec(runs, QStringLiteral("list runs")); !status)
         return status.error();
@@ -158,8 +174,8 @@ std::vector<Record> counted(const std::vector<Record>& all, const QSet<qint64>& 
     return kept;
 }
 
-Result<Judgements> loadJudgements(Database& db) {
-    Result<StrategyIndex> index = loadStrategyIndex(db);
+Result<Judgements> loadJudgements(Database& db, const QString& modelHash) {
+    Result<StrategyIndex> index = loadStrategyIndex(db, modelHash);
     if (!index)
         return index.error();
     Result<std::map<qint64, ComparisonRecord>> comparisons = loadComparisons(db);
@@ -168,6 +184,15 @@ Result<Judgements> loadJudgements(Database& db) {
     Result<std::vector<PreferenceRecord>> preferences = RatingRepository(db).listPreferences();
     if (!preferences)
         return preferences.error();
+    if (!modelHash.isEmpty()) {
+        // One model's report: its comparisons (every output of that model) and the preferences on them.
+        for (auto it = comparisons->begin(); it != comparisons->end();) {
+            const bool ours = std::all_of(it->second.entries.begin(), it->second.entries.end(),
+                                          [&](const ComparisonRecord::Entry& e) { return index->byRunId.contains(e.runId); });
+            it = ours ? std::next(it) : comparisons->erase(it);
+        }
+        std::erase_if(preferences.value(), [&](const PreferenceRecord& p) { return !comparisons->count(p.comparisonId); });
+    }
     Result<QSet<qint64>> setAside = setAsideRaters(db);
     if (!setAside)
         return setAside.error();
@@ -569,6 +594,49 @@ std::vector<PreferenceVerdict> dimensionVerdicts(const SummaryReport& report, co
 
 } // namespace
 
+Result<std::vector<Reports::ModelEntry>> Reports::models(Database& database) {
+    QSqlQuery query = database.prepare(QStringLiteral(
+        "SELECT m.content_hash, (SELECT path FROM models l WHERE l.content_hash = m.content_hash ORDER BY l.id DESC LIMIT 1), "
+        "COUNT(r.id) FROM models m JOIN runs r ON r.model_id = m.id GROUP BY m.content_hash"));
+    if (Status status = database.exec(query, QStringLiteral("list the models")); !status)
+        return status.error();
+    std::vector<ModelEntry> entries;
+    while (query.next())
+        entries.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toInt()});
+    std::sort(entries.begin(), entries.end(), [](const ModelEntry& a, const ModelEntry& b) { return a.path < b.path; });
+    return entries;
+}
+
+Result<QString> Reports::resolveModel(Database& database, const QString& pathOrHash) {
+    Result<std::vector<ModelEntry>> entries = models(database);
+    if (!entries)
+        return entries.error();
+    QStringList matches;
+    QSqlQuery byPath = database.prepare(QStringLiteral("SELECT DISTINCT content_hash FROM models WHERE path = ?"));
+    byPath.addBindValue(pathOrHash);
+    if (Status status = database.exec(byPath, QStringLiteral("find the model")); !status)
+        return status.error();
+    while (byPath.next())
+        if (std::any_of(entries->begin(), entries->end(), [&](const ModelEntry& e) { return e.contentHash == byPath.value(0).toString(); }))
+            matches << byPath.value(0).toString();
+    if (matches.isEmpty() && pathOrHash.size() >= 8)
+        for (const ModelEntry& entry : entries.value())
+            if (entry.contentHash.startsWith(pathOrHash.toLower()))
+                matches << entry.contentHash;
+    if (matches.size() == 1)
+        return matches.front();
+    QStringList known;
+    for (const ModelEntry& entry : entries.value())
+        known << QStringLiteral("%1 (%2)").arg(entry.path, entry.contentHash.left(12));
+    if (matches.isEmpty())
+        return Error::badInput(QStringLiteral("no run in the store came from the model %1; its models: %2")
+                                   .arg(pathOrHash, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
+    return Error::badInput(QStringLiteral("%1 names %2 models of the store; give more of the hash: %3")
+                               .arg(pathOrHash)
+                               .arg(matches.size())
+                               .arg(known.join(QStringLiteral(", "))));
+}
+
 QStringList Reports::kindNames() {
     return {QStringLiteral("runs"),        QStringLiteral("steps"),   QStringLiteral("ratings"),
             QStringLiteral("preferences"), QStringLiteral("summary"), QStringLiteral("pairwise"),
@@ -583,13 +651,15 @@ std::optional<ReportKind> Reports::kindFromName(const QString& name) {
 }
 
 Result<std::vector<RunReportRow>> Reports::runs() {
-    Result<StrategyIndex> index = loadStrategyIndex(m_db);
+    Result<StrategyIndex> index = loadStrategyIndex(m_db, m_modelHash);
     if (!index)
         return index.error();
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT r.id, m.path, r.strategy_id, s.json, r.seed, r.prompt_text, r.text, r.token_count, r.finish_reason, "
         "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at "
-        "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = r.strategy_id ORDER BY r.id"));
+        "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = r.strategy_id WHERE %1 ORDER BY r.id")
+                                       .arg(runFilter(m_modelHash, QStringLiteral("r"))));
+    bindFilter(query, m_modelHash);
     query.setForwardOnly(true);
     if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
         return status.error();
@@ -622,7 +692,8 @@ Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& vis
     QSqlQuery query = m_db.prepare(QStringLiteral(
         "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
         "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
-        "ORDER BY s.run_id, s.step"));
+        "WHERE %1 ORDER BY s.run_id, s.step").arg(runFilter(m_modelHash, QStringLiteral("r"))));
+    bindFilter(query, m_modelHash);
     query.setForwardOnly(true);
     if (Status status = m_db.exec(query, QStringLiteral("read the steps")); !status)
         return status;
@@ -645,7 +716,7 @@ Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& vis
 }
 
 Result<std::vector<RatingReportRow>> Reports::ratings() {
-    Result<StrategyIndex> index = loadStrategyIndex(m_db);
+    Result<StrategyIndex> index = loadStrategyIndex(m_db, m_modelHash);
     if (!index)
         return index.error();
     Result<std::vector<RatingRecord>> ratings = RatingRepository(m_db).listRatings();
@@ -656,6 +727,8 @@ Result<std::vector<RatingReportRow>> Reports::ratings() {
         return setAside.error();
     std::vector<RatingReportRow> rows;
     for (const RatingRecord& rating : counted(ratings.value(), setAside.value())) {
+        if (!m_modelHash.isEmpty() && !index->byRunId.contains(rating.runId))
+            continue;
         const int strategy = index->byRunId.value(rating.runId, -1);
         rows.push_back({rating.runId, strategy >= 0 ? index->strategies[static_cast<std::size_t>(strategy)].id : 0,
                         label(strategy, index.value()), rating.raterName, rating.dimension, rating.score, rating.note});
@@ -664,7 +737,7 @@ Result<std::vector<RatingReportRow>> Reports::ratings() {
 }
 
 Result<std::vector<PreferenceReportRow>> Reports::preferences() {
-    Result<Judgements> judgements = loadJudgements(m_db);
+    Result<Judgements> judgements = loadJudgements(m_db, m_modelHash);
     if (!judgements)
         return judgements.error();
     const StrategyIndex& index = judgements->index;
@@ -697,7 +770,7 @@ Result<std::vector<PreferenceReportRow>> Reports::preferences() {
 }
 
 Result<SummaryReport> Reports::summary(const ReportOptions& options) {
-    Result<Judgements> judgements = loadJudgements(m_db);
+    Result<Judgements> judgements = loadJudgements(m_db, m_modelHash);
     if (!judgements)
         return judgements.error();
     const StrategyIndex* index = &judgements->index;
@@ -706,6 +779,8 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     Result<std::vector<RatingRecord>> allRatings = RatingRepository(m_db).listRatings();
     if (!allRatings)
         return allRatings.error();
+    if (!m_modelHash.isEmpty())
+        std::erase_if(allRatings.value(), [&](const RatingRecord& r) { return !index->byRunId.contains(r.runId); });
     // Everything below counts only the raters not set aside; the raters' table lists everyone.
     const std::vector<RatingRecord> ratings = counted(allRatings.value(), judgements->setAside);
     Result<QStringList> dimensions = ratedDimensions(m_db, ratings);

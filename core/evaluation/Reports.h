@@ -226,8 +226,11 @@ struct SummaryReport {
 // Gold accuracy: comparisons marked gold whose gold_winner is a blind label, "tie" or "bothbad".
 class Reports {
 public:
-    explicit Reports(Database& database)
-        : m_db(database) {}
+    // modelHash: the content hash of the one model whose runs the reports count (with the ratings of those runs,
+    // and the comparisons and preferences whose outputs all came from it); empty: every model.
+    explicit Reports(Database& database, QString modelHash = {})
+        : m_db(database)
+        , m_modelHash(std::move(modelHash)) {}
 
     // The token's text for a step, given the path of the model its run came from; may return empty.
     using TokenText = std::function<QString(const QString& modelPath, int tokenId)>;
@@ -243,11 +246,23 @@ public:
     Status writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options = {},
                     const TokenText& tokenText = {});
 
+    // The models the store's runs came from: content hash and the path recorded (the latest), by path.
+    struct ModelEntry {
+        QString contentHash;
+        QString path;
+        int runs = 0;
+    };
+    static Result<std::vector<ModelEntry>> models(Database& database);
+    // A model of the store named by its path (as recorded), its content hash or an unambiguous prefix of it (8+
+    // hex digits); one sentence listing the store's models when none or several match.
+    static Result<QString> resolveModel(Database& database, const QString& pathOrHash);
+
     static QStringList kindNames(); // runs, steps, ratings, preferences, summary, pairwise, agreement, raters
     static std::optional<ReportKind> kindFromName(const QString& name);
 
 private:
     Database& m_db;
+    QString m_modelHash;
 };
 
 } // namespace swb

@@ -21,7 +21,9 @@
 
 #include <sys/stat.h>
 
+#include "CheckpointWriters.h"
 #include "TestSupport.h"
+#include "TinyVocabularies.h"
 #include "evaluation/PromptFile.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
@@ -135,11 +137,11 @@ private:
     static swb::test::ProcessResult swb(const QStringList& args) { return swb::test::runSwbProcess(args, 300000); }
 
     // Runs a query on a connection of the test's own (not the code under test).
-    void query(const QString& sql, const std::function<void(QSqlQuery&)>& visit) {
+    void query(const QString& sql, const std::function<void(QSqlQuery&)>& visit, const QString& store = {}) {
         const QString name = QStringLiteral("tst-reports-reader");
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-            db.setDatabaseName(m_db);
+            db.setDatabaseName(store.isEmpty() ? m_db : store);
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY2(q.exec(sql), qPrintable(sql));
@@ -675,6 +677,73 @@ private slots:
         QCOMPARE(swb({"rater", "--db", m_db, "--name", "nobody", "--restore"}).status, 2);
         QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob", "--set-aside", " "}).status, 2);
         QCOMPARE(swb({"rater", "--db", m_db, "--name", "bob"}).status, 2);
+    }
+
+    void reportsPerModel() {
+        // A copy of the store gains the same prompts and strategies run on a second model (a tiny random
+        // llama2.c one): strategies are shared by hash, so without --model every strategy counts both models'
+        // runs; with it, one model's runs, and only the comparisons of that model's outputs.
+        const QString store = path(QStringLiteral("two-models.sqlite"));
+        QFile::remove(store);
+        QVERIFY(QFile::copy(m_db, store));
+        std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
+        swb::test::LlamaShape shape;
+        shape.vocab = static_cast<int>(vocab.size());
+        shape.context = 128;
+        const QString tiny = path(QStringLiteral("tiny.bin"));
+        QVERIFY(swb::test::writeBytes(tiny, swb::test::llama2cBytes(swb::test::randomLlama(shape, 5), 0)));
+        QVERIFY(swb::test::writeFile(path(QStringLiteral("tok.bin")), swb::test::tokBin(vocab)));
+        const auto batch = swb({QStringLiteral("batch"), QStringLiteral("--model"), tiny, QStringLiteral("--tokenizer"),
+                                path(QStringLiteral("tok.bin")), QStringLiteral("--prompts"), path(QStringLiteral("prompts.txt")),
+                                QStringLiteral("--strategy"), QStringLiteral("greedy"), QStringLiteral("--strategy"),
+                                QStringLiteral("chat"), QStringLiteral("--max-tokens"), QStringLiteral("6"),
+                                QStringLiteral("--db"), store});
+        QVERIFY2(batch.status == 0, batch.err.constData());
+        const auto summary = [&](const QStringList& extra) {
+            const QString out = path(QStringLiteral("per-model.csv"));
+            const auto result = swb(QStringList{QStringLiteral("export"), QStringLiteral("--db"), store,
+                                                QStringLiteral("--report"), QStringLiteral("summary"),
+                                                QStringLiteral("--out"), out} + extra);
+            Table table;
+            if (result.status == 0)
+                table = swb::parseCsv(QString::fromUtf8(readBytes(out))).value();
+            return table;
+        };
+        const auto runsOf = [&](const Table& table, const QString& strategy) {
+            const QStringList* row = rowWhere(table, QStringLiteral("strategy"), strategy);
+            return row ? (*row)[column(table, QStringLiteral("runs"))].toInt() : -1;
+        };
+        const Table all = summary({});
+        QCOMPARE(runsOf(all, QStringLiteral("greedy")), 10);
+        const Table demo = summary({QStringLiteral("--model"), QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny")});
+        const Table small = summary({QStringLiteral("--model"), QFileInfo(tiny).absoluteFilePath()});
+        QVERIFY(!demo.isEmpty() && !small.isEmpty());
+        QCOMPARE(runsOf(demo, QStringLiteral("greedy")), 5);
+        QCOMPARE(runsOf(demo, QStringLiteral("chat")), 5);
+        QCOMPARE(runsOf(small, QStringLiteral("greedy")), 5);
+        // The preferences were all given on the demo model's comparisons: all of them count for it, none for the
+        // tiny model.
+        const QString used = QStringLiteral("preferences_used");
+        QCOMPARE((*rowWhere(demo, QStringLiteral("strategy"), QStringLiteral("greedy")))[column(demo, used)],
+                 (*rowWhere(all, QStringLiteral("strategy"), QStringLiteral("greedy")))[column(all, used)]);
+        QCOMPARE((*rowWhere(small, QStringLiteral("strategy"), QStringLiteral("greedy")))[column(small, used)], QStringLiteral("0"));
+        QCOMPARE((*rowWhere(small, QStringLiteral("strategy"), QStringLiteral("greedy")))[column(small, QStringLiteral("ratings_used"))],
+                 QStringLiteral("0"));
+        // The runs report, by content hash prefix.
+        QString hash;
+        query(QStringLiteral("SELECT content_hash FROM models WHERE path = '%1'").arg(QFileInfo(tiny).absoluteFilePath()),
+              [&](QSqlQuery& q) { hash = q.value(0).toString(); }, store);
+        QVERIFY(hash.size() >= 12);
+        const auto runs = swb({QStringLiteral("export"), QStringLiteral("--db"), store, QStringLiteral("--report"),
+                               QStringLiteral("runs"), QStringLiteral("--model"), hash.left(12)});
+        QCOMPARE(runs.status, 0);
+        QCOMPARE(runs.out.count("\r\n"), 11); // the header and the tiny model's 10 runs
+        // A model the store does not know: one sentence naming its models.
+        const auto unknown = swb({QStringLiteral("export"), QStringLiteral("--db"), store, QStringLiteral("--report"),
+                                  QStringLiteral("runs"), QStringLiteral("--model"), QStringLiteral("/no/such/model")});
+        QCOMPARE(unknown.status, 2);
+        QVERIFY2(unknown.err.startsWith("swb: no run in the store came from the model /no/such/model; its models: "),
+                 unknown.err.constData());
     }
 
     void runsReport() {

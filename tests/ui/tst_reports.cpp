@@ -21,7 +21,9 @@
 #include <QTest>
 
 #include "EmptyStatePage.h"
+#include "CheckpointWriters.h"
 #include "TestSupport.h"
+#include "TinyVocabularies.h"
 #include "evaluation/PromptFile.h"
 #include "reports/IntervalBarChart.h"
 #include "reports/ReportTableModel.h"
@@ -660,6 +662,50 @@ private slots:
         m_view->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(updated.count(), 2, 60000);
         QTRY_VERIFY(!m_view->isComputing());
+    }
+
+    void reportsPerModel() {
+        // One model: no model box. A second model's runs (greedy on a tiny random llama2.c model): the box lists
+        // both, and choosing one counts only its runs, ratings and comparisons.
+        QVERIFY(!m_view->modelCombo()->isVisible());
+        std::vector<std::pair<std::string, float>> vocab = swb::test::llama2cBaseVocab();
+        swb::test::LlamaShape shape;
+        shape.vocab = static_cast<int>(vocab.size());
+        shape.context = 64;
+        QVERIFY(swb::test::writeBytes(path("tiny.bin"), swb::test::llama2cBytes(swb::test::randomLlama(shape, 3), 0)));
+        QVERIFY(swb::test::writeFile(path("tok.bin"), swb::test::tokBin(vocab)));
+        const auto batch = swb({"batch", "--model", path("tiny.bin"), "--tokenizer", path("tok.bin"), "--prompts",
+                                path("prompts.txt"), "--strategy", "greedy", "--max-tokens", "5", "--db", m_dbPath});
+        QVERIFY2(batch.status == 0, batch.err.constData());
+        QVERIFY(refreshed(*m_view));
+        QComboBox* box = m_view->modelCombo();
+        QVERIFY(box->isVisible());
+        QCOMPARE(box->count(), 3); // every model, then the two by name
+        const auto runsOf = [&](const QString& strategy) {
+            for (const StrategySummary& s : m_view->report().strategies)
+                if (s.strategy == strategy)
+                    return s.runs;
+            return -1;
+        };
+        QCOMPARE(runsOf("greedy"), 10);
+        int tiny = -1;
+        for (int i = 0; i < box->count(); ++i)
+            if (box->itemText(i).startsWith(QStringLiteral("tiny.bin (5 run")))
+                tiny = i;
+        QVERIFY(tiny > 0);
+        box->setCurrentIndex(tiny);
+        QSignalSpy updated(m_view.get(), &ReportsView::reportUpdated);
+        emit box->activated(tiny);
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1 && !m_view->isComputing(), 60000);
+        QCOMPARE(m_view->report().strategies.size(), std::size_t(1)); // only greedy ran on it
+        QCOMPARE(runsOf("greedy"), 5);
+        QCOMPARE(m_view->report().ratingsUsed, 0);
+        QCOMPARE(m_view->report().preferencesUsed, 0);
+        QVERIFY(!m_view->modelFilter().isEmpty());
+        m_view->setModelFilter({});
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 2 && !m_view->isComputing(), 60000);
+        QCOMPARE(runsOf("greedy"), 10);
+        QCOMPARE(box->currentIndex(), 0);
     }
 
     void emptyStoreExplainsHowToGetData() {

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollBar>
@@ -64,7 +65,7 @@ QString native(const QString& path) {
 }
 
 // Runs on a worker thread: its own connection to the store, closed before it returns.
-ComputedReport computeReport(const QString& databasePath, const ReportOptions& options) {
+ComputedReport computeReport(const QString& databasePath, const ReportOptions& options, const QString& modelHash) {
     QElapsedTimer timer;
     timer.start();
     ComputedReport computed;
@@ -73,7 +74,7 @@ ComputedReport computeReport(const QString& databasePath, const ReportOptions& o
         computed.error = database.error().message;
         return computed;
     }
-    Result<SummaryReport> summary = Reports(*database.value()).summary(options);
+    Result<SummaryReport> summary = Reports(*database.value(), modelHash).summary(options);
     if (!summary) {
         computed.error = summary.error().message;
         return computed;
@@ -96,7 +97,8 @@ ComputedReport computeReport(const QString& databasePath, const ReportOptions& o
 
 // Writes one report to path through QSaveFile (nothing is left behind on failure). Returns the error
 // sentence, or an empty string on success. Runs on whichever thread owns database.
-QString writeCsvFile(Database& database, ReportKind kind, const QString& path, const ReportOptions& options) {
+QString writeCsvFile(Database& database, ReportKind kind, const QString& path, const ReportOptions& options,
+                     const QString& modelHash) {
     const QString name = kindName(kind);
     QSaveFile file(path);
     if (path.isEmpty() || !file.open(QIODevice::WriteOnly))
@@ -115,7 +117,7 @@ QString writeCsvFile(Database& database, ReportKind kind, const QString& path, c
             return {};
         return QString::fromStdString(tokenizer->piece(tokenId));
     };
-    if (Status status = Reports(database).writeCsv(kind, file, options, tokenText); !status) {
+    if (Status status = Reports(database, modelHash).writeCsv(kind, file, options, tokenText); !status) {
         file.cancelWriting();
         return ReportsView::tr("Cannot export the %1 report: %2.").arg(name, status.error().message);
     }
@@ -224,10 +226,25 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     m_refresh->setObjectName(QStringLiteral("refreshReport"));
     m_refresh->setToolTip(tr("Compute the report again from the run store, with every rating made since"));
     connect(m_refresh, &QPushButton::clicked, this, &ReportsView::refresh);
+    // Reports per model: every model's runs together, or one model's.
+    m_model = new QComboBox(this);
+    m_model->setObjectName(QStringLiteral("reportModel"));
+    m_model->setToolTip(tr("The runs the report counts: every model's, or one model's (with their ratings and the "
+                           "comparisons of its outputs)"));
+    m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_model->setMinimumContentsLength(18);
+    connect(m_model, &QComboBox::activated, this, [this] {
+        const QString hash = m_model->currentData().toString();
+        if (hash != m_modelHash) {
+            m_modelHash = hash;
+            refresh();
+        }
+    });
     auto* header = new QHBoxLayout;
     header->addWidget(heading);
     header->addSpacing(12);
     header->addWidget(m_overview, 1);
+    header->addWidget(m_model);
     header->addWidget(m_busy);
     header->addWidget(m_refresh);
 
@@ -527,7 +544,33 @@ void ReportsView::refresh() {
     m_refreshAgain = false;
     m_computing = true;
     m_busyDelay->start();
-    m_watcher->setFuture(QtConcurrent::run(computeReport, m_database->path(), m_options));
+    fillModels();
+    m_watcher->setFuture(QtConcurrent::run(computeReport, m_database->path(), m_options, m_modelHash));
+}
+
+void ReportsView::fillModels() {
+    if (!m_database)
+        return;
+    Result<std::vector<Reports::ModelEntry>> models = Reports::models(*m_database);
+    if (!models)
+        return;
+    const QSignalBlocker block(m_model);
+    m_model->clear();
+    m_model->addItem(tr("All models"), QString());
+    for (const Reports::ModelEntry& entry : models.value()) {
+        m_model->addItem(tr("%1 (%n run(s))", nullptr, entry.runs).arg(QFileInfo(entry.path).fileName()), entry.contentHash);
+        m_model->setItemData(m_model->count() - 1, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
+    }
+    const int current = m_model->findData(m_modelHash);
+    if (current < 0)
+        m_modelHash.clear(); // its runs are gone
+    m_model->setCurrentIndex(std::max(0, current));
+    m_model->setVisible(models->size() > 1 || !m_modelHash.isEmpty());
+}
+
+void ReportsView::setModelFilter(const QString& contentHash) {
+    m_modelHash = contentHash;
+    refresh();
 }
 
 void ReportsView::applyComputed() {
@@ -827,7 +870,7 @@ bool ReportsView::exportCsv(ReportKind kind, const QString& path) {
         showMessage(tr("The run store is not open, so there is nothing to export."), true);
         return false;
     }
-    const QString error = writeCsvFile(*m_database, kind, path, m_options);
+    const QString error = writeCsvFile(*m_database, kind, path, m_options, m_modelHash);
     if (!error.isEmpty()) {
         showMessage(error, true);
         return false;
@@ -847,11 +890,12 @@ void ReportsView::startCsvExport(ReportKind kind) {
         button->setEnabled(false);
     showMessage(tr("Writing %1…").arg(native(path)), false);
     // Its own connection: the steps of a large store take a while to write.
-    m_exportWatcher->setFuture(QtConcurrent::run([databasePath = m_database->path(), kind, path, options = m_options] {
+    m_exportWatcher->setFuture(QtConcurrent::run([databasePath = m_database->path(), kind, path, options = m_options,
+                                                  model = m_modelHash] {
         Result<std::unique_ptr<Database>> database = Database::open(databasePath, Database::Access::ReadOnly);
         if (!database)
             return std::pair{path, database.error().message};
-        return std::pair{path, writeCsvFile(*database.value(), kind, path, options)};
+        return std::pair{path, writeCsvFile(*database.value(), kind, path, options, model)};
     }));
 }
 

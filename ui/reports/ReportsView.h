@@ -56,6 +56,10 @@ public:
     bool showsReport() const;
     const SummaryReport& report() const { return m_report; }
     const ReportOptions& options() const { return m_options; }
+    // One model's report (its content hash), or every model's (empty); the Model box in the header.
+    void setModelFilter(const QString& contentHash);
+    QString modelFilter() const { return m_modelHash; }
+    QComboBox* modelCombo() const { return m_model; }
     // Milliseconds the last summary took on its worker thread.
     qint64 lastComputeMs() const { return m_lastComputeMs; }
     // The message line under the report: the last export's outcome or error.
@@ -97,6 +101,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fillModels();
     void applyComputed();
     void fitTableHeights();
     void showReport();
@@ -116,6 +121,8 @@ private:
 
     Database* m_database = nullptr;
     ReportOptions m_options;
+    QString m_modelHash; // empty: every model
+    QComboBox* m_model = nullptr;
     SummaryReport m_report;
     std::map<QString, std::pair<double, double>> m_scoreRanges; // rubric range of each dimension
     qint64 m_lastComputeMs = 0;

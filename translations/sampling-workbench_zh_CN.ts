@@ -3013,9 +3013,327 @@ have been compared.</source>
     </message>
 </context>
 <context>
+    <name>swb::SamplerTexts</name>
+    <message>
+        <location filename="../ui/explore/SamplerTexts.cpp" line="+13"/>
+        <source>Draws tokens whose probability stays near a target on average: reshapes the distribution around a target that adapts to the probabilities drawn so far.</source>
+        <translation>使抽取到的词元概率平均保持在目标附近：围绕一个随已抽取概率自适应调整的目标重塑分布。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Probability the drawn tokens should have on average.</source>
+        <translation>抽取词元平均应有的概率。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Weight of the history in the running average.</source>
+        <translation>滑动平均中历史的权重。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never produces the listed token ids.</source>
+        <translation>绝不生成所列的词元 id。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token ids to ban.</source>
+        <translation>要禁止的词元 id。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never produces the listed words (as the model&apos;s tokenizer spells them).</source>
+        <translation>绝不生成所列的词（按模型分词器的拼写）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Words or phrases to ban.</source>
+        <translation>要禁止的词或短语。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draws the token at random from the final distribution (seeded).</source>
+        <translation>从最终分布中随机抽取词元（可设种子）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Always picks the most likely surviving token.</source>
+        <translation>总是选择保留下来的最可能的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Penalises tokens that would extend a sequence already repeated in the text.</source>
+        <translation>惩罚会延长文本中已重复序列的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Penalty scale; 0 turns DRY off.</source>
+        <translation>惩罚系数；0 关闭 DRY。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Growth of the penalty per extra matched token.</source>
+        <translation>每多匹配一个词元惩罚的增长倍数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeats this long go unpenalised.</source>
+        <translation>不超过此长度的重复不受惩罚。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens of history searched; -1 all, 0 off.</source>
+        <translation>搜索的历史词元数；-1 为全部，0 为关闭。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens (ids, or text they contain) that break a repeated sequence.</source>
+        <translation>打断重复序列的词元（id，或它们包含的文本）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dynamic temperature: hotter when the model is unsure (high entropy), colder when sure.</source>
+        <translation>动态温度：模型不确定（熵高）时更高，确定时更低。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Centre temperature.</source>
+        <translation>中心温度。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperatures span value ± range.</source>
+        <translation>温度范围为 value ± range。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exponent applied to the normalised entropy.</source>
+        <translation>作用于归一化熵的指数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Removes tokens whose probability is below epsilon.</source>
+        <translation>移除概率低于 epsilon 的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Probability floor.</source>
+        <translation>概率下限。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entropy-dependent floor: removes tokens below min(epsilon, sqrt(epsilon) exp(-H)).</source>
+        <translation>随熵变化的下限：移除低于 min(epsilon, sqrt(epsilon) exp(-H)) 的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>epsilon of the eta formula.</source>
+        <translation>eta 公式中的 epsilon。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adds a fixed amount to the logits of chosen tokens.</source>
+        <translation>给所选词元的 logit 加上固定值。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Object of &quot;token id&quot;: bias.</source>
+        <translation>“词元 id”: 偏置 组成的对象。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keeps tokens at least p times as likely as the most likely token.</source>
+        <translation>保留概率至少为最可能词元 p 倍的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fraction of the top probability.</source>
+        <translation>最高概率的比例。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mirostat 1.0: adapts a top-k cut step by step to hold the surprise near tau.</source>
+        <translation>Mirostat 1.0：逐步调整 top-k 截断，使惊奇度保持在 tau 附近。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target surprise (bits).</source>
+        <translation>目标惊奇度（比特）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learning rate of mu.</source>
+        <translation>mu 的学习率。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens used to estimate the Zipf exponent.</source>
+        <translation>用于估计 Zipf 指数的词元数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mirostat 2.0: keeps tokens whose surprise is below an adaptive mu.</source>
+        <translation>Mirostat 2.0：保留惊奇度低于自适应 mu 的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bans any token that would repeat an n-gram already in the text.</source>
+        <translation>禁止任何会重复文本中已有 n 元组的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>n-gram size.</source>
+        <translation>n 元组的大小。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Frequency and presence penalties: subtracts count × frequency + presence from the logit of every token already used.</source>
+        <translation>频率与存在惩罚：从每个已使用词元的 logit 中减去 次数 × frequency + presence。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Penalty per occurrence.</source>
+        <translation>每次出现的惩罚。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Penalty for occurring at all.</source>
+        <translation>只要出现过即施加的惩罚。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens of history counted; -1 all, 0 off.</source>
+        <translation>计入的历史词元数；-1 为全部，0 为关闭。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Makes every token already in the text less likely: positive logits divided by the penalty, negative ones multiplied.</source>
+        <translation>降低文本中已出现的每个词元的可能性：正 logit 除以惩罚值，负 logit 乘以惩罚值。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Above 1 discourages repetition.</source>
+        <translation>大于 1 时抑制重复。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Divides the logits by T: below 1 sharpens the distribution, above 1 flattens it; 0 keeps only the most likely token.</source>
+        <translation>将 logit 除以 T：小于 1 使分布更尖锐，大于 1 使其更平坦；0 只保留最可能的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature T.</source>
+        <translation>温度 T。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-H: keeps the most likely tokens while their entropy terms add up to at most h times the entropy of the top 100.</source>
+        <translation>Top-H：保留最可能的词元，直到它们的熵项之和不超过前 100 个词元熵的 h 倍。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of the top 100&apos;s entropy.</source>
+        <translation>前 100 个词元熵的比例。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keeps the k most likely tokens (and any tied with the k-th).</source>
+        <translation>保留 k 个最可能的词元（以及与第 k 个并列的词元）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number of tokens to keep.</source>
+        <translation>保留的词元数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keeps tokens whose logit is within n standard deviations of the largest logit.</source>
+        <translation>保留 logit 与最大 logit 相差不超过 n 个标准差的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number of standard deviations.</source>
+        <translation>标准差的个数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nucleus sampling: keeps the smallest set of most likely tokens whose mass reaches p.</source>
+        <translation>核采样：保留累计概率达到 p 的最小的最可能词元集合。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cumulative probability to keep.</source>
+        <translation>保留的累计概率。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Locally typical sampling: keeps tokens whose surprisal is closest to the entropy, up to mass p.</source>
+        <translation>局部典型采样：保留惊奇度最接近熵的词元，直到累计概率达到 p。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mass of typical tokens to keep.</source>
+        <translation>保留的典型词元的概率总量。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Removes tokens less likely than a times the square of the top probability.</source>
+        <translation>移除概率低于 a 乘以最高概率平方的词元。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multiplier of the squared top probability.</source>
+        <translation>最高概率平方的乘数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tail-free sampling: cuts where the sorted probabilities&apos; curvature has added up to z.</source>
+        <translation>无尾采样：在排序后概率的曲率累计达到 z 处截断。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of the total curvature kept; 1 is off.</source>
+        <translation>保留的总曲率比例；1 为关闭。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quadratic sampling: bends the logits below the top one down by factor times their squared (and, with curve, cubed) distance from it.</source>
+        <translation>二次采样：将低于最高值的 logit 按其与最高值距离的平方（配合 curve 时为立方）乘以 factor 向下弯折。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smoothing factor; 0 is off.</source>
+        <translation>平滑系数；0 为关闭。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smoothing curve; 1 is the plain quadratic.</source>
+        <translation>平滑曲线；1 为普通二次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exclude top choices: sometimes removes all likely tokens but the least likely of them.</source>
+        <translation>排除首选：有时移除所有高概率词元，只保留其中概率最低的一个。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Probability a token needs to count as a top choice.</source>
+        <translation>词元被视为首选所需的概率。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chance that XTC acts at a step.</source>
+        <translation>XTC 在某一步起作用的概率。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never keep fewer than this many tokens.</source>
+        <translation>保留的词元数绝不少于此值。</translation>
+    </message>
+</context>
+<context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+140"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+141"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>

@@ -17,6 +17,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTabWidget>
+#include <QTranslator>
+#include <QLocale>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
@@ -33,6 +35,7 @@
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
+#include "explore/SamplerTexts.h"
 #include "explore/StrategyEditor.h"
 #include "explore/StrategyFormatsDialog.h"
 #include "explore/ReplayDialog.h"
@@ -40,6 +43,7 @@
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
 #include "runs/RunsView.h"
+#include "sampling/SamplerRegistry.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 
@@ -199,6 +203,33 @@ private slots:
         QVERIFY(inspected.wait(30000));
         QCOMPARE(k->value(), 5);
         QCOMPARE(m_explore->inspection()->trace.finalCount, m_explore->run().steps[step].trace.finalCount);
+    }
+
+    void samplerTextsAreTranslated() {
+        // Every sampler's summary and parameter texts are in the list the interface translates, and the
+        // Simplified Chinese translation has each of them (they were shown in English in zh_CN before).
+        const QStringList sources = samplerTextSources();
+        int texts = 0;
+        for (const SamplerDescriptor& descriptor : samplerDescriptors()) {
+            QVERIFY2(sources.contains(descriptor.summary), qPrintable(descriptor.summary));
+            ++texts;
+            for (const ParamSpec& param : descriptor.params) {
+                QVERIFY2(sources.contains(param.doc), qPrintable(descriptor.type + "." + param.name + ": " + param.doc));
+                ++texts;
+            }
+        }
+        QVERIFY(texts > 60);
+        QTranslator chinese;
+        QVERIFY(chinese.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("sampling-workbench"),
+                             QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QCoreApplication::installTranslator(&chinese);
+        QStringList untranslated;
+        for (const QString& text : sources)
+            if (samplerText(text) == text)
+                untranslated << text;
+        QCoreApplication::removeTranslator(&chinese);
+        QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join('\n')));
+        QCOMPARE(samplerText(QStringLiteral("Temperature T.")), QStringLiteral("Temperature T.")); // English again
     }
 
     void otherToolsSettingsBothWays() {

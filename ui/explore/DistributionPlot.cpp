@@ -197,6 +197,10 @@ void DistributionPlot::redraw() {
     top = std::max(top, m_model.othersRawP);
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLabelRotation(60);
+    // Room on the right for the last label ("others"), which the rotation slants past the axis end: QCustomPlot
+    // leaves out a label that does not fit the widget.
+    m_plot->axisRect()->setAutoMargins(QCP::msLeft | QCP::msTop | QCP::msBottom);
+    m_plot->axisRect()->setMargins(QMargins(0, 0, QFontMetrics(m_plot->xAxis->tickLabelFont()).horizontalAdvance(tr("others")) / 2 + 12, 0));
     m_plot->xAxis->setSubTicks(false);
     m_plot->xAxis->setTickLength(0, 3);
     m_plot->xAxis->setRange(-0.7, n + 0.7);

@@ -1,4 +1,5 @@
 #include "explore/StrategyEditor.h"
+#include "explore/SamplerTexts.h"
 #include "explore/StrategyFormatsDialog.h"
 
 #include <algorithm>
@@ -434,8 +435,8 @@ QMenu* StrategyEditor::buildAddMenu() {
         QAction* action =
             it->second->addAction(descriptor.type, this, [this, type = descriptor.type] { addSampler(type); });
         action->setObjectName(QStringLiteral("add_%1").arg(descriptor.type));
-        action->setToolTip(descriptor.summary);
-        action->setStatusTip(descriptor.summary);
+        action->setToolTip(samplerText(descriptor.summary));
+        action->setStatusTip(samplerText(descriptor.summary));
     }
     return menu;
 }
@@ -564,7 +565,7 @@ void StrategyEditor::refresh() {
         auto* item = new QListWidgetItem(QStringLiteral("%1. %2   %3").arg(i + 1).arg(spec.type, paramSummary(spec)));
         item->setData(Qt::UserRole, static_cast<int>(i));
         if (const SamplerDescriptor* d = findSamplerDescriptor(spec.type))
-            item->setToolTip(QStringLiteral("%1\n(%2)").arg(d->summary, d->engine));
+            item->setToolTip(QStringLiteral("%1\n(%2)").arg(samplerText(d->summary), d->engine));
         m_list->addItem(item);
     }
     m_list->setCurrentRow(std::min(current, m_list->count() - 1));
@@ -723,11 +724,11 @@ void StrategyEditor::rebuildForm() {
         return;
     }
     m_formTitle->setText(
-        tr("<b>%1</b> — %2 <i>(%3)</i>").arg(type, descriptor->summary.toHtmlEscaped(), descriptor->engine));
-    m_formTitle->setToolTip(descriptor->summary);
+        tr("<b>%1</b> — %2 <i>(%3)</i>").arg(type, samplerText(descriptor->summary).toHtmlEscaped(), descriptor->engine));
+    m_formTitle->setToolTip(samplerText(descriptor->summary));
     const QJsonObject& params = m_strategy.samplers[static_cast<std::size_t>(stage)].params;
     for (const ParamSpec& param : descriptor->params) {
-        const QString tip = QStringLiteral("%1\n%2").arg(param.doc, descriptor->engine);
+        const QString tip = QStringLiteral("%1\n%2").arg(samplerText(param.doc), descriptor->engine);
         QWidget* editor = nullptr;
         const QJsonValue value = params.value(param.name);
         if (param.kind == ParamSpec::Kind::Real) {

@@ -310,6 +310,13 @@ private slots:
         row("batch prompts empty", {"batch", "--prompts", "@prompts-empty.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new2.sqlite"}, "prompts-empty.txt");
         row("batch prompts bad JSON line", {"batch", "--prompts", "@prompts-bad.jsonl", "--strategy", "greedy", "--strategy", "chat", "--db", "@new3.sqlite"}, "line 2");
         row("batch samples zero", {"batch", "--prompts", "@prompts.txt", "--strategy", "greedy", "--strategy", "chat", "--samples", "0", "--db", "@new4.sqlite"}, "--samples");
+        row("sweep axis unknown sampler", {"sweep", "--x", "warmth.value=1", "--prompts", "@prompts.txt", "--db", "@new5.sqlite"}, "warmth");
+        row("sweep axis value out of range", {"sweep", "--x", "top_p.p=0.5,1.5", "--prompts", "@prompts.txt", "--db", "@new6.sqlite"}, "1.5");
+        row("sweep spec not JSON", {"sweep", "--spec", "@messages-not-json.json", "--db", "@new7.sqlite"}, "line");
+        row("convert-strategy unknown format", {"convert-strategy", "--to", "ollama", "--strategy", "greedy"}, "ollama");
+        row("convert-strategy flags without value", {"convert-strategy", "--from", "llamacpp-flags", "--strategy", "--temp"}, "--temp");
+        row("convert-strategy settings not JSON", {"convert-strategy", "--from", "sillytavern", "--file", "@messages-not-json.json"}, "line");
+        row("export model unknown", {"export", "--db", "@store.sqlite", "--report", "summary", "--model", "/no/such/model"}, "/no/such/model");
         // Run stores.
         row("store a text file", {"export", "--db", "@store-text.sqlite", "--report", "runs"}, "store-text.sqlite");
         row("store corrupt", {"export", "--db", "@store-corrupt.sqlite", "--report", "runs"}, "store-corrupt.sqlite");

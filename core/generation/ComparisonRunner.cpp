@@ -45,12 +45,16 @@ Result<ComparisonOutcome> runComparisonPlan(Model& model, const Tokenizer& token
                                             const std::function<void(const ComparisonProgress&)>& progress,
                                             const std::atomic<bool>* cancel) {
     Generator generator(model, tokenizer);
+    return runComparisonPlan(localRunSource(model, generator), database, plan, progress, cancel);
+}
+
+RunSource localRunSource(Model& model, Generator& generator) {
     RunSource source;
     source.info = model.info();
-    source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
-                               const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
-                               const std::atomic<bool>* stop) { return generator.generateBatch(requests, onStep, stop); };
-    return runComparisonPlan(source, database, plan, progress, cancel);
+    source.generateBatch = [&generator](const std::vector<GenerationRequest>& requests,
+                                        const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
+                                        const std::atomic<bool>* stop) { return generator.generateBatch(requests, onStep, stop); };
+    return source;
 }
 
 Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& database, const ComparisonPlan& plan,

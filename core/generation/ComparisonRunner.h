@@ -73,6 +73,9 @@ struct RunSource {
     bool rendersConversations = false;
 };
 
+// The loaded model as a run source: generator's batched decoding (generator must outlive the source).
+RunSource localRunSource(Model& model, Generator& generator);
+
 // The key that finds a run in the store again (runs.batch_key): what defines it, hashed. A comparison plan and
 // a sweep that make the same run (model, prompt, strategy, seed, max tokens) share it.
 QString runBatchKey(const ModelInfo& model, const QString& prompt, const Strategy& strategy, std::uint64_t seed,

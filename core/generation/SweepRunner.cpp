@@ -14,12 +14,7 @@ Result<SweepOutcome> runSweep(Model& model, const Tokenizer& tokenizer, Database
                               const std::function<void(const SweepProgress&)>& progress,
                               const std::atomic<bool>* cancel) {
     Generator generator(model, tokenizer);
-    RunSource source;
-    source.info = model.info();
-    source.generateBatch = [&](const std::vector<GenerationRequest>& requests,
-                               const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
-                               const std::atomic<bool>* stop) { return generator.generateBatch(requests, onStep, stop); };
-    return runSweep(source, database, spec, progress, cancel);
+    return runSweep(localRunSource(model, generator), database, spec, progress, cancel);
 }
 
 Result<SweepOutcome> runSweep(const RunSource& source, Database& database, const SweepSpec& spec,

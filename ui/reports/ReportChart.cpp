@@ -129,4 +129,17 @@ void ReportChart::showContextMenu(const QPoint& pos) {
     menu.exec(m_plot->mapToGlobal(pos));
 }
 
+void ReportChart::showBeside(QCPLayoutElement* element, bool show) {
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    const bool shown = layout->hasElement(0, 1) && layout->element(0, 1) == element;
+    if (show && !shown) {
+        layout->addElement(0, 1, element);
+        element->setVisible(true);
+    } else if (!show && shown) {
+        layout->take(element);
+        layout->simplify();
+        element->setVisible(false);
+    }
+}
+
 } // namespace swb

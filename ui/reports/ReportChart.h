@@ -4,6 +4,7 @@
 
 class QCustomPlot;
 class QCPItemText;
+class QCPLayoutElement;
 class QHBoxLayout;
 class QLabel;
 
@@ -36,6 +37,8 @@ protected:
     void showPlaceholder(const QString& message);
     // Removes every plottable and item and shows the axes, ready for content.
     void beginContent();
+    // Shows an element (a colour scale) right of the plot, or takes it out of the layout.
+    void showBeside(QCPLayoutElement* element, bool show);
 
 private:
     void showContextMenu(const QPoint& pos);

@@ -68,19 +68,6 @@ WinRateHeatmap::WinRateHeatmap(const QString& title, QWidget* parent)
     });
 }
 
-void WinRateHeatmap::showScale(bool show) {
-    QCPLayoutGrid* layout = plot()->plotLayout();
-    const bool shown = layout->hasElement(0, 1) && layout->element(0, 1) == m_scale;
-    if (show && !shown) {
-        layout->addElement(0, 1, m_scale);
-        m_scale->setVisible(true);
-    } else if (!show && shown) {
-        layout->take(m_scale);
-        layout->simplify();
-        m_scale->setVisible(false);
-    }
-}
-
 std::pair<int, int> WinRateHeatmap::cellAt(const QPoint& pos) const {
     const int n = m_matrix.size();
     if (n == 0 || !placeholder().isEmpty() || !plot()->axisRect()->rect().contains(pos))
@@ -108,14 +95,14 @@ QString WinRateHeatmap::cellText(int row, int column) const {
 
 void WinRateHeatmap::clear(const QString& message) {
     m_matrix = {};
-    showScale(false);
+    showBeside(m_scale, false);
     showPlaceholder(message);
 }
 
 void WinRateHeatmap::setMatrix(WinRateMatrix matrix) {
     m_matrix = std::move(matrix);
     beginContent();
-    showScale(true);
+    showBeside(m_scale, true);
     QCustomPlot* p = plot();
     const int n = m_matrix.size();
 

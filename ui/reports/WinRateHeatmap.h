@@ -24,7 +24,6 @@ public:
     QString cellText(int row, int column) const;
 
 private:
-    void showScale(bool show);
     std::pair<int, int> cellAt(const QPoint& pos) const;
 
     WinRateMatrix m_matrix;

@@ -59,7 +59,7 @@ SweepHeatmap::SweepHeatmap(QWidget* parent)
     m_margins = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, m_margins);
     m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, m_margins);
-    showScale(false);
+    showBeside(m_scale, false);
 
     connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const auto [column, row] = cellAt(event->pos());
@@ -98,19 +98,6 @@ QString SweepHeatmap::cellText(int column, int row) const {
     return formatValue(value(column, row));
 }
 
-void SweepHeatmap::showScale(bool show) {
-    QCPLayoutGrid* layout = plot()->plotLayout();
-    const bool shown = layout->hasElement(0, 1) && layout->element(0, 1) == m_scale;
-    if (show && !shown) {
-        layout->addElement(0, 1, m_scale);
-        m_scale->setVisible(true);
-    } else if (!show && shown) {
-        layout->take(m_scale);
-        layout->simplify();
-        m_scale->setVisible(false);
-    }
-}
-
 std::pair<int, int> SweepHeatmap::cellAt(const QPoint& pos) const {
     if (columns() == 0 || !placeholder().isEmpty() || !plot()->axisRect()->rect().contains(pos))
         return {-1, -1};
@@ -124,7 +111,7 @@ std::pair<int, int> SweepHeatmap::cellAt(const QPoint& pos) const {
 void SweepHeatmap::clear(const QString& message) {
     m_grid = {};
     m_selection = nullptr;
-    showScale(false);
+    showBeside(m_scale, false);
     showPlaceholder(message);
 }
 
@@ -140,7 +127,7 @@ void SweepHeatmap::selectCell(int column, int row) {
 void SweepHeatmap::setGrid(Grid grid) {
     m_grid = std::move(grid);
     beginContent();
-    showScale(true);
+    showBeside(m_scale, true);
     QCustomPlot* p = plot();
     const int n = columns();
     const int m = rows();

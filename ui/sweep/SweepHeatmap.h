@@ -48,7 +48,6 @@ private:
     int columns() const { return static_cast<int>(m_grid.xValues.size()); }
     int rows() const { return m_grid.yValues.isEmpty() ? 1 : static_cast<int>(m_grid.yValues.size()); }
     double value(int column, int row) const;
-    void showScale(bool show);
 
     Grid m_grid;
     QCPColorScale* m_scale = nullptr;

@@ -926,12 +926,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+544"/>
+        <location line="+548"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-543"/>
+        <location line="-547"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -951,6 +951,11 @@
     <message>
         <location line="+28"/>
         <source>The run store is not open, so comparisons cannot be saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1307,11 +1312,12 @@ p %2</source>
     </message>
     <message>
         <location line="+21"/>
+        <location line="+7"/>
         <source>others</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+47"/>
         <source> (beyond the bars shown)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1458,12 +1464,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1162"/>
+        <location line="+1175"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1162"/>
+        <location line="-1175"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1563,7 +1569,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1634,7 +1640,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+205"/>
+        <location line="+207"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
@@ -1705,7 +1711,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+8"/>
+        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Token Probe: run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+174"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1802,7 +1818,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-587"/>
+        <location line="-598"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1845,7 +1861,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+85"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1868,7 +1884,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+166"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3706,7 +3722,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+64"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+65"/>
         <source>Mean raw entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3806,7 +3822,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Samples</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4004,6 +4020,11 @@ have been compared.</source>
     <message>
         <location line="+9"/>
         <source>The run store is not open, so a sweep cannot be saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wait for the running comparison to finish (or cancel it): the model does one job at a time.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4334,7 +4355,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+29"/>
         <source>%1
 %2–%3–%4</source>
         <translation type="unfinished"></translation>

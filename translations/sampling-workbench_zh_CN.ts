@@ -927,12 +927,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+544"/>
+        <location line="+548"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-543"/>
+        <location line="-547"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -952,6 +952,11 @@
         <location line="+28"/>
         <source>The run store is not open, so comparisons cannot be saved.</source>
         <translation>运行存储未打开，因此无法保存比较。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
+        <translation>请等待正在运行的扫描结束（或取消它）：模型一次只做一项工作。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1312,11 +1317,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+21"/>
+        <location line="+7"/>
         <source>others</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+47"/>
         <source> (beyond the bars shown)</source>
         <translation>（超出所示柱条的部分）</translation>
     </message>
@@ -1463,12 +1469,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1162"/>
+        <location line="+1175"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1162"/>
+        <location line="-1175"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1568,7 +1574,7 @@ p %2</translation>
         <translation>此模型没有聊天模板</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1637,7 +1643,7 @@ p %2</translation>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
     <message numerus="yes">
-        <location line="+205"/>
+        <location line="+207"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
@@ -1706,7 +1712,17 @@ p %2</translation>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+8"/>
+        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
+        <translation>该运行的模型已不是当前加载的模型；请重新打开它以探测此运行</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Token Probe: run %1</source>
+        <translation>词元探针：运行 %1</translation>
+    </message>
+    <message>
+        <location line="+174"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
@@ -1803,7 +1819,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-587"/>
+        <location line="-598"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1845,7 +1861,7 @@ p %2</translation>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+85"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -1867,7 +1883,7 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+166"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -3712,7 +3728,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+64"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+65"/>
         <source>Mean raw entropy (nats)</source>
         <translation>平均原始熵（nats）</translation>
     </message>
@@ -3812,7 +3828,7 @@ have been compared.</source>
         <translation>每个提示词和单元格的样本数；第 k 个样本在每个单元格中使用种子 + k − 1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Samples</source>
         <translation>样本数</translation>
     </message>
@@ -4011,6 +4027,11 @@ have been compared.</source>
         <location line="+9"/>
         <source>The run store is not open, so a sweep cannot be saved.</source>
         <translation>运行存储未打开，因此无法保存扫描。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wait for the running comparison to finish (or cancel it): the model does one job at a time.</source>
+        <translation>请等待正在运行的比较结束（或取消它）：模型一次只做一项工作。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -4338,7 +4359,7 @@ have been compared.</source>
 胜 %5，负 %6，平 %7，都不好 %8</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+29"/>
         <source>%1
 %2–%3–%4</source>
         <translation>%1

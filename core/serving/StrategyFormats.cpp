@@ -264,6 +264,10 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
         fields.set(QStringLiteral("repeat_last_n"), -1); // penalties count the whole history, as ours do
         fields.set(QStringLiteral("top_n_sigma"), -1);
     }
+    if (tool == Webui || tool == Tavern)
+        fields.set(QLatin1String(tool == Webui ? "repetition_penalty_range" : "rep_pen_range"), 0); // 0: the whole context
+    bool greedyChain = false;
+    QStringList mirostatIgnores;
     if (tool == Hf)
         fields.set(QStringLiteral("do_sample"), true);
     QJsonArray order;
@@ -271,6 +275,7 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
     for (const SamplerSpec& sampler : strategy.samplers) {
         const QByteArray type = sampler.type.toLatin1();
         if (type == "greedy") {
+            greedyChain = true;
             if (tool == Hf)
                 fields.set(QStringLiteral("do_sample"), false);
             else
@@ -284,6 +289,9 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
                 out.notes << QStringLiteral("%1 has no %2; it is left out and the token is drawn from the chain").arg(name, sampler.type);
                 continue;
             }
+            for (const SamplerSpec& other : strategy.samplers)
+                if (other.type != sampler.type && other.type != QLatin1String("temperature"))
+                    mirostatIgnores << other.type;
             fields.set(QLatin1String(kMirostatKeys[tool][0]), type == "mirostat" ? 1 : 2);
             fields.set(QLatin1String(kMirostatKeys[tool][1]), sampler.params.value(QLatin1String("tau")));
             fields.set(QLatin1String(kMirostatKeys[tool][2]), sampler.params.value(QLatin1String("eta")));
@@ -307,7 +315,15 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
                     knob = &k;
             if (knob) {
                 const double scale = tool == Webui || tool == Tavern ? knob->scale : 1;
-                fields.set(QLatin1String(knob->key[tool]), it.value().toDouble() * scale);
+                double value = it.value().toDouble() * scale;
+                // The webui's and SillyTavern's penalty range: 0 is the whole context (our -1).
+                if ((tool == Webui || tool == Tavern) && type == "penalties" && it.key() == QLatin1String("last_n")) {
+                    if (value == 0)
+                        out.notes << QStringLiteral("%1 cannot switch the penalties' history off (last_n 0); its range "
+                                                    "0 means the whole context").arg(name);
+                    value = value < 0 ? 0 : value;
+                }
+                fields.set(QLatin1String(knob->key[tool]), value);
                 continue;
             }
             // A parameter the tool has no field for: fine at its default, a note otherwise.
@@ -321,8 +337,11 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
                                  .arg(name, sampler.type, it.key(),
                                       QString::fromUtf8(QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
         }
-        if (type == "dry" && tool == Llama)
+        if (type == "dry" && format == StrategyFormat::LlamaCppJson)
             fields.set(QStringLiteral("dry_sequence_breakers"), sampler.params.value(QLatin1String("breakers")));
+        else if (type == "dry" && tool == Llama)
+            out.notes << QStringLiteral("DRY's sequence breakers are not written as flags (give each with "
+                                        "--dry-sequence-breaker); llama.cpp's default breakers apply");
         const QString listed = orderName(sampler.type, tool);
         if (listed.isEmpty()) {
             orderKnown = false;
@@ -349,6 +368,12 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
         else
             out.notes << QStringLiteral("stop strings do not go in this format; give them to %1 separately").arg(name);
     }
+    if (!mirostatIgnores.isEmpty() && tool != Hf)
+        out.notes << QStringLiteral("with Mirostat, %1 uses only the temperature; %2 would not act")
+                         .arg(name, mirostatIgnores.join(QStringLiteral(", ")));
+    // llama.cpp makes a temperature of 0 greedy inside its temperature sampler, which must then be listed.
+    if (greedyChain && tool == Llama && !order.isEmpty() && !order.contains(QStringLiteral("temperature")))
+        order.append(QStringLiteral("temperature"));
     // The order the samplers run in.
     if (tool == Hf) {
         if (reorderForEngine(strategy.samplers, EngineOrder::HuggingFace) != strategy.samplers)
@@ -486,8 +511,9 @@ Result<QJsonObject> parseFlatYaml(const QString& text) {
             return true;
         if (value == QLatin1String("false") || value == QLatin1String("False"))
             return false;
-        if ((value.startsWith(QLatin1Char('"')) && value.endsWith(QLatin1Char('"')) && value.size() >= 2) ||
-            (value.startsWith(QLatin1Char('\'')) && value.endsWith(QLatin1Char('\'')) && value.size() >= 2))
+        if (value.startsWith(QLatin1Char('"')) && value.endsWith(QLatin1Char('"')) && value.size() >= 2)
+            return value.mid(1, value.size() - 2).replace(QStringLiteral("\\n"), QStringLiteral("\n"));
+        if (value.startsWith(QLatin1Char('\'')) && value.endsWith(QLatin1Char('\'')) && value.size() >= 2)
             return value.mid(1, value.size() - 2);
         bool ok = false;
         const double number = value.toDouble(&ok);
@@ -496,6 +522,18 @@ Result<QJsonObject> parseFlatYaml(const QString& text) {
     const QStringList lines = text.split(QLatin1Char('\n'));
     for (qsizetype n = 0; n < lines.size(); ++n) {
         QString line = lines.at(n);
+        // A quoted value that goes on over indented lines (as yaml.dump writes long strings): one line, the breaks
+        // folded to spaces, "\n" escapes kept for the caller.
+        if (const qsizetype colon = line.indexOf(QStringLiteral(": ")); colon > 0) {
+            const QString value = line.mid(colon + 2).trimmed();
+            const QChar quote = value.isEmpty() ? QChar() : value.at(0);
+            if ((quote == QLatin1Char('"') || quote == QLatin1Char('\'')) && (value.size() < 2 || !value.endsWith(quote)))
+                while (n + 1 < lines.size() && !lines.at(n + 1).isEmpty() && lines.at(n + 1).at(0).isSpace()) {
+                    line += QLatin1Char(' ') + lines.at(++n).trimmed();
+                    if (line.endsWith(quote))
+                        break;
+                }
+        }
         if (const qsizetype hash = line.indexOf(QStringLiteral(" #")); hash >= 0)
             line = line.left(hash);
         if (line.trimmed().startsWith(QLatin1Char('#')) || line.trimmed().isEmpty())
@@ -567,7 +605,7 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
         values = QJsonObject{{"do_sample", false}, {"top_k", 50}};
     else
         values = QJsonObject{{"dry_base", 1.75}, {"dry_allowed_length", 2}, {"xtc_threshold", 0.1}, {"smoothing_curve", 1.0},
-                             {"mirostat_tau", 5.0}, {"mirostat_eta", 0.1}, {"repetition_penalty_range", -1}, {"rep_pen_range", -1}};
+                             {"mirostat_tau", 5.0}, {"mirostat_eta", 0.1}, {"repetition_penalty_range", 1024}, {"rep_pen_range", 1024}};
     QStringList unknown;
     for (auto it = given.begin(); it != given.end(); ++it) {
         bool known = it.key() == QLatin1String("seed") || it.key() == QLatin1String("samplers") ||
@@ -580,14 +618,32 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
             known = known || (kMirostatKeys[tool][m] && it.key() == QLatin1String(kMirostatKeys[tool][m]));
         if (tool == Hf)
             known = known || it.key() == QLatin1String("num_beams");
-        if (known)
-            values.insert(it.key(), it.value());
-        else
+        if (!known) {
             unknown << it.key();
+            continue;
+        }
+        // A numeric field must hold a finite number (the tools would not read "0.7" or nan as one).
+        const bool textual = it.key() == QLatin1String("samplers") || it.key() == QLatin1String("sampler_priority") ||
+                             it.key() == QLatin1String("stop") || it.key() == QLatin1String("stop_strings") ||
+                             it.key() == QLatin1String("dry_sequence_breakers") || it.value().isBool();
+        if (!textual && !(it.value().isDouble() && std::isfinite(it.value().toDouble())))
+            return Error::badInput(QStringLiteral("%1 must be a finite number").arg(it.key()));
+        values.insert(it.key(), it.value());
     }
     if (!unknown.isEmpty())
         out.notes << QStringLiteral("not read (not sampling, or no sampler of ours): %1").arg(unknown.join(QStringLiteral(", ")));
 
+    // The webui's and SillyTavern's penalty range counts from the end, 0 (or below) being the whole context.
+    for (const char* key : {"repetition_penalty_range", "rep_pen_range"}) {
+        const double range = values.value(QLatin1String(key)).toDouble();
+        if (values.value(QLatin1String(key)).isDouble() && range <= 0)
+            values.insert(QLatin1String(key), -1);
+    }
+    const int mirostatValue = kMirostatKeys[tool][0] ? static_cast<int>(std::clamp(values.value(QLatin1String(kMirostatKeys[tool][0])).toDouble(0), -1.0, 3.0)) : 0;
+    if (kMirostatKeys[tool][0] && values.contains(QLatin1String(kMirostatKeys[tool][0])) &&
+        (mirostatValue < 0 || mirostatValue > 2 ||
+         values.value(QLatin1String(kMirostatKeys[tool][0])).toDouble() != mirostatValue))
+        return Error::badInput(QStringLiteral("%1 must be 0, 1 or 2").arg(QLatin1String(kMirostatKeys[tool][0])));
     // The samplers the values switch on, each with every parameter the tool gives.
     struct Active {
         QString type;
@@ -626,26 +682,46 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
         for (Active& a : active)
             if (a.type == QLatin1String("dry"))
                 a.params.insert(QStringLiteral("breakers"), values.value(QStringLiteral("dry_sequence_breakers")));
-    if (tool == Llama && isActive("repetition_penalty") && number("repeat_last_n", 64) != -1)
-        out.notes << QStringLiteral("llama.cpp's repeat penalty counts the last %1 tokens; ours (transformers') counts the "
+    const QString rangeKey = tool == Llama ? QStringLiteral("repeat_last_n")
+                             : tool == Webui ? QStringLiteral("repetition_penalty_range")
+                                             : QStringLiteral("rep_pen_range");
+    if (tool != Hf && isActive("repetition_penalty") && number(qPrintable(rangeKey), -1) != -1)
+        out.notes << QStringLiteral("%1's repetition penalty counts the last %2 tokens; ours (transformers') counts the "
                                     "whole history")
-                         .arg(number("repeat_last_n", 64));
+                         .arg(name)
+                         .arg(number(qPrintable(rangeKey), -1));
     // A temperature of 0 (or below) is greedy in llama.cpp, the webui and SillyTavern; transformers samples only
     // with do_sample.
-    const bool greedy = tool == Hf ? !values.value(QStringLiteral("do_sample")).toBool()
-                                   : values.value(QLatin1String(kKnobs[0].key[tool])).isDouble() &&
-                                         values.value(QLatin1String(kKnobs[0].key[tool])).toDouble() <= 0;
-    const int mirostat = kMirostatKeys[tool][0] ? static_cast<int>(number(kMirostatKeys[tool][0], 0)) : 0;
+    // The order list as names: a JSON list, or a string of names split on newlines, commas, semicolons or spaces.
+    const QString orderKey = tool == Llama ? QStringLiteral("samplers") : QStringLiteral("sampler_priority");
+    QStringList givenOrder;
+    const QJsonValue orderValue = values.value(orderKey);
+    if (orderValue.isArray())
+        for (const QJsonValue& v : orderValue.toArray())
+            givenOrder << v.toString();
+    else if (orderValue.isString())
+        givenOrder = orderValue.toString().split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
+    // A temperature of 0 (or below) is greedy in llama.cpp (inside its temperature sampler, so only when that is
+    // listed), the webui and SillyTavern (which also take do_sample false); transformers samples only with do_sample.
+    const bool temperatureListed = tool != Llama || givenOrder.isEmpty() || givenOrder.contains(QStringLiteral("temperature"));
+    const bool greedy =
+        tool == Hf ? !values.value(QStringLiteral("do_sample")).toBool()
+                   : (temperatureListed && values.value(QLatin1String(kKnobs[0].key[tool])).isDouble() &&
+                      values.value(QLatin1String(kKnobs[0].key[tool])).toDouble() <= 0) ||
+                         (tool != Llama && values.value(QStringLiteral("do_sample")).isBool() &&
+                          !values.value(QStringLiteral("do_sample")).toBool());
+    const int mirostat = mirostatValue;
 
     // Order: the one given, else the tool's.
     std::vector<Active> ordered;
-    if (tool == Llama && mirostat > 0) {
-        // llama.cpp's Mirostat chain is the temperature, then Mirostat; the other samplers are not used.
+    if (tool != Hf && mirostat > 0) {
+        // With Mirostat, llama.cpp's chain is the temperature, then Mirostat, and the webui's keeps only the
+        // temperature of its warpers: the other samplers are not used.
         for (const Active& a : active)
             if (a.type == QLatin1String("temperature"))
                 ordered.push_back(a);
         if (active.size() > ordered.size())
-            out.notes << QStringLiteral("with Mirostat, llama.cpp uses only the temperature; the other samplers are left out");
+            out.notes << QStringLiteral("with Mirostat, %1 uses only the temperature; the other samplers are left out").arg(name);
     } else if (tool == Hf) {
         // Without do_sample transformers takes the argmax of the processed scores: its warpers never run.
         QStringList dropped;
@@ -659,26 +735,25 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
             out.notes << QStringLiteral("do_sample is false, so transformers decodes greedily and never applies %1")
                              .arg(dropped.join(QStringLiteral(", ")));
     } else {
-        const QString orderKey = tool == Llama ? QStringLiteral("samplers") : QStringLiteral("sampler_priority");
-        QStringList names;
-        for (const QJsonValue& v : values.value(orderKey).toArray())
-            names << v.toString();
-        const bool givenOrder = !names.isEmpty();
-        if (!givenOrder)
+        QStringList names = givenOrder;
+        if (names.isEmpty())
             names = tool == Llama ? kLlamaDefaultOrder : kWebuiDefaultOrder;
         if (tool != Llama && values.value(QStringLiteral("temperature_last")).toBool()) {
             names.removeAll(QStringLiteral("temperature"));
             names << QStringLiteral("temperature");
         }
+        // Every active sampler a listed name stands for (llama.cpp's "penalties" is both penalty samplers).
         std::vector<Active> rest = active;
         for (const QString& listed : names)
-            for (auto it = rest.begin(); it != rest.end(); ++it)
+            for (auto it = rest.begin(); it != rest.end();) {
                 if (orderName(it->type, tool) == listed ||
                     (it->type == QLatin1String("penalties") && listed == QLatin1String("frequency_penalty"))) {
                     ordered.push_back(*it);
-                    rest.erase(it);
-                    break;
+                    it = rest.erase(it);
+                } else {
+                    ++it;
                 }
+            }
         if (!rest.empty()) {
             QStringList left;
             for (const Active& a : rest)

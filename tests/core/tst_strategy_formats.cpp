@@ -186,6 +186,59 @@ private slots:
         QVERIFY(beam->notes.join('\n').contains("no beam decoder"));
     }
 
+    void reviewFindings() {
+        // llama.cpp's "penalties" stands for both penalty samplers: neither is dropped.
+        ImportedStrategy in = imported(R"({"repeat_penalty": 1.1, "presence_penalty": 0.5, "top_k": 0, "top_p": 1, "min_p": 0})",
+                                       StrategyFormat::LlamaCppJson);
+        QCOMPARE(chain(in.strategy), QStringLiteral("repetition_penalty penalty=1.1 | penalties frequency=0 presence=0.5 | "
+                                                    "temperature value=0.8 | dist"));
+        QVERIFY(in.notes.join(' ').contains("last 64 tokens"));
+        // Greedy lives in llama.cpp's temperature sampler: exported, temperature is listed; imported without it in
+        // the list, a temperature of 0 does nothing.
+        Result<ExportedStrategy> out =
+            exportStrategy(test::strategyFromJson(R"({"samplers":[{"type":"top_k","k":5},{"type":"greedy"}]})"), StrategyFormat::LlamaCppJson);
+        QCOMPARE(QJsonDocument::fromJson(out->text.toUtf8()).object().value("samplers").toArray(), (QJsonArray{"top_k", "temperature"}));
+        QCOMPARE(chain(imported(out->text, StrategyFormat::LlamaCppJson).strategy), QStringLiteral("top_k k=5 | greedy"));
+        QCOMPARE(chain(imported(R"({"temperature": 0, "samplers": ["top_k"], "top_k": 5})", StrategyFormat::LlamaCppJson).strategy),
+                 QStringLiteral("top_k k=5 | dist"));
+        // Mirostat: the other samplers would not act, said on export; the webui keeps only the temperature.
+        out = exportStrategy(test::strategyFromJson(
+                                 R"({"samplers":[{"type":"top_k","k":40},{"type":"temperature","value":0.8},{"type":"mirostat_v2","tau":5,"eta":0.1}]})"),
+                             StrategyFormat::LlamaCppJson);
+        QVERIFY2(out->notes.join(' ').contains("uses only the temperature; top_k would not act"), qPrintable(out->notes.join(' ')));
+        in = imported("mirostat_mode: 2\ntemperature: 0.9\ntop_k: 40\n", StrategyFormat::WebuiYaml);
+        QCOMPARE(chain(in.strategy), QStringLiteral("temperature value=0.9 | mirostat_v2 tau=5 eta=0.1"));
+        // DRY's breakers are not written as a stray flag.
+        out = exportStrategy(test::strategyFromJson(R"({"samplers":[{"type":"dry","multiplier":0.8}]})"), StrategyFormat::LlamaCppFlags);
+        QVERIFY2(!out->text.contains(QStringLiteral("  ")) && out->text.count('\'') % 2 == 0, qPrintable(out->text));
+        QVERIFY(out->notes.join(' ').contains("sequence breakers"));
+        // The webui's penalty range: 0 is the whole context, 1024 when not given; do_sample false is greedy.
+        const auto lastN = [](const Strategy& strategy) {
+            for (const SamplerSpec& sampler : strategy.samplers)
+                if (sampler.type == QLatin1String("penalties"))
+                    return sampler.params.value("last_n").toInt();
+            return -2;
+        };
+        QCOMPARE(lastN(imported("presence_penalty: 0.5\nrepetition_penalty_range: 0\n", StrategyFormat::WebuiYaml).strategy), -1);
+        QCOMPARE(lastN(imported("presence_penalty: 0.5\n", StrategyFormat::WebuiYaml).strategy), 1024);
+        QCOMPARE(chain(imported("do_sample: false\ntemperature: 0.7\n", StrategyFormat::WebuiYaml).strategy), QStringLiteral("greedy"));
+        // sampler_priority as the webui saves it: one string, names on lines (and folded over indented lines).
+        QCOMPARE(chain(imported("temperature: 0.7\ntop_p: 0.9\nsampler_priority: \"top_p\\ntemperature\"\n", StrategyFormat::WebuiYaml).strategy),
+                 QStringLiteral("top_p p=0.9 | temperature value=0.7 | dist"));
+        QCOMPARE(chain(imported("temperature: 0.7\nmin_p: 0.1\ntop_p: 0.9\nsampler_priority: \"top_p\\n\n  temperature\\nmin_p\"\n",
+                                StrategyFormat::WebuiYaml).strategy),
+                 QStringLiteral("top_p p=0.9 | temperature value=0.7 | min_p p=0.1 | dist"));
+        // Values that are not numbers, and Mirostat modes the tools do not have.
+        QCOMPARE(importStrategy(R"({"temperature": "0.7"})", StrategyFormat::LlamaCppJson).error().message,
+                 QStringLiteral("temperature must be a finite number"));
+        QCOMPARE(importStrategy("mirostat_mode: nan\n", StrategyFormat::WebuiYaml).error().message,
+                 QStringLiteral("mirostat_mode must be a finite number"));
+        QCOMPARE(importStrategy(R"({"mirostat": 3})", StrategyFormat::LlamaCppJson).error().message,
+                 QStringLiteral("mirostat must be 0, 1 or 2"));
+        QCOMPARE(importStrategy(R"({"mirostat": 1e20})", StrategyFormat::LlamaCppJson).error().message,
+                 QStringLiteral("mirostat must be 0, 1 or 2"));
+    }
+
     void badInputIsOneSentence() {
         QVERIFY(importStrategy("{\"temperature\": ", StrategyFormat::LlamaCppJson).error().message.contains("line 1"));
         QCOMPARE(importStrategy("[1]", StrategyFormat::SillyTavern).error().message,

@@ -415,6 +415,10 @@ private slots:
         // Double-clicking a row selects its step in Explore.
         emit probe->table()->cellDoubleClicked(3, 0);
         QCOMPARE(m_explore->stream()->selectedStep(), 3);
+        // The dialog follows one run: showing another closes it.
+        QVERIFY(probe->windowTitle().endsWith(QString::number(run.runId)));
+        QVERIFY(m_explore->openRun(run.runId));
+        QVERIFY(!probe->isVisible());
         probe->close();
         QApplication::setActiveWindow(m_window.get()); // as the window manager does when the dialog closes
         m_explore->promptEdit()->setFocus();

@@ -7,7 +7,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -48,10 +50,10 @@ class TestSweepView : public QObject {
         m_sweep->findChild<QPlainTextEdit*>(QStringLiteral("sweepPrompts"))
             ->setPlainText(QStringLiteral("And God said\nIn the beginning"));
         auto spins = m_sweep->findChildren<QSpinBox*>();
-        QCOMPARE(spins.size(), 3); // samples, max tokens, seed
+        QCOMPARE(spins.size(), 2); // samples, max tokens
         spins[0]->setValue(2);
         spins[1]->setValue(8);
-        spins[2]->setValue(seed);
+        m_sweep->findChild<QDoubleSpinBox*>(QStringLiteral("sweepSeed"))->setValue(seed);
     }
 
     void runAndWait() {
@@ -177,6 +179,34 @@ private slots:
         QCOMPARE(error.size(), 1);
         QVERIFY2(error.at(0).at(0).toString().contains(QStringLiteral("line 1, column")), qPrintable(error.at(0).at(0).toString()));
         QCOMPARE(m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->text(), QStringLiteral("0.5, 1.5"));
+    }
+
+    void oneAxisSweepIsColouredAndSeedsStayExact() {
+        // One axis: a single row of cells, each coloured (a colour map of one row has no height unless widened).
+        m_sweep->findChild<QCheckBox*>(QStringLiteral("sweepUseY"))->setChecked(false);
+        m_sweep->findChild<QLineEdit*>(QStringLiteral("sweepXValues"))->setText(QStringLiteral("0.5, 1.5"));
+        m_sweep->findChildren<QSpinBox*>()[1]->setValue(8);
+        runAndWait();
+        QCOMPARE(m_sweep->heatmap()->grid().values.size(), std::size_t(2));
+        QCustomPlot* plot = m_sweep->heatmap()->plot();
+        const QImage image = plot->toPixmap().toImage();
+        for (int column = 0; column < 2; ++column) {
+            const QPoint centre(int(plot->xAxis->coordToPixel(column)), int(plot->yAxis->coordToPixel(0)) + 12);
+            QVERIFY2(image.pixelColor(centre) != QColor(Qt::white),
+                     qPrintable(QStringLiteral("cell %1 is not coloured").arg(column)));
+        }
+        // A seed past 2^31 (a saved sweep may hold up to 2^53 - 1) is kept exactly by the form.
+        SweepSpec spec = m_sweep->spec().value();
+        spec.seed = 5000000000ull;
+        m_sweep->setSpec(spec);
+        QCOMPARE(m_sweep->spec()->seed, std::uint64_t(5000000000ull));
+        // While another view has the model busy, a sweep waits its turn.
+        m_window->explore()->setWorkerBusy(true);
+        QTest::mouseClick(m_sweep->findChild<QPushButton*>(QStringLiteral("sweepRun")), Qt::LeftButton);
+        QVERIFY(!m_sweep->isRunning());
+        QVERIFY(m_sweep->statusLabel()->text().startsWith(QStringLiteral("Wait for the running comparison")));
+        m_window->explore()->setWorkerBusy(false);
+        m_sweep->findChild<QCheckBox*>(QStringLiteral("sweepUseY"))->setChecked(true);
     }
 
     void badAxisIsOneSentence() {

@@ -409,6 +409,10 @@ void CompareView::run() {
         m_runStatus->setText(tr("The run store is not open, so comparisons cannot be saved."));
         return;
     }
+    if (m_explore->isWorkerBusy()) {
+        m_runStatus->setText(tr("Wait for the running sweep to finish (or cancel it): the model does one job at a time."));
+        return;
+    }
     if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {
         m_runStatus->setText(tr("Wait for the model to load and Explore to finish generating."));
         return;

@@ -751,6 +751,8 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
+    if (m_probe)
+        m_probe->hide(); // it follows one run
     showRunSteps();
     m_timeline->clearSteps();
     m_loops.clear();
@@ -1078,6 +1080,8 @@ bool ExploreView::openRun(qint64 runId) {
         return false;
     }
     Result<Strategy> strategy = m_runs->loadStrategy(record->strategyId);
+    if (m_probe)
+        m_probe->hide(); // it follows one run
     m_run = {};
     m_run.runId = record->id;
     m_run.promptText = record->promptText;
@@ -1225,10 +1229,17 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
     if (!m_probe) {
         m_probe = new TokenProbeDialog(this);
         connect(m_probe, &TokenProbeDialog::probeRequested, this, [this](TokenId probed) {
+            // The run the dialog was opened for, on its own model (the loaded one may have changed since).
+            if (!m_model || m_probeRun.modelHash != m_model->info.contentHash) {
+                m_probe->showFailure(tr("the run's model is no longer the loaded one; open it again to probe this run"));
+                return;
+            }
             m_probeId = m_nextId++;
-            QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_probeId, prompt = m_run.promptIds,
-                                                 tokens = m_run.tokens(), strategy = m_run.strategy, seed = m_run.seed,
-                                                 probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
+            QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_probeId, prompt = m_probeRun.promptIds,
+                                                 tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy,
+                                                 seed = m_probeRun.seed, probed] {
+                worker->probe(id, prompt, tokens, strategy, seed, probed);
+            });
         });
         connect(m_probe, &TokenProbeDialog::stepActivated, this, &ExploreView::selectStep);
         connect(m_worker, &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
@@ -1251,6 +1262,8 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
             break;
         candidates.emplace_back(candidate.id, visibleTokenText(tokenDisplayText(tokenizer.get(), candidate.id)));
     }
+    m_probeRun = m_run;
+    m_probe->setWindowTitle(tr("Token Probe: run %1").arg(m_run.runId));
     m_probe->setRun(tokenizer, texts, candidates);
     for (int i = 0; token >= 0 && i < m_probe->tokenBox()->count(); ++i)
         if (m_probe->tokenBox()->itemData(i).toInt() == token)

@@ -106,6 +106,8 @@ public:
     void saveSettings();
     // Another view has the worker busy (e.g. running a comparison): Generate waits for it.
     void setWorkerBusy(bool busy);
+    // Whether another view (Compare, Sweep) has the worker busy.
+    bool isWorkerBusy() const { return m_workerBusy; }
 
     const ExploreRun& run() const { return m_run; }
     const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
@@ -247,6 +249,7 @@ private:
     QToolButton* m_loopButton = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
+    ExploreRun m_probeRun; // the run the probe dialog was opened for
     QAction* m_replayAction = nullptr;
     ReplayDialog* m_replayDialog = nullptr;
     std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from

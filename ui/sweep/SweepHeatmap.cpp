@@ -132,15 +132,20 @@ void SweepHeatmap::setGrid(Grid grid) {
     const int n = columns();
     const int m = rows();
 
+    // A colour map draws cells between its first and last cell centres, half a cell beyond: a dimension of one
+    // cell would have no extent, so it is stored as two equal cells a half apart (covering -0.5 to 0.5).
     auto* map = new QCPColorMap(p->xAxis, p->yAxis);
-    map->data()->setSize(n, m);
-    map->data()->setRange(QCPRange(0, std::max(0, n - 1)), QCPRange(0, std::max(0, m - 1)));
+    const int cellsX = std::max(2, n);
+    const int cellsY = std::max(2, m);
+    map->data()->setSize(cellsX, cellsY);
+    map->data()->setRange(n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.25, 0.25),
+                          m > 1 ? QCPRange(0, m - 1) : QCPRange(-0.25, 0.25));
     double low = INFINITY;
     double high = -INFINITY;
-    for (int row = 0; row < m; ++row)
-        for (int column = 0; column < n; ++column) {
-            const double v = value(column, row);
-            map->data()->setCell(column, row, std::isfinite(v) ? v : std::nan(""));
+    for (int y = 0; y < cellsY; ++y)
+        for (int x = 0; x < cellsX; ++x) {
+            const double v = value(std::min(x, n - 1), std::min(y, m - 1));
+            map->data()->setCell(x, y, std::isfinite(v) ? v : std::nan(""));
             if (std::isfinite(v)) {
                 low = std::min(low, v);
                 high = std::max(high, v);

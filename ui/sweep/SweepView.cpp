@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -130,8 +131,11 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
     m_samples->setToolTip(tr("Samples per prompt and cell; sample k uses seed + k − 1 in every cell"));
     m_maxTokens = new QSpinBox(setup);
     m_maxTokens->setRange(1, 4096);
-    m_seed = new QSpinBox(setup);
-    m_seed->setRange(0, std::numeric_limits<int>::max());
+    // Seeds up to 2^53 - 1 (what a saved sweep and swb sweep take), exactly: a double holds them.
+    m_seed = new QDoubleSpinBox(setup);
+    m_seed->setObjectName(QStringLiteral("sweepSeed"));
+    m_seed->setDecimals(0);
+    m_seed->setRange(0, 9007199254740991.0);
     auto* numbers = new QHBoxLayout;
     numbers->addWidget(new QLabel(tr("Samples"), setup));
     numbers->addWidget(m_samples);
@@ -275,7 +279,7 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
         saved.value(QStringLiteral("prompts"), QStringLiteral("And God said\nIn the beginning\nBlessed are the")).toString());
     m_samples->setValue(saved.value(QStringLiteral("samples"), 4).toInt());
     m_maxTokens->setValue(saved.value(QStringLiteral("maxTokens"), 48).toInt());
-    m_seed->setValue(saved.value(QStringLiteral("seed"), 0).toInt());
+    m_seed->setValue(saved.value(QStringLiteral("seed"), 0).toDouble());
     m_metric->setCurrentIndex(std::max(0, m_metric->findData(saved.value(QStringLiteral("metric")))));
 }
 
@@ -355,7 +359,7 @@ void SweepView::setSpec(const SweepSpec& spec) {
     m_prompts->setPlainText(spec.prompts.join(QLatin1Char('\n')));
     m_samples->setValue(spec.samples);
     m_maxTokens->setValue(spec.maxTokens);
-    m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(spec.seed, std::numeric_limits<int>::max())));
+    m_seed->setValue(static_cast<double>(spec.seed));
 }
 
 bool SweepView::saveSpec(const QString& path) {
@@ -413,6 +417,10 @@ void SweepView::run() {
     saveForm();
     if (!m_database) {
         m_status->setText(tr("The run store is not open, so a sweep cannot be saved."));
+        return;
+    }
+    if (m_explore->isWorkerBusy()) {
+        m_status->setText(tr("Wait for the running comparison to finish (or cancel it): the model does one job at a time."));
         return;
     }
     if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {

@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -82,7 +83,7 @@ private:
     QPlainTextEdit* m_prompts = nullptr;
     QSpinBox* m_samples = nullptr;
     QSpinBox* m_maxTokens = nullptr;
-    QSpinBox* m_seed = nullptr;
+    QDoubleSpinBox* m_seed = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_export = nullptr;

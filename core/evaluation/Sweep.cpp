@@ -243,17 +243,13 @@ SweepCellMetrics sweepCellMetrics(const std::vector<std::vector<StepTrace>>& run
 
 const std::vector<SweepMetric>& sweepMetrics() {
     static const std::vector<SweepMetric> metrics{
-        {QStringLiteral("mean_raw_entropy"), QStringLiteral("Mean raw entropy (nats)"),
-         [](const SweepCellMetrics& m) { return m.meanRawEntropy; }},
-        {QStringLiteral("perplexity"), QStringLiteral("Perplexity of the outputs"),
-         [](const SweepCellMetrics& m) { return m.perplexity; }},
-        {QStringLiteral("distinct_1"), QStringLiteral("Distinct-1"), [](const SweepCellMetrics& m) { return m.distinct1; }},
-        {QStringLiteral("distinct_2"), QStringLiteral("Distinct-2"), [](const SweepCellMetrics& m) { return m.distinct2; }},
-        {QStringLiteral("rep_4"), QStringLiteral("Rep-4 (repeated 4-grams)"), [](const SweepCellMetrics& m) { return m.rep4; }},
-        {QStringLiteral("mean_length"), QStringLiteral("Mean length (tokens)"),
-         [](const SweepCellMetrics& m) { return m.meanLength; }},
-        {QStringLiteral("loop_share"), QStringLiteral("Share of runs in a repetition loop"),
-         [](const SweepCellMetrics& m) { return m.loopShare; }},
+        {QStringLiteral("mean_raw_entropy"), [](const SweepCellMetrics& m) { return m.meanRawEntropy; }},
+        {QStringLiteral("perplexity"), [](const SweepCellMetrics& m) { return m.perplexity; }},
+        {QStringLiteral("distinct_1"), [](const SweepCellMetrics& m) { return m.distinct1; }},
+        {QStringLiteral("distinct_2"), [](const SweepCellMetrics& m) { return m.distinct2; }},
+        {QStringLiteral("rep_4"), [](const SweepCellMetrics& m) { return m.rep4; }},
+        {QStringLiteral("mean_length"), [](const SweepCellMetrics& m) { return m.meanLength; }},
+        {QStringLiteral("loop_share"), [](const SweepCellMetrics& m) { return m.loopShare; }},
     };
     return metrics;
 }

@@ -72,10 +72,10 @@ struct SweepCellMetrics {
 };
 SweepCellMetrics sweepCellMetrics(const std::vector<std::vector<StepTrace>>& runs);
 
-// The metrics a sweep's heatmap can show, in menu order, with their names and a reader.
+// The metrics a sweep's heatmap can show, in menu order: the CSV column ("mean_raw_entropy") and a reader. The
+// interface names them (SweepView::metricTitle).
 struct SweepMetric {
-    QString key;   // CSV column: "mean_raw_entropy"
-    QString title; // "Mean raw entropy (nats)"
+    QString key;
     double (*value)(const SweepCellMetrics&);
 };
 const std::vector<SweepMetric>& sweepMetrics();

@@ -260,10 +260,8 @@ Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat
             fields.set(QLatin1String(knob.key[tool]), knob.off * (tool == Webui || tool == Tavern ? knob.scale : 1));
     if (kMirostatKeys[tool][0])
         fields.set(QLatin1String(kMirostatKeys[tool][0]), 0);
-    if (tool == Llama) {
+    if (tool == Llama)
         fields.set(QStringLiteral("repeat_last_n"), -1); // penalties count the whole history, as ours do
-        fields.set(QStringLiteral("top_n_sigma"), -1);
-    }
     if (tool == Webui || tool == Tavern)
         fields.set(QLatin1String(tool == Webui ? "repetition_penalty_range" : "rep_pen_range"), 0); // 0: the whole context
     bool greedyChain = false;

@@ -70,7 +70,7 @@ QString SweepView::metricTitle(const SweepMetric& metric) {
         {QStringLiteral("mean_length"), tr("Mean length (tokens)")},
         {QStringLiteral("loop_share"), tr("Share of runs in a repetition loop")},
     };
-    return titles.value(metric.key, metric.title);
+    return titles.value(metric.key, metric.key);
 }
 
 SweepView::SweepView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent)

@@ -69,13 +69,22 @@ struct Q3_K {
     using ScaleByte = std::int8_t;
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b + 108);
-        // The 16 6-bit scales: low nibbles in bytes 0…7 (then their high nibbles), high 2-bit pairs in 8…11.
-        const std::uint8_t* packed = b + 96;
-        for (int k = 0; k < 16; ++k) {
-            const int low = k < 8 ? packed[k] & 0x0F : packed[k - 8] >> 4;
-            const int high = (packed[8 + k % 4] >> (2 * (k / 4))) & 3;
-            s.scale[k] = static_cast<std::int8_t>((low | (high << 4)) - 32);
-        }
+        // The 16 6-bit scales: low nibbles of bytes 0…7 (then their high nibbles), and as their top two bits
+        // scale k takes bits 2·(k / 4) of byte 8 + k % 4. Whole-vector byte operations.
+        detail::Bytes16 packed{};
+        std::memcpy(&packed, b + 96, 12);
+        const detail::Bytes16 low = __builtin_shufflevector(packed & 0x0F, packed >> 4, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17,
+                                                            18, 19, 20, 21, 22, 23);
+        const detail::Bytes16 top = __builtin_shufflevector(packed, packed, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8,
+                                                            9, 10, 11);
+        const detail::Bytes16 first = __builtin_shufflevector(top & 3, (top >> 2) & 3, 0, 1, 2, 3, 20, 21, 22, 23, 0, 0,
+                                                              0, 0, 0, 0, 0, 0);
+        const detail::Bytes16 second = __builtin_shufflevector((top >> 4) & 3, top >> 6, 8, 9, 10, 11, 28, 29, 30, 31,
+                                                               0, 0, 0, 0, 0, 0, 0, 0);
+        const detail::Bytes16 high = __builtin_shufflevector(first, second, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20,
+                                                             21, 22, 23);
+        const detail::Bytes16 scales = (low | (high << 4)) - 32;
+        std::memcpy(s.scale, &scales, 16);
         const Bytes32 mask = loadBytes32(b);
         for (int n = 0; n < 2; ++n) {
             const Bytes32 v = loadBytes32(b + 32 + 32 * n);

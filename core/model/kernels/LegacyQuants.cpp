@@ -14,24 +14,31 @@ namespace swb::kernels {
 namespace {
 
 using detail::Bytes16;
+using detail::Bytes32;
 
 using detail::halfAt;
 
-// The 32 nibbles of qs, low ones first, each with `high` added where qh has its bit (Q5).
-SWB_INLINE void nibbles(const std::uint8_t* qs, std::uint8_t* q) {
+// The 32 quants of a block as bytes, 4-bit ones from qs (low nibbles first) with, for Q5, bit j of qh as
+// bit 4 of element j; `bias` subtracted (8 or 16 for the symmetric types, 0 otherwise). Whole-vector byte
+// operations, so that every path compiles them to a few vector instructions.
+template <bool kFifthBit>
+SWB_INLINE void quants(const std::uint8_t* qs, const std::uint8_t* qhBytes, std::uint8_t bias, std::uint8_t* q) {
     Bytes16 v;
     std::memcpy(&v, qs, 16);
-    const Bytes16 lo = v & 0x0F;
-    const Bytes16 hi = v >> 4;
-    std::memcpy(q, &lo, 16);
-    std::memcpy(q + 16, &hi, 16);
-}
-
-SWB_INLINE void fifthBits(const std::uint8_t* qhBytes, std::uint8_t* q) {
-    std::uint32_t qh;
-    std::memcpy(&qh, qhBytes, 4);
-    for (int j = 0; j < 32; ++j)
-        q[j] = static_cast<std::uint8_t>(q[j] | (((qh >> j) & 1u) << 4));
+    Bytes32 u = __builtin_shufflevector(v & 0x0F, v >> 4, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+                                        18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    if constexpr (kFifthBit) {
+        Bytes16 h{};
+        std::memcpy(&h, qhBytes, 4);
+        // Byte j of qh (little endian) repeated for elements 8j … 8j + 7, then each element's own bit.
+        const Bytes32 spread = __builtin_shufflevector(h, h, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2,
+                                                       2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+        const Bytes32 bit = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128,
+                             1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+        u |= reinterpret_cast<Bytes32>((spread & bit) != 0) & 0x10;
+    }
+    u -= bias;
+    std::memcpy(q, &u, 32);
 }
 
 struct Q4_0 {
@@ -41,10 +48,7 @@ struct Q4_0 {
     using ScaleByte = std::uint8_t;
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b);
-        std::uint8_t u[32];
-        nibbles(b + 2, u);
-        for (int j = 0; j < 32; ++j)
-            q[j] = static_cast<std::int8_t>(u[j] - 8);
+        quants<false>(b + 2, nullptr, 8, reinterpret_cast<std::uint8_t*>(q));
     }
 };
 
@@ -56,7 +60,7 @@ struct Q4_1 {
     SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b);
         s.dmin = -halfAt(b + 2);
-        nibbles(b + 4, q);
+        quants<false>(b + 4, nullptr, 0, q);
     }
 };
 
@@ -67,11 +71,7 @@ struct Q5_0 {
     using ScaleByte = std::uint8_t;
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b);
-        std::uint8_t u[32];
-        nibbles(b + 6, u);
-        fifthBits(b + 2, u);
-        for (int j = 0; j < 32; ++j)
-            q[j] = static_cast<std::int8_t>(u[j] - 16);
+        quants<true>(b + 6, b + 2, 16, reinterpret_cast<std::uint8_t*>(q));
     }
 };
 
@@ -83,8 +83,7 @@ struct Q5_1 {
     SWB_INLINE static void unpack(const std::uint8_t* b, std::uint8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b);
         s.dmin = -halfAt(b + 2);
-        nibbles(b + 8, q);
-        fifthBits(b + 4, q);
+        quants<true>(b + 8, b + 4, 0, q);
     }
 };
 

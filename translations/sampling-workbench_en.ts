@@ -1360,7 +1360,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1464,12 +1464,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1175"/>
+        <location line="+1176"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1175"/>
+        <location line="-1176"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1524,7 +1524,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+131"/>
         <source>Stop the generation before opening another model.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2060,13 +2060,13 @@ p %2</source>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+43"/>
-        <location line="+261"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
+        <location line="+279"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-249"/>
+        <location line="-267"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2111,7 +2111,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+4"/>
+        <source>Fast math</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quantized weights take activations rounded to 8 bits, as llama.cpp computes them: faster, but probabilities move by up to about 0.01. Off, every product is exact float32 arithmetic (within 1e-4 of a float64 computation).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2122,7 +2132,7 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+146"/>
+        <location line="+153"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2195,12 +2205,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>%1 · the engine samples; top-20 log-probabilities per token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+6"/>
+        <source>%1 as stored, FAST MATH: 8-bit activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 as stored, f32 arithmetic</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2220,7 +2235,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-155"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>

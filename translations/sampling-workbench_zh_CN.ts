@@ -1365,7 +1365,7 @@ p %2</translation>
         <translation>无法重放这一步：%1</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Type a prompt, then Generate (Ctrl+Return)</source>
         <translation>输入提示词，然后生成（Ctrl+Return）</translation>
     </message>
@@ -1469,12 +1469,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1175"/>
+        <location line="+1176"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1175"/>
+        <location line="-1176"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1529,7 +1529,7 @@ p %2</translation>
         <translation>把能处理该循环的采样器放入编辑器，并选中它能起作用的那一步：假设分析会显示它能否在那里打破循环</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+131"/>
         <source>Stop the generation before opening another model.</source>
         <translation>请先停止生成，再打开其他模型。</translation>
     </message>
@@ -2059,13 +2059,13 @@ p %2</translation>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+43"/>
-        <location line="+261"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
+        <location line="+279"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-249"/>
+        <location line="-267"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2110,7 +2110,17 @@ p %2</translation>
         <translation>模型使用的 CPU 线程数（自动：libtorch 的默认值）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+4"/>
+        <source>Fast math</source>
+        <translation>快速计算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quantized weights take activations rounded to 8 bits, as llama.cpp computes them: faster, but probabilities move by up to about 0.01. Off, every product is exact float32 arithmetic (within 1e-4 of a float64 computation).</source>
+        <translation>量化权重使用舍入到 8 位的激活值，与 llama.cpp 的计算方式相同：更快，但概率最多会偏移约 0.01。关闭时，每个乘积都是精确的 float32 运算（与 float64 计算相差不超过 1e-4）。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2121,7 +2131,7 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+146"/>
+        <location line="+153"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
@@ -2195,12 +2205,17 @@ Choose another</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>%1 · the engine samples; top-20 log-probabilities per token</source>
         <translation>%1 · 由引擎采样；每个词元前 20 个对数概率</translation>
     </message>
     <message>
         <location line="+6"/>
+        <source>%1 as stored, FAST MATH: 8-bit activations</source>
+        <translation>%1 按原样存储，快速计算：8 位激活值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 as stored, f32 arithmetic</source>
         <translation>%1 按存储格式，f32 运算</translation>
     </message>
@@ -2220,7 +2235,7 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-155"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>

@@ -29,6 +29,8 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
             {QStringLiteral("dtype"), QStringLiteral("f32, f16 or bf16 (default f32)."), QStringLiteral("T")},
             {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
              QStringLiteral("N")},
+            {QStringLiteral("fast-math"), QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
+                           "(llama.cpp's arithmetic); faster, not exact.")},
         });
 }
 
@@ -72,6 +74,7 @@ LoadedModel loadModelFromArguments(const Invocation& call) {
     }
 
     options.tokenizerPath = call.args.value(QStringLiteral("tokenizer"));
+    options.fastMath = call.args.isSet(QStringLiteral("fast-math"));
 
     LoadedModel loaded;
     Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, options.tokenizerPath);

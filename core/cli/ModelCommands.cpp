@@ -58,6 +58,8 @@ void declareModelOptions(QCommandLineParser& parser) {
                            QStringLiteral("T")});
     addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
                            QStringLiteral("N")});
+    addOptionOnce(parser, {QStringLiteral("fast-math"), QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
+                           "(llama.cpp's arithmetic); faster, not exact.")});
 }
 
 ModelOptions modelOptions(const Invocation& inv) {
@@ -67,6 +69,7 @@ ModelOptions modelOptions(const Invocation& inv) {
     if (inv.args.isSet(QStringLiteral("dtype")))
         options.dtype = inv.args.value(QStringLiteral("dtype"));
     options.threads = static_cast<int>(inv.integer(QStringLiteral("threads"), 0, 1, 1024));
+    options.fastMath = inv.args.isSet(QStringLiteral("fast-math"));
     return options;
 }
 
@@ -114,6 +117,7 @@ QJsonObject infoJson(const ModelInfo& info) {
         {QStringLiteral("weights_as_stored"), info.storedWeights},
         {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
                                                            : QLatin1String("libtorch")},
+        {QStringLiteral("fast_math"), info.fastMath},
         {QStringLiteral("weight_bytes_per_token"), static_cast<double>(info.weightBytesPerToken)},
         {QStringLiteral("resident_weight_bytes"), static_cast<double>(info.residentWeightBytes)},
         {QStringLiteral("kv_cache_bytes_at_context"), static_cast<double>(kvBytes)},
@@ -503,6 +507,7 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("device"), info.device},
         {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
                                                            : QLatin1String("libtorch")},
+        {QStringLiteral("fast_math"), info.fastMath},
         {QStringLiteral("threads"), threads},
         {QStringLiteral("prompt_tokens"), promptTokens},
         {QStringLiteral("decode_tokens"), decodeTokens},

@@ -47,6 +47,7 @@ struct StoredMatrix {
     std::int64_t rows = 0;
     std::int64_t columns = 0;
     std::size_t rowBytes = 0;
+    bool fast = false; // ModelOptions::fastMath, for a type that has the fast kernel
     at::Tensor holder;
     bool defined() const { return data != nullptr; }
     const std::uint8_t* row(std::int64_t r) const { return data + static_cast<std::size_t>(r) * rowBytes; }
@@ -104,6 +105,22 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
     const kernels::WeightTraits& traits = kernels::traits(w.type);
     const std::int64_t kernelRows = traits.blockElements > 1 ? kRowsPerKernelQuantized : kRowsPerKernel;
     if (rows <= kernelRows) {
+        if (w.fast) { // each activation row rounded to 8 bits once, for every weight row
+            const std::int64_t blocks = columns / traits.blockElements;
+            std::vector<std::int8_t> xq(static_cast<std::size_t>(rows * columns));
+            std::vector<float> xd(static_cast<std::size_t>(rows * blocks));
+            std::vector<std::int16_t> xqSums(static_cast<std::size_t>(rows * (columns / 16)));
+            for (std::int64_t r = 0; r < rows; ++r)
+                kernels::quantizeActivations(xs + r * columns, columns, traits.blockElements, xq.data() + r * columns,
+                                             xd.data() + r * blocks, xqSums.data() + r * (columns / 16));
+            at::parallel_for(0, w.rows, 32, [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t o = begin; o < end; ++o)
+                    for (std::int64_t r = 0; r < rows; ++r)
+                        y[r * w.rows + o] = traits.dotFast(w.row(o), xq.data() + r * columns, xd.data() + r * blocks,
+                                                           xqSums.data() + r * (columns / 16), columns);
+            });
+            return out;
+        }
         std::vector<float> sums;
         if (traits.needsSums) {
             sums.resize(static_cast<std::size_t>(rows * (columns / 16)));
@@ -161,11 +178,13 @@ at::Tensor applyLinear(const Linear& linear, const at::Tensor& x) {
 struct Resolved {
     at::Device device = at::kCPU;
     at::ScalarType dtype = at::kFloat;
+    bool fastMath = false;
     QStringList warnings;
 };
 
 Result<Resolved> resolveOptions(const ModelOptions& options) {
     Resolved r;
+    r.fastMath = options.fastMath;
     if (options.device == QLatin1String("cuda")) {
         if (at::hasCUDA())
             r.device = at::Device(at::kCUDA, 0);
@@ -245,6 +264,12 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
         bytes -= bytesOf(*pos, pos->elements() - c.dim);
     info.weightBytesPerToken = bytes;
     info.storedWeights = stored;
+    for (const WeightTypeTally& t : info.weightTypes)
+        for (int k = 0; k <= static_cast<int>(kernels::WeightType::Q6_K); ++k) {
+            const kernels::WeightTraits& traits = kernels::traits(static_cast<kernels::WeightType>(k));
+            if (stored && resolved.fastMath && traits.dotFast && t.fileType == QLatin1String(traits.name))
+                info.fastMath = true;
+        }
     // Resident: the file's pages for weights read in place; float32 for those expanded at load (llama2.c's
     // int8 groups); on the libtorch path, every weight in the compute dtype.
     for (const WeightTypeTally& t : info.weightTypes) {
@@ -289,6 +314,7 @@ struct Model::Impl {
     // product over their caches stacked (padded to the longest, masked) instead of one sequence after another.
     // On the CPU the separate products read memory-mapped weights in place and the loop costs only arithmetic,
     // so it keeps them. SWB_FEWER_KERNELS=1 turns it on anywhere (tests).
+    bool fastMath = false; // ModelOptions::fastMath
     bool fewerKernels = false;
     at::Tensor embed;         // [vocab, dim] (the libtorch path)
     StoredMatrix embedStored; // the same, as stored (the kernels' path)
@@ -376,6 +402,7 @@ StoredMatrix Model::Impl::storedMatrix(const ModelWeights& weights, const std::s
         m.data = static_cast<const std::uint8_t*>(m.holder.data_ptr());
     }
     m.rowBytes = kernels::rowBytes(m.type, m.columns);
+    m.fast = fastMath && kernels::traits(m.type).dotFast != nullptr;
     return m;
 }
 
@@ -792,6 +819,7 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
     impl->device = resolved->device;
     impl->dtype = resolved->dtype;
     impl->useKernels = usesKernels(resolved.value());
+    impl->fastMath = resolved->fastMath;
     impl->fewerKernels = resolved->device.is_cuda() || qEnvironmentVariable("SWB_FEWER_KERNELS") == QLatin1String("1");
     impl->warnings = resolved->warnings + weights->warnings();
     impl->info = describe(path, weights.value(), resolved.value());

@@ -51,6 +51,9 @@ struct ModelInfo {
     // Whether the matrices stay as the file stores them (CPU, float32 arithmetic) rather than converted
     // to tensors of the compute dtype.
     bool storedWeights = false;
+    // ModelOptions::fastMath took effect: some matrices (the quantized ones, on the CPU kernels) take
+    // 8-bit activations. Every surface that shows this model says so.
+    bool fastMath = false;
     // The weights per file type, largest first.
     std::vector<WeightTypeTally> weightTypes;
     // The resident memory the weights take once loaded: the file's pages they are read from, plus what
@@ -66,6 +69,10 @@ struct ModelOptions {
     QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
     QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
     int threads = 0;                        // 0: libtorch's default; process-wide (torch and BLAS pools)
+    // The labelled fast path, off by default: on the CPU kernels, quantized matrices take activations
+    // rounded to 8 bits, as llama.cpp does (kernels::quantizeActivations). Faster, and no longer exact:
+    // probabilities move by up to about 1e-2 where the exact path stays within 1e-4 of float64.
+    bool fastMath = false;
     QString tokenizerPath;                  // only recorded, as ModelInfo::tokenizerPath
     // Called as the weights load, after each layer (done of total); returning false stops the load,
     // which then fails with "loading ... was cancelled".

@@ -2,7 +2,8 @@
 // hand-made blocks with known values; random rows decoded bit for bit as the reference decodes them; dot
 // products against a float64 sum over the reference values; the AVX-512, AVX2 and portable paths and the
 // batched form giving the same bits; and whole models in every type, whose probabilities stay within 1e-4
-// of a float64 forward pass over the weights the file holds, for 48 greedy steps.
+// of a float64 forward pass over the weights the file holds, for 48 greedy steps. The labelled fast path:
+// activations rounded by hand, its products against the rounded activations, and whole models.
 
 #include <algorithm>
 #include <cmath>
@@ -274,6 +275,148 @@ private slots:
                          std::bit_cast<std::uint32_t>(dotsByPath[0][i]));
         if (dotsByPath.size() < 3)
             qInfo("only %zu of the 3 kernel paths run on this CPU", dotsByPath.size());
+    }
+
+    // The fast path's rounding of activations, worked by hand: one block of 32 whose largest |x| is 2.54,
+    // so d = 2.54 / 127 = 0.02 and q = round(x / 0.02); a block with a NaN keeps it in its scale.
+    void fastPathRoundsActivationsAsLlamaCpp() {
+        std::vector<float> x(64, 0.0f);
+        x[0] = 2.54f;    // 127
+        x[1] = -1.2f;    // -60
+        x[2] = 0.013f;   // 0.65 -> 1
+        x[3] = 0.031f;   // 1.55 -> 2
+        x[4] = -0.047f;  // -2.35 -> -2
+        x[5] = 0.0079f;  // 0.395 -> 0
+        x[20] = -2.54f;  // -127
+        x[40] = std::nanf("");
+        x[41] = 5.0f;
+        std::vector<std::int8_t> q(64);
+        std::vector<float> d(2);
+        std::vector<std::int16_t> sums(4);
+        kernels::quantizeActivations(x.data(), 64, 32, q.data(), d.data(), sums.data());
+        QVERIFY(std::fabs(d[0] - 0.02f) < 1e-7f);
+        const std::vector<std::int8_t> expected = {127, -60, 1, 2, -2, 0};
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(q[i], expected[i]);
+        QCOMPARE(q[20], std::int8_t(-127));
+        QCOMPARE(sums[0], std::int16_t(127 - 60 + 1 + 2 - 2));
+        QCOMPARE(sums[1], std::int16_t(-127));
+        QVERIFY(std::isnan(d[1]));
+        QCOMPARE(sums[2], std::int16_t(0));
+    }
+
+    void fastPathIsTheRoundedActivationsProduct_data() {
+        QTest::addColumn<QString>("type");
+        for (const QuantType& t : quantTypes())
+            if (t.blockElements > 1)
+                QTest::newRow(t.name) << QString::fromLatin1(t.name);
+    }
+    // The fast kernel is the product of the stored weights (the reference's values) with the activations
+    // as rounded (q · d): within float32 rounding of that product in float64, the same bits on every path,
+    // and (the point of the label) measurably away from the exact product.
+    void fastPathIsTheRoundedActivationsProduct() {
+        QFETCH(QString, type);
+        const QuantType& t = quantType(type.toStdString());
+        TestRandom rng(19);
+        const int columns = 1024;
+        const int rows = 6;
+        const QByteArray bytes = randomBlocks(t, static_cast<std::size_t>(rows) * columns, 0.05f, rng);
+        const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.constData());
+        const kernels::WeightTraits& traits = kernels::traits(kernelType(t));
+        QVERIFY(traits.dotFast);
+        const std::size_t rowBytes = kernels::rowBytes(kernelType(t), columns);
+        const Floats reference = referenceValues(t, data, static_cast<std::size_t>(rows) * columns);
+        Floats x(static_cast<std::size_t>(columns));
+        for (float& v : x)
+            v = rng.uniform(2.0f) * (rng.next() % 5 == 0 ? 30.0f : 1.0f);
+        const int block = t.blockElements;
+        std::vector<std::int8_t> xq(static_cast<std::size_t>(columns));
+        std::vector<float> xd(static_cast<std::size_t>(columns / block));
+        std::vector<std::int16_t> sums(static_cast<std::size_t>(columns / 16));
+        kernels::quantizeActivations(x.data(), columns, block, xq.data(), xd.data(), sums.data());
+        std::vector<float> exactSums(static_cast<std::size_t>(columns / 16));
+        kernels::groupSums16(x.data(), columns, exactSums.data());
+
+        std::vector<std::vector<float>> byPath;
+        double largestShift = 0;
+        for (kernels::KernelPath path : availablePaths()) {
+            kernels::setKernelPath(path);
+            std::vector<float> dots;
+            for (int r = 0; r < rows; ++r) {
+                const std::uint8_t* row = data + r * rowBytes;
+                const float fast = traits.dotFast(row, xq.data(), xd.data(), sums.data(), columns);
+                double rounded = 0, magnitude = 0, exact = 0;
+                for (int i = 0; i < columns; ++i) {
+                    const double w = reference[static_cast<std::size_t>(r) * columns + static_cast<std::size_t>(i)];
+                    const double v = static_cast<double>(xq[static_cast<std::size_t>(i)]) *
+                                     xd[static_cast<std::size_t>(i / block)];
+                    rounded += w * v;
+                    magnitude += std::fabs(w * v);
+                    exact += w * x[static_cast<std::size_t>(i)];
+                }
+                QVERIFY2(std::fabs(fast - rounded) <= 4e-6 * magnitude + 1e-30,
+                         qPrintable(QStringLiteral("%1 path %2: fast %3, rounded product %4 (magnitude %5)")
+                                        .arg(type, QLatin1String(kernels::kernelPathName(path)))
+                                        .arg(fast)
+                                        .arg(rounded)
+                                        .arg(magnitude)));
+                largestShift = std::max(largestShift, std::fabs(rounded - exact) / magnitude);
+                dots.push_back(fast);
+            }
+            byPath.push_back(dots);
+        }
+        for (std::size_t p = 1; p < byPath.size(); ++p)
+            for (std::size_t i = 0; i < byPath[0].size(); ++i)
+                QCOMPARE(std::bit_cast<std::uint32_t>(byPath[p][i]), std::bit_cast<std::uint32_t>(byPath[0][i]));
+        QVERIFY2(largestShift > 1e-5, "the rounding of the activations should show against the exact product");
+    }
+
+    void fastMathIsLabelledAndBounded_data() { modelsMatchAFloat64Forward_data(); }
+    // ModelOptions::fastMath: off by default; on, a quantized model says so and its probabilities move away
+    // from the float64 forward pass by more than the exact path's 1e-4 but stay within 0.05; float models
+    // have no fast kernel and are unchanged.
+    void fastMathIsLabelledAndBounded() {
+        QFETCH(QString, type);
+        QFETCH(bool, tied);
+        const QuantType& t = quantType(type.toStdString());
+        const LlamaShape shape = typedShape(tied);
+        LlamaWeights reference;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("model.gguf"));
+        QVERIFY(typedLlama(t, shape, 11, reference).write(path));
+        QVERIFY(!ModelOptions{}.fastMath);
+        ModelOptions options;
+        options.fastMath = true;
+        auto fast = Model::load(path, options);
+        QVERIFY2(fast, qPrintable(fast ? QString() : fast.error().message));
+        auto exactModel = Model::load(path);
+        QVERIFY(exactModel);
+        QVERIFY(!exactModel.value()->info().fastMath);
+        const bool quantized = t.blockElements > 1;
+        QCOMPARE(fast.value()->info().fastMath, quantized);
+
+        std::vector<int> tokens = {1, 17, 42, 5, 9, 33, 60, 2, 71, 80, 11, 3};
+        const std::size_t prompt = tokens.size();
+        const std::vector<std::vector<float>> ours = decodeSteps(*fast.value(), tokens, prompt, 24);
+        QCOMPARE(ours.size(), std::size_t(24));
+        if (!quantized) {
+            std::vector<int> same = {1, 17, 42, 5, 9, 33, 60, 2, 71, 80, 11, 3};
+            QCOMPARE(decodeSteps(*exactModel.value(), same, prompt, 24), ours);
+            return;
+        }
+        const std::vector<double> exact = referenceLlama(reference, tokens);
+        double worst = 0;
+        for (int step = 0; step < 24; ++step) {
+            const std::size_t position = prompt - 1 + static_cast<std::size_t>(step);
+            const std::vector<double> p = softmax(exact.data() + position * shape.vocab, shape.vocab);
+            std::vector<double> mine(ours[static_cast<std::size_t>(step)].begin(),
+                                     ours[static_cast<std::size_t>(step)].end());
+            const std::vector<double> q = softmax(mine.data(), shape.vocab);
+            for (int i = 0; i < shape.vocab; ++i)
+                worst = std::max(worst, std::fabs(p[static_cast<std::size_t>(i)] - q[static_cast<std::size_t>(i)]));
+        }
+        qInfo("%s with fast math: max |dp| %.3g over 24 steps", qPrintable(type), worst);
+        QVERIFY2(worst > 1e-4 && worst <= 0.05, qPrintable(QString::number(worst)));
     }
 
     void modelsMatchAFloat64Forward_data() {

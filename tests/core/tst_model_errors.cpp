@@ -312,6 +312,32 @@ private slots:
         QVERIFY(json.contains(QLatin1String("content_hash")));
     }
 
+    // --fast-math is labelled where it takes effect (quantized weights on the CPU kernels) and nowhere else.
+    void infoSaysWhenFastMathIsOn() {
+        const QString quantized = m_dir.filePath(QStringLiteral("fast-q4k.gguf"));
+        const Captured written =
+            runSwb({QStringLiteral("bench"), QStringLiteral("decode"), QStringLiteral("--write-random-model"), quantized,
+                    QStringLiteral("--random-shape"), QStringLiteral("256,1,4,512,256,64"), QStringLiteral("--weight-type"),
+                    QStringLiteral("q4_k")});
+        QVERIFY2(written.status == 0, qPrintable(written.err));
+        const QString floats = m_dir.filePath(QStringLiteral("fast-f32.bin"));
+        QVERIFY(writeBytes(floats, llama2cBytes(m_weights, 1)));
+        const auto fastMath = [this](const QString& model, bool flag) {
+            QStringList args{QStringLiteral("info"), QStringLiteral("--model"), model};
+            if (flag)
+                args << QStringLiteral("--fast-math");
+            const Captured c = runSwb(args);
+            if (c.status != 0)
+                return QStringLiteral("exit %1: %2").arg(c.status).arg(c.err);
+            return QJsonDocument::fromJson(c.out.toUtf8()).object().value(QLatin1String("fast_math")).toBool()
+                       ? QStringLiteral("on")
+                       : QStringLiteral("off");
+        };
+        QCOMPARE(fastMath(quantized, false), QStringLiteral("off"));
+        QCOMPARE(fastMath(quantized, true), QStringLiteral("on"));
+        QCOMPARE(fastMath(floats, true), QStringLiteral("off"));
+    }
+
     // The bench on a tiny random model written by swb itself: every figure present and sane.
     void benchDecodeReportsFigures() {
         const QString model = m_dir.filePath(QStringLiteral("bench.bin"));

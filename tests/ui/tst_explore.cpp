@@ -21,6 +21,7 @@
 #include <QLocale>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include "AppInfo.h"
@@ -712,6 +713,38 @@ private slots:
         m_explore->selectStep(0);
         QTRY_VERIFY(!table->isVisible());
         QVERIFY(m_explore->pipeline()->isVisible());
+    }
+
+    // The fast-math switch: off by default, reloads the model when flipped, and a model loaded with it
+    // says so on the bar; flipping it back says f32 arithmetic again.
+    void fastMathIsAnExplicitLabelledSwitch() {
+        ModelBar bar;
+        QSignalSpy changed(&bar, &ModelBar::optionsChanged);
+        bar.setOptions(ModelOptions{});
+        auto* toggle = bar.findChild<QToolButton*>(QStringLiteral("fastMath"));
+        QVERIFY(toggle);
+        QVERIFY(!toggle->isChecked());
+        QVERIFY(!bar.options().fastMath);
+        toggle->click();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(bar.options().fastMath);
+        ModelInfo info;
+        info.path = QStringLiteral("/models/tiny.gguf");
+        info.architecture = QStringLiteral("llama");
+        info.fileDtype = QStringLiteral("q4_k");
+        info.device = QStringLiteral("cpu");
+        info.storedWeights = true;
+        info.fastMath = true;
+        bar.setLoaded(info);
+        auto* details = bar.findChild<QLabel*>(QStringLiteral("modelDetails"));
+        QVERIFY(details->text().contains(QStringLiteral("q4_k as stored, FAST MATH: 8-bit activations")));
+        info.fastMath = false;
+        bar.setLoaded(info);
+        QVERIFY(details->text().contains(QStringLiteral("q4_k as stored, f32 arithmetic")));
+        // Setting the same options again is not a change.
+        ModelOptions same = bar.options();
+        bar.setOptions(same);
+        QCOMPARE(changed.count(), 1);
     }
 
     void screenshotShowsAFinishedGeneration() {

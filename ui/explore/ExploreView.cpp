@@ -165,6 +165,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     options.device = m_settings.get(settings::modelDevice);
     options.dtype = m_settings.get(settings::modelDtype);
     options.threads = m_settings.get(settings::modelThreads);
+    options.fastMath = m_settings.get(settings::modelFastMath);
     m_modelBar->setOptions(options);
     m_modelBar->setRecent(m_settings.get(settings::recentModels));
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
@@ -507,6 +508,7 @@ void ExploreView::saveSettings() {
     m_settings.set(settings::modelDevice, options.device);
     m_settings.set(settings::modelDtype, options.dtype);
     m_settings.set(settings::modelThreads, options.threads);
+    m_settings.set(settings::modelFastMath, options.fastMath);
     QByteArray state;
     QDataStream out(&state, QIODevice::WriteOnly);
     out << m_mainSplitter->saveState() << m_rightSplitter->saveState() << m_bottomSplitter->saveState();

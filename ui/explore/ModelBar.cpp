@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -79,6 +80,15 @@ ModelBar::ModelBar(QWidget* parent)
     m_threads->setSpecialValueText(tr("auto"));
     m_threads->setPrefix(tr("threads "));
     m_threads->setToolTip(tr("CPU threads for the model (auto: libtorch's default)"));
+    // Off by default and never implied: the probabilities shown are then no longer exact.
+    m_fastMath = new QToolButton(this);
+    m_fastMath->setObjectName(QStringLiteral("fastMath"));
+    m_fastMath->setText(tr("Fast math"));
+    m_fastMath->setCheckable(true);
+    m_fastMath->setToolTip(tr("Quantized weights take activations rounded to 8 bits, as llama.cpp computes them: "
+                              "faster, but probabilities move by up to about 0.01. Off, every product is exact "
+                              "float32 arithmetic (within 1e-4 of a float64 computation)."));
+    connect(m_fastMath, &QToolButton::toggled, this, &ModelBar::emitIfOptionsChanged);
     for (QComboBox* combo : {m_device, m_dtype})
         connect(combo, &QComboBox::activated, this, &ModelBar::emitIfOptionsChanged);
     connect(m_threads, &QSpinBox::editingFinished, this, &ModelBar::emitIfOptionsChanged);
@@ -113,6 +123,7 @@ ModelBar::ModelBar(QWidget* parent)
     layout->addWidget(m_device);
     layout->addWidget(m_dtype);
     layout->addWidget(m_threads);
+    layout->addWidget(m_fastMath);
     layout->addWidget(m_open);
 }
 
@@ -121,6 +132,7 @@ ModelOptions ModelBar::options() const {
     options.device = m_device->currentData().toString();
     options.dtype = m_dtype->currentData().toString();
     options.threads = m_threads->value();
+    options.fastMath = m_fastMath->isChecked();
     return options;
 }
 
@@ -128,13 +140,18 @@ void ModelBar::setOptions(const ModelOptions& options) {
     m_device->setCurrentIndex(std::max(0, m_device->findData(options.device)));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(options.dtype)));
     m_threads->setValue(options.threads);
+    {
+        const QSignalBlocker quiet(m_fastMath);
+        m_fastMath->setChecked(options.fastMath);
+    }
     m_applied = this->options();
 }
 
 // Picking the same item again or leaving the threads box unchanged must not reload the model.
 void ModelBar::emitIfOptionsChanged() {
     const ModelOptions now = options();
-    if (now.device == m_applied.device && now.dtype == m_applied.dtype && now.threads == m_applied.threads)
+    if (now.device == m_applied.device && now.dtype == m_applied.dtype && now.threads == m_applied.threads &&
+        now.fastMath == m_applied.fastMath)
         return;
     m_applied = now;
     emit optionsChanged();
@@ -277,7 +294,8 @@ void ModelBar::setLoaded(const ModelInfo& info) {
     m_open->setEnabled(true);
     m_name->setText(displayName(info.path));
     const bool remote = info.format == QLatin1String("remote");
-    for (QWidget* local : {static_cast<QWidget*>(m_device), static_cast<QWidget*>(m_dtype), static_cast<QWidget*>(m_threads)})
+    for (QWidget* local : {static_cast<QWidget*>(m_device), static_cast<QWidget*>(m_dtype),
+                           static_cast<QWidget*>(m_threads), static_cast<QWidget*>(m_fastMath)})
         local->setEnabled(!remote);
     if (remote) {
         m_details->setText(tr("%1 · the engine samples; top-20 log-probabilities per token").arg(info.architecture));
@@ -286,8 +304,9 @@ void ModelBar::setLoaded(const ModelInfo& info) {
     }
     const double millions = static_cast<double>(info.parameters) / 1e6;
     // The CPU kernels keep the weights as stored and compute in f32; otherwise they become the compute dtype.
-    const QString weights = info.storedWeights ? tr("%1 as stored, f32 arithmetic").arg(info.fileDtype)
-                                               : tr("%1 → %2").arg(info.fileDtype, info.computeDtype);
+    const QString weights = info.fastMath        ? tr("%1 as stored, FAST MATH: 8-bit activations").arg(info.fileDtype)
+                            : info.storedWeights ? tr("%1 as stored, f32 arithmetic").arg(info.fileDtype)
+                                                 : tr("%1 → %2").arg(info.fileDtype, info.computeDtype);
     m_details->setText(tr("%1 · %2M parameters · %3 · %4 · context %5 · vocabulary %6")
                            .arg(info.architecture)
                            .arg(millions, 0, 'f', millions < 10 ? 2 : 0)

@@ -63,6 +63,7 @@ private:
     QComboBox* m_device = nullptr;
     QComboBox* m_dtype = nullptr;
     QSpinBox* m_threads = nullptr;
+    QToolButton* m_fastMath = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
     QToolButton* m_tokenizer = nullptr;

@@ -65,6 +65,14 @@ SWB_INLINE float reduce(Floats v) {
     return a[0] + a[1];
 }
 
+// The eight 32-bit lanes of an AVX2 register added (integers: in any order, the same sum). Only called
+// from functions compiled for AVX2 or wider.
+[[gnu::always_inline, gnu::target("avx2")]] inline std::int32_t sumLanes(__m256i v) {
+    const __m128i half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+    return _mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 1)));
+}
+
 // IEEE binary16 to float32, exactly: F16C's vcvtph2ps once inlined into an F16C path, libgcc elsewhere.
 SWB_INLINE float halfAt(const std::uint8_t* p) {
     _Float16 h;

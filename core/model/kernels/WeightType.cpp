@@ -1,5 +1,9 @@
 #include "model/kernels/WeightType.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "formats/GgufDequantize.h"
 #include "model/kernels/KernelSupport.h"
 #include "model/kernels/TypeKernels.h"
@@ -99,6 +103,29 @@ void groupSums16(const float* x, std::int64_t n, float* sums) {
         for (int i = 0; i < 16; ++i)
             s += x[16 * g + i];
         sums[g] = s;
+    }
+}
+
+void quantizeActivations(const float* x, std::int64_t n, int block, std::int8_t* q, float* d, std::int16_t* sums) {
+    for (std::int64_t b = 0; b < n / block; ++b) {
+        const float* xb = x + b * block;
+        float largest = 0.0f;
+        bool nan = false;
+        for (int i = 0; i < block; ++i) {
+            nan = nan || std::isnan(xb[i]);
+            largest = std::max(largest, std::fabs(xb[i]));
+        }
+        const float scale = largest / 127.0f;
+        const float inverse = scale > 0.0f ? 1.0f / scale : 0.0f;
+        for (int i = 0; i < block; ++i)
+            q[b * block + i] = nan ? 0 : static_cast<std::int8_t>(std::clamp(std::nearbyint(xb[i] * inverse), -127.0f, 127.0f));
+        d[b] = nan ? std::numeric_limits<float>::quiet_NaN() : scale;
+    }
+    for (std::int64_t g = 0; g < n / 16; ++g) {
+        int sum = 0;
+        for (int i = 0; i < 16; ++i)
+            sum += q[16 * g + i];
+        sums[g] = static_cast<std::int16_t>(sum);
     }
 }
 

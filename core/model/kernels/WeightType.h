@@ -30,7 +30,20 @@ struct WeightTraits {
     void (*dotBatch)(const std::uint8_t* row, const float* x, const float* xSums, std::int64_t stride, int count,
                      std::int64_t n, float* out);
     bool needsSums; // whether dot reads xSums
+    // The labelled fast path (ModelOptions::fastMath, off by default; nullptr for the float types): the
+    // dot product of the stored weights with x rounded by quantizeActivations to 8 bits per block of
+    // blockElements (xq; xd a scale per block; xqSums the sums of each 16 of xq), as llama.cpp rounds it,
+    // in integer arithmetic. Not exact: exact weights times rounded activations, see quantizeActivations.
+    // Every path gives the same bits.
+    float (*dotFast)(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int16_t* xqSums,
+                     std::int64_t n) = nullptr;
 };
+
+// x rounded to 8 bits for dotFast, per block of `block` elements as ggml's Q8_0 and Q8_K round it: d =
+// max|x| / 127, q = round(x / d), halves to even; sums: n / 16 sums of 16 quants. Each value moves by up
+// to d / 2 (0.4% of its block's largest). A block holding a NaN gets a NaN scale, so that NaN still
+// reaches the output.
+void quantizeActivations(const float* x, std::int64_t n, int block, std::int8_t* q, float* d, std::int16_t* sums);
 
 const WeightTraits& traits(WeightType type);
 // Bytes of one row of n elements; 0 when n is not a whole number of blocks.

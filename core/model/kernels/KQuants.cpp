@@ -91,9 +91,9 @@ struct Q3_K {
         for (int n = 0; n < 2; ++n) {
             const Bytes32 v = loadBytes32(b + 32 + 32 * n);
             for (int j = 0; j < 4; ++j) {
-                const Bytes32 h = (mask >> (4 * n + j)) & 1;
-                storeBytes32(reinterpret_cast<std::uint8_t*>(q) + 128 * n + 32 * j,
-                             ((v >> (2 * j)) & 3) + (h << 2) - 4);
+                const int k = 4 * n + j; // bit k of the mask, moved to bit 2 by one shift and a mask
+                const Bytes32 h = (k <= 2 ? mask << (2 - k) : mask >> (k - 2)) & 4;
+                storeBytes32(reinterpret_cast<std::uint8_t*>(q) + 128 * n + 32 * j, (((v >> (2 * j)) & 3) | h) - 4);
             }
         }
     }
@@ -126,10 +126,13 @@ struct Q5_K {
         s.dmin = halfAt(b + 2);
         scalesK4(b + 4, s);
         const Bytes32 high = loadBytes32(b + 16);
+        // Bit k of `high` moved to bit 4 by one shift and a mask (the mask also drops what a 16-bit shift
+        // brings in from the neighbouring byte).
+        const auto fifth = [&high](int k) -> Bytes32 { return (k <= 4 ? high << (4 - k) : high >> (k - 4)) & 0x10; };
         for (int j = 0; j < 4; ++j) {
             const Bytes32 v = loadBytes32(b + 48 + 32 * j);
-            storeBytes32(q + 64 * j, (v & 0x0F) | (((high >> (2 * j)) & 1) << 4));
-            storeBytes32(q + 64 * j + 32, (v >> 4) | (((high >> (2 * j + 1)) & 1) << 4));
+            storeBytes32(q + 64 * j, (v & 0x0F) | fifth(2 * j));
+            storeBytes32(q + 64 * j + 32, (v >> 4) | fifth(2 * j + 1));
         }
     }
 };
@@ -147,10 +150,11 @@ struct Q6_K {
             const Bytes32 l0 = loadBytes32(b + 64 * n);
             const Bytes32 l1 = loadBytes32(b + 64 * n + 32);
             const Bytes32 h = loadBytes32(b + 128 + 32 * n);
-            storeBytes32(out + 128 * n, ((l0 & 0x0F) | ((h & 3) << 4)) - 32);
-            storeBytes32(out + 128 * n + 32, ((l1 & 0x0F) | (((h >> 2) & 3) << 4)) - 32);
-            storeBytes32(out + 128 * n + 64, ((l0 >> 4) | (((h >> 4) & 3) << 4)) - 32);
-            storeBytes32(out + 128 * n + 96, ((l1 >> 4) | (((h >> 6) & 3) << 4)) - 32);
+            // Bits 2k, 2k + 1 of h become bits 4, 5 of quant group k.
+            storeBytes32(out + 128 * n, ((l0 & 0x0F) | ((h << 4) & 0x30)) - 32);
+            storeBytes32(out + 128 * n + 32, ((l1 & 0x0F) | ((h << 2) & 0x30)) - 32);
+            storeBytes32(out + 128 * n + 64, ((l0 >> 4) | (h & 0x30)) - 32);
+            storeBytes32(out + 128 * n + 96, ((l1 >> 4) | ((h >> 2) & 0x30)) - 32);
         }
     }
 };

@@ -561,7 +561,7 @@ int runBenchDecode(const Invocation& inv) {
 std::vector<Subcommand> modelSubcommands() {
     Subcommand info{
         QStringLiteral("info"),
-        QStringLiteral("swb info --model PATH [--tokenizer PATH] [--device cpu|cuda] [--dtype f32|f16|bf16]"),
+        QStringLiteral("swb info --model PATH [--tokenizer PATH] [--device cpu|cuda] [--dtype f32|f16|bf16] [--fast-math]"),
         QStringLiteral("Describe a model (format, architecture, shape, parameters, dtype, size) as one JSON object."),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);
@@ -581,7 +581,7 @@ std::vector<BenchMode> modelBenchModes() {
     BenchMode decode{
         QStringLiteral("decode"),
         QStringLiteral("prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
-                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N]; --write-random-model PATH "
+                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N] [--fast-math]; --write-random-model PATH "
                        "writes the ~110M-parameter test model"),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);

@@ -29,8 +29,9 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
             {QStringLiteral("dtype"), QStringLiteral("f32, f16 or bf16 (default f32)."), QStringLiteral("T")},
             {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
              QStringLiteral("N")},
-            {QStringLiteral("fast-math"), QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
-                           "(llama.cpp's arithmetic); faster, not exact.")},
+            {QStringLiteral("fast-math"),
+             QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
+                            "(llama.cpp's arithmetic); faster, not exact.")},
         });
 }
 

@@ -58,8 +58,10 @@ void declareModelOptions(QCommandLineParser& parser) {
                            QStringLiteral("T")});
     addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
                            QStringLiteral("N")});
-    addOptionOnce(parser, {QStringLiteral("fast-math"), QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
-                           "(llama.cpp's arithmetic); faster, not exact.")});
+    addOptionOnce(parser,
+                  {QStringLiteral("fast-math"),
+                   QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded "
+                                  "to 8 bits (llama.cpp's arithmetic); faster, not exact.")});
 }
 
 ModelOptions modelOptions(const Invocation& inv) {

@@ -14,7 +14,9 @@ struct Q8_0 {
     using Quant = std::int8_t;
     using ScaleByte = std::uint8_t;
     static constexpr int kQuantsAt = 2; // the quants are read in place
-    SWB_INLINE static void unpackScales(const std::uint8_t* b, detail::Scales<ScaleByte>& s) { s.d = detail::halfAt(b); }
+    SWB_INLINE static void unpackScales(const std::uint8_t* b, detail::Scales<ScaleByte>& s) {
+        s.d = detail::halfAt(b);
+    }
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         unpackScales(b, s);
         std::memcpy(q, b + kQuantsAt, 32);

@@ -118,7 +118,8 @@ void quantizeActivations(const float* x, std::int64_t n, int block, std::int8_t*
         const float scale = largest / 127.0f;
         const float inverse = scale > 0.0f ? 1.0f / scale : 0.0f;
         for (int i = 0; i < block; ++i)
-            q[b * block + i] = nan ? 0 : static_cast<std::int8_t>(std::clamp(std::nearbyint(xb[i] * inverse), -127.0f, 127.0f));
+            q[b * block + i] =
+                nan ? 0 : static_cast<std::int8_t>(std::clamp(std::nearbyint(xb[i] * inverse), -127.0f, 127.0f));
         d[b] = nan ? std::numeric_limits<float>::quiet_NaN() : scale;
     }
     for (std::int64_t g = 0; g < n / 16; ++g) {

@@ -69,6 +69,9 @@ struct Q3_K {
     static constexpr bool kOffsets = false, kScaleBytes = true;
     using Quant = std::int8_t;
     using ScaleByte = std::int8_t;
+    // unpack<true> leaves the quants biased by +4 (0 … 7), as the fast path's unsigned bytes want them.
+    static constexpr int kBias = 4;
+    template <bool kBiased = false>
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b + 108);
         // The 16 6-bit scales: low nibbles of bytes 0…7 (then their high nibbles), and as their top two bits
@@ -93,7 +96,8 @@ struct Q3_K {
             for (int j = 0; j < 4; ++j) {
                 const int k = 4 * n + j; // bit k of the mask, moved to bit 2 by one shift and a mask
                 const Bytes32 h = (k <= 2 ? mask << (2 - k) : mask >> (k - 2)) & 4;
-                storeBytes32(reinterpret_cast<std::uint8_t*>(q) + 128 * n + 32 * j, (((v >> (2 * j)) & 3) | h) - 4);
+                storeBytes32(reinterpret_cast<std::uint8_t*>(q) + 128 * n + 32 * j,
+                             (((v >> (2 * j)) & 3) | h) - static_cast<std::uint8_t>(kBiased ? 0 : kBias));
             }
         }
     }
@@ -142,6 +146,9 @@ struct Q6_K {
     static constexpr bool kOffsets = false, kScaleBytes = true;
     using Quant = std::int8_t;
     using ScaleByte = std::int8_t;
+    // unpack<true> leaves the quants biased by +32 (0 … 63), as the fast path's unsigned bytes want them.
+    static constexpr int kBias = 32;
+    template <bool kBiased = false>
     SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
         s.d = halfAt(b + 208);
         std::memcpy(s.scale, b + 192, 16);
@@ -151,10 +158,11 @@ struct Q6_K {
             const Bytes32 l1 = loadBytes32(b + 64 * n + 32);
             const Bytes32 h = loadBytes32(b + 128 + 32 * n);
             // Bits 2k, 2k + 1 of h become bits 4, 5 of quant group k.
-            storeBytes32(out + 128 * n, ((l0 & 0x0F) | ((h << 4) & 0x30)) - 32);
-            storeBytes32(out + 128 * n + 32, ((l1 & 0x0F) | ((h << 2) & 0x30)) - 32);
-            storeBytes32(out + 128 * n + 64, ((l0 >> 4) | (h & 0x30)) - 32);
-            storeBytes32(out + 128 * n + 96, ((l1 >> 4) | ((h >> 2) & 0x30)) - 32);
+            const std::uint8_t bias = kBiased ? 0 : kBias;
+            storeBytes32(out + 128 * n, ((l0 & 0x0F) | ((h << 4) & 0x30)) - bias);
+            storeBytes32(out + 128 * n + 32, ((l1 & 0x0F) | ((h << 2) & 0x30)) - bias);
+            storeBytes32(out + 128 * n + 64, ((l0 >> 4) | (h & 0x30)) - bias);
+            storeBytes32(out + 128 * n + 96, ((l1 >> 4) | ((h >> 2) & 0x30)) - bias);
         }
     }
 };

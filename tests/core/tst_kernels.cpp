@@ -123,6 +123,26 @@ std::vector<double> softmax(const double* logits, int n) {
     return p;
 }
 
+// The largest |Δp| between our logits for each decode step and the float64 reference's logits at the same
+// positions (after the prompt); `entropy`, when given, gets the reference's mean entropy over the steps.
+double largestDifference(const std::vector<double>& exact, const std::vector<std::vector<float>>& ours,
+                         std::size_t prompt, int vocab, double* entropy = nullptr) {
+    double worst = 0, nats = 0;
+    for (std::size_t step = 0; step < ours.size(); ++step) {
+        const std::size_t position = prompt - 1 + step; // logits after the prompt
+        const std::vector<double> p = softmax(exact.data() + position * static_cast<std::size_t>(vocab), vocab);
+        for (const double v : p)
+            nats -= v > 0 ? v * std::log(v) / static_cast<double>(ours.size()) : 0.0;
+        const std::vector<double> mine(ours[step].begin(), ours[step].end());
+        const std::vector<double> q = softmax(mine.data(), vocab);
+        for (std::size_t i = 0; i < p.size(); ++i)
+            worst = std::max(worst, std::fabs(p[i] - q[i]));
+    }
+    if (entropy)
+        *entropy = nats;
+    return worst;
+}
+
 } // namespace
 
 class TestKernels : public QObject {
@@ -404,17 +424,7 @@ private slots:
             QCOMPARE(decodeSteps(*exactModel.value(), same, prompt, 24), ours);
             return;
         }
-        const std::vector<double> exact = referenceLlama(reference, tokens);
-        double worst = 0;
-        for (int step = 0; step < 24; ++step) {
-            const std::size_t position = prompt - 1 + static_cast<std::size_t>(step);
-            const std::vector<double> p = softmax(exact.data() + position * shape.vocab, shape.vocab);
-            std::vector<double> mine(ours[static_cast<std::size_t>(step)].begin(),
-                                     ours[static_cast<std::size_t>(step)].end());
-            const std::vector<double> q = softmax(mine.data(), shape.vocab);
-            for (int i = 0; i < shape.vocab; ++i)
-                worst = std::max(worst, std::fabs(p[static_cast<std::size_t>(i)] - q[static_cast<std::size_t>(i)]));
-        }
+        const double worst = largestDifference(referenceLlama(reference, tokens), ours, prompt, shape.vocab);
         qInfo("%s with fast math: max |dp| %.3g over 24 steps", qPrintable(type), worst);
         QVERIFY2(worst > 1e-4 && worst <= 0.05, qPrintable(QString::number(worst)));
     }
@@ -446,19 +456,9 @@ private slots:
         const std::size_t prompt = tokens.size();
         const std::vector<std::vector<float>> ours = decodeSteps(model, tokens, prompt, 48);
         QCOMPARE(ours.size(), std::size_t(48));
-        const std::vector<double> exact = referenceLlama(reference, tokens);
-        double worst = 0, entropy = 0;
-        for (int step = 0; step < 48; ++step) {
-            const std::size_t position = prompt - 1 + static_cast<std::size_t>(step); // logits after the prompt
-            const std::vector<double> p = softmax(exact.data() + position * shape.vocab, shape.vocab);
-            for (const double v : p)
-                entropy -= v > 0 ? v * std::log(v) / 48 : 0.0;
-            std::vector<double> mine(ours[static_cast<std::size_t>(step)].begin(),
-                                     ours[static_cast<std::size_t>(step)].end());
-            const std::vector<double> q = softmax(mine.data(), shape.vocab);
-            for (int i = 0; i < shape.vocab; ++i)
-                worst = std::max(worst, std::fabs(p[static_cast<std::size_t>(i)] - q[static_cast<std::size_t>(i)]));
-        }
+        double entropy = 0;
+        const double worst =
+            largestDifference(referenceLlama(reference, tokens), ours, prompt, shape.vocab, &entropy);
         qInfo("%s: max |dp| %.3g over 48 steps, mean entropy %.2f nats", qPrintable(type), worst, entropy);
         QVERIFY2(entropy > 1.0, "the test model's distributions are too peaked to show a difference");
         QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));

@@ -123,6 +123,12 @@ std::vector<double> softmax(const double* logits, int n) {
     return p;
 }
 
+// typedLlama written as model.gguf in `dir` (seed 11); empty when it cannot be written.
+QString writeTypedModel(const QTemporaryDir& dir, const QuantType& t, const LlamaShape& shape, LlamaWeights& reference) {
+    const QString path = dir.filePath(QStringLiteral("model.gguf"));
+    return typedLlama(t, shape, 11, reference).write(path) ? path : QString();
+}
+
 // The largest |Δp| between our logits for each decode step and the float64 reference's logits at the same
 // positions (after the prompt); `entropy`, when given, gets the reference's mean entropy over the steps.
 double largestDifference(const std::vector<double>& exact, const std::vector<std::vector<float>>& ours,
@@ -402,8 +408,8 @@ private slots:
         const LlamaShape shape = typedShape(tied);
         LlamaWeights reference;
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("model.gguf"));
-        QVERIFY(typedLlama(t, shape, 11, reference).write(path));
+        const QString path = writeTypedModel(dir, t, shape, reference);
+        QVERIFY(!path.isEmpty());
         QVERIFY(!ModelOptions{}.fastMath);
         ModelOptions options;
         options.fastMath = true;
@@ -444,8 +450,8 @@ private slots:
         const LlamaShape shape = typedShape(tied);
         LlamaWeights reference;
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("model.gguf"));
-        QVERIFY(typedLlama(t, shape, 11, reference).write(path));
+        const QString path = writeTypedModel(dir, t, shape, reference);
+        QVERIFY(!path.isEmpty());
         auto loaded = Model::load(path);
         QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message));
         Model& model = *loaded.value();

@@ -264,10 +264,13 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
         bytes -= bytesOf(*pos, pos->elements() - c.dim);
     info.weightBytesPerToken = bytes;
     info.storedWeights = stored;
+    // Fast math reaches the matrices the kernels read as stored in a type with a fast kernel (not
+    // llama2.c's int8 groups, expanded to float32 at load); Model::load confirms it from the matrices.
     for (const WeightTypeTally& t : info.weightTypes)
         for (int k = 0; k <= static_cast<int>(kernels::WeightType::Q6_K); ++k) {
             const kernels::WeightTraits& traits = kernels::traits(static_cast<kernels::WeightType>(k));
-            if (stored && resolved.fastMath && traits.dotFast && t.fileType == QLatin1String(traits.name))
+            if (stored && resolved.fastMath && traits.dotFast && t.fileType == QLatin1String(traits.name) &&
+                weights.format() != QLatin1String("llama2c"))
                 info.fastMath = true;
         }
     // Resident: the file's pages for weights read in place; float32 for those expanded at load (llama2.c's
@@ -840,6 +843,12 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
         c10::InferenceMode inference;
         if (Status loaded = impl->load(weights.value(), options.progress); !loaded)
             return loaded.error();
+        // What the label says is what the matrices do.
+        bool fast = impl->output.stored.fast;
+        for (const Layer& l : impl->layers)
+            for (const Linear* m : {&l.q, &l.k, &l.v, &l.qkv, &l.o, &l.gate, &l.up, &l.down, &l.gateUp})
+                fast = fast || m->stored.fast;
+        impl->info.fastMath = fast;
     } catch (const c10::Error& e) {
         return Error::internal(
             QStringLiteral("cannot load %1: %2").arg(path, QString::fromStdString(e.what_without_backtrace())));

@@ -304,9 +304,10 @@ private slots:
     }
 
     // The fast path's rounding of activations, worked by hand: one block of 32 whose largest |x| is 2.54,
-    // so d = 2.54 / 127 = 0.02 and q = round(x / 0.02); a block with a NaN keeps it in its scale.
+    // so d = 2.54 / 127 = 0.02 and q = round(x / 0.02); a block with a NaN or an infinity keeps it in its
+    // scale; a block of tiny values (whose 1 / d would overflow) is rounded like any other.
     void fastPathRoundsActivationsAsLlamaCpp() {
-        std::vector<float> x(64, 0.0f);
+        std::vector<float> x(128, 0.0f);
         x[0] = 2.54f;    // 127
         x[1] = -1.2f;    // -60
         x[2] = 0.013f;   // 0.65 -> 1
@@ -316,10 +317,13 @@ private slots:
         x[20] = -2.54f;  // -127
         x[40] = std::nanf("");
         x[41] = 5.0f;
-        std::vector<std::int8_t> q(64);
-        std::vector<float> d(2);
-        std::vector<std::int16_t> sums(4);
-        kernels::quantizeActivations(x.data(), 64, 32, q.data(), d.data(), sums.data());
+        x[70] = -INFINITY; // a block with an infinity
+        for (int i = 96; i < 128; ++i)
+            x[static_cast<std::size_t>(i)] = i % 2 ? 1e-39f : -2.54e-39f; // tiny: 1 / d overflows float
+        std::vector<std::int8_t> q(128);
+        std::vector<float> d(4);
+        std::vector<std::int16_t> sums(8);
+        kernels::quantizeActivations(x.data(), 128, 32, q.data(), d.data(), sums.data());
         QVERIFY(std::fabs(d[0] - 0.02f) < 1e-7f);
         const std::vector<std::int8_t> expected = {127, -60, 1, 2, -2, 0};
         for (std::size_t i = 0; i < expected.size(); ++i)
@@ -329,6 +333,11 @@ private slots:
         QCOMPARE(sums[1], std::int16_t(-127));
         QVERIFY(std::isnan(d[1]));
         QCOMPARE(sums[2], std::int16_t(0));
+        QVERIFY(std::isnan(d[2]));
+        QCOMPARE(q[70], std::int8_t(0));
+        // Tiny values keep their ratios: -2.54e-39 is the largest, 1e-39 is 1e-39 / 2e-41 = 50.
+        QCOMPARE(q[96], std::int8_t(-127));
+        QCOMPARE(q[97], std::int8_t(50));
     }
 
     void fastPathIsTheRoundedActivationsProduct_data() {

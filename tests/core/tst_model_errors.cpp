@@ -333,9 +333,22 @@ private slots:
                        ? QStringLiteral("on")
                        : QStringLiteral("off");
         };
+        // llama2.c's int8 groups are expanded to float32 at load: no fast kernel reads them.
+        const QString groups = m_dir.filePath(QStringLiteral("fast-int8.bin"));
+        LlamaWeights expanded = m_weights;
+        QVERIFY(writeBytes(groups, llama2cQ8Bytes(expanded, 16)));
         QCOMPARE(fastMath(quantized, false), QStringLiteral("off"));
         QCOMPARE(fastMath(quantized, true), QStringLiteral("on"));
         QCOMPARE(fastMath(floats, true), QStringLiteral("off"));
+        QCOMPARE(fastMath(groups, true), QStringLiteral("off"));
+        ModelOptions options;
+        options.fastMath = true;
+        auto loaded = Model::load(groups, options);
+        QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message));
+        QVERIFY(!loaded.value()->info().fastMath);
+        loaded = Model::load(quantized, options);
+        QVERIFY(loaded);
+        QVERIFY(loaded.value()->info().fastMath);
     }
 
     // The bench on a tiny random model written by swb itself: every figure present and sane.

@@ -110,17 +110,18 @@ void quantizeActivations(const float* x, std::int64_t n, int block, std::int8_t*
     for (std::int64_t b = 0; b < n / block; ++b) {
         const float* xb = x + b * block;
         float largest = 0.0f;
-        bool nan = false;
+        bool finite = true;
         for (int i = 0; i < block; ++i) {
-            nan = nan || std::isnan(xb[i]);
+            finite = finite && std::isfinite(xb[i]);
             largest = std::max(largest, std::fabs(xb[i]));
         }
+        // Divided, not multiplied by 1 / scale: that reciprocal overflows for a block of tiny values.
         const float scale = largest / 127.0f;
-        const float inverse = scale > 0.0f ? 1.0f / scale : 0.0f;
         for (int i = 0; i < block; ++i)
-            q[b * block + i] =
-                nan ? 0 : static_cast<std::int8_t>(std::clamp(std::nearbyint(xb[i] * inverse), -127.0f, 127.0f));
-        d[b] = nan ? std::numeric_limits<float>::quiet_NaN() : scale;
+            q[b * block + i] = finite && scale > 0.0f
+                                   ? static_cast<std::int8_t>(std::clamp(std::nearbyint(xb[i] / scale), -127.0f, 127.0f))
+                                   : 0;
+        d[b] = finite ? scale : std::numeric_limits<float>::quiet_NaN();
     }
     for (std::int64_t g = 0; g < n / 16; ++g) {
         int sum = 0;

@@ -41,8 +41,8 @@ struct WeightTraits {
 
 // x rounded to 8 bits for dotFast, per block of `block` elements as ggml's Q8_0 and Q8_K round it: d =
 // max|x| / 127, q = round(x / d), halves to even; sums: n / 16 sums of 16 quants. Each value moves by up
-// to d / 2 (0.4% of its block's largest). A block holding a NaN gets a NaN scale, so that NaN still
-// reaches the output.
+// to d / 2 (0.4% of its block's largest). A block holding a NaN or an infinity gets a NaN scale, so that
+// a non-finite activation still reaches the output (as NaN).
 void quantizeActivations(const float* x, std::int64_t n, int block, std::int8_t* q, float* d, std::int16_t* sums);
 
 const WeightTraits& traits(WeightType type);

@@ -73,6 +73,13 @@ SWB_INLINE float reduce(Floats v) {
     return _mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 1)));
 }
 
+// Eight float lanes added by the tail of detail::reduce's tree: lanes i and i + 4, then i + 2, then 1.
+[[gnu::always_inline, gnu::target("avx2")]] inline float reduce8(__m256 a) {
+    const __m128 half = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+    const __m128 quarter = _mm_add_ps(half, _mm_movehl_ps(half, half));
+    return _mm_cvtss_f32(_mm_add_ss(quarter, _mm_shuffle_ps(quarter, quarter, 1)));
+}
+
 // IEEE binary16 to float32, exactly: F16C's vcvtph2ps once inlined into an F16C path, libgcc elsewhere.
 SWB_INLINE float halfAt(const std::uint8_t* p) {
     _Float16 h;

@@ -13,13 +13,9 @@ struct Q8_0 {
     static constexpr bool kOffsets = false, kScaleBytes = false;
     using Quant = std::int8_t;
     using ScaleByte = std::uint8_t;
-    static constexpr int kQuantsAt = 2; // the quants are read in place
+    static constexpr int kQuantsAt = 2; // the quants are read in place; only the scale is unpacked
     SWB_INLINE static void unpackScales(const std::uint8_t* b, detail::Scales<ScaleByte>& s) {
         s.d = detail::halfAt(b);
-    }
-    SWB_INLINE static void unpack(const std::uint8_t* b, std::int8_t* q, detail::Scales<ScaleByte>& s) {
-        unpackScales(b, s);
-        std::memcpy(q, b + kQuantsAt, 32);
     }
 };
 

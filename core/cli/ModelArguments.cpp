@@ -2,10 +2,9 @@
 
 #include <algorithm>
 
-#include <QThread>
-
 #include "AppInfo.h"
 #include "model/Model.h"
+#include "model/ThreadPolicy.h"
 #include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -27,7 +26,7 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
         parser.addOptions({
             {QStringLiteral("device"), QStringLiteral("cpu or cuda (default cpu)."), QStringLiteral("D")},
             {QStringLiteral("dtype"), QStringLiteral("f32, f16 or bf16 (default f32)."), QStringLiteral("T")},
-            {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
+            {QStringLiteral("threads"), QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."),
              QStringLiteral("N")},
             {QStringLiteral("fast-math"),
              QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
@@ -65,10 +64,10 @@ LoadedModel loadModelFromArguments(const Invocation& call) {
     // More threads than cores only slows a decode down (1,000 threads took a minute for 16 tokens).
     if (call.args.isSet(QStringLiteral("threads"))) {
         long long threads = call.integer(QStringLiteral("threads"), 0, 1, 1 << 20);
-        const int cores = std::max(1, QThread::idealThreadCount());
+        const int cores = usableCpus();
         if (threads > cores) {
-            call.err << "swb: warning: --threads " << threads << " is more than this machine's " << cores
-                     << " cores; using " << cores << '\n';
+            call.err << "swb: warning: --threads " << threads << " is more than the " << cores
+                     << " CPUs this process may use; using " << cores << '\n';
             threads = cores;
         }
         options.threads = static_cast<int>(threads);

@@ -18,9 +18,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QThread>
 
 #include "AppInfo.h"
+#include "cli/BusyProcesses.h"
 #include "cli/ModelArguments.h"
 #include "cli/RandomModelWriter.h"
 #include "cli/Subcommand.h"
@@ -56,7 +56,7 @@ void declareModelOptions(QCommandLineParser& parser) {
     addOptionOnce(parser, {QStringLiteral("device"), QStringLiteral("cpu (default) or cuda."), QStringLiteral("D")});
     addOptionOnce(parser, {QStringLiteral("dtype"), QStringLiteral("Compute dtype: f32 (default), f16 or bf16."),
                            QStringLiteral("T")});
-    addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: libtorch's choice)."),
+    addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."),
                            QStringLiteral("N")});
     addOptionOnce(parser,
                   {QStringLiteral("fast-math"),
@@ -117,6 +117,9 @@ QJsonObject infoJson(const ModelInfo& info) {
         {QStringLiteral("eos_token_ids"), eos},
         {QStringLiteral("weights"), weights},
         {QStringLiteral("weights_as_stored"), info.storedWeights},
+        {QStringLiteral("threads"), info.threads},
+        {QStringLiteral("threads_auto"), info.threadsAutomatic},
+        {QStringLiteral("threads_reason"), info.threadsReason},
         {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
                                                            : QLatin1String("libtorch")},
         {QStringLiteral("fast_math"), info.fastMath},
@@ -337,23 +340,41 @@ int runBenchDecode(const Invocation& inv) {
         auto warm = model.newState();
         check(model.forward(*warm, std::vector<TokenId>{prompt.front()}));
     }
-    auto state = model.newState();
-    const auto prefillStart = Clock::now();
-    Result<std::vector<float>> logits = model.forward(*state, prompt);
-    check(logits);
-    const double prefillSeconds = seconds(prefillStart, Clock::now());
-
-    std::vector<double> stepMs;
-    const auto decodeStart = Clock::now();
-    for (int i = 0; i < decodeTokens; ++i) {
-        const std::vector<float>& row = logits.value();
-        const TokenId next = static_cast<TokenId>(std::max_element(row.begin(), row.end()) - row.begin());
-        const auto stepStart = Clock::now();
-        logits = model.forward(*state, std::vector<TokenId>{next});
+    // The prompt prefilled, then greedy decode: seconds of each and every step's milliseconds.
+    struct Timing {
+        double prefillSeconds = 0.0;
+        double decodeSeconds = 0.0;
+        std::vector<double> stepMs;
+    };
+    const auto measure = [&] {
+        Timing t;
+        auto state = model.newState();
+        const auto prefillStart = Clock::now();
+        Result<std::vector<float>> logits = model.forward(*state, prompt);
         check(logits);
-        stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
+        t.prefillSeconds = seconds(prefillStart, Clock::now());
+        const auto decodeStart = Clock::now();
+        for (int i = 0; i < decodeTokens; ++i) {
+            const std::vector<float>& row = logits.value();
+            const TokenId next = static_cast<TokenId>(std::max_element(row.begin(), row.end()) - row.begin());
+            const auto stepStart = Clock::now();
+            logits = model.forward(*state, std::vector<TokenId>{next});
+            check(logits);
+            t.stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
+        }
+        t.decodeSeconds = seconds(decodeStart, Clock::now());
+        return t;
+    };
+    const Timing idle = measure();
+    const double prefillSeconds = idle.prefillSeconds, decodeSeconds = idle.decodeSeconds;
+    const std::vector<double>& stepMs = idle.stepMs;
+    // --contend N: the same again beside N busy processes of our own (a user's desktop), in the same run.
+    const int contenders = static_cast<int>(inv.integer(QStringLiteral("contend"), 0, 0, 64));
+    Timing contended;
+    if (contenders > 0) {
+        BusyProcesses busy(contenders, 900);
+        contended = measure();
     }
-    const double decodeSeconds = seconds(decodeStart, Clock::now());
     const ProcessMemory memory = processMemory();
     const std::int64_t peakRss = memory.peak, anonRss = memory.anonymous, fileRss = memory.fileBacked; // what makes up the peak: the decode loop is flat
 
@@ -482,9 +503,8 @@ int runBenchDecode(const Invocation& inv) {
     // On a GPU the ceiling is the device's memory, not the host's: a device-to-device copy in the same run.
     const double deviceCopyGbs = info.device == QLatin1String("cuda") ? model.measureCopyBandwidth(1ULL << 31) : 0.0;
     loaded.value().reset();
-    state.reset();
 
-    const int threads = options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
+    const int threads = info.threads;
     // After the model's peak RSS is taken, so the probe's buffer does not count against the model.
     const auto probeMegabytes =
         static_cast<std::size_t>(inv.integer(QStringLiteral("probe-megabytes"), 512, 16, 1 << 16));
@@ -511,6 +531,8 @@ int runBenchDecode(const Invocation& inv) {
                                                            : QLatin1String("libtorch")},
         {QStringLiteral("fast_math"), info.fastMath},
         {QStringLiteral("threads"), threads},
+        {QStringLiteral("threads_auto"), info.threadsAutomatic},
+        {QStringLiteral("threads_reason"), info.threadsReason},
         {QStringLiteral("prompt_tokens"), promptTokens},
         {QStringLiteral("decode_tokens"), decodeTokens},
         {QStringLiteral("load_s"), round(loadSeconds, 3)},
@@ -542,6 +564,14 @@ int runBenchDecode(const Invocation& inv) {
     }
     if (!batches.isEmpty())
         out.insert(QStringLiteral("batched_decode"), batches);
+    if (contenders > 0) {
+        const double loadedTokS = decodeTokens / contended.decodeSeconds;
+        out.insert(QStringLiteral("contended"),
+                   QJsonObject{{QStringLiteral("busy_processes"), contenders},
+                               {QStringLiteral("prefill_tok_s"), round(promptTokens / contended.prefillSeconds, 2)},
+                               {QStringLiteral("decode_tok_s"), round(loadedTokS, 2)},
+                               {QStringLiteral("decode_vs_idle"), round(loadedTokS / decodeTokS, 3)}});
+    }
     if (deviceCopyGbs > 0) {
         // Bytes read (a copy also writes as many): what decode's weight reads are measured against.
         out.insert(QStringLiteral("device_copy_read_gb_s"), round(deviceCopyGbs, 1));
@@ -583,7 +613,8 @@ std::vector<BenchMode> modelBenchModes() {
     BenchMode decode{
         QStringLiteral("decode"),
         QStringLiteral("prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
-                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N] [--fast-math]; --write-random-model PATH "
+                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N] [--fast-math] [--contend N]; "
+                       "--write-random-model PATH "
                        "writes the ~110M-parameter test model"),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);
@@ -592,6 +623,10 @@ std::vector<BenchMode> modelBenchModes() {
             addOptionOnce(parser,
                           {QStringLiteral("prompt-tokens"),
                            QStringLiteral("decode: prompt length prefilled first (default 32)."), QStringLiteral("N")});
+            addOptionOnce(parser,
+                          {QStringLiteral("contend"),
+                           QStringLiteral("decode: measure again beside N busy processes of its own (default 0)."),
+                           QStringLiteral("N")});
             addOptionOnce(parser,
                           {QStringLiteral("write-random-model"),
                            QStringLiteral("decode: write a random Llama-shaped llama2.c model (768 dim, 12 layers, "

@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include "chat/ChatTemplate.h"
+#include "cli/BusyProcesses.h"
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
@@ -184,10 +185,8 @@ int runServeBench(const Invocation& call) {
     if (!port)
         failInternal(port.error().message);
 
-    QJsonArray results;
-    double single = NAN;
-    for (int clients : levels) {
-        LevelFigures figures;
+    // One level: `clients` streaming clients kept busy for the window; their figures and tokens/s.
+    const auto runLevel = [&](int clients, LevelFigures& figures) {
         bool stopping = false;
         std::vector<std::unique_ptr<StreamingClient>> pool;
         QElapsedTimer window;
@@ -208,19 +207,43 @@ int runServeBench(const Invocation& call) {
         while (drain.elapsed() < 120000 &&
                std::any_of(pool.begin(), pool.end(), [](const auto& c) { return !c->idle(); }))
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        pool.clear();
-        const double throughput = double(tokensInWindow) / elapsed;
+        return double(tokensInWindow) / elapsed;
+    };
+    const int contenders = static_cast<int>(call.integer(QStringLiteral("contend"), 0, 0, 64));
+    QJsonArray results;
+    double single = NAN;
+    for (int clients : levels) {
+        LevelFigures figures;
+        const double throughput = runLevel(clients, figures);
         if (clients == levels.front())
             single = throughput;
-        results.append(QJsonObject{{QStringLiteral("clients"), clients},
-                                   {QStringLiteral("requests"), figures.requests},
-                                   {QStringLiteral("failed"), figures.failed},
-                                   {QStringLiteral("tokens_per_second"), std::round(throughput * 100.0) / 100.0},
-                                   {QStringLiteral("vs_first_level"), std::round(throughput / single * 1000.0) / 1000.0},
-                                   {QStringLiteral("ttft_ms_p50"), percentile(figures.ttftMs, 0.5)},
-                                   {QStringLiteral("ttft_ms_p99"), percentile(figures.ttftMs, 0.99)},
-                                   {QStringLiteral("token_ms_p50"), percentile(figures.tokenMs, 0.5)},
-                                   {QStringLiteral("token_ms_p99"), percentile(figures.tokenMs, 0.99)}});
+        QJsonObject level{{QStringLiteral("clients"), clients},
+                          {QStringLiteral("requests"), figures.requests},
+                          {QStringLiteral("failed"), figures.failed},
+                          {QStringLiteral("tokens_per_second"), std::round(throughput * 100.0) / 100.0},
+                          {QStringLiteral("vs_first_level"), std::round(throughput / single * 1000.0) / 1000.0},
+                          {QStringLiteral("ttft_ms_p50"), percentile(figures.ttftMs, 0.5)},
+                          {QStringLiteral("ttft_ms_p99"), percentile(figures.ttftMs, 0.99)},
+                          {QStringLiteral("token_ms_p50"), percentile(figures.tokenMs, 0.5)},
+                          {QStringLiteral("token_ms_p99"), percentile(figures.tokenMs, 0.99)}};
+        // --contend N: the same level again beside N busy processes of our own.
+        if (contenders > 0) {
+            LevelFigures busyFigures;
+            double busyThroughput = 0.0;
+            {
+                BusyProcesses busy(contenders, static_cast<unsigned>(seconds) + 180);
+                busyThroughput = runLevel(clients, busyFigures);
+            }
+            level.insert(QStringLiteral("contended"),
+                         QJsonObject{{QStringLiteral("busy_processes"), contenders},
+                                     {QStringLiteral("requests"), busyFigures.requests},
+                                     {QStringLiteral("failed"), busyFigures.failed},
+                                     {QStringLiteral("tokens_per_second"), std::round(busyThroughput * 100.0) / 100.0},
+                                     {QStringLiteral("vs_idle"), std::round(busyThroughput / throughput * 1000.0) / 1000.0},
+                                     {QStringLiteral("ttft_ms_p50"), percentile(busyFigures.ttftMs, 0.5)},
+                                     {QStringLiteral("token_ms_p50"), percentile(busyFigures.tokenMs, 0.5)}});
+        }
+        results.append(level);
     }
     const ModelInfo& info = loaded.model->info();
     call.out << QJsonDocument(QJsonObject{{QStringLiteral("mode"), QStringLiteral("serve")},
@@ -228,6 +251,8 @@ int runServeBench(const Invocation& call) {
                                           {QStringLiteral("parameters"), static_cast<double>(info.parameters)},
                                           {QStringLiteral("file_dtype"), info.fileDtype},
                                           {QStringLiteral("parallel"), parallel},
+                                          {QStringLiteral("threads"), info.threads},
+                                          {QStringLiteral("fast_math"), info.fastMath},
                                           {QStringLiteral("seconds"), seconds},
                                           {QStringLiteral("max_tokens"), maxTokens},
                                           {QStringLiteral("levels"), results}})
@@ -241,7 +266,7 @@ int runServeBench(const Invocation& call) {
 std::vector<BenchMode> serveBenchModes() {
     return {{QStringLiteral("serve"),
              QStringLiteral("streaming clients against an in-process swb serve: TTFT and per-token p50/p99, tokens/s per "
-                            "concurrency level --model PATH [--clients 1,8,32] [--seconds 30] [--max-tokens 64] [--parallel N]"),
+                            "concurrency level --model PATH [--clients 1,8,32] [--seconds 30] [--max-tokens 64] [--parallel N] [--contend N]"),
              [](QCommandLineParser& parser) {
                  declareModelArguments(parser);
                  parser.addOptions({
@@ -250,6 +275,9 @@ std::vector<BenchMode> serveBenchModes() {
                      {QStringLiteral("max-tokens"), QStringLiteral("serve: tokens per request, end tokens banned (default 64)."),
                       QStringLiteral("N")},
                      {QStringLiteral("parallel"), QStringLiteral("serve: the server's slots (default: the largest level)."),
+                      QStringLiteral("N")},
+                     {QStringLiteral("contend"),
+                      QStringLiteral("serve: run each level again beside N busy processes of its own (default 0)."),
                       QStringLiteral("N")},
                  });
              },

@@ -26,6 +26,8 @@
 
 #include "model/ModelConfig.h"
 #include "model/ModelWeights.h"
+#include "model/ThreadPolicy.h"
+#include "model/ThreadPool.h"
 #include "model/kernels/WeightType.h"
 
 namespace swb {
@@ -94,8 +96,10 @@ constexpr std::int64_t kRowsPerKernel = 8;
 constexpr std::int64_t kRowsPerKernelQuantized = 32;
 constexpr std::int64_t kTileRows = 128;
 
-// x [rows, columns] (float32, contiguous) times the stored matrix's transpose: [rows, matrix rows].
-at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
+// x [rows, columns] (float32, contiguous) times the stored matrix's transpose: [rows, matrix rows], on up to
+// `threads` threads of the kernels' pool.
+at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x, int threads) {
+    ThreadPool& pool = ThreadPool::instance();
     const std::int64_t rows = x.size(0);
     const std::int64_t columns = w.columns;
     const at::Tensor input = x.contiguous();
@@ -113,7 +117,7 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
             for (std::int64_t r = 0; r < rows; ++r)
                 kernels::quantizeActivations(xs + r * columns, columns, traits.blockElements, xq.data() + r * columns,
                                              xd.data() + r * blocks, xqSums.data() + r * (columns / 16));
-            at::parallel_for(0, w.rows, 32, [&](std::int64_t begin, std::int64_t end) {
+            pool.parallelFor(w.rows, 32, threads, [&](std::int64_t begin, std::int64_t end) {
                 for (std::int64_t o = begin; o < end; ++o)
                     for (std::int64_t r = 0; r < rows; ++r)
                         y[r * w.rows + o] = traits.dotFast(w.row(o), xq.data() + r * columns, xd.data() + r * blocks,
@@ -128,7 +132,7 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
                 kernels::groupSums16(xs + r * columns, columns, sums.data() + r * (columns / 16));
         }
         const float* sumData = sums.empty() ? nullptr : sums.data();
-        at::parallel_for(0, w.rows, 32, [&](std::int64_t begin, std::int64_t end) {
+        pool.parallelFor(w.rows, 32, threads, [&](std::int64_t begin, std::int64_t end) {
             float results[kRowsPerKernelQuantized];
             for (std::int64_t o = begin; o < end; ++o) {
                 traits.dotBatch(w.row(o), xs, sumData, columns, static_cast<int>(rows), columns, results);
@@ -138,10 +142,10 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
         });
         return out;
     }
-    // Each thread expands its own tiles and multiplies them with a one-threaded BLAS call: one pool
-    // (OpenMP's) does all the work, with no BLAS threads competing with it.
+    // Each thread expands its own tiles and multiplies them with a one-threaded BLAS call: one pool does all
+    // the work, with no BLAS threads competing with it.
     const std::int64_t tiles = (w.rows + kTileRows - 1) / kTileRows;
-    at::parallel_for(0, tiles, 1, [&](std::int64_t begin, std::int64_t end) {
+    pool.parallelFor(tiles, 1, threads, [&](std::int64_t begin, std::int64_t end) {
         c10::InferenceMode inference; // thread-local: the workers need it too
         at::Tensor tile = at::empty({kTileRows, columns}, at::kFloat);
         for (std::int64_t i = begin; i < end; ++i) {
@@ -156,9 +160,9 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x) {
     return out;
 }
 
-at::Tensor applyLinear(const Linear& linear, const at::Tensor& x) {
+at::Tensor applyLinear(const Linear& linear, const at::Tensor& x, int threads) {
     if (linear.stored.defined()) {
-        at::Tensor y = applyStored(linear.stored, x);
+        at::Tensor y = applyStored(linear.stored, x, threads);
         return linear.bias.defined() ? y.add_(linear.bias) : y;
     }
     const std::int64_t rows = x.size(0);
@@ -179,12 +183,14 @@ struct Resolved {
     at::Device device = at::kCPU;
     at::ScalarType dtype = at::kFloat;
     bool fastMath = false;
+    int threads = 0; // ModelOptions::threads: 0 automatic
     QStringList warnings;
 };
 
 Result<Resolved> resolveOptions(const ModelOptions& options) {
     Resolved r;
     r.fastMath = options.fastMath;
+    r.threads = options.threads;
     if (options.device == QLatin1String("cuda")) {
         if (at::hasCUDA())
             r.device = at::Device(at::kCUDA, 0);
@@ -263,6 +269,10 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
     if (const ModelWeight* pos = weights.find("pos_embed"))
         bytes -= bytesOf(*pos, pos->elements() - c.dim);
     info.weightBytesPerToken = bytes;
+    const ThreadChoice threads = chooseThreads(resolved.threads, bytes, !resolved.device.is_cuda());
+    info.threads = threads.threads;
+    info.threadsAutomatic = threads.automatic;
+    info.threadsReason = threads.reason;
     info.storedWeights = stored;
     // Fast math reaches the matrices the kernels read as stored in a type with a fast kernel (not
     // llama2.c's int8 groups, expanded to float32 at load); Model::load confirms it from the matrices.
@@ -319,6 +329,7 @@ struct Model::Impl {
     // so it keeps them. SWB_FEWER_KERNELS=1 turns it on anywhere (tests).
     bool fastMath = false; // ModelOptions::fastMath
     bool fewerKernels = false;
+    int threads = 1; // the kernels' products run on this many threads of ThreadPool (ThreadChoice)
     at::Tensor embed;         // [vocab, dim] (the libtorch path)
     StoredMatrix embedStored; // the same, as stored (the kernels' path)
     at::Tensor posEmbed;      // GPT-2: [context, dim]
@@ -692,6 +703,9 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
     }
     try {
         c10::InferenceMode inference;
+        const auto applyLinear = [this](const Linear& linear, const at::Tensor& x) {
+            return swb::applyLinear(linear, x, threads);
+        };
         const std::int64_t rows = static_cast<std::int64_t>(ids.size());
         for (const Slice& slice : slices)
             reserve(*slice.state->m_cache, slice.state->m_cache->length + static_cast<int>(slice.tokens.size()));
@@ -832,14 +846,15 @@ Result<std::unique_ptr<Model>> Model::load(const QString& path, const ModelOptio
         return hash.error();
     impl->info.contentHash = hash.value();
     try {
-        // Process-wide: libtorch and BLAS keep one thread pool each. The BLAS first: an OpenMP build of
-        // OpenBLAS sets OpenMP's thread count too, and left alone that took libtorch's pool (so the kernels)
-        // down to one thread. Then libtorch's, always (default: one per core).
-        const int threads = options.threads > 0 ? options.threads : std::max(1, QThread::idealThreadCount());
-        // The kernels' path runs every product on libtorch's (OpenMP) threads, one BLAS call per thread; the
-        // libtorch path lets the BLAS run its own.
-        setBlasThreads(impl->useKernels ? 1 : threads);
-        at::set_num_threads(threads);
+        // The kernels' products run on ThreadPool, on this model's thread count (model/ThreadPolicy.h), and
+        // call the BLAS one tile a thread: one BLAS thread, and one libtorch thread for the small operations
+        // between the products, so no OpenMP barrier is ever entered (OpenMP splits work statically and its
+        // workers spin: on a busy machine every product waited for a descheduled thread). The libtorch path
+        // (CUDA, bf16) gives both process-wide pools the thread count. The BLAS first: an OpenMP build of
+        // OpenBLAS sets OpenMP's thread count too.
+        impl->threads = impl->info.threads;
+        setBlasThreads(impl->useKernels ? 1 : impl->threads);
+        at::set_num_threads(impl->useKernels ? 1 : impl->threads);
         c10::InferenceMode inference;
         if (Status loaded = impl->load(weights.value(), options.progress); !loaded)
             return loaded.error();

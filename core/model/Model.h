@@ -54,6 +54,11 @@ struct ModelInfo {
     // ModelOptions::fastMath took effect: some matrices (the quantized ones, on the CPU kernels) take
     // 8-bit activations. Every surface that shows this model says so.
     bool fastMath = false;
+    // The CPU threads its products run on, whether chosen automatically (ThreadChoice), and one line saying
+    // why ("auto: 1 (a step of this model is too small to split)", "2 set").
+    int threads = 1;
+    bool threadsAutomatic = true;
+    QString threadsReason;
     // The weights per file type, largest first.
     std::vector<WeightTypeTally> weightTypes;
     // The resident memory the weights take once loaded: the file's pages they are read from, plus what
@@ -68,7 +73,7 @@ struct ModelInfo {
 struct ModelOptions {
     QString device = QStringLiteral("cpu"); // "cpu" or "cuda" (falls back to cpu with a warning)
     QString dtype = QStringLiteral("f32");  // "f32", "f16", "bf16"
-    int threads = 0;                        // 0: libtorch's default; process-wide (torch and BLAS pools)
+    int threads = 0;                        // 0: automatic (chooseThreads in model/ThreadPolicy.h)
     // The labelled fast path, off by default: on the CPU kernels, quantized matrices take activations
     // rounded to 8 bits, as llama.cpp does (kernels::quantizeActivations). Faster, and no longer exact:
     // probabilities move by up to about 1e-2 where the exact path stays within 1e-4 of float64.

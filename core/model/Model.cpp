@@ -118,10 +118,13 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x, int threads) 
                 kernels::quantizeActivations(xs + r * columns, columns, traits.blockElements, xq.data() + r * columns,
                                              xd.data() + r * blocks, xqSums.data() + r * (columns / 16));
             pool.parallelFor(w.rows, 32, threads, [&](std::int64_t begin, std::int64_t end) {
-                for (std::int64_t o = begin; o < end; ++o)
+                float results[kRowsPerKernelQuantized];
+                for (std::int64_t o = begin; o < end; ++o) {
+                    traits.dotFastBatch(w.row(o), xq.data(), xd.data(), xqSums.data(), static_cast<int>(rows), columns,
+                                        results);
                     for (std::int64_t r = 0; r < rows; ++r)
-                        y[r * w.rows + o] = traits.dotFast(w.row(o), xq.data() + r * columns, xd.data() + r * blocks,
-                                                           xqSums.data() + r * (columns / 16), columns);
+                        y[r * w.rows + o] = results[r];
+                }
             });
             return out;
         }

@@ -406,6 +406,50 @@ private slots:
         QVERIFY2(largestShift > 1e-5, "the rounding of the activations should show against the exact product");
     }
 
+    void fastBatchIsEachRowAlone_data() { fastPathIsTheRoundedActivationsProduct_data(); }
+    // The batched fast kernel (several activation rows against one unpacked weight row) gives each row the
+    // bits dotFast gives it alone, for every count a batch of four leaves over, on every path.
+    void fastBatchIsEachRowAlone() {
+        QFETCH(QString, type);
+        const QuantType& t = quantType(type.toStdString());
+        TestRandom rng(23);
+        const int columns = 512;
+        const int weightRows = 3;
+        const int activationRows = 11;
+        const QByteArray bytes = randomBlocks(t, static_cast<std::size_t>(weightRows) * columns, 0.05f, rng);
+        const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.constData());
+        const kernels::WeightTraits& traits = kernels::traits(kernelType(t));
+        QVERIFY(traits.dotFastBatch);
+        const std::size_t rowBytes = kernels::rowBytes(kernelType(t), columns);
+        const int block = t.blockElements;
+        std::vector<std::int8_t> xq(static_cast<std::size_t>(activationRows * columns));
+        std::vector<float> xd(static_cast<std::size_t>(activationRows * (columns / block)));
+        std::vector<std::int16_t> sums(static_cast<std::size_t>(activationRows * (columns / 16)));
+        for (int a = 0; a < activationRows; ++a) {
+            Floats x(static_cast<std::size_t>(columns));
+            for (float& v : x)
+                v = rng.uniform(2.0f) * (rng.next() % 7 == 0 ? 20.0f : 1.0f);
+            kernels::quantizeActivations(x.data(), columns, block, xq.data() + a * columns,
+                                         xd.data() + a * (columns / block), sums.data() + a * (columns / 16));
+        }
+        for (kernels::KernelPath path : availablePaths()) {
+            kernels::setKernelPath(path);
+            for (int w = 0; w < weightRows; ++w) {
+                const std::uint8_t* row = data + w * rowBytes;
+                for (int count = 1; count <= activationRows; ++count) {
+                    float batch[16];
+                    traits.dotFastBatch(row, xq.data(), xd.data(), sums.data(), count, columns, batch);
+                    for (int a = 0; a < count; ++a) {
+                        const float alone = traits.dotFast(row, xq.data() + a * columns, xd.data() + a * (columns / block),
+                                                           sums.data() + a * (columns / 16), columns);
+                        QCOMPARE(std::bit_cast<std::uint32_t>(batch[a]), std::bit_cast<std::uint32_t>(alone));
+                    }
+                }
+            }
+        }
+        kernels::setKernelPath(kernels::KernelPath::Avx512);
+    }
+
     void fastMathIsLabelledAndBounded_data() { modelsMatchAFloat64Forward_data(); }
     // ModelOptions::fastMath: off by default; on, a quantized model says so and its probabilities move away
     // from the float64 forward pass by more than the exact path's 1e-4 but stay within 0.05; float models

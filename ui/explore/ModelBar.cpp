@@ -79,7 +79,8 @@ ModelBar::ModelBar(QWidget* parent)
     m_threads->setRange(0, 256);
     m_threads->setSpecialValueText(tr("auto"));
     m_threads->setPrefix(tr("threads "));
-    m_threads->setToolTip(tr("CPU threads for the model (auto: libtorch's default)"));
+    m_threads->setToolTip(tr("CPU threads for the model (auto: the CPUs this process may use; one for a model too "
+                             "small to split)"));
     // Off by default and never implied: the probabilities shown are then no longer exact.
     m_fastMath = new QToolButton(this);
     m_fastMath->setObjectName(QStringLiteral("fastMath"));
@@ -302,6 +303,13 @@ void ModelBar::setLoaded(const ModelInfo& info) {
         m_details->setToolTip(info.path);
         return;
     }
+    // What "auto" chose, in the box itself.
+    m_threads->setSpecialValueText(info.device == QLatin1String("cpu") ? tr("auto: %n", nullptr, info.threads)
+                                                                        : tr("auto"));
+    m_threads->setToolTip(tr("CPU threads for the model: %1 now (%2). Auto takes the CPUs this process may use, "
+                             "and one for a model too small to split.")
+                              .arg(info.threads)
+                              .arg(info.threadsAutomatic ? tr("chosen automatically") : tr("set here")));
     const double millions = static_cast<double>(info.parameters) / 1e6;
     // The CPU kernels keep the weights as stored and compute in f32; otherwise they become the compute dtype.
     const QString weights = info.fastMath        ? tr("%1 as stored, FAST MATH: 8-bit activations").arg(info.fileDtype)

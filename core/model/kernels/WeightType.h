@@ -37,6 +37,11 @@ struct WeightTraits {
     // Every path gives the same bits.
     float (*dotFast)(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int16_t* xqSums,
                      std::int64_t n) = nullptr;
+    // dotFast for `count` rounded activation rows one after another (xq + r·n, xd + r·n / blockElements,
+    // xqSums + r·n / 16), each bit-identical to dotFast; the row is unpacked once for every four, so batched
+    // decode (the server's clients, Compare, sweeps, beams) shares the work as well as the weight reads.
+    void (*dotFastBatch)(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int16_t* xqSums,
+                         int count, std::int64_t n, float* out) = nullptr;
 };
 
 // x rounded to 8 bits for dotFast, per block of `block` elements as ggml's Q8_0 and Q8_K round it: d =

@@ -14,7 +14,6 @@
 #include <dlfcn.h>
 
 #include <QFileInfo>
-#include <QThread>
 
 // Qt's `slots` macro collides with an identifier in ATen's headers.
 #pragma push_macro("slots")

@@ -26,8 +26,8 @@ void declareModelArguments(QCommandLineParser& parser, bool withRuntime) {
         parser.addOptions({
             {QStringLiteral("device"), QStringLiteral("cpu or cuda (default cpu)."), QStringLiteral("D")},
             {QStringLiteral("dtype"), QStringLiteral("f32, f16 or bf16 (default f32)."), QStringLiteral("T")},
-            {QStringLiteral("threads"), QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."),
-             QStringLiteral("N")},
+            {QStringLiteral("threads"),
+             QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."), QStringLiteral("N")},
             {QStringLiteral("fast-math"),
              QStringLiteral("Labelled fast path, off by default: quantized weights take activations rounded to 8 bits "
                             "(llama.cpp's arithmetic); faster, not exact.")},
@@ -46,7 +46,8 @@ QString modelPathArgument(const Invocation& call) {
 void refuseRemoteModel(const QString& path) {
     if (isRemoteModelAddress(path))
         failBadInput(QStringLiteral("%1 is a server address: this command needs the model here (a file or folder); "
-                                    "swb generate, batch and info take a model another engine serves").arg(path));
+                                    "swb generate, batch and info take a model another engine serves")
+                         .arg(path));
 }
 
 LoadedModel loadModelFromArguments(const Invocation& call) {
@@ -67,7 +68,7 @@ LoadedModel loadModelFromArguments(const Invocation& call) {
         const int cores = usableCpus();
         if (threads > cores) {
             call.err << "swb: warning: --threads " << threads << " is more than the " << cores
-                     << " CPUs this process may use; using " << cores << '\n';
+                     << (cores == 1 ? " CPU" : " CPUs") << " this process may use; using " << cores << '\n';
             threads = cores;
         }
         options.threads = static_cast<int>(threads);

@@ -26,7 +26,6 @@
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
 #include "model/Model.h"
-#include "model/kernels/WeightType.h"
 #include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -56,7 +55,8 @@ void declareModelOptions(QCommandLineParser& parser) {
     addOptionOnce(parser, {QStringLiteral("device"), QStringLiteral("cpu (default) or cuda."), QStringLiteral("D")});
     addOptionOnce(parser, {QStringLiteral("dtype"), QStringLiteral("Compute dtype: f32 (default), f16 or bf16."),
                            QStringLiteral("T")});
-    addOptionOnce(parser, {QStringLiteral("threads"), QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."),
+    addOptionOnce(parser, {QStringLiteral("threads"),
+                           QStringLiteral("CPU threads (default: auto, the usable CPUs; 1 for a small model)."),
                            QStringLiteral("N")});
     addOptionOnce(parser,
                   {QStringLiteral("fast-math"),
@@ -120,8 +120,7 @@ QJsonObject infoJson(const ModelInfo& info) {
         {QStringLiteral("threads"), info.threads},
         {QStringLiteral("threads_auto"), info.threadsAutomatic},
         {QStringLiteral("threads_reason"), info.threadsReason},
-        {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
-                                                           : QLatin1String("libtorch")},
+        {QStringLiteral("kernel_path"), info.kernelPath},
         {QStringLiteral("fast_math"), info.fastMath},
         {QStringLiteral("weight_bytes_per_token"), static_cast<double>(info.weightBytesPerToken)},
         {QStringLiteral("resident_weight_bytes"), static_cast<double>(info.residentWeightBytes)},
@@ -285,8 +284,8 @@ int runBenchDecode(const Invocation& inv) {
                 failBadInput(QStringLiteral("--kv-heads must divide the %1 heads").arg(shape.heads));
         }
         if (inv.args.isSet(QStringLiteral("weight-type"))) {
-            if (const QString error = writeRandomGguf(target, shape, inv.args.value(QStringLiteral("weight-type")).toLower(),
-                                                      seed);
+            if (const QString error =
+                    writeRandomGguf(target, shape, inv.args.value(QStringLiteral("weight-type")).toLower(), seed);
                 !error.isEmpty())
                 failBadInput(error);
         } else {
@@ -376,7 +375,8 @@ int runBenchDecode(const Invocation& inv) {
         contended = measure();
     }
     const ProcessMemory memory = processMemory();
-    const std::int64_t peakRss = memory.peak, anonRss = memory.anonymous, fileRss = memory.fileBacked; // what makes up the peak: the decode loop is flat
+    const std::int64_t peakRss = memory.peak, anonRss = memory.anonymous,
+                       fileRss = memory.fileBacked; // what makes up the peak: the decode loop is flat
 
     // Beam search from the same prompt for as many steps (end tokens banned, so it runs them all): its time
     // per step against the single path's time per token above.
@@ -396,11 +396,12 @@ int runBenchDecode(const Invocation& inv) {
         request.usePromptIds = true;
         request.maxTokens = decodeTokens;
         request.strategy =
-            Strategy::fromJson(QJsonObject{{QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("beam")},
-                                                                                  {QStringLiteral("beams"), beamCount}}},
-                                           {QStringLiteral("samplers"),
-                                            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
-                                                                   {QStringLiteral("ids"), ends}}}}})
+            Strategy::fromJson(
+                QJsonObject{{QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("beam")},
+                                                                    {QStringLiteral("beams"), beamCount}}},
+                            {QStringLiteral("samplers"),
+                             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
+                                                    {QStringLiteral("ids"), ends}}}}})
                 .value();
         // The prefill is the same as the single path's: time the steps only.
         Clock::time_point firstStep;
@@ -448,9 +449,10 @@ int runBenchDecode(const Invocation& inv) {
         Result<Strategy> strategy = Strategy::fromJson(QJsonObject{
             {QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("contrastive_decoding")},
                                                     {QStringLiteral("amateur"), amateurPath}}},
-            {QStringLiteral("samplers"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
-                                                                {QStringLiteral("ids"), ends}},
-                                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
+            {QStringLiteral("samplers"),
+             QJsonArray{
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")}, {QStringLiteral("ids"), ends}},
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
         if (!strategy)
             fail(strategy.error());
         request.strategy = strategy.value();
@@ -474,7 +476,8 @@ int runBenchDecode(const Invocation& inv) {
         bool ok = false;
         const int n = item.trimmed().toInt(&ok);
         if (!ok || n < 1 || n > 1024)
-            failBadInput(QStringLiteral("--batch takes sequence counts from 1 to 1024 separated by commas, not '%1'").arg(item));
+            failBadInput(
+                QStringLiteral("--batch takes sequence counts from 1 to 1024 separated by commas, not '%1'").arg(item));
         std::vector<std::unique_ptr<Model::State>> owned;
         std::vector<Model::State*> states;
         std::vector<TokenId> next;
@@ -496,9 +499,10 @@ int runBenchDecode(const Invocation& inv) {
             }
         }
         const double tokS = static_cast<double>(n) * decodeTokens / seconds(batchStart, Clock::now());
-        batches.append(QJsonObject{{QStringLiteral("sequences"), n},
-                                   {QStringLiteral("tok_s"), std::round(tokS * 100) / 100},
-                                   {QStringLiteral("vs_single"), std::round(tokS / (decodeTokens / decodeSeconds) * 1000) / 1000}});
+        batches.append(QJsonObject{
+            {QStringLiteral("sequences"), n},
+            {QStringLiteral("tok_s"), std::round(tokS * 100) / 100},
+            {QStringLiteral("vs_single"), std::round(tokS / (decodeTokens / decodeSeconds) * 1000) / 1000}});
     }
     // On a GPU the ceiling is the device's memory, not the host's: a device-to-device copy in the same run.
     const double deviceCopyGbs = info.device == QLatin1String("cuda") ? model.measureCopyBandwidth(1ULL << 31) : 0.0;
@@ -527,8 +531,7 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("file_dtype"), info.fileDtype},
         {QStringLiteral("compute_dtype"), info.computeDtype},
         {QStringLiteral("device"), info.device},
-        {QStringLiteral("kernel_path"), info.storedWeights ? QLatin1String(kernels::kernelPathName(kernels::kernelPath()))
-                                                           : QLatin1String("libtorch")},
+        {QStringLiteral("kernel_path"), info.kernelPath},
         {QStringLiteral("fast_math"), info.fastMath},
         {QStringLiteral("threads"), threads},
         {QStringLiteral("threads_auto"), info.threadsAutomatic},
@@ -560,7 +563,8 @@ int runBenchDecode(const Invocation& inv) {
         out.insert(QStringLiteral("beams"), beamCount);
         out.insert(QStringLiteral("beam_steps"), beamSteps);
         out.insert(QStringLiteral("beam_ms_per_step"), round(beamMsPerStep, 3));
-        out.insert(QStringLiteral("beam_step_vs_single_path"), round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
+        out.insert(QStringLiteral("beam_step_vs_single_path"),
+                   round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
     }
     if (!batches.isEmpty())
         out.insert(QStringLiteral("batched_decode"), batches);
@@ -593,7 +597,8 @@ int runBenchDecode(const Invocation& inv) {
 std::vector<Subcommand> modelSubcommands() {
     Subcommand info{
         QStringLiteral("info"),
-        QStringLiteral("swb info --model PATH [--tokenizer PATH] [--device cpu|cuda] [--dtype f32|f16|bf16] [--fast-math]"),
+        QStringLiteral(
+            "swb info --model PATH [--tokenizer PATH] [--device cpu|cuda] [--dtype f32|f16|bf16] [--fast-math]"),
         QStringLiteral("Describe a model (format, architecture, shape, parameters, dtype, size) as one JSON object."),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);
@@ -601,9 +606,10 @@ std::vector<Subcommand> modelSubcommands() {
                 {QStringLiteral("tokenizer"),
                  QStringLiteral("Tokenizer to describe instead of the model's own (tok.bin for llama2.c)."),
                  QStringLiteral("PATH")});
-            parser.addOption({QStringLiteral("api-key"),
-                              QStringLiteral("With --model http(s)://HOST:PORT/v1 (a model another engine serves): its API key."),
-                              QStringLiteral("KEY")});
+            parser.addOption(
+                {QStringLiteral("api-key"),
+                 QStringLiteral("With --model http(s)://HOST:PORT/v1 (a model another engine serves): its API key."),
+                 QStringLiteral("KEY")});
         },
         runInfo};
     return {info};
@@ -612,10 +618,11 @@ std::vector<Subcommand> modelSubcommands() {
 std::vector<BenchMode> modelBenchModes() {
     BenchMode decode{
         QStringLiteral("decode"),
-        QStringLiteral("prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
-                       "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N] [--fast-math] [--contend N]; "
-                       "--write-random-model PATH "
-                       "writes the ~110M-parameter test model"),
+        QStringLiteral(
+            "prefill and decode tok/s, ms/token, effective GB/s vs the machine's read bandwidth, peak RSS "
+            "--model PATH [--threads N] [--tokens 128] [--prompt-tokens 32] [--beams N] [--fast-math] [--contend N]; "
+            "--write-random-model PATH "
+            "writes the ~110M-parameter test model"),
         [](QCommandLineParser& parser) {
             declareModelOptions(parser);
             addOptionOnce(parser, {QStringLiteral("tokens"), QStringLiteral("decode: tokens to decode (default 128)."),
@@ -645,10 +652,11 @@ std::vector<BenchMode> modelBenchModes() {
                                    QStringLiteral("decode: key/value heads of that GGUF model (default: as many as "
                                                   "heads)."),
                                    QStringLiteral("N")});
-            addOptionOnce(parser, {QStringLiteral("batch"),
-                                   QStringLiteral("decode: also time N sequences decoding together in one forward pass a "
-                                                  "step, for each N of a comma-separated list (e.g. 8,32)."),
-                                   QStringLiteral("N[,N...]")});
+            addOptionOnce(parser,
+                          {QStringLiteral("batch"),
+                           QStringLiteral("decode: also time N sequences decoding together in one forward pass a "
+                                          "step, for each N of a comma-separated list (e.g. 8,32)."),
+                           QStringLiteral("N[,N...]")});
             addOptionOnce(parser, {QStringLiteral("beams"),
                                    QStringLiteral("decode: also time a beam search of N beams over the same steps, per "
                                                   "step against the single path (needs the model's tokenizer)."),

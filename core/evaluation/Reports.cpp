@@ -125,7 +125,8 @@ std::vector<RecordedBattle> battlesOf(const std::vector<PreferenceRecord>& prefe
                     const int b = strategyOf(entries[j]);
                     if (a >= 0 && b >= 0 && a != b)
                         battles.push_back({{a, b, stats::BattleOutcome::Tie},
-                                           preference.winner == PreferenceWinner::BothBad, entries[i].runId,
+                                           preference.winner == PreferenceWinner::BothBad,
+                                           entries[i].runId,
                                            entries[j].runId});
                 }
         }
@@ -151,7 +152,7 @@ struct Judgements {
     std::map<qint64, ComparisonRecord> comparisons;
     std::vector<PreferenceRecord> preferences; // of the raters who count
     std::vector<PreferenceRecord> allPreferences;
-    QSet<qint64> setAside;                      // rater ids
+    QSet<qint64> setAside; // rater ids
 };
 
 Result<QSet<qint64>> setAsideRaters(Database& db) {
@@ -165,8 +166,7 @@ Result<QSet<qint64>> setAsideRaters(Database& db) {
     return ids;
 }
 
-template <typename Record>
-std::vector<Record> counted(const std::vector<Record>& all, const QSet<qint64>& setAside) {
+template <typename Record> std::vector<Record> counted(const std::vector<Record>& all, const QSet<qint64>& setAside) {
     std::vector<Record> kept;
     for (const Record& r : all)
         if (!setAside.contains(r.raterId))
@@ -187,11 +187,13 @@ Result<Judgements> loadJudgements(Database& db, const QString& modelHash) {
     if (!modelHash.isEmpty()) {
         // One model's report: its comparisons (every output of that model) and the preferences on them.
         for (auto it = comparisons->begin(); it != comparisons->end();) {
-            const bool ours = std::all_of(it->second.entries.begin(), it->second.entries.end(),
-                                          [&](const ComparisonRecord::Entry& e) { return index->byRunId.contains(e.runId); });
+            const bool ours =
+                std::all_of(it->second.entries.begin(), it->second.entries.end(),
+                            [&](const ComparisonRecord::Entry& e) { return index->byRunId.contains(e.runId); });
             it = ours ? std::next(it) : comparisons->erase(it);
         }
-        std::erase_if(preferences.value(), [&](const PreferenceRecord& p) { return !comparisons->count(p.comparisonId); });
+        std::erase_if(preferences.value(),
+                      [&](const PreferenceRecord& p) { return !comparisons->count(p.comparisonId); });
     }
     Result<QSet<qint64>> setAside = setAsideRaters(db);
     if (!setAside)
@@ -275,7 +277,8 @@ std::vector<AgreementRow> agreementOf(const QStringList& dimensions, const std::
                                                          options.seed + 7919 + static_cast<std::uint64_t>(d))});
         for (const auto& [raterId, column] : coders)
             (*alphaWithout)[names.at(raterId)][static_cast<std::size_t>(d)] =
-                stats::krippendorffAlphaWithout(matrix, static_cast<std::size_t>(column), stats::AlphaMetric::Ordinal).alpha;
+                stats::krippendorffAlphaWithout(matrix, static_cast<std::size_t>(column), stats::AlphaMetric::Ordinal)
+                    .alpha;
     }
     return rows;
 }
@@ -291,9 +294,9 @@ void paceOf(const std::vector<RatingRecord>& ratings, const std::vector<Preferen
     for (const PreferenceRecord& p : preferences)
         preferenceTimes[p.raterName].push_back(p.createdAt);
     for (RaterRow& row : rows) {
-        std::map<qint64, QDateTime> runTimes;             // run -> its last rating's time
+        std::map<qint64, QDateTime> runTimes;                  // run -> its last rating's time
         std::map<qint64, std::map<QString, double>> runScores; // run -> dimension -> score
-        std::map<qint64, qint64> runOrder;                // run -> its first rating's id (answer order)
+        std::map<qint64, qint64> runOrder;                     // run -> its first rating's id (answer order)
         for (const RatingRecord* r : ratingsOf[row.rater]) {
             QDateTime& t = runTimes[r->runId];
             if (!t.isValid() || r->createdAt > t)
@@ -390,21 +393,15 @@ QString label(int index, const StrategyIndex& strategies) {
 }
 
 QStringList runCells(const RunReportRow& run) {
-    return {QString::number(run.runId),
-            run.model,
-            QString::number(run.strategyId),
-            run.strategy,
-            run.strategyJson,
-            QString::number(run.seed),
-            run.prompt,
-            run.text,
-            QString::number(run.tokens),
-            run.finishReason,
-            CsvWriter::number(run.ttftMs),
-            CsvWriter::number(run.tokensPerSecond),
-            optionalText(run.parentRunId),
+    return {QString::number(run.runId), run.model, QString::number(run.strategyId), run.strategy, run.strategyJson,
+            QString::number(run.seed), run.prompt, run.text, QString::number(run.tokens), run.finishReason,
+            CsvWriter::number(run.ttftMs), CsvWriter::number(run.tokensPerSecond), optionalText(run.parentRunId),
             run.branchStep ? QString::number(*run.branchStep + 1) : QString(), // counted from 1, as the GUI
-            timeText(run.createdAt)};
+            timeText(run.createdAt),
+            // How it was computed; an empty cell is unknown (a run stored before schema 6, a remote engine).
+            run.setup.threads ? QString::number(*run.setup.threads) : QString(),
+            run.setup.fastMath ? (*run.setup.fastMath ? QStringLiteral("true") : QStringLiteral("false")) : QString(),
+            run.setup.computeDtype, run.setup.device, run.setup.kernelPath};
 }
 
 // One pair of strategies in a sign test: a's wins and b's (ties left out), and the Holm-adjusted p.
@@ -426,8 +423,9 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
     verdict.dimension = dimension;
     const bool preferences = dimension.isEmpty();
     if (tests.empty()) {
-        verdict.evidence = preferences ? QStringLiteral("no preferences yet")
-                                       : QStringLiteral("%1: no comparison has two strategies rated yet").arg(dimension);
+        verdict.evidence = preferences
+                               ? QStringLiteral("no preferences yet")
+                               : QStringLiteral("%1: no comparison has two strategies rated yet").arg(dimension);
         return verdict;
     }
     const QString prefix = preferences ? QString() : dimension + QStringLiteral(": ");
@@ -466,9 +464,10 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
             verdict.kind = PreferenceVerdict::Kind::Winner;
             verdict.winner = s;
             verdict.worstHolmP = worst;
-            verdict.evidence = prefix + QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
-                                            .arg(label(s, index))
-                                            .arg(worst, 0, 'g', 3);
+            verdict.evidence =
+                prefix + QStringLiteral("%1 beats every other strategy (sign test, Holm-adjusted p <= %2)")
+                             .arg(label(s, index))
+                             .arg(worst, 0, 'g', 3);
         }
     }
     if (verdict.winner >= 0)
@@ -501,26 +500,28 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
     verdict.rivalWins = weakLosses;
     verdict.rivalHolmP = weakP;
     const int decisive = weakWins + weakLosses;
-    const int needed = decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(tests.size()))
-                                    : -1;
+    const int needed =
+        decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(tests.size())) : -1;
     if (weakest >= 0 && weakWins > weakLosses && needed >= 0) {
         verdict.kind = PreferenceVerdict::Kind::LeaderNotClear;
         verdict.furtherBattles = std::max(0, needed - decisive);
-        verdict.evidence = prefix + QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, "
-                                                   "Holm-adjusted p = %5); about %6 more decisive %7 between them at this "
-                                                   "win share")
-                                        .arg(label(leader, index), label(weakest, index))
-                                        .arg(weakWins)
-                                        .arg(weakLosses)
-                                        .arg(weakP, 0, 'g', 3)
-                                        .arg(verdict.furtherBattles)
-                                        .arg(preferences ? QStringLiteral("battles") : QStringLiteral("comparisons"));
+        verdict.evidence =
+            prefix + QStringLiteral("no clear winner: %1 leads but not clearly against %2 (%3 to %4, "
+                                    "Holm-adjusted p = %5); about %6 more decisive %7 between them at this "
+                                    "win share")
+                         .arg(label(leader, index), label(weakest, index))
+                         .arg(weakWins)
+                         .arg(weakLosses)
+                         .arg(weakP, 0, 'g', 3)
+                         .arg(verdict.furtherBattles)
+                         .arg(preferences ? QStringLiteral("battles") : QStringLiteral("comparisons"));
     } else {
         verdict.kind = PreferenceVerdict::Kind::LeaderNotAhead;
-        verdict.evidence = prefix + QStringLiteral("no clear winner: %1 leads by %2 but does not win more than it loses "
-                                                   "against every other strategy")
-                                        .arg(label(leader, index),
-                                             preferences ? QStringLiteral("Bradley-Terry") : QStringLiteral("mean score"));
+        verdict.evidence =
+            prefix + QStringLiteral("no clear winner: %1 leads by %2 but does not win more than it loses "
+                                    "against every other strategy")
+                         .arg(label(leader, index),
+                              preferences ? QStringLiteral("Bradley-Terry") : QStringLiteral("mean score"));
     }
     return verdict;
 }
@@ -585,8 +586,9 @@ std::vector<PreferenceVerdict> dimensionVerdicts(const SummaryReport& report, co
             tests[i].holmP = holm[i];
         std::vector<double> means;
         for (const StrategySummary& s : report.strategies)
-            means.push_back(s.dimensions[static_cast<std::size_t>(d)].n > 0 ? s.dimensions[static_cast<std::size_t>(d)].mean
-                                                                             : stats::kNaN);
+            means.push_back(s.dimensions[static_cast<std::size_t>(d)].n > 0
+                                ? s.dimensions[static_cast<std::size_t>(d)].mean
+                                : stats::kNaN);
         verdicts.push_back(verdictOf(players, tests, means, index, dimension));
     }
     return verdicts;
@@ -595,9 +597,10 @@ std::vector<PreferenceVerdict> dimensionVerdicts(const SummaryReport& report, co
 } // namespace
 
 Result<std::vector<Reports::ModelEntry>> Reports::models(Database& database) {
-    QSqlQuery query = database.prepare(QStringLiteral(
-        "SELECT m.content_hash, (SELECT path FROM models l WHERE l.content_hash = m.content_hash ORDER BY l.id DESC LIMIT 1), "
-        "COUNT(r.id) FROM models m JOIN runs r ON r.model_id = m.id GROUP BY m.content_hash"));
+    QSqlQuery query = database.prepare(
+        QStringLiteral("SELECT m.content_hash, (SELECT path FROM models l WHERE l.content_hash = m.content_hash ORDER "
+                       "BY l.id DESC LIMIT 1), "
+                       "COUNT(r.id) FROM models m JOIN runs r ON r.model_id = m.id GROUP BY m.content_hash"));
     if (Status status = database.exec(query, QStringLiteral("list the models")); !status)
         return status.error();
     std::vector<ModelEntry> entries;
@@ -617,7 +620,8 @@ Result<QString> Reports::resolveModel(Database& database, const QString& pathOrH
     if (Status status = database.exec(byPath, QStringLiteral("find the model")); !status)
         return status.error();
     while (byPath.next())
-        if (std::any_of(entries->begin(), entries->end(), [&](const ModelEntry& e) { return e.contentHash == byPath.value(0).toString(); }))
+        if (std::any_of(entries->begin(), entries->end(),
+                        [&](const ModelEntry& e) { return e.contentHash == byPath.value(0).toString(); }))
             matches << byPath.value(0).toString();
     if (matches.isEmpty() && pathOrHash.size() >= 8)
         for (const ModelEntry& entry : entries.value())
@@ -629,8 +633,9 @@ Result<QString> Reports::resolveModel(Database& database, const QString& pathOrH
     for (const ModelEntry& entry : entries.value())
         known << QStringLiteral("%1 (%2)").arg(entry.path, entry.contentHash.left(12));
     if (matches.isEmpty())
-        return Error::badInput(QStringLiteral("no run in the store came from the model %1; its models: %2")
-                                   .arg(pathOrHash, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
+        return Error::badInput(
+            QStringLiteral("no run in the store came from the model %1; its models: %2")
+                .arg(pathOrHash, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
     return Error::badInput(QStringLiteral("%1 names %2 models of the store; give more of the hash: %3")
                                .arg(pathOrHash)
                                .arg(matches.size())
@@ -654,11 +659,13 @@ Result<std::vector<RunReportRow>> Reports::runs() {
     Result<StrategyIndex> index = loadStrategyIndex(m_db, m_modelHash);
     if (!index)
         return index.error();
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT r.id, m.path, r.strategy_id, s.json, r.seed, r.prompt_text, r.text, r.token_count, r.finish_reason, "
-        "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at "
-        "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = r.strategy_id WHERE %1 ORDER BY r.id")
-                                       .arg(runFilter(m_modelHash, QStringLiteral("r"))));
+    QSqlQuery query =
+        m_db.prepare(QStringLiteral("SELECT r.id, m.path, r.strategy_id, s.json, r.seed, r.prompt_text, r.text, "
+                                    "r.token_count, r.finish_reason, "
+                                    "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at, %2 "
+                                    "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = "
+                                    "r.strategy_id WHERE %1 ORDER BY r.id")
+                         .arg(runFilter(m_modelHash, QStringLiteral("r")), setupColumns(QStringLiteral("r"))));
     bindFilter(query, m_modelHash);
     query.setForwardOnly(true);
     if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
@@ -683,16 +690,19 @@ Result<std::vector<RunReportRow>> Reports::runs() {
         if (!query.value(12).isNull())
             row.branchStep = query.value(12).toInt();
         row.createdAt = timeOf(query.value(13));
+        row.setup = setupFromRow(query, 14);
         rows.push_back(std::move(row));
     }
     return rows;
 }
 
 Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& visit, const TokenText& tokenText) {
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
-        "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
-        "WHERE %1 ORDER BY s.run_id, s.step").arg(runFilter(m_modelHash, QStringLiteral("r"))));
+    QSqlQuery query = m_db.prepare(
+        QStringLiteral(
+            "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
+            "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
+            "WHERE %1 ORDER BY s.run_id, s.step")
+            .arg(runFilter(m_modelHash, QStringLiteral("r"))));
     bindFilter(query, m_modelHash);
     query.setForwardOnly(true);
     if (Status status = m_db.exec(query, QStringLiteral("read the steps")); !status)
@@ -813,7 +823,8 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         };
         withLengths.push_back({b.battle, tokens(b.runA), tokens(b.runB)});
     }
-    const stats::LengthControlledFit controlled = stats::lengthControlledBradleyTerry(players, withLengths, options.elo);
+    const stats::LengthControlledFit controlled =
+        stats::lengthControlledBradleyTerry(players, withLengths, options.elo);
     report.lengthCoefficient = controlled.lengthCoefficient;
 
     // Pairwise counts, keyed by (lower, higher) strategy position.
@@ -941,8 +952,11 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         row.alphaChange = stats::mean(changes);
         // Below the thresholds: suggested for setting aside (the user decides).
         QStringList why;
-        if (row.setAside.isEmpty() && std::isfinite(row.goldAccuracy) && row.goldAccuracy < options.goldAccuracyThreshold)
-            why << QStringLiteral("gold accuracy %1 below %2").arg(row.goldAccuracy, 0, 'g', 3).arg(options.goldAccuracyThreshold);
+        if (row.setAside.isEmpty() && std::isfinite(row.goldAccuracy) &&
+            row.goldAccuracy < options.goldAccuracyThreshold)
+            why << QStringLiteral("gold accuracy %1 below %2")
+                       .arg(row.goldAccuracy, 0, 'g', 3)
+                       .arg(options.goldAccuracyThreshold);
         if (row.setAside.isEmpty() && std::isfinite(row.alphaChange) && row.alphaChange >= options.alphaRiseThreshold)
             why << QStringLiteral("alpha rises by %1 without them").arg(row.alphaChange, 0, 'f', 3);
         row.suggestion = why.join(QStringLiteral("; "));
@@ -955,9 +969,10 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
     auto finish = [&]() -> Status {
         if (!csv.ok()) {
             const auto* file = qobject_cast<const QFileDevice*>(&device);
-            return Error::badInput(file && !file->fileName().isEmpty()
-                                       ? QStringLiteral("cannot write the report to %1: %2").arg(file->fileName(), device.errorString())
-                                       : QStringLiteral("cannot write the report: %1").arg(device.errorString()));
+            return Error::badInput(
+                file && !file->fileName().isEmpty()
+                    ? QStringLiteral("cannot write the report to %1: %2").arg(file->fileName(), device.errorString())
+                    : QStringLiteral("cannot write the report: %1").arg(device.errorString()));
         }
         return {};
     };
@@ -966,11 +981,14 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
         Result<std::vector<RunReportRow>> rows = runs();
         if (!rows)
             return rows.error();
-        csv.writeRow({QStringLiteral("run_id"), QStringLiteral("model"), QStringLiteral("strategy_id"),
-                      QStringLiteral("strategy"), QStringLiteral("strategy_json"), QStringLiteral("seed"),
-                      QStringLiteral("prompt"), QStringLiteral("text"), QStringLiteral("tokens"),
-                      QStringLiteral("finish"), QStringLiteral("ttft_ms"), QStringLiteral("tokens_per_second"),
-                      QStringLiteral("parent_run_id"), QStringLiteral("branch_step"), QStringLiteral("created_at")});
+        csv.writeRow(
+            {QStringLiteral("run_id"),        QStringLiteral("model"),         QStringLiteral("strategy_id"),
+             QStringLiteral("strategy"),      QStringLiteral("strategy_json"), QStringLiteral("seed"),
+             QStringLiteral("prompt"),        QStringLiteral("text"),          QStringLiteral("tokens"),
+             QStringLiteral("finish"),        QStringLiteral("ttft_ms"),       QStringLiteral("tokens_per_second"),
+             QStringLiteral("parent_run_id"), QStringLiteral("branch_step"),   QStringLiteral("created_at"),
+             QStringLiteral("threads"),       QStringLiteral("fast_math"),     QStringLiteral("compute_dtype"),
+             QStringLiteral("device"),        QStringLiteral("kernel_path")});
         for (const RunReportRow& row : rows.value())
             csv.writeRow(runCells(row));
         return finish();
@@ -1061,8 +1079,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                << QStringLiteral("preference_verdict");
         for (const QString& d : report->dimensions)
             header << d + QStringLiteral("_best") << d + QStringLiteral("_verdict");
-        header << QStringLiteral("raters_used")
-               << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
+        header << QStringLiteral("raters_used") << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
                << QStringLiteral("raters_set_aside");
         csv.writeRow(header);
         for (std::size_t i = 0; i < report->strategies.size(); ++i) {
@@ -1082,9 +1099,8 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                   << report->preferenceVerdict.evidence;
             for (const PreferenceVerdict& v : report->dimensionVerdicts)
                 cells << (v.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false")) << v.evidence;
-            cells << QString::number(report->ratersUsed)
-                  << QString::number(report->ratingsUsed) << QString::number(report->preferencesUsed)
-                  << QString::number(report->ratersSetAside);
+            cells << QString::number(report->ratersUsed) << QString::number(report->ratingsUsed)
+                  << QString::number(report->preferencesUsed) << QString::number(report->ratersSetAside);
             csv.writeRow(cells);
         }
     } else if (kind == ReportKind::Pairwise) {
@@ -1105,9 +1121,9 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
                           CsvWriter::number(row.alphaOrdinalInterval.low),
                           CsvWriter::number(row.alphaOrdinalInterval.high)});
     } else {
-        QStringList header{QStringLiteral("rater"),         QStringLiteral("ratings"),
-                           QStringLiteral("preferences"),   QStringLiteral("gold_answered"),
-                           QStringLiteral("gold_correct"),  QStringLiteral("gold_accuracy")};
+        QStringList header{QStringLiteral("rater"),        QStringLiteral("ratings"),
+                           QStringLiteral("preferences"),  QStringLiteral("gold_answered"),
+                           QStringLiteral("gold_correct"), QStringLiteral("gold_accuracy")};
         for (const QString& d : report->dimensions)
             header << QStringLiteral("alpha_without_") + d;
         header << QStringLiteral("alpha_change") << QStringLiteral("median_seconds_per_item")

@@ -11,6 +11,7 @@
 
 #include "Result.h"
 #include "evaluation/Statistics.h"
+#include "storage/RunRepository.h"
 
 class QIODevice;
 
@@ -55,6 +56,7 @@ struct RunReportRow {
     std::optional<qint64> parentRunId;
     std::optional<int> branchStep;
     QDateTime createdAt;
+    RunSetup setup; // how the run was computed; unknown fields for runs stored before schema 6
 };
 
 struct StepReportRow {

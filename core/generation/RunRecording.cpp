@@ -10,6 +10,18 @@
 
 namespace swb {
 
+RunSetup runSetup(const ModelInfo& model) {
+    RunSetup setup;
+    setup.device = model.device;
+    if (model.device == QLatin1String("remote"))
+        return setup; // the engine serving it does not say how it computes
+    setup.threads = model.threads;
+    setup.fastMath = model.fastMath;
+    setup.computeDtype = model.computeDtype;
+    setup.kernelPath = model.kernelPath;
+    return setup;
+}
+
 Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, const GenerationRequest& request,
                                  const GenerationResult& result, const RunProvenance& provenance) {
     ModelRecord modelRecord;
@@ -48,10 +60,12 @@ Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, co
     run.branchStep = provenance.branchStep;
     run.batchKey = provenance.batchKey;
     run.messagesJson = QString::fromStdString(request.conversationJson);
+    run.setup = runSetup(model);
     DecoderRecord decoder;
     decoder.type = request.strategy.decoder.type;
     decoder.beam = result.beam;
-    if (std::any_of(result.steps.begin(), result.steps.end(), [](const GeneratedStep& s) { return !s.decoder.empty(); }))
+    if (std::any_of(result.steps.begin(), result.steps.end(),
+                    [](const GeneratedStep& s) { return !s.decoder.empty(); }))
         for (const GeneratedStep& step : result.steps)
             decoder.steps.push_back(step.decoder);
     if (!decoder.empty())
@@ -100,7 +114,8 @@ Result<DecoderRecord> decoderRecord(const RunRecord& run) {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(run.decoderTrace, &error);
     if (!document.isObject())
-        return Error::badInput(QStringLiteral("run %1's decoder trace is damaged (%2)").arg(run.id).arg(error.errorString()));
+        return Error::badInput(
+            QStringLiteral("run %1's decoder trace is damaged (%2)").arg(run.id).arg(error.errorString()));
     return decoderRecordFromJson(document.object());
 }
 

@@ -20,6 +20,9 @@ struct RunProvenance {
     QString batchKey;
 };
 
+// How a run of this model is computed, as stored with it (a remote model: only its device, "remote").
+RunSetup runSetup(const ModelInfo& model);
+
 // Turns a finished generation into a RunRecord and saves it (model, strategy and run with all its
 // steps; the run in one transaction). Returns the saved record with its id.
 Result<RunRecord> saveGeneration(RunRepository& runs, const ModelInfo& model, const GenerationRequest& request,

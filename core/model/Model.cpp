@@ -276,6 +276,8 @@ ModelInfo describe(const QString& path, const ModelWeights& weights, const Resol
     info.threadsAutomatic = threads.automatic;
     info.threadsReason = threads.reason;
     info.storedWeights = stored;
+    info.kernelPath =
+        stored ? QLatin1String(kernels::kernelPathName(kernels::kernelPath())) : QLatin1String("libtorch");
     // Fast math reaches the matrices the kernels read as stored in a type with a fast kernel (not
     // llama2.c's int8 groups, expanded to float32 at load); Model::load confirms it from the matrices.
     for (const WeightTypeTally& t : info.weightTypes)
@@ -331,7 +333,7 @@ struct Model::Impl {
     // so it keeps them. SWB_FEWER_KERNELS=1 turns it on anywhere (tests).
     bool fastMath = false; // ModelOptions::fastMath
     bool fewerKernels = false;
-    int threads = 1; // the kernels' products run on this many threads of ThreadPool (ThreadChoice)
+    int threads = 1;          // the kernels' products run on this many threads of ThreadPool (ThreadChoice)
     at::Tensor embed;         // [vocab, dim] (the libtorch path)
     StoredMatrix embedStored; // the same, as stored (the kernels' path)
     at::Tensor posEmbed;      // GPT-2: [context, dim]
@@ -357,7 +359,8 @@ struct Model::Impl {
     at::Tensor rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const;
     at::Tensor attention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                          const std::vector<Slice>& slices) const;
-    Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden = nullptr);
+    Result<std::vector<float>> run(const std::vector<Slice>& slices, bool allPositions,
+                                   std::vector<float>* hidden = nullptr);
     at::Tensor stackedDecodeAttention(std::size_t layer, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                                       const std::vector<Slice>& slices, std::int64_t longest,
                                       const std::vector<std::int64_t>& totals) const;
@@ -547,7 +550,7 @@ void Model::Impl::reserve(State::Cache& cache, int needed) const {
         for (at::Tensor* t : {&cache.keys[l], &cache.values[l]}) {
             // Zeros where stacked attention reads past a shorter sequence's end (masked, times zero).
             at::Tensor grown = fewerKernels ? at::zeros({config.kvHeads, capacity, config.headDim}, options)
-                                                : at::empty({config.kvHeads, capacity, config.headDim}, options);
+                                            : at::empty({config.kvHeads, capacity, config.headDim}, options);
             if (cache.length > 0)
                 grown.narrow(1, 0, cache.length).copy_(t->narrow(1, 0, cache.length));
             *t = std::move(grown);
@@ -663,7 +666,8 @@ at::Tensor Model::Impl::stackedDecodeAttention(std::size_t layer, const at::Tens
     const at::Tensor keyStack = at::stack(keys);     // [B, kvHeads, longest, headDim]
     const at::Tensor valueStack = at::stack(values); // [B, kvHeads, longest, headDim]
     const at::Tensor queries = q.reshape({batch, kvHeads, group, headDim});
-    at::Tensor scores = at::matmul(queries, keyStack.transpose(2, 3)).mul_(1.0 / std::sqrt(static_cast<double>(headDim)));
+    at::Tensor scores =
+        at::matmul(queries, keyStack.transpose(2, 3)).mul_(1.0 / std::sqrt(static_cast<double>(headDim)));
     if (std::any_of(totals.begin(), totals.end(), [&](std::int64_t t) { return t != longest; })) {
         const auto index = at::TensorOptions().dtype(at::kLong).device(device);
         const at::Tensor ends = at::from_blob(const_cast<std::int64_t*>(totals.data()), {batch}, at::kLong).to(device);
@@ -674,7 +678,8 @@ at::Tensor Model::Impl::stackedDecodeAttention(std::size_t layer, const at::Tens
     return at::matmul(probabilities, valueStack).reshape({batch, heads * headDim}); // [B, kvHeads, group, headDim]
 }
 
-Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions, std::vector<float>* hidden) {
+Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bool allPositions,
+                                            std::vector<float>* hidden) {
     std::vector<std::int64_t> ids;
     std::vector<std::int64_t> positions;
     std::set<const State*> seen;
@@ -753,8 +758,8 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
                 at::Tensor q, k, v;
                 if (layer.qkv.weight.defined()) {
                     const at::Tensor qkv = applyLinear(layer.qkv, h); // [rows, (heads + 2 kvHeads) * headDim]
-                    const at::Tensor qk =
-                        rope(qkv.narrow(1, 0, (heads + kvHeads) * headDim).view({rows, heads + kvHeads, headDim}), cos, sin);
+                    const at::Tensor qk = rope(
+                        qkv.narrow(1, 0, (heads + kvHeads) * headDim).view({rows, heads + kvHeads, headDim}), cos, sin);
                     q = qk.narrow(1, 0, heads);
                     k = qk.narrow(1, heads, kvHeads);
                     v = qkv.narrow(1, (heads + kvHeads) * headDim, kvHeads * headDim).view({rows, kvHeads, headDim});
@@ -768,14 +773,17 @@ Result<std::vector<float>> Model::Impl::run(const std::vector<Slice>& slices, bo
                 if (layer.gateUp.weight.defined()) {
                     const at::Tensor gateUp = applyLinear(layer.gateUp, h2);
                     const std::int64_t hidden = config.hiddenDim;
-                    x.add_(applyLinear(layer.down, at::silu(gateUp.narrow(1, 0, hidden)).mul_(gateUp.narrow(1, hidden, hidden))));
+                    x.add_(applyLinear(layer.down,
+                                       at::silu(gateUp.narrow(1, 0, hidden)).mul_(gateUp.narrow(1, hidden, hidden))));
                 } else {
-                    x.add_(applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
+                    x.add_(
+                        applyLinear(layer.down, at::silu(applyLinear(layer.gate, h2)).mul_(applyLinear(layer.up, h2))));
                 }
             }
         }
         if (hidden) {
-            const at::Tensor all = gpt2 ? at::layer_norm(x, {config.dim}, norm, normBias, config.normEps) : rmsNorm(x, norm);
+            const at::Tensor all =
+                gpt2 ? at::layer_norm(x, {config.dim}, norm, normBias, config.normEps) : rmsNorm(x, norm);
             const at::Tensor h = all.to(at::kCPU, at::kFloat).contiguous();
             hidden->assign(h.data_ptr<float>(), h.data_ptr<float>() + h.numel());
         }
@@ -939,7 +947,8 @@ Result<std::vector<float>> Model::forwardBatch(std::span<State* const> states, s
     return m_impl->run(slices, false, hidden);
 }
 
-Result<std::vector<float>> Model::forwardMany(std::span<State* const> states, std::span<const std::vector<TokenId>> tokens) {
+Result<std::vector<float>> Model::forwardMany(std::span<State* const> states,
+                                              std::span<const std::vector<TokenId>> tokens) {
     if (states.size() != tokens.size())
         return Error::internal(QStringLiteral("a batched pass needs tokens for every state (%1 states, %2 lists)")
                                    .arg(states.size())

@@ -51,6 +51,9 @@ struct ModelInfo {
     // Whether the matrices stay as the file stores them (CPU, float32 arithmetic) rather than converted
     // to tensors of the compute dtype.
     bool storedWeights = false;
+    // The path the products take: our kernels' vector path ("avx512", "avx2", "portable": the widest the CPU
+    // has when the model loaded) for stored weights, else "libtorch".
+    QString kernelPath;
     // ModelOptions::fastMath took effect: some matrices (the quantized ones, on the CPU kernels) take
     // 8-bit activations. Every surface that shows this model says so.
     bool fastMath = false;

@@ -203,6 +203,15 @@ CREATE TABLE campaign_anchors (
     PRIMARY KEY (campaign_id, comparison_id)
 );
 )SQL",
+    // 5 -> 6: how each run was computed (RunSetup): threads, fast math (0/1), compute dtype, device and the
+    // kernels' vector path. NULL in older runs: unknown.
+    R"SQL(
+ALTER TABLE runs ADD COLUMN threads INTEGER;
+ALTER TABLE runs ADD COLUMN fast_math INTEGER;
+ALTER TABLE runs ADD COLUMN compute_dtype TEXT;
+ALTER TABLE runs ADD COLUMN device TEXT;
+ALTER TABLE runs ADD COLUMN kernel_path TEXT;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

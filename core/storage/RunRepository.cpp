@@ -82,7 +82,50 @@ Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& ste
     return {};
 }
 
+// RunSetup's fields are written NULL where unknown and read back the same.
+QList<QVariant> setupValues(const RunSetup& setup) {
+    const auto text = [](const QString& value) {
+        return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
+    };
+    return {setup.threads ? QVariant(*setup.threads) : QVariant(QMetaType::fromType<int>()),
+            setup.fastMath ? QVariant(*setup.fastMath ? 1 : 0) : QVariant(QMetaType::fromType<int>()),
+            text(setup.computeDtype), text(setup.device), text(setup.kernelPath)};
+}
+
 } // namespace
+
+QString setupColumns(const QString& alias) {
+    QStringList columns;
+    for (const char* name : {"threads", "fast_math", "compute_dtype", "device", "kernel_path"})
+        columns << (alias.isEmpty() ? QString() : alias + QLatin1Char('.')) + QLatin1String(name);
+    return columns.join(QStringLiteral(", "));
+}
+
+RunSetup setupFromRow(const QSqlQuery& query, int first) {
+    RunSetup setup;
+    if (!query.value(first).isNull())
+        setup.threads = query.value(first).toInt();
+    if (!query.value(first + 1).isNull())
+        setup.fastMath = query.value(first + 1).toInt() != 0;
+    setup.computeDtype = query.value(first + 2).toString();
+    setup.device = query.value(first + 3).toString();
+    setup.kernelPath = query.value(first + 4).toString();
+    return setup;
+}
+
+QStringList setupDifferences(const RunSetup& a, const RunSetup& b) {
+    QStringList names;
+    const auto differ = [&](bool bothKnown, bool different, const char* name) {
+        if (bothKnown && different)
+            names << QLatin1String(name);
+    };
+    differ(a.threads && b.threads, a.threads != b.threads, "threads");
+    differ(a.fastMath && b.fastMath, a.fastMath != b.fastMath, "fast_math");
+    differ(!a.computeDtype.isEmpty() && !b.computeDtype.isEmpty(), a.computeDtype != b.computeDtype, "compute_dtype");
+    differ(!a.device.isEmpty() && !b.device.isEmpty(), a.device != b.device, "device");
+    differ(!a.kernelPath.isEmpty() && !b.kernelPath.isEmpty(), a.kernelPath != b.kernelPath, "kernel_path");
+    return names;
+}
 
 bool RunRecord::operator==(const RunRecord& other) const {
     if (id != other.id || modelId != other.modelId || strategyId != other.strategyId || promptId != other.promptId ||
@@ -91,7 +134,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
         !sameDouble(timeToFirstTokenMs, other.timeToFirstTokenMs) ||
         !sameDouble(tokensPerSecond, other.tokensPerSecond) || parentRunId != other.parentRunId ||
         branchStep != other.branchStep || batchKey != other.batchKey || createdAt != other.createdAt ||
-        messagesJson != other.messagesJson || decoderTrace != other.decoderTrace ||
+        messagesJson != other.messagesJson || decoderTrace != other.decoderTrace || setup != other.setup ||
         steps.size() != other.steps.size() || stepTexts != other.stepTexts)
         return false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -176,8 +219,8 @@ Result<qint64> RunRepository::saveStrategy(const Strategy& strategy) {
         }
         return id;
     }
-    QSqlQuery insert =
-        m_db.prepare(QStringLiteral("INSERT OR IGNORE INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
+    QSqlQuery insert = m_db.prepare(
+        QStringLiteral("INSERT OR IGNORE INTO strategies (hash, json, name, created_at) VALUES (?, ?, ?, ?)"));
     insert.addBindValue(hash);
     insert.addBindValue(QString::fromUtf8(strategy.canonicalSamplersJson()));
     insert.addBindValue(strategy.name.isNull() ? QStringLiteral("") : strategy.name); // NOT NULL: bind "" for no name
@@ -242,20 +285,33 @@ Status RunRepository::saveRun(RunRecord& run) {
     Database::Transaction transaction(m_db);
     if (Status status = transaction.begin(); !status)
         return status;
-    QSqlQuery insert = m_db.prepare(QStringLiteral(
-        "INSERT INTO runs (model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, "
-        "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, "
-        "decoder_trace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant& value :
-         {QVariant(run.modelId), QVariant(run.strategyId), optionalValue(run.promptId), QVariant(run.promptText),
-          QVariant(step_blob::packIds(run.promptIds)), QVariant(static_cast<qint64>(run.seed)), QVariant(run.text),
-          QVariant(run.tokenCount), QVariant(run.finishReason), finiteOrNull(run.timeToFirstTokenMs),
-          finiteOrNull(run.tokensPerSecond), optionalValue(run.parentRunId),
-          run.branchStep ? QVariant(*run.branchStep) : QVariant(QMetaType::fromType<int>()),
-          run.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.batchKey),
-          QVariant(run.createdAt.toString(Qt::ISODateWithMs)),
-          run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson),
-          run.decoderTrace.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>()) : QVariant(qCompress(run.decoderTrace))})
+    QSqlQuery insert = m_db.prepare(
+        QStringLiteral(
+            "INSERT INTO runs (model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, "
+            "finish_reason, ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, "
+            "decoder_trace, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .arg(setupColumns()));
+    QList<QVariant> values = {
+        QVariant(run.modelId),
+        QVariant(run.strategyId),
+        optionalValue(run.promptId),
+        QVariant(run.promptText),
+        QVariant(step_blob::packIds(run.promptIds)),
+        QVariant(static_cast<qint64>(run.seed)),
+        QVariant(run.text),
+        QVariant(run.tokenCount),
+        QVariant(run.finishReason),
+        finiteOrNull(run.timeToFirstTokenMs),
+        finiteOrNull(run.tokensPerSecond),
+        optionalValue(run.parentRunId),
+        run.branchStep ? QVariant(*run.branchStep) : QVariant(QMetaType::fromType<int>()),
+        run.batchKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.batchKey),
+        QVariant(run.createdAt.toString(Qt::ISODateWithMs)),
+        run.messagesJson.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(run.messagesJson),
+        run.decoderTrace.isEmpty() ? QVariant(QMetaType::fromType<QByteArray>())
+                                   : QVariant(qCompress(run.decoderTrace))};
+    values << setupValues(run.setup);
+    for (const QVariant& value : values)
         insert.addBindValue(value);
     if (Status status = m_db.exec(insert, QStringLiteral("save a run")); !status)
         return status;
@@ -270,10 +326,13 @@ Status RunRepository::saveRun(RunRecord& run) {
 }
 
 Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
-        "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, decoder_trace FROM runs "
-        "WHERE id = ?"));
+    QSqlQuery query = m_db.prepare(
+        QStringLiteral(
+            "SELECT model_id, strategy_id, prompt_id, prompt_text, prompt_ids, seed, text, token_count, finish_reason, "
+            "ttft_ms, tokens_per_second, parent_run_id, branch_step, batch_key, created_at, messages, decoder_trace, "
+            "%1 "
+            "FROM runs WHERE id = ?")
+            .arg(setupColumns()));
     query.addBindValue(id);
     if (Status status = m_db.exec(query, QStringLiteral("load a run")); !status)
         return status.error();
@@ -300,6 +359,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
     run.batchKey = query.value(13).toString();
     run.createdAt = QDateTime::fromString(query.value(14).toString(), Qt::ISODateWithMs);
     run.messagesJson = query.value(15).toString();
+    run.setup = setupFromRow(query, 17);
     if (!query.value(16).isNull()) {
         run.decoderTrace = qUncompress(query.value(16).toByteArray());
         if (run.decoderTrace.isEmpty())
@@ -343,10 +403,12 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
 }
 
 Result<std::vector<RunSummary>> RunRepository::listRuns() {
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT r.id, r.strategy_id, s.name, m.path, r.prompt_text, substr(r.text, 1, 200), r.token_count, "
-        "r.finish_reason, r.parent_run_id, r.branch_step, r.tokens_per_second, r.created_at "
-        "FROM runs r JOIN strategies s ON s.id = r.strategy_id JOIN models m ON m.id = r.model_id ORDER BY r.id"));
+    QSqlQuery query = m_db.prepare(
+        QStringLiteral(
+            "SELECT r.id, r.strategy_id, s.name, m.path, r.prompt_text, substr(r.text, 1, 200), r.token_count, "
+            "r.finish_reason, r.parent_run_id, r.branch_step, r.tokens_per_second, r.created_at, %1 "
+            "FROM runs r JOIN strategies s ON s.id = r.strategy_id JOIN models m ON m.id = r.model_id ORDER BY r.id")
+            .arg(setupColumns(QStringLiteral("r"))));
     query.setForwardOnly(true);
     if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
         return status.error();
@@ -367,6 +429,7 @@ Result<std::vector<RunSummary>> RunRepository::listRuns() {
             run.branchStep = query.value(9).toInt();
         run.tokensPerSecond = query.value(10).toDouble();
         run.createdAt = QDateTime::fromString(query.value(11).toString(), Qt::ISODateWithMs);
+        run.setup = setupFromRow(query, 12);
         runs.push_back(std::move(run));
     }
     return runs;

@@ -8,10 +8,13 @@
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 #include "Result.h"
 #include "sampling/StepTrace.h"
 #include "sampling/Strategy.h"
+
+class QSqlQuery;
 
 namespace swb {
 
@@ -27,6 +30,31 @@ struct ModelRecord {
     qint64 parameters = 0;
     QString infoJson = QStringLiteral("{}");
 };
+
+// How a run was computed: what besides the model and the strategy can move its numbers (fast math, the
+// compute dtype, the device, the kernels' vector path) or its speed (threads). Stored with each run since
+// schema 6; a field left empty (or nullopt) is unknown: runs stored before, and what a remote engine does not
+// say.
+struct RunSetup {
+    std::optional<int> threads;
+    std::optional<bool> fastMath;
+    QString computeDtype; // "f32", "f16", "bf16"
+    QString device;       // "cpu", "cuda", "remote"
+    QString kernelPath;   // "avx512", "avx2", "portable" (our kernels), "libtorch"
+    bool known() const {
+        return threads || fastMath || !computeDtype.isEmpty() || !device.isEmpty() || !kernelPath.isEmpty();
+    }
+    bool operator==(const RunSetup&) const = default;
+};
+
+// The fields two runs both recorded with different values, in RunSetup's order, by their report names
+// ("threads", "fast_math", "compute_dtype", "device", "kernel_path"). A field one of them left unknown is
+// not a difference anyone can see.
+QStringList setupDifferences(const RunSetup& a, const RunSetup& b);
+// For queries on the runs table elsewhere (reports): its five setup columns, each prefixed with `alias.` when
+// given, and the RunSetup read back from a row whose columns first, first + 1, … are those.
+QString setupColumns(const QString& alias = {});
+RunSetup setupFromRow(const QSqlQuery& row, int first);
 
 // One generation: its inputs, its output and every step's trace. tokens are steps[i].chosen.
 struct RunRecord {
@@ -51,6 +79,7 @@ struct RunRecord {
     // What a decoder other than sampling recorded (compact JSON, see generation/DecoderTrace.h: beam steps and
     // hypotheses, contrastive candidates); empty for sampled runs. Stored compressed (runs.decoder_trace).
     QByteArray decoderTrace;
+    RunSetup setup;
     QDateTime createdAt;
     std::vector<StepTrace> steps;
     // The text each step's token completed, decoded in context (UTF-8); empty for runs saved before the
@@ -72,6 +101,7 @@ struct RunSummary {
     std::optional<qint64> parentRunId;
     std::optional<int> branchStep;
     double tokensPerSecond = 0.0;
+    RunSetup setup;
     QDateTime createdAt;
 };
 

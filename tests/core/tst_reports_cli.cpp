@@ -750,8 +750,15 @@ private slots:
         const Table table =
             exportReport(QStringLiteral("runs"), {"run_id", "model", "strategy_id", "strategy", "strategy_json", "seed",
                                                   "prompt", "text", "tokens", "finish", "ttft_ms", "tokens_per_second",
-                                                  "parent_run_id", "branch_step", "created_at"});
+                                                  "parent_run_id", "branch_step", "created_at", "threads", "fast_math",
+                                                  "compute_dtype", "device", "kernel_path"});
         QCOMPARE(table.size(), 11);
+        // How each run was computed: the batch ran the demo model with default settings, on this CPU's kernels
+        // (the demo model's step reads under a megabyte: one thread, by the thread policy's cut-off).
+        const auto info = swb({QStringLiteral("info")});
+        QCOMPARE(info.status, 0);
+        const QString kernelPath = QJsonDocument::fromJson(info.out).object().value(QLatin1String("kernel_path")).toString();
+        QVERIFY2(QStringList({"avx512", "avx2", "portable"}).contains(kernelPath), qPrintable(kernelPath));
         for (qsizetype r = 1; r < table.size(); ++r) {
             const Run& run = m_runs.at(table[r][0].toLongLong());
             QCOMPARE(table[r][3], run.strategy);
@@ -760,6 +767,7 @@ private slots:
             QVERIFY(QJsonDocument::fromJson(table[r][4].toUtf8()).isObject());
             QVERIFY(table[r][1].endsWith(QStringLiteral("kjv-tiny")));
             QVERIFY(table[r][12].isEmpty());
+            QCOMPARE(table[r].mid(15), QStringList({"1", "false", "f32", "cpu", kernelPath}));
         }
     }
 

@@ -96,8 +96,8 @@ bool hasRunsTable(const QString& path) {
         sql.setDatabaseName(path);
         if (sql.open()) {
             QSqlQuery query(sql);
-            found = query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'runs'")) && query.next() &&
-                    query.value(0).toInt() == 1;
+            found = query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'runs'")) &&
+                    query.next() && query.value(0).toInt() == 1;
         }
         sql.close();
     }
@@ -186,6 +186,91 @@ private slots:
         QCOMPARE(steps.value(0).toInt(), 0);
     }
 
+    // Each run keeps how it was computed (schema 6); a store from before migrates, its runs reading unknown.
+    void runSetupIsStoredAndOlderStoresMigrate() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("store.sqlite"));
+        RunSetup fast;
+        fast.threads = 2;
+        fast.fastMath = true;
+        fast.computeDtype = QStringLiteral("f32");
+        fast.device = QStringLiteral("cpu");
+        fast.kernelPath = QStringLiteral("avx2");
+        qint64 modelId = 0;
+        qint64 strategyId = 0;
+        qint64 oldRun = 0;
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            RunRepository runs(*db.value());
+            modelId = runs.saveModel({0, QStringLiteral("/m"), QStringLiteral("gguf"), QStringLiteral("llama"),
+                                      QStringLiteral("h"), 1, QStringLiteral("{}")})
+                          .value();
+            strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
+            RunRecord run = sampleRun(modelId, strategyId, 2, 1);
+            run.setup = fast;
+            QVERIFY(runs.saveRun(run).ok());
+            QVERIFY(runs.loadRun(run.id).value() == run);
+            QCOMPARE(runs.loadRun(run.id)->setup, fast);
+            QCOMPARE(runs.listRuns()->front().setup, fast);
+            oldRun = run.id;
+        }
+        // The store as schema 5 left it: no setup columns.
+        {
+            QSqlDatabase sql = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
+            sql.setDatabaseName(path);
+            QVERIFY(sql.open());
+            QSqlQuery q(sql);
+            for (const char* column : {"threads", "fast_math", "compute_dtype", "device", "kernel_path"})
+                QVERIFY2(q.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN %1").arg(QLatin1String(column))),
+                         qPrintable(q.lastError().text()));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
+            q.finish();
+            sql.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
+        auto db = Database::open(path);
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        RunRepository runs(*db.value());
+        const RunRecord old = runs.loadRun(oldRun).value();
+        QVERIFY(!old.setup.known());
+        QCOMPARE(old.steps.size(), std::size_t(2)); // nothing else of it lost
+        RunRecord next = sampleRun(modelId, strategyId, 1, 2);
+        next.setup = fast;
+        next.setup.fastMath = false;
+        QVERIFY(runs.saveRun(next).ok());
+        const auto list = runs.listRuns().value();
+        QCOMPARE(list.size(), std::size_t(2));
+        QVERIFY(!list[0].setup.known());
+        QCOMPARE(list[1].setup.fastMath, std::optional<bool>(false));
+        QCOMPARE(list[1].setup.threads, std::optional<int>(2));
+    }
+
+    void setupDifferencesNameOnlyFieldsBothKnow() {
+        RunSetup a;
+        a.threads = 1;
+        a.fastMath = false;
+        a.computeDtype = QStringLiteral("f32");
+        a.device = QStringLiteral("cpu");
+        a.kernelPath = QStringLiteral("avx2");
+        QVERIFY(setupDifferences(a, a).isEmpty());
+        RunSetup b = a;
+        b.threads = 2;
+        b.fastMath = true;
+        QCOMPARE(setupDifferences(a, b), QStringList({QStringLiteral("threads"), QStringLiteral("fast_math")}));
+        b = a;
+        b.computeDtype = QStringLiteral("bf16");
+        b.device = QStringLiteral("cuda");
+        b.kernelPath = QStringLiteral("libtorch");
+        QCOMPARE(setupDifferences(b, a), QStringList({QStringLiteral("compute_dtype"), QStringLiteral("device"),
+                                                      QStringLiteral("kernel_path")}));
+        // An older run (nothing known) and a remote one (only its device) differ from nothing they cannot tell.
+        QVERIFY(setupDifferences(a, RunSetup{}).isEmpty());
+        RunSetup remote;
+        remote.device = QStringLiteral("remote");
+        QCOMPARE(setupDifferences(a, remote), QStringList({QStringLiteral("device")}));
+    }
+
     void comparisonRoundTrip() {
         QTemporaryDir dir;
         auto db = Database::open(dir.filePath(QStringLiteral("store.sqlite"))).value();
@@ -249,18 +334,21 @@ private slots:
     // commands run as `nobody`.
     void readOnlyStoreIsReadNotCalledCorrupt() {
         QTemporaryDir dir;
-        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
-                                                      QFileDevice::ReadGroup | QFileDevice::ExeGroup |
-                                                      QFileDevice::ReadOther | QFileDevice::ExeOther));
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                      QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                      QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                      QFileDevice::ExeOther));
         const QString folder = dir.filePath(QStringLiteral("readonly"));
         QVERIFY(QDir().mkdir(folder));
         const QString store = folder + QStringLiteral("/runs.sqlite");
-        const auto made = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
+        const auto made =
+            swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
         QCOMPARE(made.status, 0);
         QVERIFY(!QFile::exists(store + QStringLiteral("-wal"))); // checkpointed and removed on close
         QVERIFY(QFile::setPermissions(store, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
         QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
+                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                  QFileDevice::ExeOther));
         const QByteArray before = fileBytes(store);
         const auto run = [&](const QStringList& args) {
             if (geteuid() != 0)
@@ -268,8 +356,9 @@ private slots:
             QStringList quoted;
             for (const QString& a : args)
                 quoted << QStringLiteral("'%1'").arg(a);
-            return swb::test::runProcess(QStringLiteral("su"), {"nobody", "-s", "/bin/sh", "-c",
-                                                                 QStringLiteral("'%1' %2").arg(QStringLiteral(SWB_CLI_PATH), quoted.join(' '))});
+            return swb::test::runProcess(
+                QStringLiteral("su"), {"nobody", "-s", "/bin/sh", "-c",
+                                       QStringLiteral("'%1' %2").arg(QStringLiteral(SWB_CLI_PATH), quoted.join(' '))});
         };
         const auto exported = run({"export", "--db", store, "--report", "runs"});
         if (geteuid() == 0 && exported.status != 0 && exported.err.contains("su:"))
@@ -278,8 +367,9 @@ private slots:
         QCOMPARE(exported.out.count('\n'), 2); // header and the one run
         const auto written = run({"generate", "--prompt", "x", "--max-tokens", "2", "--db", store});
         QCOMPARE(written.status, 2);
-        QVERIFY2(written.err.contains("is read-only (the file or its folder); it can be read (swb export), not written"),
-                 written.err.constData());
+        QVERIFY2(
+            written.err.contains("is read-only (the file or its folder); it can be read (swb export), not written"),
+            written.err.constData());
         QVERIFY(!written.err.contains("corrupt"));
         QCOMPARE(fileBytes(store), before);
         QVERIFY(!QFile::exists(store + QStringLiteral("-wal")) && !QFile::exists(store + QStringLiteral("-shm")));
@@ -298,9 +388,11 @@ private slots:
             QVERIFY(holder.open());
             QSqlQuery lock(holder);
             QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
-            const auto run = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
+            const auto run =
+                swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "3", "--db", store});
             QCOMPARE(run.status, 2);
-            QVERIFY2(run.err.contains(store.toUtf8()) && run.err.contains("another program is writing to it"), run.err.constData());
+            QVERIFY2(run.err.contains(store.toUtf8()) && run.err.contains("another program is writing to it"),
+                     run.err.constData());
             QVERIFY2(!run.err.contains("Unable to") && run.err.count('\n') == 1, run.err.constData());
             QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
             holder.close();
@@ -321,7 +413,8 @@ private slots:
             std::vector<std::unique_ptr<QProcess>> processes;
             for (int i = 0; i < 6; ++i) {
                 auto process = std::make_unique<QProcess>();
-                process->start(QStringLiteral(SWB_CLI_PATH), {"generate", "--prompt", "x", "--max-tokens", "1", "--db", store});
+                process->start(QStringLiteral(SWB_CLI_PATH),
+                               {"generate", "--prompt", "x", "--max-tokens", "1", "--db", store});
                 processes.push_back(std::move(process));
             }
             for (auto& process : processes) {
@@ -499,8 +592,8 @@ private slots:
             process->setStandardOutputFile(QProcess::nullDevice());
             process->setStandardErrorFile(dir.filePath(QStringLiteral("batch-%1.err").arg(batches.size())));
             process->start(QStringLiteral(SWB_CLI_PATH),
-                           {"batch", "--model", model, "--tokenizer", tokenizer, "--prompts", file, "--strategy", "chat",
-                            "--strategy", "creative", "--samples", "10", "--max-tokens", "40", "--db", db});
+                           {"batch", "--model", model, "--tokenizer", tokenizer, "--prompts", file, "--strategy",
+                            "chat", "--strategy", "creative", "--samples", "10", "--max-tokens", "40", "--db", db});
             QVERIFY(process->waitForStarted());
             batches.push_back(std::move(process));
         }
@@ -528,7 +621,8 @@ private slots:
         QSqlQuery query(gui.value()->connection());
         QVERIFY(query.exec(QStringLiteral("PRAGMA integrity_check")) && query.next());
         QCOMPARE(query.value(0).toString(), QStringLiteral("ok"));
-        QVERIFY(query.exec(QStringLiteral("SELECT count(*), count(DISTINCT batch_key) FROM runs WHERE batch_key IS NOT NULL")) &&
+        QVERIFY(query.exec(QStringLiteral(
+                    "SELECT count(*), count(DISTINCT batch_key) FROM runs WHERE batch_key IS NOT NULL")) &&
                 query.next());
         QCOMPARE(query.value(0).toInt(), 2 * 2 * 2 * 10);
         QCOMPARE(query.value(1).toInt(), 2 * 2 * 2 * 10);
@@ -548,23 +642,23 @@ private slots:
         promptFile.close();
         const auto batchArgs = [&](const QString& db) {
             return QStringList{QStringLiteral("batch"),
-                                  QStringLiteral("--model"),
-                                  model,
-                                  QStringLiteral("--tokenizer"),
-                                  tokenizer,
-                                  QStringLiteral("--prompts"),
-                                  prompts,
-                                  QStringLiteral("--strategy"),
-                                  QStringLiteral("chat"),
-                                  QStringLiteral("--strategy"),
-                                  QStringLiteral("creative"),
-                                  QStringLiteral("--samples"),
-                                  QStringLiteral("40"),
-                                  QStringLiteral("--max-tokens"),
-                                  QStringLiteral("40"),
-                                  QStringLiteral("--db"),
-                                  db,
-                                  QStringLiteral("--blind")};
+                               QStringLiteral("--model"),
+                               model,
+                               QStringLiteral("--tokenizer"),
+                               tokenizer,
+                               QStringLiteral("--prompts"),
+                               prompts,
+                               QStringLiteral("--strategy"),
+                               QStringLiteral("chat"),
+                               QStringLiteral("--strategy"),
+                               QStringLiteral("creative"),
+                               QStringLiteral("--samples"),
+                               QStringLiteral("40"),
+                               QStringLiteral("--max-tokens"),
+                               QStringLiteral("40"),
+                               QStringLiteral("--db"),
+                               db,
+                               QStringLiteral("--blind")};
         };
         const int expectedRuns = 3 * 2 * 40;
         const int expectedComparisons = 3 * 40;
@@ -579,8 +673,9 @@ private slots:
             if (!query.exec(QStringLiteral("PRAGMA integrity_check")) || !query.next() ||
                 query.value(0).toString() != QLatin1String("ok"))
                 problem = QStringLiteral("integrity: %1").arg(query.value(0).toString());
-            else if (!query.exec(QStringLiteral("SELECT r.id, r.token_count, (SELECT count(*) FROM steps s WHERE s.run_id = r.id) "
-                                                "AS steps FROM runs r WHERE r.token_count != steps")) ||
+            else if (!query.exec(QStringLiteral(
+                         "SELECT r.id, r.token_count, (SELECT count(*) FROM steps s WHERE s.run_id = r.id) "
+                         "AS steps FROM runs r WHERE r.token_count != steps")) ||
                      query.next())
                 problem = QStringLiteral("a partial run is visible: run %1 of %2 tokens has %3 steps (%4)")
                               .arg(query.value(0).toLongLong())

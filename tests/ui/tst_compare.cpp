@@ -5,18 +5,18 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
-#include <QSettings>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 
 #include "AppInfo.h"
-#include "TestSupport.h"
 #include "MainWindow.h"
+#include "TestSupport.h"
 #include "compare/CampaignPanel.h"
 #include "compare/ComparePane.h"
 #include "compare/CompareView.h"
@@ -89,7 +89,7 @@ private slots:
         // Scores per pane: relevance, fluency, usefulness, then a note; comparison k prefers pane k % 2.
         const int scores[2][3] = {{2, 1, 3}, {1, 2, 0}};
         std::map<qint64, std::array<int, 3>> expected; // run -> scores
-        std::map<qint64, QString> expectedWinner;       // comparison -> blind label
+        std::map<qint64, QString> expectedWinner;      // comparison -> blind label
         for (int k = 0; k < 3; ++k) {
             const ComparisonRecord* comparison = m_compare->currentComparison();
             QVERIFY(comparison);
@@ -129,11 +129,13 @@ private slots:
         const qint64 alice = ratings.findRater(QStringLiteral("alice"))->value();
         const std::vector<RatingRecord> all = ratings.listRatings().value();
         QCOMPARE(all.size(), std::size_t(18));
-        const QStringList dimensions{QStringLiteral("relevance"), QStringLiteral("fluency"), QStringLiteral("usefulness")};
+        const QStringList dimensions{QStringLiteral("relevance"), QStringLiteral("fluency"),
+                                     QStringLiteral("usefulness")};
         for (const RatingRecord& rating : all) {
             QCOMPARE(rating.raterId, alice);
             QVERIFY(expected.count(rating.runId));
-            QCOMPARE(rating.score, double(expected[rating.runId][static_cast<std::size_t>(dimensions.indexOf(rating.dimension))]));
+            QCOMPARE(rating.score,
+                     double(expected[rating.runId][static_cast<std::size_t>(dimensions.indexOf(rating.dimension))]));
             QVERIFY(rating.note.startsWith(QStringLiteral("=note ")));
         }
         ComparisonRepository comparisons(*m_window->database());
@@ -152,7 +154,72 @@ private slots:
         press(Qt::Key_T, Qt::ControlModifier);
         QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::Tie);
         press(Qt::Key_B, Qt::ControlModifier);
-        QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner, PreferenceWinner::BothBad);
+        QCOMPARE(ratings.preference(m_compare->currentComparison()->id, alice).value()->winner,
+                 PreferenceWinner::BothBad);
+    }
+
+    // A comparison whose runs were computed differently (an exact run beside a fast-math one) says what differs,
+    // not which output is which; one whose runs agree says nothing.
+    void flagsRunsComputedDifferently() {
+        const ModelInfo& info = m_window->explore()->loadedModel()->info;
+        RunRepository runs(*m_window->database());
+        const qint64 modelId =
+            runs.saveModel({0, info.path, info.format, info.architecture, info.contentHash, info.parameters, {}})
+                .value();
+        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
+        const auto makeRun = [&](const RunSetup& setup) {
+            RunRecord run;
+            run.modelId = modelId;
+            run.strategyId = strategyId;
+            run.promptText = QStringLiteral("And God said");
+            run.promptIds = {1, 2};
+            run.text = QStringLiteral(" Let");
+            run.finishReason = QStringLiteral("length");
+            StepTrace step;
+            step.chosen = 5;
+            step.rawP = 0.5f;
+            step.finalP = 1.0f;
+            step.rawRank = 1;
+            step.finalCount = 1;
+            step.top = {{5, 1.0f, 0.5f, 1.0f}};
+            run.steps = {step};
+            run.setup = setup;
+            return runs.saveRun(run).ok() ? run.id : 0;
+        };
+        RunSetup exact;
+        exact.threads = 1;
+        exact.fastMath = false;
+        exact.computeDtype = QStringLiteral("f32");
+        exact.device = QStringLiteral("cpu");
+        exact.kernelPath = QStringLiteral("avx2");
+        RunSetup fast = exact;
+        fast.fastMath = true;
+        ComparisonRepository comparisons(*m_window->database());
+        const auto makeComparison = [&](qint64 a, qint64 b) {
+            ComparisonRecord comparison;
+            comparison.promptText = QStringLiteral("And God said");
+            comparison.entries = {{0, a, QStringLiteral("A"), 0}, {1, b, QStringLiteral("B"), 1}};
+            return comparisons.saveComparison(comparison).ok() ? comparison.id : 0;
+        };
+        const qint64 differing = makeComparison(makeRun(exact), makeRun(fast));
+        const qint64 agreeing = makeComparison(makeRun(exact), makeRun(exact));
+        QVERIFY(differing > 0 && agreeing > 0);
+        m_compare->reloadComparisons();
+        const auto show = [&](qint64 id) {
+            for (int i = 0; i < m_compare->comparisonCount(); ++i)
+                if (m_compare->showComparison(i) && m_compare->currentComparison()->id == id)
+                    return true;
+            return false;
+        };
+        auto* warning = m_compare->findChild<QLabel*>(QStringLiteral("setupWarning"));
+        QVERIFY(warning);
+        QVERIFY(show(differing));
+        QVERIFY(!warning->isHidden());
+        QCOMPARE(warning->text(),
+                 QStringLiteral("These outputs were computed differently (fast math): they differ by more than their "
+                                "strategies."));
+        QVERIFY(show(agreeing));
+        QVERIFY(warning->isHidden());
     }
 
     void rubricsAreEditable() {
@@ -173,7 +240,8 @@ private slots:
         bool found = false;
         const std::vector<RatingRecord> ofRun = ratings.ratingsOfRun(pane->runId()).value();
         for (const RatingRecord& rating : ofRun)
-            found = found || (rating.raterId == bob && rating.dimension == QStringLiteral("accuracy") && rating.score == 4.0);
+            found = found ||
+                    (rating.raterId == bob && rating.dimension == QStringLiteral("accuracy") && rating.score == 4.0);
         QVERIFY(found);
         // A broken rubric is refused with a reason, and nothing is saved.
         dialog.table()->item(0, 1)->setText(QStringLiteral("one"));
@@ -196,9 +264,10 @@ private slots:
     // strategy box; each run stored with what its decoder weighed.
     void comparesDecodersBesideSampling() {
         QVERIFY(m_window->selectTab(QStringLiteral("compare")));
-        const QString beam = QStringLiteral(R"({"name": "beam3", "decoder": {"type": "beam", "beams": 3}, "samplers": []})");
-        const QString search =
-            QStringLiteral(R"({"name": "search", "decoder": {"type": "contrastive_search", "top_k": 3}, "samplers": []})");
+        const QString beam =
+            QStringLiteral(R"({"name": "beam3", "decoder": {"type": "beam", "beams": 3}, "samplers": []})");
+        const QString search = QStringLiteral(
+            R"({"name": "search", "decoder": {"type": "contrastive_search", "top_k": 3}, "samplers": []})");
         m_compare->setStrategies({beam, search, QStringLiteral("creative")});
         m_compare->setPrompts({QStringLiteral("And the earth was")});
         m_compare->maxTokensBox()->setValue(10);
@@ -216,8 +285,9 @@ private slots:
             QVERIFY2(record, qPrintable(record ? QString() : record.error().message));
             const Result<DecoderRecord> decoder = decoderRecord(record.value());
             QVERIFY2(decoder && !decoder->empty(), qPrintable(decoder ? QString() : decoder.error().message));
-            QCOMPARE(decoder->type, summary.strategyName == QLatin1String("beam3") ? QStringLiteral("beam")
-                                                                                  : QStringLiteral("contrastive_search"));
+            QCOMPARE(decoder->type, summary.strategyName == QLatin1String("beam3")
+                                        ? QStringLiteral("beam")
+                                        : QStringLiteral("contrastive_search"));
             QVERIFY(record->tokenCount > 0);
             ++decoded;
         }
@@ -236,12 +306,18 @@ private slots:
         CampaignPlan plan;
         plan.ratingsPerItem = 2;
         plan.goldShare = 0.0;
-        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann")}, plan).ok()); // 2 per output, 1 rater
-        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan, {},
-                                       QStringLiteral("1=great")).ok()); // not a level
-        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan,
-                                       QStringLiteral("no such rubric")).ok());
-        const Status created = panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan);
+        QVERIFY(!panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann")}, plan)
+                     .ok()); // 2 per output, 1 rater
+        QVERIFY(!panel
+                     ->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan, {},
+                                      QStringLiteral("1=great"))
+                     .ok()); // not a level
+        QVERIFY(!panel
+                     ->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan,
+                                      QStringLiteral("no such rubric"))
+                     .ok());
+        const Status created =
+            panel->createCampaign(QStringLiteral("pilot"), {QStringLiteral("ann"), QStringLiteral("bob")}, plan);
         QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message));
         QCOMPARE(panel->campaignBox()->currentText(), QStringLiteral("pilot"));
         ComparisonRepository comparisons(*m_window->database());
@@ -257,10 +333,13 @@ private slots:
         vote.raterId = ratings.raterId(QStringLiteral("ann")).value();
         vote.winner = swb::PreferenceWinner::Tie;
         QVERIFY(ratings.savePreference(vote).ok());
-        QTRY_COMPARE_WITH_TIMEOUT(panel->raterTable()->item(0, 1)->text(), QStringLiteral("1 of %1").arg(all.size()), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->raterTable()->item(0, 1)->text(), QStringLiteral("1 of %1").arg(all.size()),
+                                  5000);
         QCOMPARE(panel->raterTable()->item(0, 0)->text(), QStringLiteral("ann"));
         QVERIFY(panel->raterTable()->item(0, 2)->text().startsWith(QStringLiteral("/rate/")));
-        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("campaignSummary"))->text().startsWith(QStringLiteral("1 of %1 answers").arg(2 * all.size())));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("campaignSummary"))
+                    ->text()
+                    .startsWith(QStringLiteral("1 of %1 answers").arg(2 * all.size())));
     }
 
     // The same setup on `swb serve` (the demo model) opened as a remote model: the engine generates each run,

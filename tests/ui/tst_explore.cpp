@@ -8,43 +8,44 @@
 #include <QImage>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QTabWidget>
-#include <QTranslator>
-#include <QLocale>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QTranslator>
 #include <QUndoStack>
 
 #include "AppInfo.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
-#include "evaluation/Statistics.h"
-#include "generation/RunReplay.h"
-#include "storage/ComparisonRepository.h"
 #include "compare/CompareView.h"
+#include "evaluation/Statistics.h"
 #include "explore/BeamTreeView.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
+#include "explore/ReplayDialog.h"
 #include "explore/SamplerTexts.h"
 #include "explore/StrategyEditor.h"
 #include "explore/StrategyFormatsDialog.h"
-#include "explore/ReplayDialog.h"
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
+#include "generation/RunReplay.h"
+#include "model/kernels/WeightType.h"
 #include "runs/RunsView.h"
 #include "sampling/SamplerRegistry.h"
+#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 
@@ -193,12 +194,14 @@ private slots:
         QSignalSpy inspected(m_explore, &ExploreView::inspectionUpdated);
         k->setValue(2);
         QVERIFY(inspected.wait(30000));
-        QCOMPARE(m_explore->inspection()->trace.finalCount, expectedTopKTopP(m_explore->run().steps[step].trace, 2, 0.9));
+        QCOMPARE(m_explore->inspection()->trace.finalCount,
+                 expectedTopKTopP(m_explore->run().steps[step].trace, 2, 0.9));
         QVERIFY(m_explore->inspection()->trace.finalCount <= 2);
         QCOMPARE(m_explore->distribution()->model().keptBars, m_explore->inspection()->trace.finalCount);
         QCOMPARE(m_explore->distribution()->model().markers.front().position, 2);
         // The run itself is untouched: it still shows what was drawn.
-        QCOMPARE(m_explore->run().steps[step].trace.finalCount, expectedTopKTopP(m_explore->run().steps[step].trace, 5, 0.9));
+        QCOMPARE(m_explore->run().steps[step].trace.finalCount,
+                 expectedTopKTopP(m_explore->run().steps[step].trace, 5, 0.9));
         // Undo restores k = 5 and the original cut.
         editor->undoStack()->undo();
         QVERIFY(inspected.wait(30000));
@@ -215,7 +218,8 @@ private slots:
             QVERIFY2(sources.contains(descriptor.summary), qPrintable(descriptor.summary));
             ++texts;
             for (const ParamSpec& param : descriptor.params) {
-                QVERIFY2(sources.contains(param.doc), qPrintable(descriptor.type + "." + param.name + ": " + param.doc));
+                QVERIFY2(sources.contains(param.doc),
+                         qPrintable(descriptor.type + "." + param.name + ": " + param.doc));
                 ++texts;
             }
         }
@@ -240,7 +244,8 @@ private slots:
         QVERIFY(dialog->isVisible());
         dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("llamacpp-flags")));
         const QString flags = dialog->exported()->toPlainText();
-        for (const char* flag : {"--top-k 5", "--top-p 0.9", "--seed 7", "--samplers 'top_k;top_p'", "--temp 1", "--min-p 0"})
+        for (const char* flag :
+             {"--top-k 5", "--top-p 0.9", "--seed 7", "--samplers 'top_k;top_p'", "--temp 1", "--min-p 0"})
             QVERIFY2(flags.contains(QLatin1String(flag)), qPrintable(flags));
         QCOMPARE(dialog->notes()->text(), QStringLiteral("Everything translates."));
         // It follows the editor.
@@ -251,14 +256,16 @@ private slots:
         // Import a transformers generation_config: transformers' order, its top-k, the editor's seed kept; Undo.
         dialog->tabs()->setCurrentIndex(1);
         dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("generation-config")));
-        dialog->importText()->setPlainText(QStringLiteral(R"({"do_sample": true, "temperature": 0.6, "top_k": 20, "max_new_tokens": 50})"));
+        dialog->importText()->setPlainText(
+            QStringLiteral(R"({"do_sample": true, "temperature": 0.6, "top_k": 20, "max_new_tokens": 50})"));
         QVERIFY(dialog->importNow());
         const Strategy now = editor->strategy();
         QCOMPARE(now.samplers.size(), std::size_t(3)); // in transformers' order: temperature, then top-k
         QCOMPARE(now.samplers[0].type, QStringLiteral("temperature"));
         QCOMPARE(now.samplers[1].params.value("k").toInt(), 20);
         QCOMPARE(now.seed, std::optional<std::uint64_t>(7));
-        QVERIFY2(dialog->notes()->text().contains(QStringLiteral("max_new_tokens")), qPrintable(dialog->notes()->text()));
+        QVERIFY2(dialog->notes()->text().contains(QStringLiteral("max_new_tokens")),
+                 qPrintable(dialog->notes()->text()));
         editor->undoStack()->undo();
         QCOMPARE(editor->strategy().samplers.front().type, QStringLiteral("top_k"));
         dialog->importText()->setPlainText(QStringLiteral("{\"temperature\": "));
@@ -303,7 +310,8 @@ private slots:
     void branchCreatesAChildRun() {
         const ExploreRun parent = m_explore->run();
         const int step = 1;
-        const TopCandidate& other = parent.steps[step].trace.top[parent.steps[step].trace.top[0].id == parent.steps[step].token ? 1 : 0];
+        const TopCandidate& other =
+            parent.steps[step].trace.top[parent.steps[step].trace.top[0].id == parent.steps[step].token ? 1 : 0];
         QSignalSpy ended(m_explore, &ExploreView::generationEnded);
         m_explore->branch(step, other.id);
         QVERIFY(ended.wait(60000));
@@ -428,8 +436,8 @@ private slots:
     void replayPartsWhereTheStrategiesDiffer() {
         const ExploreRun original = m_explore->run();
         QVERIFY(original.runId > 0);
-        m_explore->strategyEditor()->setStrategy(
-            strategyFromJson(R"({"samplers": [{"type": "top_k", "k": 40}, {"type": "temperature", "value": 1.5}, {"type": "dist"}]})"));
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(
+            R"({"samplers": [{"type": "top_k", "k": 40}, {"type": "temperature", "value": 1.5}, {"type": "dist"}]})"));
         QSignalSpy ended(m_explore, &ExploreView::generationEnded);
         m_explore->replayAction()->trigger();
         QVERIFY(ended.wait(60000));
@@ -448,7 +456,8 @@ private slots:
         const int at = firstDivergence(original.tokens(), replayTokens);
         QCOMPARE(dialog->divergence(), at);
         QVERIFY(at >= 0); // top-k 40 at temperature 1.5 against top-k 5, top-p 0.9: they part somewhere
-        QVERIFY2(dialog->summary()->text().contains(QStringLiteral("at step %1").arg(at + 1)), qPrintable(dialog->summary()->text()));
+        QVERIFY2(dialog->summary()->text().contains(QStringLiteral("at step %1").arg(at + 1)),
+                 qPrintable(dialog->summary()->text()));
         // The pair becomes a blind comparison, and Compare lists it.
         QSignalSpy made(m_explore, &ExploreView::comparisonMade);
         const int before = m_window->compare()->comparisonCount();
@@ -502,8 +511,8 @@ private slots:
 
     void stopReachesAGenerationStillQueued() {
         // The worker is held busy by another job; Stop is clicked while the generation waits behind it.
-        m_explore->strategyEditor()->setStrategy(strategyFromJson(
-            R"({"seed": 3, "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "dist"}]})"));
+        m_explore->strategyEditor()->setStrategy(
+            strategyFromJson(R"({"seed": 3, "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "dist"}]})"));
         m_explore->maxTokens()->setValue(100);
         QSemaphore release;
         QSemaphore holding;
@@ -542,9 +551,8 @@ private slots:
         });
         int tokens = 0;
         int appendsWhileGenerating = 0;
-        const auto connection = connect(m_explore, &ExploreView::stepsAppended, this, [&] {
-            appendsWhileGenerating += m_explore->isGenerating() ? 1 : 0;
-        });
+        const auto connection = connect(m_explore, &ExploreView::stepsAppended, this,
+                                        [&] { appendsWhileGenerating += m_explore->isGenerating() ? 1 : 0; });
         clock.start();
         probe.start();
         while (tokens < 200) {
@@ -632,7 +640,9 @@ private slots:
         const QRect first = tree->nodeRect(0);
         QTest::mouseClick(tree, Qt::LeftButton, {}, first.center());
         QCOMPARE(tree->selectedNode(), 0);
-        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().startsWith(QStringLiteral("Step 1, rank 1")));
+        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))
+                    ->text()
+                    .startsWith(QStringLiteral("Step 1, rank 1")));
         // ... and shows the distribution that beam weighed there, with its pipeline, as for a sampled step.
         m_explore->pipeline()->setRowCount(0);
         const int last = static_cast<int>(tree->nodes().size()) - 1;
@@ -646,7 +656,8 @@ private slots:
             for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
                 m_window->resize(size);
                 QTest::qWait(50);
-                m_window->grab().save(QStringLiteral("%1/explore-beam-%2.png").arg(QString::fromLocal8Bit(dir)).arg(size.width()));
+                m_window->grab().save(
+                    QStringLiteral("%1/explore-beam-%2.png").arg(QString::fromLocal8Bit(dir)).arg(size.width()));
             }
         }
         // A sampled run shows the token stream again; opening the beam run shows its tree again.
@@ -664,7 +675,9 @@ private slots:
     void diverseBeamSearchMarksItsBestPathWholly() {
         // Two groups start alike (both extend the prompt with the same best token); the best hypothesis may come
         // from the second: its path is marked from the prompt to its end, one node a step.
-        const qint64 run = generate(64, R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 2, "diversity_penalty": 1.0, "return": 2}, "samplers": []})");
+        const qint64 run = generate(
+            64,
+            R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 2, "diversity_penalty": 1.0, "return": 2}, "samplers": []})");
         QVERIFY(run > 0);
         QVERIFY(m_explore->showsBeamTree());
         BeamTreeView* tree = m_explore->beamTree();
@@ -684,7 +697,10 @@ private slots:
     void contrastiveDecodersShowTheirCandidates() {
         // Contrastive search: each step's candidates with p, the degeneration penalty and the score; the chosen
         // one marked. The table takes the pipeline's place, and a sampled run brings the pipeline back.
-        QVERIFY(generate(5, R"({"decoder": {"type": "contrastive_search", "penalty_alpha": 0.6, "top_k": 3}, "samplers": []})") > 0);
+        QVERIFY(
+            generate(
+                5, R"({"decoder": {"type": "contrastive_search", "penalty_alpha": 0.6, "top_k": 3}, "samplers": []})") >
+            0);
         m_explore->selectStep(1);
         QTableWidget* table = m_explore->decoderTable();
         QTRY_VERIFY(table->isVisible());
@@ -692,12 +708,16 @@ private slots:
         QCOMPARE(table->rowCount(), 3);
         QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("Degeneration penalty"));
         QCOMPARE(table->item(0, 4)->text(), QStringLiteral("✓")); // best score first, and chosen
-        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))->text().contains(QStringLiteral("Contrastive search")));
+        QVERIFY(m_explore->findChild<QLabel*>(QStringLiteral("whatIf"))
+                    ->text()
+                    .contains(QStringLiteral("Contrastive search")));
         // Contrastive decoding with the demo model as its own amateur: expert and amateur p, the plausibility cut.
         const QString amateur = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
-        const QByteArray cd = QStringLiteral(R"({"decoder": {"type": "contrastive_decoding", "amateur": "%1", "alpha": 0.1}, "samplers": [{"type": "greedy"}]})")
-                                  .arg(amateur)
-                                  .toUtf8();
+        const QByteArray cd =
+            QStringLiteral(
+                R"({"decoder": {"type": "contrastive_decoding", "amateur": "%1", "alpha": 0.1}, "samplers": [{"type": "greedy"}]})")
+                .arg(amateur)
+                .toUtf8();
         QVERIFY(generate(4, cd.constData()) > 0);
         m_explore->selectStep(0);
         QTRY_VERIFY(table->isVisible());
@@ -717,6 +737,36 @@ private slots:
 
     // The fast-math switch: off by default, reloads the model when flipped, and a model loaded with it
     // says so on the bar; flipping it back says f32 arithmetic again.
+    // A run generated here records how it was computed, and the Runs tab and Explore's run header say so: the
+    // demo model with default settings is one thread (its step is too small to split), exact, f32, on the CPU
+    // kernels' widest path.
+    void runsSayHowTheyWereComputed() {
+        const qint64 id = generate(4);
+        QVERIFY(id > 0);
+        const QString path = QString::fromLatin1(kernels::kernelPathName(kernels::kernelPath()));
+        RunRepository runs(*m_window->database());
+        const RunSetup setup = runs.loadRun(id, false)->setup;
+        QCOMPARE(setup.threads, std::optional<int>(1));
+        QCOMPARE(setup.fastMath, std::optional<bool>(false));
+        QCOMPARE(setup.computeDtype, QStringLiteral("f32"));
+        QCOMPARE(setup.device, QStringLiteral("cpu"));
+        QCOMPARE(setup.kernelPath, path);
+        const QString expected = QStringLiteral("1 thread · exact · f32 · cpu · %1").arg(path);
+        RunsView* list = m_window->runs();
+        list->refresh();
+        QStandardItemModel* model = list->model();
+        QCOMPARE(model->headerData(model->columnCount() - 1, Qt::Horizontal).toString(),
+                 QStringLiteral("Computed with"));
+        QString shown;
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->item(row, 0)->data(Qt::UserRole + 1).toLongLong() == id)
+                shown = model->item(row, model->columnCount() - 1)->text();
+        QCOMPARE(shown, expected);
+        QVERIFY(m_explore->openRun(id));
+        auto* header = m_explore->findChild<QLabel*>(QStringLiteral("generationProgress"));
+        QVERIFY2(header->text().endsWith(QStringLiteral(" · computed with ") + expected), qPrintable(header->text()));
+    }
+
     void fastMathIsAnExplicitLabelledSwitch() {
         ModelBar bar;
         QSignalSpy changed(&bar, &ModelBar::optionsChanged);
@@ -755,7 +805,8 @@ private slots:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
         process.setProcessEnvironment(env);
-        process.start(QStringLiteral(SWB_GUI_PATH), {QStringLiteral("--screenshot"), path, QStringLiteral("--tab"), QStringLiteral("explore")});
+        process.start(QStringLiteral(SWB_GUI_PATH),
+                      {QStringLiteral("--screenshot"), path, QStringLiteral("--tab"), QStringLiteral("explore")});
         QVERIFY(process.waitForFinished(90000));
         QCOMPARE(process.exitCode(), 0);
         QCOMPARE(QImage(path).size(), QSize(1280, 800));

@@ -76,7 +76,8 @@ QStringList header(ReportKind kind) {
     case ReportKind::Runs:
         return {"run_id",        "model",       "strategy_id", "strategy", "strategy_json", "seed",
                 "prompt",        "text",        "tokens",      "finish",   "ttft_ms",       "tokens_per_second",
-                "parent_run_id", "branch_step", "created_at"};
+                "parent_run_id", "branch_step", "created_at",  "threads",  "fast_math",     "compute_dtype",
+                "device",        "kernel_path"};
     case ReportKind::Steps:
         return {"run_id",  "step",     "token_id",    "token_text",    "raw_p",
                 "final_p", "raw_rank", "raw_entropy", "final_entropy", "final_count"};

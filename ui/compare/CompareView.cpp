@@ -38,6 +38,7 @@
 #include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
 #include "generation/RunRecording.h"
+#include "runs/RunSetupText.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 
@@ -249,6 +250,15 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     promptFont.setItalic(true);
     m_promptLabel->setFont(promptFont);
     ratingLayout->addWidget(m_promptLabel);
+    // Said when the compared runs were computed differently (fast math and exact, other dtypes, ...): their
+    // outputs then differ by more than their strategies. Which output is which stays hidden while blind.
+    m_setupWarning = new QLabel(rating);
+    m_setupWarning->setObjectName(QStringLiteral("setupWarning"));
+    m_setupWarning->setWordWrap(true);
+    m_setupWarning->setTextFormat(Qt::PlainText);
+    m_setupWarning->setStyleSheet(QStringLiteral("QLabel { color: #a15c00; }"));
+    m_setupWarning->hide();
+    ratingLayout->addWidget(m_setupWarning);
     m_paneArea = new QWidget(rating);
     m_paneLayout = new QHBoxLayout(m_paneArea);
     m_paneLayout->setContentsMargins(0, 0, 0, 0);
@@ -410,7 +420,8 @@ void CompareView::run() {
         return;
     }
     if (m_explore->isWorkerBusy()) {
-        m_runStatus->setText(tr("Wait for the running sweep to finish (or cancel it): the model does one job at a time."));
+        m_runStatus->setText(
+            tr("Wait for the running sweep to finish (or cancel it): the model does one job at a time."));
         return;
     }
     if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {
@@ -644,6 +655,7 @@ bool CompareView::showComparison(int index) {
         delete pane;
     m_index = index >= 0 && index < comparisonCount() ? index : -1;
     const ComparisonRecord* comparison = currentComparison();
+    m_setupWarning->hide();
     if (!comparison) {
         m_position->clear();
         m_promptLabel->setText(tr("No comparisons yet: set one up on the left and run it, or use swb batch."));
@@ -660,12 +672,19 @@ bool CompareView::showComparison(int index) {
               [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     const std::optional<qint64> rater = raterId(false);
     m_shownModels.clear();
+    QStringList differences;
+    std::optional<RunSetup> firstSetup;
     for (const ComparisonRecord::Entry& entry : shown) {
         Result<RunRecord> record = runs.loadRun(entry.runId);
         if (!record) {
             emit errorMessage(record.error().message);
             continue;
         }
+        if (!firstSetup)
+            firstSetup = record->setup;
+        for (const QString& field : setupDifferences(*firstSetup, record->setup))
+            if (!differences.contains(field))
+                differences << field;
         auto* pane = new ComparePane(entry.blindLabel, m_rubric, m_paneArea);
         QString strategyName;
         if (Result<Strategy> strategy = runs.loadStrategy(record->strategyId))
@@ -694,6 +713,12 @@ bool CompareView::showComparison(int index) {
         m_paneLayout->addWidget(pane, 1);
         pane->show(); // now, not on the next event loop pass, so focus can move into it at once
         m_panes.push_back(pane);
+    }
+    if (!differences.isEmpty()) {
+        m_setupWarning->setText(
+            tr("These outputs were computed differently (%1): they differ by more than their strategies.")
+                .arg(setupDifferenceText(differences)));
+        m_setupWarning->show();
     }
     rebuildPreferenceButtons(*comparison);
     updateRatedLabel();

@@ -131,6 +131,7 @@ private:
     QComboBox* m_raterBox = nullptr;
     QComboBox* m_rubricBox = nullptr;
     QLabel* m_promptLabel = nullptr;
+    QLabel* m_setupWarning = nullptr;
     QLabel* m_ratedLabel = nullptr;
     QLabel* m_position = nullptr;
     QWidget* m_paneArea = nullptr;

@@ -56,6 +56,7 @@
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
+#include "runs/RunSetupText.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
@@ -217,7 +218,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
         edit->setObjectName(QStringLiteral("chatTemplateText"));
         edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         const QString own = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
-        edit->setPlainText(!own.isEmpty() ? own
+        edit->setPlainText(!own.isEmpty()           ? own
                            : m_chat->chatTemplate() ? QString::fromStdString(m_chat->chatTemplate()->source())
                                                     : QString());
         auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
@@ -225,7 +226,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
         connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
         auto* layout = new QVBoxLayout(&dialog);
         layout->addWidget(new QLabel(tr("Jinja template; messages, add_generation_prompt, bos_token and eos_token are "
-                                        "defined."), &dialog));
+                                        "defined."),
+                                     &dialog));
         layout->addWidget(edit, 1);
         layout->addWidget(buttons);
         dialog.resize(720, 480);
@@ -434,8 +436,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     // pane grows when chat mode opens; a prompt keeps its few lines.
     const auto fitInput = [this, topLayout] {
         const bool chat = isChatMode();
-        m_inputTabs->setMaximumHeight(chat ? QWIDGETSIZE_MAX
-                                           : m_prompt->maximumHeight() + m_inputTabs->tabBar()->sizeHint().height() + 4);
+        m_inputTabs->setMaximumHeight(
+            chat ? QWIDGETSIZE_MAX : m_prompt->maximumHeight() + m_inputTabs->tabBar()->sizeHint().height() + 4);
         topLayout->setStretch(0, chat ? 3 : 0);
         topLayout->setStretch(2, chat ? 2 : 1);
     };
@@ -540,10 +542,9 @@ void ExploreView::openModel(const QString& path, const QString& tokenizerPath) {
     ModelOptions options = m_modelBar->options();
     options.tokenizerPath = tokenizer;
     const quint64 id = m_loadId;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options,
-                                         key = m_remoteKeys.value(path)] {
-        worker->loadModel(id, ticket, path, options, key);
-    });
+    QMetaObject::invokeMethod(m_worker,
+                              [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options,
+                               key = m_remoteKeys.value(path)] { worker->loadModel(id, ticket, path, options, key); });
 }
 
 void ExploreView::openRemoteModel(const QString& address, const QString& apiKey) {
@@ -669,7 +670,8 @@ void ExploreView::loadChatTemplate() {
         Result<ChatTemplate> t = ChatTemplate::fromText(text.toStdString(), tr("your template"));
         if (t) {
             // bos/eos strings still come from the model's files
-            if (Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path); own && own.value())
+            if (Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path);
+                own && own.value())
                 t->setSpecialTokens(own.value()->bosToken(), own.value()->eosToken());
             m_chat->setChatTemplate(std::move(t).value(), {});
             return;
@@ -819,7 +821,8 @@ void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
 void ExploreView::traceBeamNode(int index) {
     m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped());
     // The node's distribution, as for a sampled step: recomputed for its path on the run's model.
-    if (!m_model || m_generating || m_workerBusy || m_run.promptIds.empty() || m_run.modelHash != m_model->info.contentHash)
+    if (!m_model || m_generating || m_workerBusy || m_run.promptIds.empty() ||
+        m_run.modelHash != m_model->info.contentHash)
         return;
     m_inspectDebounce->stop();
     dropInspection(); // the node's distribution, not a replay of the best path's step, fills the plot
@@ -1119,8 +1122,10 @@ bool ExploreView::openRun(qint64 runId) {
                                                                          .arg(*record->parentRunId)
                                                                          .arg(*record->branchStep + 1)
                                                                    : tr("Run %1").arg(m_run.runId);
-    m_progress->setText(
-        tr("%1 · %n token(s) · %2", nullptr, static_cast<int>(m_run.steps.size())).arg(name, m_run.finish));
+    // How it was computed (threads, fast math, dtype, device, kernel path), so an exact run and a fast-math run
+    // of one model are told apart.
+    m_progress->setText(tr("%1 · %n token(s) · %2 · computed with %3", nullptr, static_cast<int>(m_run.steps.size()))
+                            .arg(name, m_run.finish, setupText(record->setup)));
     if (strategy)
         setStrategyFromRun(m_run.strategy, m_run.seed);
     if (!m_run.conversationJson.isEmpty()) {
@@ -1160,12 +1165,14 @@ void ExploreView::updateLoops() {
     if (m_loops.empty())
         return;
     const stats::RepetitionLoop& loop = m_loops.front();
-    QString text = tr("<b>Repetition loop</b>: steps %1–%2 repeat a cycle of %n token(s) %3 times.", nullptr, loop.period)
-                       .arg(loop.start + 1)
-                       .arg(loop.end)
-                       .arg(loop.repeats);
+    QString text =
+        tr("<b>Repetition loop</b>: steps %1–%2 repeat a cycle of %n token(s) %3 times.", nullptr, loop.period)
+            .arg(loop.start + 1)
+            .arg(loop.end)
+            .arg(loop.repeats);
     if (m_loops.size() > 1)
-        text += QLatin1Char(' ') + tr("%n more loop(s) marked on the timeline.", nullptr, static_cast<int>(m_loops.size() - 1));
+        text += QLatin1Char(' ') +
+                tr("%n more loop(s) marked on the timeline.", nullptr, static_cast<int>(m_loops.size() - 1));
     m_loopLabel->setText(text);
     QMenu* menu = m_loopButton->menu();
     menu->clear();
@@ -1233,15 +1240,15 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
         connect(m_probe, &TokenProbeDialog::probeRequested, this, [this](TokenId probed) {
             // The run the dialog was opened for, on its own model (the loaded one may have changed since).
             if (!m_model || m_probeRun.modelHash != m_model->info.contentHash) {
-                m_probe->showFailure(tr("the run's model is no longer the loaded one; open it again to probe this run"));
+                m_probe->showFailure(
+                    tr("the run's model is no longer the loaded one; open it again to probe this run"));
                 return;
             }
             m_probeId = m_nextId++;
-            QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_probeId, prompt = m_probeRun.promptIds,
-                                                 tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy,
-                                                 seed = m_probeRun.seed, probed] {
-                worker->probe(id, prompt, tokens, strategy, seed, probed);
-            });
+            QMetaObject::invokeMethod(
+                m_worker, [worker = m_worker, id = m_probeId, prompt = m_probeRun.promptIds,
+                           tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy, seed = m_probeRun.seed,
+                           probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
         });
         connect(m_probe, &TokenProbeDialog::stepActivated, this, &ExploreView::selectStep);
         connect(m_worker, &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
@@ -1437,21 +1444,20 @@ void ExploreView::updateWhatIf() {
     const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
     const Tokenizer* tokenizer = runTokenizer.get();
     const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
-    QString text =
-        m_run.remote
-            ? tr("<b>Step %1</b>: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)")
-                  .arg(step + 1)
-                  .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
-                  .arg(actual.rawP, 0, 'g', 3)
-                  .arg(actual.finalP > 0.0f ? tr("final p %1").arg(actual.finalP, 0, 'g', 3)
-                                            : tr("no final p (the engine does not give it)"))
-                  .arg(actual.top.size())
-            : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
-                  .arg(step + 1)
-                  .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
-                  .arg(actual.rawP, 0, 'g', 3)
-                  .arg(actual.finalP, 0, 'g', 3)
-                  .arg(actual.finalCount);
+    QString text = m_run.remote ? tr("<b>Step %1</b>: the engine drew “%2” — raw p %3, %4 (its top %5 candidates "
+                                     "shown, the rest as others)")
+                                      .arg(step + 1)
+                                      .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
+                                      .arg(actual.rawP, 0, 'g', 3)
+                                      .arg(actual.finalP > 0.0f ? tr("final p %1").arg(actual.finalP, 0, 'g', 3)
+                                                                : tr("no final p (the engine does not give it)"))
+                                      .arg(actual.top.size())
+                                : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
+                                      .arg(step + 1)
+                                      .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
+                                      .arg(actual.rawP, 0, 'g', 3)
+                                      .arg(actual.finalP, 0, 'g', 3)
+                                      .arg(actual.finalCount);
     if (m_inspection && m_inspectedStep == step) {
         const StepTrace& replay = m_inspection->trace;
         const bool same = m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&

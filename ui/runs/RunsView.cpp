@@ -17,12 +17,13 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "runs/RunSetupText.h"
 #include "storage/RunRepository.h"
 
 namespace swb {
 
 namespace {
-enum Column { Id, Created, Strategy, Prompt, Output, Tokens, Finish, Speed, ColumnCount };
+enum Column { Id, Created, Strategy, Model, Prompt, Output, Tokens, Finish, Speed, Setup, ColumnCount };
 constexpr int kRunIdRole = Qt::UserRole + 1;
 
 QString oneLine(QString text, int max) {
@@ -37,7 +38,7 @@ RunsView::RunsView(Database* database, QWidget* parent)
     setObjectName(QStringLiteral("runs"));
     m_model = new QStandardItemModel(0, ColumnCount, this);
     m_model->setHorizontalHeaderLabels({tr("Run"), tr("Created"), tr("Strategy"), tr("Model"), tr("Prompt"),
-                                        tr("Output"), tr("Tokens"), tr("Finish"), tr("tok/s")});
+                                        tr("Output"), tr("Tokens"), tr("Finish"), tr("tok/s"), tr("Computed with")});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -132,9 +133,12 @@ void RunsView::refresh() {
         cell(QString::number(run.tokenCount), run.tokenCount);
         cell(run.finishReason, run.finishReason);
         cell(run.tokensPerSecond > 0 ? QString::number(run.tokensPerSecond, 'f', 0) : QString(), run.tokensPerSecond);
-        row[0]->setData(run.id, kRunIdRole);
-        row[3]->setToolTip(run.promptText);
-        row[4]->setToolTip(run.text);
+        // Threads, fast math, compute dtype, device, kernel path: "unknown" for runs stored before schema 6.
+        const QString setup = setupText(run.setup);
+        cell(setup, setup);
+        row[Id]->setData(run.id, kRunIdRole);
+        row[Prompt]->setToolTip(run.promptText);
+        row[Output]->setToolTip(run.text);
         return row;
     };
     // Parents first (ids ascend), so every branch finds its parent's row.

@@ -158,70 +158,6 @@ private slots:
                  PreferenceWinner::BothBad);
     }
 
-    // A comparison whose runs were computed differently (an exact run beside a fast-math one) says what differs,
-    // not which output is which; one whose runs agree says nothing.
-    void flagsRunsComputedDifferently() {
-        const ModelInfo& info = m_window->explore()->loadedModel()->info;
-        RunRepository runs(*m_window->database());
-        const qint64 modelId =
-            runs.saveModel({0, info.path, info.format, info.architecture, info.contentHash, info.parameters, {}})
-                .value();
-        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
-        const auto makeRun = [&](const RunSetup& setup) {
-            RunRecord run;
-            run.modelId = modelId;
-            run.strategyId = strategyId;
-            run.promptText = QStringLiteral("And God said");
-            run.promptIds = {1, 2};
-            run.text = QStringLiteral(" Let");
-            run.finishReason = QStringLiteral("length");
-            StepTrace step;
-            step.chosen = 5;
-            step.rawP = 0.5f;
-            step.finalP = 1.0f;
-            step.rawRank = 1;
-            step.finalCount = 1;
-            step.top = {{5, 1.0f, 0.5f, 1.0f}};
-            run.steps = {step};
-            run.setup = setup;
-            return runs.saveRun(run).ok() ? run.id : 0;
-        };
-        RunSetup exact;
-        exact.threads = 1;
-        exact.fastMath = false;
-        exact.computeDtype = QStringLiteral("f32");
-        exact.device = QStringLiteral("cpu");
-        exact.kernelPath = QStringLiteral("avx2");
-        RunSetup fast = exact;
-        fast.fastMath = true;
-        ComparisonRepository comparisons(*m_window->database());
-        const auto makeComparison = [&](qint64 a, qint64 b) {
-            ComparisonRecord comparison;
-            comparison.promptText = QStringLiteral("And God said");
-            comparison.entries = {{0, a, QStringLiteral("A"), 0}, {1, b, QStringLiteral("B"), 1}};
-            return comparisons.saveComparison(comparison).ok() ? comparison.id : 0;
-        };
-        const qint64 differing = makeComparison(makeRun(exact), makeRun(fast));
-        const qint64 agreeing = makeComparison(makeRun(exact), makeRun(exact));
-        QVERIFY(differing > 0 && agreeing > 0);
-        m_compare->reloadComparisons();
-        const auto show = [&](qint64 id) {
-            for (int i = 0; i < m_compare->comparisonCount(); ++i)
-                if (m_compare->showComparison(i) && m_compare->currentComparison()->id == id)
-                    return true;
-            return false;
-        };
-        auto* warning = m_compare->findChild<QLabel*>(QStringLiteral("setupWarning"));
-        QVERIFY(warning);
-        QVERIFY(show(differing));
-        QVERIFY(!warning->isHidden());
-        QCOMPARE(warning->text(),
-                 QStringLiteral("These outputs were computed differently (fast math): they differ by more than their "
-                                "strategies."));
-        QVERIFY(show(agreeing));
-        QVERIFY(warning->isHidden());
-    }
-
     void rubricsAreEditable() {
         RatingRepository ratings(*m_window->database());
         RubricDialog dialog(ratings, Rubric{0, QStringLiteral("strict"), {{QStringLiteral("accuracy"), 1, 5}}});
@@ -375,6 +311,70 @@ private slots:
         }
         for (ComparePane* pane : m_compare->panes())
             QVERIFY(pane->stream()->stepCount() > 0);
+    }
+
+    // A comparison whose runs were computed differently (an exact run beside a fast-math one) says what differs,
+    // not which output is which; one whose runs agree says nothing.
+    void flagsRunsComputedDifferently() {
+        const ModelInfo& info = m_window->explore()->loadedModel()->info;
+        RunRepository runs(*m_window->database());
+        const qint64 modelId =
+            runs.saveModel({0, info.path, info.format, info.architecture, info.contentHash, info.parameters, {}})
+                .value();
+        const qint64 strategyId = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
+        const auto makeRun = [&](const RunSetup& setup) {
+            RunRecord run;
+            run.modelId = modelId;
+            run.strategyId = strategyId;
+            run.promptText = QStringLiteral("And God said");
+            run.promptIds = {1, 2};
+            run.text = QStringLiteral(" Let");
+            run.finishReason = QStringLiteral("length");
+            StepTrace step;
+            step.chosen = 5;
+            step.rawP = 0.5f;
+            step.finalP = 1.0f;
+            step.rawRank = 1;
+            step.finalCount = 1;
+            step.top = {{5, 1.0f, 0.5f, 1.0f}};
+            run.steps = {step};
+            run.setup = setup;
+            return runs.saveRun(run).ok() ? run.id : 0;
+        };
+        RunSetup exact;
+        exact.threads = 1;
+        exact.fastMath = false;
+        exact.computeDtype = QStringLiteral("f32");
+        exact.device = QStringLiteral("cpu");
+        exact.kernelPath = QStringLiteral("avx2");
+        RunSetup fast = exact;
+        fast.fastMath = true;
+        ComparisonRepository comparisons(*m_window->database());
+        const auto makeComparison = [&](qint64 a, qint64 b) {
+            ComparisonRecord comparison;
+            comparison.promptText = QStringLiteral("And God said");
+            comparison.entries = {{0, a, QStringLiteral("A"), 0}, {1, b, QStringLiteral("B"), 1}};
+            return comparisons.saveComparison(comparison).ok() ? comparison.id : 0;
+        };
+        const qint64 differing = makeComparison(makeRun(exact), makeRun(fast));
+        const qint64 agreeing = makeComparison(makeRun(exact), makeRun(exact));
+        QVERIFY(differing > 0 && agreeing > 0);
+        m_compare->reloadComparisons();
+        const auto show = [&](qint64 id) {
+            for (int i = 0; i < m_compare->comparisonCount(); ++i)
+                if (m_compare->showComparison(i) && m_compare->currentComparison()->id == id)
+                    return true;
+            return false;
+        };
+        auto* warning = m_compare->findChild<QLabel*>(QStringLiteral("setupWarning"));
+        QVERIFY(warning);
+        QVERIFY(show(differing));
+        QVERIFY(!warning->isHidden());
+        QCOMPARE(warning->text(),
+                 QStringLiteral("These outputs were computed differently (fast math): they differ by more than their "
+                                "strategies."));
+        QVERIFY(show(agreeing));
+        QVERIFY(warning->isHidden());
     }
 };
 

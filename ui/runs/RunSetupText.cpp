@@ -18,7 +18,7 @@ QString setupText(const RunSetup& setup) {
         return SetupWords::tr("unknown");
     QStringList parts;
     if (setup.threads)
-        parts << SetupWords::tr("%n thread(s)", nullptr, *setup.threads);
+        parts << (*setup.threads == 1 ? SetupWords::tr("1 thread") : SetupWords::tr("%1 threads").arg(*setup.threads));
     if (setup.fastMath)
         parts << (*setup.fastMath ? SetupWords::tr("fast math") : SetupWords::tr("exact"));
     for (const QString& field : {setup.computeDtype, setup.device, setup.kernelPath})

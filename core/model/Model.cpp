@@ -90,7 +90,8 @@ void setBlasThreads(int threads) {
 // decode, short prompts); more (prefill) multiply tiles of weight rows, expanded to float32 once, with the
 // BLAS. Expanding a quantized matrix costs about what the kernels spend on 32 rows (measured on a Q4_K
 // 1.1B model, 2 cores: 32 rows 872 ms in the kernels, 33 rows 909 ms with the BLAS, 64 rows 1760 against
-// 1165 ms), so quantized weights stay with the kernels longer.
+// 1165 ms), so quantized weights stay with the kernels longer. Fast-math weights take the integer kernels
+// at any row count (applyStored).
 constexpr std::int64_t kRowsPerKernel = 8;
 constexpr std::int64_t kRowsPerKernelQuantized = 32;
 constexpr std::int64_t kTileRows = 128;
@@ -107,26 +108,34 @@ at::Tensor applyStored(const StoredMatrix& w, const at::Tensor& x, int threads) 
     float* y = out.data_ptr<float>();
     const kernels::WeightTraits& traits = kernels::traits(w.type);
     const std::int64_t kernelRows = traits.blockElements > 1 ? kRowsPerKernelQuantized : kRowsPerKernel;
-    if (rows <= kernelRows) {
-        if (w.fast) { // each activation row rounded to 8 bits once, for every weight row
-            const std::int64_t blocks = columns / traits.blockElements;
-            std::vector<std::int8_t> xq(static_cast<std::size_t>(rows * columns));
-            std::vector<float> xd(static_cast<std::size_t>(rows * blocks));
-            std::vector<std::int16_t> xqSums(static_cast<std::size_t>(rows * (columns / 16)));
-            for (std::int64_t r = 0; r < rows; ++r)
-                kernels::quantizeActivations(xs + r * columns, columns, traits.blockElements, xq.data() + r * columns,
-                                             xd.data() + r * blocks, xqSums.data() + r * (columns / 16));
+    if (w.fast) {
+        // Each activation row rounded to 8 bits once, for every weight row. Every row count takes the
+        // integer kernels (a prompt too: about twice the BLAS's float32 rate per row on the 1.1B Q4_K
+        // model), so a row's result never depends on how many rows came with it. Up to 32 rows at a time
+        // (their rounded activations stay in the core's cache while the weights stream past).
+        const std::int64_t blocks = columns / traits.blockElements;
+        std::vector<std::int8_t> xq(static_cast<std::size_t>(rows * columns));
+        std::vector<float> xd(static_cast<std::size_t>(rows * blocks));
+        std::vector<std::int16_t> xqSums(static_cast<std::size_t>(rows * (columns / 16)));
+        for (std::int64_t r = 0; r < rows; ++r)
+            kernels::quantizeActivations(xs + r * columns, columns, traits.blockElements, xq.data() + r * columns,
+                                         xd.data() + r * blocks, xqSums.data() + r * (columns / 16));
+        for (std::int64_t first = 0; first < rows; first += kRowsPerKernelQuantized) {
+            const std::int64_t count = std::min(kRowsPerKernelQuantized, rows - first);
             pool.parallelFor(w.rows, 32, threads, [&](std::int64_t begin, std::int64_t end) {
                 float results[kRowsPerKernelQuantized];
                 for (std::int64_t o = begin; o < end; ++o) {
-                    traits.dotFastBatch(w.row(o), xq.data(), xd.data(), xqSums.data(), static_cast<int>(rows), columns,
+                    traits.dotFastBatch(w.row(o), xq.data() + first * columns, xd.data() + first * blocks,
+                                        xqSums.data() + first * (columns / 16), static_cast<int>(count), columns,
                                         results);
-                    for (std::int64_t r = 0; r < rows; ++r)
-                        y[r * w.rows + o] = results[r];
+                    for (std::int64_t r = 0; r < count; ++r)
+                        y[(first + r) * w.rows + o] = results[r];
                 }
             });
-            return out;
         }
+        return out;
+    }
+    if (rows <= kernelRows) {
         std::vector<float> sums;
         if (traits.needsSums) {
             sums.resize(static_cast<std::size_t>(rows * (columns / 16)));

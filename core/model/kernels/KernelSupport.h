@@ -73,6 +73,29 @@ SWB_INLINE float reduce(Floats v) {
     return _mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 1)));
 }
 
+// sumLanes of up to four registers at once (fewer horizontal steps than one sumLanes each): out[r] for
+// r < R.
+template <int R>
+[[gnu::always_inline, gnu::target("avx2")]] inline void sumLanesRows(const __m256i* v, std::int32_t* out) {
+    static_assert(R >= 1 && R <= 4);
+    if constexpr (R == 1) {
+        out[0] = sumLanes(v[0]);
+    } else {
+        const __m256i zero = _mm256_setzero_si256();
+        __m256i high = zero;
+        if constexpr (R == 3)
+            high = _mm256_hadd_epi32(v[2], zero);
+        else if constexpr (R == 4)
+            high = _mm256_hadd_epi32(v[2], v[3]);
+        const __m256i both = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), high);
+        alignas(16) std::int32_t sums[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(sums),
+                        _mm_add_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1)));
+        for (int r = 0; r < R; ++r)
+            out[r] = sums[r];
+    }
+}
+
 // Eight float lanes added by the tail of detail::reduce's tree: lanes i and i + 4, then i + 2, then 1.
 [[gnu::always_inline, gnu::target("avx2")]] inline float reduce8(__m256 a) {
     const __m128 half = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));

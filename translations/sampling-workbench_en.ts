@@ -4,12 +4,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+96"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+97"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+121"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+122"/>
         <source>%1 (branch at step %2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -393,6 +393,60 @@
     </message>
 </context>
 <context>
+    <name>SetupWords</name>
+    <message>
+        <location filename="../ui/runs/RunSetupText.cpp" line="+18"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 thread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+13"/>
+        <source>fast math</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>exact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>compute dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>kernel path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>swb</name>
     <message>
         <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
@@ -710,7 +764,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+68"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+69"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -926,17 +980,17 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+548"/>
+        <location line="+572"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-547"/>
+        <location line="-571"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+39"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -954,7 +1008,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1019,7 +1073,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1034,7 +1088,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+52"/>
+        <source>These outputs were computed differently (%1): they differ by more than their strategies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>Preference:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1381,7 +1440,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>&amp;Prompt</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1464,12 +1523,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1176"/>
+        <location line="+1180"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1176"/>
+        <location line="-1180"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1534,7 +1593,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+40"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1564,7 +1623,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>This model has no chat template</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1597,7 +1656,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+87"/>
+        <location line="+88"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>Beam search: %n step, best score %1</numerusform>
@@ -1640,7 +1699,15 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+207"/>
+        <location line="+168"/>
+        <source>%1 · %n token(s) · %2 · computed with %3</source>
+        <translation>
+            <numerusform>%1 · %n token · %2 · computed with %3</numerusform>
+            <numerusform>%1 · %n tokens · %2 · computed with %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+42"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
@@ -1648,7 +1715,7 @@ p %2</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%n more loop(s) marked on the timeline.</source>
         <translation>
             <numerusform>%n more loop marked on the timeline.</numerusform>
@@ -1711,22 +1778,22 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Token Probe: run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+172"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>final p %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1818,7 +1885,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-598"/>
+        <location line="-601"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1870,21 +1937,13 @@ p %2</source>
         <source>Run %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%1 · %n token(s) · %2</source>
-        <translation>
-            <numerusform>%1 · %n token · %2</numerusform>
-            <numerusform>%1 · %n tokens · %2</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+168"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1904,7 +1963,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2061,12 +2120,12 @@ p %2</source>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
-        <location line="+279"/>
+        <location line="+287"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-275"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2097,21 +2156,17 @@ p %2</source>
     </message>
     <message>
         <location line="+4"/>
+        <location line="+228"/>
         <source>auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-227"/>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>CPU threads for the model (auto: libtorch&apos;s default)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Fast math</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2209,8 +2264,31 @@ Choose another</source>
         <source>%1 · the engine samples; top-20 log-probabilities per token</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>auto: %n</source>
+        <translation>
+            <numerusform>auto: %n</numerusform>
+            <numerusform>auto: %n</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>CPU threads for the model: %1 now (%2). Auto takes the CPUs this process may use, and one for a model too small to split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>chosen automatically</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>set here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 as stored, FAST MATH: 8-bit activations</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2235,12 +2313,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-155"/>
+        <location line="-162"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-87"/>
+        <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+89"/>
         <source>&amp;Bundled Demo Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2988,6 +3071,11 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>Computed with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+21"/>
         <source>Filter by prompt, output, strategy, model…</source>
         <translation type="unfinished"></translation>
@@ -3013,7 +3101,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+52"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n run</numerusform>

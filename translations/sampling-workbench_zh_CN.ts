@@ -4,12 +4,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+96"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+97"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+121"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+122"/>
         <source>%1 (branch at step %2)</source>
         <translation>%1（在第 %2 步分支）</translation>
     </message>
@@ -393,6 +393,60 @@
     </message>
 </context>
 <context>
+    <name>SetupWords</name>
+    <message>
+        <location filename="../ui/runs/RunSetupText.cpp" line="+18"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 thread</source>
+        <translation>1 个线程</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 threads</source>
+        <translation>%1 个线程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+13"/>
+        <source>fast math</source>
+        <translation>快速数学</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>exact</source>
+        <translation>精确</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>compute dtype</source>
+        <translation>计算数据类型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>kernel path</source>
+        <translation>内核路径</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
     <name>swb</name>
     <message>
         <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
@@ -711,7 +765,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+68"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+69"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -927,17 +981,17 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+548"/>
+        <location line="+572"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-547"/>
+        <location line="-571"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+39"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
@@ -954,7 +1008,7 @@
         <translation>运行存储未打开，因此无法保存比较。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
         <translation>请等待正在运行的扫描结束（或取消它）：模型一次只做一项工作。</translation>
     </message>
@@ -1019,7 +1073,7 @@
         <translation>我的评分标准</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>No comparisons yet: set one up on the left and run it, or use swb batch.</source>
         <translation>尚无比较：请在左侧设置并运行一个比较，或使用 swb batch。</translation>
     </message>
@@ -1034,7 +1088,12 @@
         <translation>提示词：%1</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+52"/>
+        <source>These outputs were computed differently (%1): they differ by more than their strategies.</source>
+        <translation>这些输出的计算方式不同（%1）：它们的差异不只来自策略。</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>Preference:</source>
         <translation>偏好：</translation>
     </message>
@@ -1386,7 +1445,7 @@ p %2</translation>
         <translation>Jinja 模板；可使用 messages、add_generation_prompt、bos_token 和 eos_token。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>&amp;Prompt</source>
         <translation>提示(&amp;P)</translation>
     </message>
@@ -1469,12 +1528,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1176"/>
+        <location line="+1180"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1176"/>
+        <location line="-1180"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1539,7 +1598,7 @@ p %2</translation>
         <translation>请等待比较完成或取消它，然后再打开其他模型。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+40"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -1569,7 +1628,7 @@ p %2</translation>
         <translation>你的模板</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>This model has no chat template</source>
         <translation>此模型没有聊天模板</translation>
     </message>
@@ -1601,7 +1660,7 @@ p %2</translation>
         <translation>束搜索：第 %1 / %2 步</translation>
     </message>
     <message numerus="yes">
-        <location line="+87"/>
+        <location line="+88"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
@@ -1643,14 +1702,21 @@ p %2</translation>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
     <message numerus="yes">
-        <location line="+207"/>
+        <location line="+168"/>
+        <source>%1 · %n token(s) · %2 · computed with %3</source>
+        <translation>
+            <numerusform>%1 · %n 个词元 · %2 · 计算方式：%3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+42"/>
         <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
         <translation>
             <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%n more loop(s) marked on the timeline.</source>
         <translation>
             <numerusform>时间线上还标出了另外 %n 个循环。</numerusform>
@@ -1712,22 +1778,22 @@ p %2</translation>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
         <translation>该运行的模型已不是当前加载的模型；请重新打开它以探测此运行</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Token Probe: run %1</source>
         <translation>词元探针：运行 %1</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+172"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>final p %1</source>
         <translation>最终 p %1</translation>
     </message>
@@ -1819,7 +1885,7 @@ p %2</translation>
         <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
     </message>
     <message numerus="yes">
-        <location line="-598"/>
+        <location line="-601"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1870,20 +1936,13 @@ p %2</translation>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%1 · %n token(s) · %2</source>
-        <translation>
-            <numerusform>%1 · %n 个词元 · %2</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+168"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -1903,7 +1962,7 @@ p %2</translation>
         <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%5 个保留的词元</translation>
     </message>
@@ -2060,12 +2119,12 @@ p %2</translation>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
-        <location line="+279"/>
+        <location line="+287"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-275"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2096,21 +2155,17 @@ p %2</translation>
     </message>
     <message>
         <location line="+4"/>
+        <location line="+228"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-227"/>
         <source>threads </source>
         <translation>线程 </translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>CPU threads for the model (auto: libtorch&apos;s default)</source>
-        <translation>模型使用的 CPU 线程数（自动：libtorch 的默认值）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Fast math</source>
         <translation>快速计算</translation>
     </message>
@@ -2209,8 +2264,30 @@ Choose another</source>
         <source>%1 · the engine samples; top-20 log-probabilities per token</source>
         <translation>%1 · 由引擎采样；每个词元前 20 个对数概率</translation>
     </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>auto: %n</source>
+        <translation>
+            <numerusform>自动：%n</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>CPU threads for the model: %1 now (%2). Auto takes the CPUs this process may use, and one for a model too small to split.</source>
+        <translation>模型使用的 CPU 线程：当前 %1（%2）。自动模式使用本进程可用的 CPU 数，模型太小不值得拆分时只用一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>chosen automatically</source>
+        <translation>自动选择</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>set here</source>
+        <translation>在此设置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 as stored, FAST MATH: 8-bit activations</source>
         <translation>%1 按原样存储，快速计算：8 位激活值</translation>
     </message>
@@ -2235,12 +2312,17 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-155"/>
+        <location line="-162"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-87"/>
+        <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
+        <translation>模型使用的 CPU 线程（自动：本进程可用的 CPU 数；模型太小不值得拆分时为一个）</translation>
+    </message>
+    <message>
+        <location line="+89"/>
         <source>&amp;Bundled Demo Model</source>
         <translation>内置演示模型(&amp;B)</translation>
     </message>
@@ -2996,6 +3078,11 @@ have been compared.</source>
         <translation>tok/s</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>Computed with</source>
+        <translation>计算方式</translation>
+    </message>
+    <message>
         <location line="+21"/>
         <source>Filter by prompt, output, strategy, model…</source>
         <translation>按提示、输出、策略、模型筛选…</translation>
@@ -3021,7 +3108,7 @@ have been compared.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+52"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n 个运行</numerusform>

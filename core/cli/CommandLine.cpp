@@ -7,6 +7,7 @@
 #include <QTextStream>
 
 #include "cli/Subcommand.h"
+#include "storage/FileIdentity.h"
 
 namespace swb::cli {
 
@@ -74,6 +75,60 @@ void printSubcommandHelp(const Subcommand& command, QTextStream& out) {
         out << '\n' << help.mid(options);
 }
 
+// The store companion's part in a sentence: "the write-ahead log of".
+QString companionRole(const QString& file) {
+    const QString suffix = storeCompanionSuffix(file);
+    if (suffix == QLatin1String("-wal"))
+        return QStringLiteral("the write-ahead log of");
+    if (suffix == QLatin1String("-shm"))
+        return QStringLiteral("the shared-memory file of");
+    if (suffix == QLatin1String("-journal"))
+        return QStringLiteral("the journal of");
+    return {};
+}
+
+// The one output-path rule of every subcommand, before it reads or writes anything: a file it writes
+// (--out, --trace, --write-random-model) is never one of its inputs (any other option's value or argument
+// that names a file: the store, a model or its folder's files, a prompt, messages, template or strategy
+// file), through any path or link, nor the store's companions; and a store is never named by a companion.
+void refuseOutputsOntoInputs(const QCommandLineParser& parser) {
+    static const QStringList outputs = {QStringLiteral("out"), QStringLiteral("trace"),
+                                        QStringLiteral("write-random-model")};
+    const QStringList given = parser.optionNames(); // isSet() would warn about options a command lacks
+    for (const QString& store : given.contains(QLatin1String("db")) ? parser.values(QStringLiteral("db")) : QStringList{})
+        if (const QString role = companionRole(store); !role.isEmpty())
+            failBadInput(QStringLiteral("--db %1 is %2 another run store, not a store; name the store itself")
+                             .arg(store, role));
+    for (const QString& output : outputs) {
+        if (!given.contains(output))
+            continue;
+        const QString target = parser.value(output);
+        for (const QString& name : given) {
+            if (outputs.contains(name))
+                continue;
+            for (const QString& input : parser.values(name)) {
+                if (name == QLatin1String("db")) {
+                    const QString file = overwrittenStoreFile(target, input);
+                    if (file == input)
+                        failBadInput(QStringLiteral("--%1 %2 is the run store (--db %3); choose another file")
+                                         .arg(output, target, input));
+                    if (!file.isEmpty())
+                        failBadInput(QStringLiteral("--%1 %2 is %3 the run store %4; choose another file")
+                                         .arg(output, target, companionRole(file), input));
+                } else if (overwrites(target, input)) {
+                    failBadInput(QStringLiteral("--%1 %2 would overwrite this command's input --%3 %4; choose "
+                                                "another file")
+                                     .arg(output, target, name, input));
+                }
+            }
+        }
+        for (const QString& input : parser.positionalArguments())
+            if (overwrites(target, input))
+                failBadInput(QStringLiteral("--%1 %2 would overwrite this command's input %3; choose another file")
+                                 .arg(output, target, input));
+    }
+}
+
 int runSubcommand(const Subcommand& command, const QStringList& arguments, QTextStream& out, QTextStream& err) {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -87,6 +142,7 @@ int runSubcommand(const Subcommand& command, const QStringList& arguments, QText
         printSubcommandHelp(command, out);
         return 0;
     }
+    refuseOutputsOntoInputs(parser);
     return command.run(Invocation{parser, out, err});
 }
 

@@ -39,7 +39,7 @@ int runExport(const Invocation& call) {
     QBuffer buffer;
     QIODevice* device = &buffer;
     if (!outPath.isEmpty()) {
-        file.emplace(outPath, QStringLiteral("out"), QStringList{database->path()});
+        file.emplace(outPath, QStringLiteral("out"));
         device = &file->device();
     } else {
         buffer.open(QIODevice::WriteOnly);

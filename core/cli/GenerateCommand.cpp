@@ -83,7 +83,7 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
     const QString tracePath = call.args.value(QStringLiteral("trace"));
     std::optional<OutputFile> traceOutput;
     if (!tracePath.isEmpty())
-        traceOutput.emplace(tracePath, QStringLiteral("trace"), QStringList{call.args.value(QStringLiteral("db"))});
+        traceOutput.emplace(tracePath, QStringLiteral("trace"));
     const auto candidateJson = [](const RemoteCandidate& c) {
         QJsonObject out{{QStringLiteral("id"), c.id}, {QStringLiteral("token_text"), QString::fromStdString(c.text)}};
         if (!std::isnan(c.logprob))
@@ -259,10 +259,7 @@ int runGenerate(const Invocation& call) {
     std::optional<OutputFile> traceOutput;
     QIODevice* traceFile = nullptr;
     if (!tracePath.isEmpty()) {
-        // Never onto the run store or the model it reads.
-        traceOutput.emplace(tracePath, QStringLiteral("trace"),
-                            QStringList{call.args.value(QStringLiteral("db")), modelPathArgument(call),
-                                        call.args.value(QStringLiteral("tokenizer"))});
+        traceOutput.emplace(tracePath, QStringLiteral("trace"));
         traceFile = &traceOutput->device();
     }
 

@@ -8,25 +8,9 @@
 
 namespace swb::cli {
 
-namespace {
-
-// The same file, through any path: links and relative paths resolved where the files exist.
-bool sameFile(const QString& a, const QString& b) {
-    const QFileInfo x(a), y(b);
-    const QString cx = x.exists() ? x.canonicalFilePath() : x.absoluteFilePath();
-    const QString cy = y.exists() ? y.canonicalFilePath() : y.absoluteFilePath();
-    return !cx.isEmpty() && cx == cy;
-}
-
-} // namespace
-
-OutputFile::OutputFile(const QString& path, const QString& option, const QStringList& inputs)
+OutputFile::OutputFile(const QString& path, const QString& option)
     : m_path(path)
     , m_option(option) {
-    for (const QString& input : inputs)
-        if (!input.isEmpty() && sameFile(path, input))
-            failBadInput(
-                QStringLiteral("--%1 %2 is one of this command's inputs; choose another file").arg(option, path));
     const QFileInfo info(path);
     if (info.exists() && !info.isFile() && !info.isDir()) {
         // A device, FIFO or socket: write through it.

@@ -84,7 +84,7 @@ int runSweepCommand(const Invocation& call) {
     const QString outPath = call.args.value(QStringLiteral("out"));
     std::optional<OutputFile> file;
     if (!outPath.isEmpty())
-        file.emplace(outPath, QStringLiteral("out"), QStringList{database.value()->path()});
+        file.emplace(outPath, QStringLiteral("out"));
 
     std::optional<LoadedModel> loaded;
     std::optional<RemoteModel> remote;

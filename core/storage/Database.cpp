@@ -14,6 +14,8 @@
 #include <QThread>
 #include <QUrl>
 
+#include "storage/FileIdentity.h"
+
 namespace swb {
 
 namespace {
@@ -375,9 +377,17 @@ Database::~Database() {
 Result<std::unique_ptr<Database>> Database::open(const QString& path, Access access) {
     const QFileInfo info(path);
     const bool readOnly = access == Access::ReadOnly;
+    // SQLite's companion of a store (opened as a store, its runs would vanish from the real one).
+    if (const QString suffix = storeCompanionSuffix(path); !suffix.isEmpty())
+        return Error::badInput(QStringLiteral("%1 is the %2 file SQLite keeps beside another run store, not a store; "
+                                              "open the store itself")
+                                   .arg(path, suffix.mid(1)));
     if (info.exists()) {
         if (info.isDir())
             return Error::badInput(QStringLiteral("the run store %1 is a folder, not a file").arg(path));
+        // A device, FIFO or socket: SQLite would put its journal beside it.
+        if (!info.isFile())
+            return Error::badInput(QStringLiteral("the run store %1 is not a regular file").arg(path));
         // Writing needs the file and its folder (for the -wal and -shm files beside it).
         if (!readOnly && (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable()))
             return Error::badInput(QStringLiteral("the run store %1 is read-only (the file or its folder); it can be "

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include <unistd.h>
+
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QFile>
@@ -227,6 +229,14 @@ private slots:
         QVERIFY(write("preferences-winner.csv", "comparison_id,rater,winner\n1,ann,Z\n"));
         QVERIFY(write("preferences-comparison.csv", "comparison_id,rater,winner\n77,ann,A\n"));
         QVERIFY(write("preferences-id.csv", "comparison_id,rater,winner\n1.5,ann,A\n"));
+        // Inputs that an output must never replace (issue 39): one of each kind, and links to one.
+        QVERIFY(write("strategy-ok.json", "{\"samplers\": [{\"type\": \"top_k\", \"k\": 5}]}"));
+        QVERIFY(write("template-ok.jinja", "{% for m in messages %}{{ m.content }}{% endfor %}"));
+        QVERIFY(QFile::link(path("prompts.txt"), path("prompts-symlink.txt")));
+        QVERIFY(::link(QFile::encodeName(path("prompts.txt")).constData(),
+                       QFile::encodeName(path("prompts-hardlink.txt")).constData()) == 0);
+        QVERIFY(hfVariant("hf-ok", "config.json", [](QByteArray bytes) { return bytes; }));
+        QVERIFY(swb::test::ggufLlama(weights).write(path("ok.gguf")));
         m_serve = std::make_unique<swb::test::ServeProcess>(QStringList{});
         QVERIFY2(m_serve->port() != 0, m_serve->stderrText().constData());
     }
@@ -350,6 +360,25 @@ private slots:
         row("export unknown report", {"export", "--db", "@store.sqlite", "--report", "everything"}, "everything");
         row("export bootstrap negative", {"export", "--db", "@store.sqlite", "--report", "summary", "--bootstrap", "-1"}, "--bootstrap");
         row("trace onto the store", {"generate", "--prompt", "x", "--max-tokens", "2", "--db", "@store.sqlite", "--trace", "@store.sqlite"}, "store.sqlite");
+        // Outputs onto inputs: refused before anything is read or written (issue 39).
+        row("trace onto the store's write-ahead log", {"generate", "--prompt", "x", "--max-tokens", "2", "--db", "@store.sqlite", "--trace", "@store.sqlite-wal"}, "is the write-ahead log of the run store");
+        row("export onto the store's shared memory", {"export", "--db", "@store.sqlite", "--report", "runs", "--out", "@store.sqlite-shm"}, "is the shared-memory file of the run store");
+        row("export onto the store's journal", {"export", "--db", "@store.sqlite", "--report", "runs", "--out", "@store.sqlite-journal"}, "is the journal of the run store");
+        row("sweep out onto the store's write-ahead log", {"sweep", "--x", "top_k.k=1,2", "--prompts", "@prompts.txt", "--max-tokens", "2", "--db", "@store.sqlite", "--out", "@store.sqlite-wal"}, "write-ahead log");
+        row("store named by its write-ahead log", {"generate", "--prompt", "x", "--max-tokens", "2", "--db", "@store.sqlite-wal"}, "is the write-ahead log of another run store");
+        row("store named by its journal", {"export", "--db", "@store.sqlite-journal", "--report", "runs"}, "store.sqlite-journal");
+        row("store a device", {"generate", "--prompt", "x", "--max-tokens", "2", "--db", "/dev/null"}, "the run store /dev/null is not a regular file");
+        row("trace onto the prompt file", {"generate", "--prompt-file", "@prompts.txt", "--max-tokens", "2", "--trace", "@prompts.txt"}, "would overwrite this command's input --prompt-file");
+        row("trace onto a hard link to the prompt file", {"generate", "--prompt-file", "@prompts.txt", "--max-tokens", "2", "--trace", "@prompts-hardlink.txt"}, "--prompt-file");
+        row("trace onto a symbolic link to the prompt file", {"generate", "--prompt-file", "@prompts.txt", "--max-tokens", "2", "--trace", "@prompts-symlink.txt"}, "--prompt-file");
+        row("trace onto the messages file", {"generate", "--messages", "@messages.json", "--max-tokens", "2", "--trace", "@messages.json"}, "--messages");
+        row("trace onto the chat template", {"generate", "--prompt", "x", "--chat", "--chat-template", "@template-ok.jinja", "--max-tokens", "2", "--trace", "@template-ok.jinja"}, "--chat-template");
+        row("trace onto the strategy file", {"generate", "--prompt", "x", "--strategy", "@strategy-ok.json", "--max-tokens", "2", "--trace", "@strategy-ok.json"}, "--strategy");
+        row("trace onto the model file", {"generate", "--model", "@tiny.bin", "--tokenizer", "@tok.bin", "--prompt-ids", "1 2", "--max-tokens", "2", "--trace", "@tiny.bin"}, "--model");
+        row("trace onto the tokenizer file", {"generate", "--model", "@tiny.bin", "--tokenizer", "@tok.bin", "--prompt-ids", "1 2", "--max-tokens", "2", "--trace", "@tok.bin"}, "--tokenizer");
+        row("trace onto model.safetensors", {"generate", "--model", "@hf-ok", "--tokenizer", "@tok.bin", "--prompt-ids", "1 2", "--max-tokens", "2", "--trace", "@hf-ok/model.safetensors"}, "--model");
+        row("trace onto the GGUF file", {"generate", "--model", "@ok.gguf", "--prompt-ids", "1 2", "--max-tokens", "2", "--trace", "@ok.gguf"}, "--model");
+        row("sweep out onto the prompts file", {"sweep", "--x", "top_k.k=1,2", "--prompts", "@prompts.txt", "--max-tokens", "2", "--db", "@new8.sqlite", "--out", "@prompts.txt"}, "--prompts");
         row("campaign without raters", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", ""}, "the campaign has 0");
         row("campaign wants gold, store has none", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", "a,b,c"}, "gold");
         row("campaign ratings per output zero", {"campaign", "create", "--db", "@store.sqlite", "--name", "c", "--raters", "a,b", "--ratings-per-output", "0"}, "--ratings-per-output");

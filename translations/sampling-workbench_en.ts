@@ -393,6 +393,19 @@
     </message>
 </context>
 <context>
+    <name>SaveFileDialog</name>
+    <message>
+        <location filename="../ui/SaveFileDialog.cpp" line="+19"/>
+        <source>%1 is the open run store; choose another file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is a file SQLite keeps for the open run store (its %2 file, which holds saved runs); choose another file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SetupWords</name>
     <message>
         <location filename="../ui/runs/RunSetupText.cpp" line="+18"/>
@@ -2626,12 +2639,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+444"/>
+        <location line="+450"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-439"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2925,7 +2938,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>The run store is not open, so there is nothing to export.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3703,7 +3716,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyFormatsDialog</name>
     <message>
-        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+23"/>
+        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+24"/>
         <source>Other Tools&apos; Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3825,7 +3838,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+65"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+66"/>
         <source>Mean raw entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>

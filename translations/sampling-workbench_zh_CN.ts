@@ -393,6 +393,19 @@
     </message>
 </context>
 <context>
+    <name>SaveFileDialog</name>
+    <message>
+        <location filename="../ui/SaveFileDialog.cpp" line="+19"/>
+        <source>%1 is the open run store; choose another file.</source>
+        <translation>%1 是当前打开的运行记录库；请选择其他文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is a file SQLite keeps for the open run store (its %2 file, which holds saved runs); choose another file.</source>
+        <translation>%1 是 SQLite 为当前打开的运行记录库保留的文件（其 %2 文件，存有已保存的运行）；请选择其他文件。</translation>
+    </message>
+</context>
+<context>
     <name>SetupWords</name>
     <message>
         <location filename="../ui/runs/RunSetupText.cpp" line="+18"/>
@@ -2623,12 +2636,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+444"/>
+        <location line="+450"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-439"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2932,7 +2945,7 @@ have been compared.</source>
 将显示胜率。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>The run store is not open, so there is nothing to export.</source>
         <translation>运行存储未打开，因此没有可导出的内容。</translation>
     </message>
@@ -3710,7 +3723,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyFormatsDialog</name>
     <message>
-        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+23"/>
+        <location filename="../ui/explore/StrategyFormatsDialog.cpp" line="+24"/>
         <source>Other Tools&apos; Settings</source>
         <translation>其他工具的设置</translation>
     </message>
@@ -3830,7 +3843,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+65"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+66"/>
         <source>Mean raw entropy (nats)</source>
         <translation>平均原始熵（nats）</translation>
     </message>

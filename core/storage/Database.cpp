@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMutex>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -361,12 +362,38 @@ QString Database::defaultPath() {
         .filePath(QStringLiteral("workbench.sqlite"));
 }
 
+namespace {
+
+// Database::openPaths: one entry per open Database.
+QMutex& openStoresMutex() {
+    static QMutex mutex;
+    return mutex;
+}
+QStringList& openStores() {
+    static QStringList paths;
+    return paths;
+}
+
+} // namespace
+
+QStringList Database::openPaths() {
+    const QMutexLocker lock(&openStoresMutex());
+    return openStores();
+}
+
 Database::Database(QString path, QString connectionName)
     : m_path(std::move(path))
     , m_connectionName(std::move(connectionName))
-    , m_db(QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName)) {}
+    , m_db(QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName)) {
+    const QMutexLocker lock(&openStoresMutex());
+    openStores().append(m_path);
+}
 
 Database::~Database() {
+    {
+        const QMutexLocker lock(&openStoresMutex());
+        openStores().removeOne(m_path);
+    }
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connectionName);

@@ -5,6 +5,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QString>
+#include <QStringList>
 
 #include "Result.h"
 
@@ -31,6 +32,8 @@ public:
     static Result<std::unique_ptr<Database>> open(const QString& path, Access access = Access::ReadWrite);
     // QStandardPaths::AppDataLocation/workbench.sqlite
     static QString defaultPath();
+    // The paths of the stores this process has open now (for the rule that nothing it saves replaces one).
+    static QStringList openPaths();
 
     ~Database();
     Database(const Database&) = delete;

@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "storage/Database.h"
+
 namespace swb {
 
 namespace {
@@ -66,6 +68,13 @@ QString overwrittenStoreFile(const QString& output, const QString& storePath) {
     for (const QString& companion : storeCompanionFiles(storePath))
         if (overwrites(output, companion))
             return companion;
+    return {};
+}
+
+QString overwrittenOpenStoreFile(const QString& output) {
+    for (const QString& store : Database::openPaths())
+        if (QString file = overwrittenStoreFile(output, store); !file.isEmpty())
+            return file;
     return {};
 }
 

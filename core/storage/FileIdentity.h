@@ -25,4 +25,8 @@ bool overwrites(const QString& output, const QString& input);
 // would replace, or empty.
 QString overwrittenStoreFile(const QString& output, const QString& storePath);
 
+// overwrittenStoreFile against every run store this process has open (Database::openPaths): the file that
+// writing `output` would replace, or empty. The GUI's save dialogs refuse such a file.
+QString overwrittenOpenStoreFile(const QString& output);
+
 } // namespace swb

@@ -545,6 +545,27 @@ private slots:
         QVERIFY(button->isEnabled());
     }
 
+    // Issue 39: the save dialog's answer may not be the open store nor a file SQLite keeps beside it; the
+    // view says so and writes nothing.
+    void exportNeverReplacesTheOpenStore() {
+        const QString store = m_database->path();
+        for (const QString& target : {store, store + "-wal", store + "-shm", store + "-journal"}) {
+            const bool existed = QFile::exists(target);
+            const QByteArray before = existed ? readBytes(target) : QByteArray();
+            m_view->setNextSavePath(target);
+            QSignalSpy finished(m_view.get(), &ReportsView::csvExportFinished);
+            QTest::mouseClick(m_view->csvButton(ReportKind::Runs), Qt::LeftButton);
+            QVERIFY2(m_view->message().contains(QDir::toNativeSeparators(target)) &&
+                         m_view->message().endsWith("choose another file."),
+                     qPrintable(m_view->message()));
+            QTest::qWait(50);
+            QCOMPARE(finished.count(), 0);
+            QCOMPARE(QFile::exists(target), existed);
+            if (existed && !target.endsWith("-shm") && !target.endsWith("-wal"))
+                QCOMPARE(readBytes(target), before);
+        }
+    }
+
     void unwritablePathsFailCleanly() {
         const QString missing = path("no-such-folder/summary.csv");
         QSignalSpy status(m_view.get(), &ReportsView::statusMessage);

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <QCheckBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QResizeEvent>
@@ -14,6 +13,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "SaveFileDialog.h"
 #include "explore/Palette.h"
 
 namespace swb {
@@ -272,7 +272,7 @@ bool DistributionPlot::exportTo(const QString& path) {
 }
 
 void DistributionPlot::exportDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot"), QStringLiteral("distribution.png"),
+    const QString path = getSaveFileName(this, tr("Export Plot"), QStringLiteral("distribution.png"),
                                                       tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (!path.isEmpty() && !exportTo(path))
         m_title->setText(tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));

@@ -14,6 +14,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "SaveFileDialog.h"
 #include "serving/StrategyFormats.h"
 
 namespace swb {
@@ -89,7 +90,7 @@ StrategyFormatsDialog::StrategyFormatsDialog(QWidget* parent)
         const QString suffix = format == QLatin1String("webui-yaml")       ? QStringLiteral("yaml")
                                : format == QLatin1String("llamacpp-flags") ? QStringLiteral("txt")
                                                                            : QStringLiteral("json");
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Settings"),
+        const QString path = getSaveFileName(this, tr("Save Settings"),
                                                           format == QLatin1String("generation-config")
                                                               ? QStringLiteral("generation_config.json")
                                                               : QStringLiteral("strategy.") + suffix);

@@ -8,7 +8,6 @@
 #include <QDoubleSpinBox>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -32,6 +31,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include "SaveFileDialog.h"
 #include "EmptyStatePage.h"
 #include "reports/IntervalBarChart.h"
 #include "reports/ReportPalette.h"
@@ -845,11 +845,17 @@ void ReportsView::drawWinRates() {
 }
 
 QString ReportsView::askSavePath(const QString& caption, const QString& fileName, const QString& filter) {
-    if (!m_nextSavePath.isEmpty())
-        return std::exchange(m_nextSavePath, QString());
+    if (!m_nextSavePath.isEmpty()) { // a test's answer to the dialog: refused as the dialog refuses it
+        const QString path = std::exchange(m_nextSavePath, QString());
+        if (const QString refused = refusedSaveTarget(path); !refused.isEmpty()) {
+            showMessage(refused, true);
+            return {};
+        }
+        return path;
+    }
     if (m_lastDirectory.isEmpty())
         m_lastDirectory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString path = QFileDialog::getSaveFileName(this, caption, QDir(m_lastDirectory).filePath(fileName), filter);
+    const QString path = getSaveFileName(this, caption, QDir(m_lastDirectory).filePath(fileName), filter);
     if (!path.isEmpty())
         m_lastDirectory = QFileInfo(path).absolutePath();
     return path;

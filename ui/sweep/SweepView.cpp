@@ -25,6 +25,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "SaveFileDialog.h"
 #include "JsonError.h"
 #include "Settings.h"
 #include "evaluation/Statistics.h"
@@ -234,19 +235,19 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
             openSpec(path);
     });
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Sweep"), QStringLiteral("sweep.json"),
+        const QString path = getSaveFileName(this, tr("Save Sweep"), QStringLiteral("sweep.json"),
                                                           tr("Sweep (*.json)"));
         if (!path.isEmpty())
             saveSpec(path);
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Sweep Metrics"), QStringLiteral("sweep.csv"),
+        const QString path = getSaveFileName(this, tr("Export Sweep Metrics"), QStringLiteral("sweep.csv"),
                                                           tr("CSV (*.csv)"));
         if (!path.isEmpty())
             exportCsv(path);
     });
     connect(m_heatmap, &ReportChart::exportRequested, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("sweep.png"),
+        const QString path = getSaveFileName(this, tr("Export Chart"), QStringLiteral("sweep.png"),
                                                           tr("PNG image (*.png);;PDF (*.pdf)"));
         if (!path.isEmpty() && !m_heatmap->exportTo(path))
             emit errorMessage(tr("Cannot write %1.").arg(path));

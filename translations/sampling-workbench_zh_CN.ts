@@ -397,12 +397,12 @@
     <message>
         <location filename="../ui/SaveFileDialog.cpp" line="+19"/>
         <source>%1 is the open run store; choose another file.</source>
-        <translation>%1 是当前打开的运行记录库；请选择其他文件。</translation>
+        <translation>%1 是当前打开的运行存储；请选择其他文件。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 is a file SQLite keeps for the open run store (its %2 file, which holds saved runs); choose another file.</source>
-        <translation>%1 是 SQLite 为当前打开的运行记录库保留的文件（其 %2 文件，存有已保存的运行）；请选择其他文件。</translation>
+        <translation>%1 是 SQLite 为当前打开的运行存储保留的文件（其 %2 文件，存有已保存的运行）；请选择其他文件。</translation>
     </message>
 </context>
 <context>

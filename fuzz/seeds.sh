@@ -21,6 +21,14 @@ printf '{"seed": 3, "order": "llama.cpp", "samplers": [{"type": "penalties", "fr
 printf '{"decoder": {"type": "beam", "beams": 4, "force_words": [" a", [" b", " c"]]}, "samplers": [{"type": "logit_bias", "bias": {"3": -5}}, {"type": "no_repeat_ngram", "n": 2}]}' > "$out/strategy/beam"
 printf '{"samplers": [{"type": "mirostat_v2", "tau": 4}], "decoder": {"type": "contrastive_search", "top_k": 3}}' > "$out/strategy/mirostat"
 cp "$src"/tests/data/chat-templates/templates/*.jinja "$out/chat_template/"
+# Templates that once crashed or hung the engine (issue 39): overflowing integers, values that contain
+# themselves, loops and strings without bound, huge widths.
+printf '{{ (-9223372036854775807 - 1) // -1 }}{{ (-9223372036854775807 - 1) %% -1 }}' > "$out/chat_template/int-min"
+printf '{%% set a = [] %%}{%% set _ = a.append(a) %%}{{ a|tojson }}{{ a }}{{ a == a }}' > "$out/chat_template/cycle"
+printf '{%% for i in range(100000) %%}{%% for j in range(100000) %%}{%% endfor %%}{%% endfor %%}' > "$out/chat_template/loops"
+printf '{{ "ab" * 4611686018427387904 }}{{ ([1] * 4611686018427387904)|length }}' > "$out/chat_template/repeat"
+printf '{%% set ns = namespace(s="a") %%}{%% for i in range(100) %%}{%% set ns.s = ns.s ~ ns.s %%}{%% endfor %%}' > "$out/chat_template/doubling"
+printf '{{ "a"|center(9999999999) }}{{ "a"|indent(9999999999) }}{{ {"a": 1}|tojson(indent=9999999999) }}' > "$out/chat_template/widths"
 cp "$src/resources/models/kjv-tiny/tokenizer.json" "$out/tokenizer_json/kjv-tiny.json"
 printf 'And God said, Let there be light: and there was light.\n\tünï <s></s> 1234' > "$out/tokenize/text"
 printf 'prompt,gold\n"a, b",1\n"multi\nline",\n' > "$out/csv/prompts"

@@ -2,6 +2,7 @@
 // semantics (transformers renders chat templates with Jinja2; tojson is its json.dumps override).
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <ctime>
 #include <unordered_set>
@@ -11,6 +12,10 @@
 namespace swb::jinja {
 
 namespace {
+
+// The widest padding center, indent and tojson's indent may ask for: far above any real template's, far
+// below what would need gigabytes.
+constexpr std::int64_t kMaxWidth = 10'000;
 
 [[noreturn]] void fail(const std::string& why, int line)
 {
@@ -238,8 +243,14 @@ CallArgs restOf(const CallArgs& args, std::size_t from)
 
 std::string indent(const std::string& s, const Value& width, bool first, bool blank)
 {
+    if (width.isNumber() && (width.asInt() < 0 || width.asInt() > kMaxWidth))
+        throw TemplateError{"indent's width must be from 0 to " + std::to_string(kMaxWidth) + ", not " + width.str(), 0};
     const std::string pad = width.isString() ? width.asString()
                                              : std::string(std::size_t(width.isNumber() ? width.asInt() : 4), ' ');
+    std::size_t lineCount = 1;
+    for (char c : s)
+        lineCount += c == '\n';
+    chargeBytes(s.size() + lineCount * pad.size());
     std::vector<std::string> lines = splitLines(s + "\n");
     std::string out;
     if (blank) {
@@ -446,7 +457,11 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
     }
     if (name == "tojson") {
         const Value width = arg(0, "indent");
-        return Value(v.toJson(width.isNumber() ? int(width.asInt()) : -1));
+        if (width.isNumber() && (width.asInt() < 0 || width.asInt() > kMaxWidth))
+            fail("tojson's indent must be from 0 to " + std::to_string(kMaxWidth) + ", not " + width.str(), line);
+        std::string json = v.toJson(width.isNumber() ? int(width.asInt()) : -1);
+        chargeBytes(json.size());
+        return Value(std::move(json));
     }
     if (name == "items") {
         if (v.isUndefined() || v.isNone())
@@ -474,7 +489,10 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
         for (const Value& item : iterate(v, line)) {
             out += (firstItem ? "" : sep.str()) + (attribute.isString() ? attributeOf(item, attribute.asString()) : item).str();
             firstItem = false;
+            if (out.size() > kMaxStringBytes)
+                fail("join's result grows beyond 64 MB", line);
         }
+        chargeBytes(out.size());
         return Value(std::move(out));
     }
     if (name == "upper")
@@ -540,7 +558,23 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
     }
     if (name == "replace") {
         const Value count = arg(2, "count");
-        return Value(replaceAll(v.str(), arg(0, "old").str(), arg(1, "new").str(), count.isNumber() ? count.asInt() : -1));
+        const std::string text = v.str(), from = arg(0, "old").str(), to = arg(1, "new").str();
+        if (to.size() > from.size()) { // the result's size before building it
+            std::uint64_t found = 0;
+            const std::size_t step = std::max<std::size_t>(from.size(), 1);
+            for (std::size_t at = text.find(from); at != std::string::npos && at <= text.size();
+                 at = text.find(from, at + step))
+                ++found;
+            if (from.empty())
+                found = text.size() + 1;
+            if (count.isNumber() && count.asInt() >= 0)
+                found = std::min<std::uint64_t>(found, std::uint64_t(count.asInt()));
+            if (text.size() + found * (to.size() - from.size()) > kMaxStringBytes)
+                fail("replace's result grows beyond 64 MB", line);
+        }
+        std::string replaced = replaceAll(text, from, to, count.isNumber() ? count.asInt() : -1);
+        chargeBytes(replaced.size());
+        return Value(std::move(replaced));
     }
     if (name == "indent") {
         return Value(indent(v.str(), arg(0, "width"), arg(1, "first").truthy(), arg(2, "blank").truthy()));
@@ -589,8 +623,11 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
     if (name == "abs") {
         if (v.isFloat())
             return Value(std::fabs(v.asDouble()));
-        if (v.isNumber())
+        if (v.isNumber()) {
+            if (v.asInt() == std::numeric_limits<std::int64_t>::min())
+                fail("integer overflow: abs(" + v.str() + ") does not fit in 64 bits", line);
             return Value(std::int64_t(std::llabs(v.asInt())));
+        }
         fail("abs needs a number", line);
     }
     if (name == "round") {
@@ -658,6 +695,8 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
         return v.isMap() ? attributeOf(v, arg(0, "name").str()) : Value();
     if (name == "center") {
         const std::int64_t width = arg(0, "width").isNumber() ? arg(0, "width").asInt() : 80;
+        if (width > kMaxWidth)
+            fail("center's width must be at most " + std::to_string(kMaxWidth) + ", not " + std::to_string(width), line);
         const std::string s = v.str();
         const std::int64_t length = std::int64_t(codePoints(s).size());
         if (length >= width)

@@ -2,6 +2,7 @@
 
 // The parsed form of a template, shared by the parser (JinjaTemplate.cpp) and the builtins.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,6 +17,39 @@ struct TemplateError {
     std::string message;
     int line = 0;
 };
+
+// What one render may spend, far above what real chat templates need (the 71 that llama.cpp keeps for its
+// tests render a conversation in well under a thousand loop iterations and a few kilobytes): templates
+// arrive inside downloaded model files, so one that loops, grows or recurses without end is refused with
+// a sentence naming its line instead of hanging or exhausting memory.
+constexpr std::size_t kMaxStringBytes = 64u << 20;     // any one string, the output included
+constexpr std::uint64_t kMaxMadeBytes = 512ull << 20;  // all the strings a render builds
+constexpr std::int64_t kMaxSteps = 1'000'000;          // loop iterations and macro calls
+constexpr std::size_t kMaxListItems = 1'000'000;       // any one list built by the template
+constexpr int kMaxValueDepth = 256;                    // lists and mappings inside each other, as walked
+
+struct RenderBudget {
+    std::uint64_t madeBytes = 0;
+    std::int64_t steps = 0;
+};
+inline thread_local RenderBudget t_renderBudget;
+
+// A string of `bytes` is about to be built.
+inline void chargeBytes(std::size_t bytes)
+{
+    if (bytes > kMaxStringBytes)
+        throw TemplateError{"a string grows beyond 64 MB", 0};
+    t_renderBudget.madeBytes += bytes;
+    if (t_renderBudget.madeBytes > kMaxMadeBytes)
+        throw TemplateError{"the template builds more than 512 MB of text", 0};
+}
+
+// One loop iteration or macro call.
+inline void chargeStep()
+{
+    if (++t_renderBudget.steps > kMaxSteps)
+        throw TemplateError{"the template runs more than 1,000,000 loop iterations and macro calls", 0};
+}
 
 struct Expr {
     enum class Op {

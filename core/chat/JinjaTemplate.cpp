@@ -1,6 +1,7 @@
 #include "chat/JinjaTemplate.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include "chat/JinjaSyntax.h"
@@ -11,7 +12,6 @@ namespace {
 
 constexpr int kMaxNesting = 256;          // brackets in an expression, blocks in a template
 constexpr int kMaxCallDepth = 200;        // macro calls
-constexpr std::size_t kMaxOutput = 64u << 20;
 
 // ---------------------------------------------------------------------------------------------------------
 // Lexer: text, tags and the tokens inside tags, with Jinja2's whitespace control (trim_blocks, lstrip_blocks,
@@ -1022,7 +1022,7 @@ private:
 
     void write(std::string& out, const std::string& text, int line)
     {
-        if (out.size() + text.size() > kMaxOutput)
+        if (out.size() + text.size() > kMaxStringBytes)
             throw TemplateError{"the output grows beyond 64 MB", line};
         out += text;
     }
@@ -1040,8 +1040,11 @@ private:
 
 Flow Renderer::exec(const Body& body, std::string& out)
 {
+    const Node* current = nullptr; // names the line of an error thrown without one (a value walked)
+    try {
     for (const auto& nodePtr : body) {
         const Node& node = *nodePtr;
+        current = &node;
         switch (node.type) {
         case Node::Type::Text: write(out, node.text, node.line); break;
         case Node::Type::Output: write(out, eval(*node.expr).str(), node.line); break;
@@ -1092,6 +1095,11 @@ Flow Renderer::exec(const Body& body, std::string& out)
         case Node::Type::Do: eval(*node.expr); break;
         }
     }
+    } catch (TemplateError& error) {
+        if (error.line == 0 && current)
+            error.line = current->line;
+        throw;
+    }
     return Flow::Normal;
 }
 
@@ -1127,6 +1135,7 @@ Flow Renderer::execFor(const Node& node, std::string& out)
     if (!node.conditions.empty()) {
         std::vector<Value> kept;
         for (const Value& item : items) {
+            chargeStep();
             assign(node.targets, item, node.line);
             if (eval(*node.conditions[0]).truthy())
                 kept.push_back(item);
@@ -1135,6 +1144,7 @@ Flow Renderer::execFor(const Node& node, std::string& out)
     }
     const std::int64_t n = std::int64_t(items.size());
     for (std::int64_t i = 0; i < n; ++i) {
+        chargeStep();
         auto& vars = m_scopes.back().vars;
         Value loop = Value::map();
         auto& l = loop.asMap();
@@ -1172,6 +1182,7 @@ Value Renderer::defineMacro(const Node& node)
 {
     const Node* macro = &node;
     return Value::callable(node.text, [this, macro](CallArgs& args) -> Value {
+        chargeStep();
         if (m_callDepth >= kMaxCallDepth)
             throw TemplateError{"macro '" + macro->text + "' recurses deeper than " + std::to_string(kMaxCallDepth)
                     + " calls",
@@ -1231,12 +1242,22 @@ Value Renderer::callValue(const Value& callee, CallArgs& args, int line)
 
 namespace {
 
+// Integers are 64-bit here where Python's grow without bound: a result that does not fit is refused.
+TemplateError overflow(const std::string& op, const Value& a, const Value& b, int line)
+{
+    return TemplateError{"integer overflow: " + a.str() + " " + op + " " + b.str() + " does not fit in 64 bits", line};
+}
+
 Value arithmetic(const std::string& op, const Value& a, const Value& b, int line)
 {
     if (op == "+") {
-        if (a.isString() && b.isString())
+        if (a.isString() && b.isString()) {
+            chargeBytes(a.asString().size() + b.asString().size());
             return Value(a.asString() + b.asString());
+        }
         if (a.isList() && b.isList()) {
+            if (a.asList().size() + b.asList().size() > kMaxListItems)
+                throw TemplateError{"a list grows beyond a million items", line};
             Value::List joined = a.asList();
             joined.insert(joined.end(), b.asList().begin(), b.asList().end());
             return Value::list(std::move(joined));
@@ -1248,15 +1269,21 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
         if (text && count->isNumber() && !count->isFloat()) {
             const std::int64_t n = std::max<std::int64_t>(0, count->asInt());
             if (text->isString()) {
-                if (n * std::int64_t(text->asString().size()) > std::int64_t(kMaxOutput))
+                const std::size_t size = text->asString().size();
+                if (size > 0 && std::uint64_t(n) > kMaxStringBytes / size)
                     throw TemplateError{"a repeated string grows beyond 64 MB", line};
+                chargeBytes(std::size_t(n) * size);
                 std::string out;
+                out.reserve(std::size_t(n) * size);
                 for (std::int64_t i = 0; i < n; ++i)
                     out += text->asString();
                 return Value(std::move(out));
             }
+            const std::size_t items = text->asList().size();
+            if (items > 0 && std::uint64_t(n) > kMaxListItems / items)
+                throw TemplateError{"a repeated list grows beyond a million items", line};
             Value::List out;
-            for (std::int64_t i = 0; i < n && out.size() < kMaxOutput / 16; ++i)
+            for (std::int64_t i = 0; i < n; ++i)
                 out.insert(out.end(), text->asList().begin(), text->asList().end());
             return Value::list(std::move(out));
         }
@@ -1298,9 +1325,16 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
     }
     if (op == "**") {
         if (!useFloat && b.asInt() >= 0) {
-            std::int64_t r = 1;
-            for (std::int64_t i = 0; i < b.asInt() && i < 64; ++i)
-                r *= a.asInt();
+            const std::int64_t base = a.asInt();
+            std::int64_t exponent = b.asInt();
+            if (base == 0 || base == 1)
+                return Value(exponent == 0 ? std::int64_t(1) : base);
+            if (base == -1)
+                return Value(exponent % 2 == 0 ? std::int64_t(1) : std::int64_t(-1));
+            std::int64_t r = 1; // |base| >= 2: at most 63 products before an overflow
+            for (; exponent > 0; --exponent)
+                if (__builtin_mul_overflow(r, base, &r))
+                    throw overflow(op, a, b, line);
             return Value(r);
         }
         return Value(std::pow(a.asDouble(), b.asDouble()));
@@ -1320,14 +1354,22 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
         return Value(x - y * std::floor(x / y));
     }
     const std::int64_t x = a.asInt(), y = b.asInt();
-    if (op == "+")
-        return Value(x + y);
-    if (op == "-")
-        return Value(x - y);
-    if (op == "*")
-        return Value(x * y);
+    std::int64_t r = 0;
+    if (op == "+" || op == "-" || op == "*") {
+        const bool overflowed = op == "+"   ? __builtin_add_overflow(x, y, &r)
+                                : op == "-" ? __builtin_sub_overflow(x, y, &r)
+                                            : __builtin_mul_overflow(x, y, &r);
+        if (overflowed)
+            throw overflow(op, a, b, line);
+        return Value(r);
+    }
     if (y == 0)
         throw TemplateError{"division by zero", line};
+    if (x == std::numeric_limits<std::int64_t>::min() && y == -1) { // the one quotient that does not fit
+        if (op == "%")
+            return Value(std::int64_t(0));
+        throw overflow(op, a, b, line);
+    }
     std::int64_t q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0)))
         --q;
@@ -1362,8 +1404,12 @@ Value Renderer::binary(const Expr& e)
         return Value(compare(a, b, e.line) >= 0);
     if (op == "in")
         return Value(contains(b, a, e.line) != e.negated);
-    if (op == "~")
-        return Value(a.str() + b.str());
+    if (op == "~") {
+        std::string left = a.str();
+        const std::string right = b.str();
+        chargeBytes(left.size() + right.size());
+        return Value(std::move(left) + right);
+    }
     return arithmetic(op, a, b, e.line);
 }
 
@@ -1487,8 +1533,11 @@ Value Renderer::eval(const Expr& e)
         const Value v = eval(*e.children[0]);
         if (v.isFloat())
             return Value(-v.asDouble());
-        if (v.isNumber())
+        if (v.isNumber()) {
+            if (v.asInt() == std::numeric_limits<std::int64_t>::min())
+                throw TemplateError{"integer overflow: -(" + v.str() + ") does not fit in 64 bits", e.line};
             return Value(-v.asInt());
+        }
         throw TemplateError{"cannot negate a value of type " + v.typeName(), e.line};
     }
     case Expr::Op::Binary: return binary(e);
@@ -1529,6 +1578,7 @@ Result<Template> Template::parse(const std::string& source)
 Result<std::string> Template::render(const Value& context) const
 {
     try {
+        t_renderBudget = RenderBudget{};
         Renderer renderer(context);
         return renderer.run(*m_program);
     } catch (const TemplateError& error) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "chat/JinjaSyntax.h"
 #include "tokenizer/JsonCursor.h"
 
 namespace swb::jinja {
@@ -183,6 +184,25 @@ void jsonString(const std::string& s, std::string& out)
     out += '"';
 }
 
+// One level deeper into nested lists and mappings while a value is walked (printed, compared, dumped):
+// a list that contains itself would otherwise recurse until the stack runs out.
+class WalkDepth {
+public:
+    WalkDepth()
+    {
+        if (++t_depth > kMaxValueDepth) {
+            --t_depth;
+            throw TemplateError{"a value nests deeper than 256 levels (a list or mapping that contains itself?)", 0};
+        }
+    }
+    ~WalkDepth() { --t_depth; }
+    WalkDepth(const WalkDepth&) = delete;
+    WalkDepth& operator=(const WalkDepth&) = delete;
+
+private:
+    static inline thread_local int t_depth = 0;
+};
+
 void toJsonInto(const Value& v, int indent, int depth, std::string& out)
 {
     const auto newline = [&](int level) {
@@ -202,6 +222,7 @@ void toJsonInto(const Value& v, int indent, int depth, std::string& out)
     case Value::Kind::String: jsonString(v.asString(), out); return;
     case Value::Kind::Callable: out += "null"; return;
     case Value::Kind::List: {
+        const WalkDepth level;
         const auto& items = v.asList();
         if (items.empty()) {
             out += "[]";
@@ -221,6 +242,7 @@ void toJsonInto(const Value& v, int indent, int depth, std::string& out)
         return;
     }
     case Value::Kind::Map: {
+        const WalkDepth level;
         const auto& entries = v.asMap().entries;
         if (entries.empty()) {
             out += "{}";
@@ -256,6 +278,7 @@ std::string Value::str() const
     case Kind::Float: return floatRepr(asDouble());
     case Kind::String: return asString();
     case Kind::List: {
+        const WalkDepth level;
         std::string out = "[";
         const auto& items = asList();
         for (std::size_t i = 0; i < items.size(); ++i)
@@ -263,6 +286,7 @@ std::string Value::str() const
         return out + "]";
     }
     case Kind::Map: {
+        const WalkDepth level;
         const auto& m = asMap();
         if (m.isNamespace)
             return "<Namespace>";
@@ -302,6 +326,7 @@ bool Value::equals(const Value& other) const
     case Kind::None: return true;
     case Kind::String: return asString() == other.asString();
     case Kind::List: {
+        const WalkDepth level;
         const auto& a = asList();
         const auto& b = other.asList();
         if (a.size() != b.size())
@@ -312,6 +337,7 @@ bool Value::equals(const Value& other) const
         return true;
     }
     case Kind::Map: {
+        const WalkDepth level;
         const auto& a = asMap();
         const auto& b = other.asMap();
         if (&a == &b)

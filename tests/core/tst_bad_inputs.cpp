@@ -191,6 +191,21 @@ private slots:
         QVERIFY(write("messages-role.json", "[{\"role\": 7, \"content\": \"hi\"}]"));
         QVERIFY(write("template-syntax.jinja", "{% for m in messages %}{{ m.content }"));
         QVERIFY(write("template-loop.jinja", "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}"));
+        // Templates that crashed or hung the engine (issue 39).
+        QVERIFY(write("template-int-min-div.jinja", "{{ (-9223372036854775807 - 1) // -1 }}"));
+        QVERIFY(write("template-int-overflow.jinja", "{{ 9223372036854775807 + 1 }}"));
+        QVERIFY(write("template-cycle-tojson.jinja", "{% set a = [] %}{% set _ = a.append(a) %}{{ a|tojson }}"));
+        QVERIFY(write("template-cycle-print.jinja", "{% set a = [] %}{% set _ = a.append(a) %}\n{{ a }}"));
+        QVERIFY(write("template-cycle-equals.jinja", "{% set a = [] %}{% set _ = a.append(a) %}{{ a == a }}"));
+        QVERIFY(write("template-nested-loops.jinja",
+                      "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"));
+        QVERIFY(write("template-repeat.jinja", "{{ \"ab\" * 4611686018427387904 }}"));
+        QVERIFY(write("template-repeat-list.jinja", "{{ ([1] * 4611686018427387904)|length }}"));
+        QVERIFY(write("template-doubling.jinja", "{% set ns = namespace(s=\"a\") %}{% for i in range(100) %}"
+                                                 "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"));
+        QVERIFY(write("template-center.jinja", "{{ \"a\"|center(9999999999) }}"));
+        QVERIFY(write("template-indent.jinja", "{{ \"a\"|indent(9999999999) }}"));
+        QVERIFY(write("template-tojson-indent.jinja", "{{ {\"a\": 1}|tojson(indent=9999999999) }}"));
         QVERIFY(write("logits-string.json", "{\"logits\": \"many\"}"));
         QVERIFY(write("logits-empty.json", "{\"logits\": []}"));
         QVERIFY(write("logits-inf.json", "{\"logits\": [1, 1e999, 2]}"));
@@ -316,6 +331,18 @@ private slots:
         row("messages role a number", {"render-template", "--messages", "@messages-role.json"}, "role");
         row("template syntax", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-syntax.jinja"}, "");
         row("template endless recursion", {"generate", "--prompt", "x", "--chat", "--chat-template", "@template-loop.jinja"}, "");
+        row("template INT64_MIN // -1", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-int-min-div.jinja"}, "integer overflow: -9223372036854775808 // -1 does not fit in 64 bits");
+        row("template integer overflow", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-int-overflow.jinja"}, "integer overflow");
+        row("template list in itself, tojson", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-tojson.jinja"}, "contains itself");
+        row("template list in itself, printed", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-print.jinja"}, "line 2: a value nests deeper");
+        row("template list in itself, compared", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-equals.jinja"}, "contains itself");
+        row("template nested loops", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-nested-loops.jinja"}, "more than 1,000,000 loop iterations");
+        row("template string repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat.jinja"}, "beyond 64 MB");
+        row("template list repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat-list.jinja"}, "beyond a million items");
+        row("template string doubled in a loop", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-doubling.jinja"}, "beyond 64 MB");
+        row("template center, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-center.jinja"}, "center's width");
+        row("template indent, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-indent.jinja"}, "indent's width");
+        row("template tojson, huge indent", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-tojson-indent.jinja"}, "tojson's indent");
         row("batch prompts missing", {"batch", "--prompts", "@no-prompts.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new1.sqlite"}, "no-prompts.txt");
         row("batch prompts empty", {"batch", "--prompts", "@prompts-empty.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new2.sqlite"}, "prompts-empty.txt");
         row("batch prompts bad JSON line", {"batch", "--prompts", "@prompts-bad.jsonl", "--strategy", "greedy", "--strategy", "chat", "--db", "@new3.sqlite"}, "line 2");

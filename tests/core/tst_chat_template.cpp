@@ -306,6 +306,16 @@ void TestChatTemplate::errors_data()
     QTest::newRow("float literal past double") << "{{ 1e999 > 1 }}" << "True";
     QTest::newRow("%d of a float past int64") << "{{ '%d' % 1e300 }}" << "9223372036854775807";
     QTest::newRow("recursive for") << "{% for x in y recursive %}{% endfor %}" << "ERROR: line 1: recursive for loops are not supported";
+    // Issue 39: 64-bit integers where Python's are unbounded: results that fit are Python's (INT64_MIN % -1
+    // is 0, 2 ** 62 is exact), the rest refused, never a SIGFPE or a wrapped value.
+    QTest::newRow("INT64_MIN % -1") << "{{ (-9223372036854775807 - 1) % -1 }}" << "0";
+    QTest::newRow("2 ** 62, (-2) ** 63") << "{{ 2 ** 62 }} {{ (-2) ** 63 }}" << "4611686018427387904 -9223372036854775808";
+    QTest::newRow("2 ** 63") << "{{ 2 ** 63 }}" << "ERROR: line 1: integer overflow: 2 ** 63 does not fit in 64 bits";
+    QTest::newRow("1 ** huge, (-1) ** odd") << "{{ 1 ** 4611686018427387904 }} {{ (-1) ** 4611686018427387903 }}" << "1 -1";
+    QTest::newRow("INT64_MAX - -1") << "{{ 9223372036854775807 - -1 }}"
+                                    << "ERROR: line 1: integer overflow: 9223372036854775807 - -1 does not fit in 64 bits";
+    QTest::newRow("a map in itself") << "{% set d = {'k': []} %}{% set _ = d.k.append(d) %}\n{{ d|tojson }}"
+                                     << "ERROR: line 2: a value nests deeper than 256 levels (a list or mapping that contains itself?)";
 }
 
 void TestChatTemplate::errors()

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "InputFile.h"
 #include "chat/JinjaTemplate.h"
 #include "chat/JinjaValue.h"
 #include "formats/GgufFile.h"
@@ -21,9 +22,10 @@ Result<std::string> readFile(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error::badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    if (file.size() > kMaxTemplateFile)
-        return Error::badInput(QStringLiteral("%1 is larger than 64 MB; it is no chat template").arg(path));
-    return file.readAll().toStdString();
+    Result<QByteArray> bytes = readWhole(file, path, kMaxTemplateFile);
+    if (!bytes)
+        return bytes.error();
+    return bytes.value().toStdString();
 }
 
 Result<Value> readJson(const QString& path)

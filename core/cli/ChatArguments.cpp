@@ -35,7 +35,7 @@ std::string readConversation(const QString& path)
 {
     QFile file;
     openInput(file, path);
-    const std::string text = file.readAll().toStdString();
+    const std::string text = readInput(file, path).toStdString();
     if (Status valid = validateConversation(text); !valid)
         failBadInput(QStringLiteral("%1: %2").arg(path == QLatin1String("-") ? QStringLiteral("standard input") : path,
             valid.error().message));

@@ -198,7 +198,7 @@ int runGenerate(const Invocation& call) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             failBadInput(QStringLiteral("cannot read prompt file %1: %2").arg(path, file.errorString()));
-        prompt = file.readAll().toStdString();
+        prompt = readInput(file, path).toStdString();
     }
 
     Result<Strategy> strategy =

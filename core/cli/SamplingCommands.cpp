@@ -28,7 +28,7 @@ std::vector<float> readLogitsFile(const QString& path) {
     if (!file.open(QIODevice::ReadOnly))
         failBadInput(QStringLiteral("cannot read logits file %1: %2").arg(path, file.errorString()));
     QJsonParseError error;
-    const QByteArray bytes = file.readAll();
+    const QByteArray bytes = readInput(file, path);
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (!document.isObject())
         failBadInput(error.error != QJsonParseError::NoError
@@ -228,7 +228,7 @@ int runConvertStrategy(const Invocation& call) {
     if (call.args.isSet(QStringLiteral("file"))) {
         QFile file;
         openInput(file, call.args.value(QStringLiteral("file")));
-        const QByteArray bytes = file.readAll();
+        const QByteArray bytes = readInput(file, call.args.value(QStringLiteral("file")));
         text = QString::fromUtf8(bytes);
         if (text.toUtf8() != bytes)
             failBadInput(QStringLiteral("%1 is not UTF-8 text").arg(call.args.value(QStringLiteral("file"))));

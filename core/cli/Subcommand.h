@@ -43,6 +43,9 @@ struct Invocation {
 void writeBytes(QTextStream& out, const std::string& bytes);
 // Opens path for reading, "-" meaning standard input; a Failure (exit 2) naming the file when it cannot.
 void openInput(QFile& file, const QString& path);
+// The whole of an input opened by openInput, at most kMaxInputFileBytes (InputFile.h); a Failure naming the
+// file past that.
+QByteArray readInput(QFile& file, const QString& path);
 
 // One `swb` subcommand: its name, usage line, one-line summary, options and body.
 struct Subcommand {

@@ -1,5 +1,7 @@
 #include "cli/Subcommand.h"
 
+#include "InputFile.h"
+
 #include <cstdio>
 
 namespace swb::cli {
@@ -24,6 +26,14 @@ void openInput(QFile& file, const QString& path) {
     file.setFileName(path);
     if (!file.open(QIODevice::ReadOnly))
         failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+}
+
+QByteArray readInput(QFile& file, const QString& path) {
+    Result<QByteArray> bytes =
+        readWhole(file, path == QLatin1String("-") ? QStringLiteral("standard input") : path);
+    if (!bytes)
+        failBadInput(bytes.error().message);
+    return std::move(bytes).value();
 }
 
 std::vector<Subcommand> allSubcommands() {

@@ -33,7 +33,7 @@ SweepSpec sweepFromArguments(const Invocation& call) {
         QFile file;
         openInput(file, specPath);
         QJsonParseError error;
-        const QByteArray text = file.readAll();
+        const QByteArray text = readInput(file, specPath);
         const QJsonDocument document = QJsonDocument::fromJson(text, &error);
         if (error.error != QJsonParseError::NoError)
             failBadInput(QStringLiteral("%1 is not valid JSON: %2").arg(specPath, jsonErrorWhere(text, error)));

@@ -38,7 +38,7 @@ std::vector<std::pair<int, std::string>> jsonlLines(const QString& path) {
     openInput(file, path);
     std::vector<std::pair<int, std::string>> lines;
     int number = 0;
-    for (const QByteArray& line : file.readAll().split('\n')) {
+    for (const QByteArray& line : readInput(file, path).split('\n')) {
         ++number;
         const QByteArray trimmed = line.trimmed();
         if (!trimmed.isEmpty())
@@ -105,7 +105,7 @@ int runTokenize(const Invocation& inv) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             failBadInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-        const QByteArray bytes = file.readAll(); // exactly the file's bytes, final newline included
+        const QByteArray bytes = readInput(file, path); // exactly the file's bytes, final newline included
         text.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
     }
     const std::unique_ptr<Tokenizer> tokenizer = loadFromOptions(inv);

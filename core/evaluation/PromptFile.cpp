@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "InputFile.h"
 #include "chat/ChatTemplate.h"
 
 namespace swb {
@@ -102,7 +103,10 @@ Result<QStringList> readPromptFile(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error::badInput(QStringLiteral("cannot read the prompt file %1: %2").arg(path, file.errorString()));
-    const QString text = QString::fromUtf8(file.readAll());
+    Result<QByteArray> bytes = readWhole(file, path);
+    if (!bytes)
+        return bytes.error();
+    const QString text = QString::fromUtf8(bytes.value());
     const QString suffix = QFileInfo(path).suffix().toLower();
     QStringList prompts;
     if (suffix == QLatin1String("jsonl")) {

@@ -343,6 +343,11 @@ private slots:
         row("template center, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-center.jinja"}, "center's width");
         row("template indent, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-indent.jinja"}, "indent's width");
         row("template tojson, huge indent", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-tojson-indent.jinja"}, "tojson's indent");
+        row("prompt file that never ends", {"generate", "--prompt-file", "/dev/zero", "--max-tokens", "2"}, "/dev/zero holds more than 64 MB");
+        row("messages file that never ends", {"generate", "--messages", "/dev/urandom", "--max-tokens", "2"}, "/dev/urandom holds more than 64 MB");
+        row("chat template that never ends", {"render-template", "--messages", "@messages.json", "--chat-template", "/dev/zero"}, "/dev/zero holds more than 64 MB");
+        row("batch prompts that never end", {"batch", "--prompts", "/dev/zero", "--strategy", "greedy", "--strategy", "chat", "--db", "@new9.sqlite"}, "/dev/zero holds more than 64 MB");
+        row("sweep spec that never ends", {"sweep", "--spec", "/dev/zero", "--db", "@new10.sqlite"}, "/dev/zero holds more than 64 MB");
         row("batch prompts missing", {"batch", "--prompts", "@no-prompts.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new1.sqlite"}, "no-prompts.txt");
         row("batch prompts empty", {"batch", "--prompts", "@prompts-empty.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new2.sqlite"}, "prompts-empty.txt");
         row("batch prompts bad JSON line", {"batch", "--prompts", "@prompts-bad.jsonl", "--strategy", "greedy", "--strategy", "chat", "--db", "@new3.sqlite"}, "line 2");

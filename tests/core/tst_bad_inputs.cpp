@@ -205,6 +205,8 @@ private slots:
                                                  "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"));
         QVERIFY(write("template-center.jinja", "{{ \"a\"|center(9999999999) }}"));
         QVERIFY(write("template-indent.jinja", "{{ \"a\"|indent(9999999999) }}"));
+        QVERIFY(write("template-not-utf8.jinja", "{{ messages[0].content }}\n\xff\xfe"));
+        QVERIFY(write("template-binary.jinja", QByteArray("{{ x }}\0\x01\x02", 10)));
         QVERIFY(write("template-tojson-indent.jinja", "{{ {\"a\": 1}|tojson(indent=9999999999) }}"));
         QVERIFY(write("logits-string.json", "{\"logits\": \"many\"}"));
         QVERIFY(write("logits-empty.json", "{\"logits\": []}"));
@@ -343,6 +345,8 @@ private slots:
         row("template center, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-center.jinja"}, "center's width");
         row("template indent, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-indent.jinja"}, "indent's width");
         row("template tojson, huge indent", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-tojson-indent.jinja"}, "tojson's indent");
+        row("template not UTF-8", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-not-utf8.jinja"}, "line 2: the template is not text: byte 26 is not valid UTF-8");
+        row("template binary", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-binary.jinja"}, "the template is not text: byte 7 is a NUL byte");
         row("prompt file that never ends", {"generate", "--prompt-file", "/dev/zero", "--max-tokens", "2"}, "/dev/zero holds more than 64 MB");
         row("messages file that never ends", {"generate", "--messages", "/dev/urandom", "--max-tokens", "2"}, "/dev/urandom holds more than 64 MB");
         row("chat template that never ends", {"render-template", "--messages", "@messages.json", "--chat-template", "/dev/zero"}, "/dev/zero holds more than 64 MB");

@@ -327,6 +327,12 @@ void TestChatTemplate::errors()
 
 void TestChatTemplate::hostileTemplates()
 {
+    // Issue 39: a template must be text (bytes as they are here: a QString would have replaced them).
+    QCOMPARE(render("a\n\xc3\x28"), std::string("ERROR: line 2: the template is not text: byte 2 is not valid UTF-8"));
+    QCOMPARE(render("\xc0\xaf"), std::string("ERROR: line 1: the template is not text: byte 0 is not valid UTF-8"));
+    QCOMPARE(render("\xed\xa0\x80"), std::string("ERROR: line 1: the template is not text: byte 0 is not valid UTF-8"));
+    QCOMPARE(render(std::string("ab\0", 3)), std::string("ERROR: line 1: the template is not text: byte 2 is a NUL byte"));
+    QCOMPARE(render("\xf0\x9f\x98\x80 \xe2\x82\xac"), std::string("\xf0\x9f\x98\x80 \xe2\x82\xac"));
     // Infinite recursion through a macro: stopped with a sentence, not a stack overflow.
     QCOMPARE(QString::fromStdString(render("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}")),
         QStringLiteral("ERROR: line 1: macro 'f' recurses deeper than 200 calls"));

@@ -24,7 +24,7 @@ struct TemplateError {
 // without end is refused with a sentence naming its line instead of hanging or exhausting memory.
 constexpr std::size_t kMaxStringBytes = 64u << 20;     // any one string, the output included
 constexpr std::uint64_t kMaxMadeBytes = 512ull << 20;  // all the strings a render builds
-constexpr std::int64_t kMaxSteps = 100'000;            // loop iterations and macro calls
+constexpr std::int64_t kMaxSteps = 20'000;             // loop iterations and macro calls
 constexpr std::size_t kMaxListItems = 1'000'000;       // any one list built by the template
 constexpr int kMaxValueDepth = 256;                    // lists and mappings inside each other, as walked
 
@@ -48,7 +48,7 @@ inline void chargeBytes(std::size_t bytes)
 inline void chargeStep()
 {
     if (++t_renderBudget.steps > kMaxSteps)
-        throw TemplateError{"the template runs more than 100,000 loop iterations and macro calls", 0};
+        throw TemplateError{"the template runs more than 20,000 loop iterations and macro calls", 0};
 }
 
 struct Expr {

@@ -291,6 +291,20 @@ Result<BeamOptions> beamOptions(const DecoderSpec& decoder, const Tokenizer& tok
     return options;
 }
 
+Status Generator::checkStrategy(const Strategy& strategy) const {
+    if (Result<SamplerChain> chain = SamplerChain::build(strategy, &m_tokenizer, strategy.seed.value_or(0)); !chain)
+        return chain.error();
+    if (isBeamDecoder(strategy.decoder)) {
+        Result<BeamOptions> options = beamOptions(strategy.decoder, m_tokenizer);
+        if (!options)
+            return options.error();
+        return checkDecoderChain(strategy, options->doSample, QStringLiteral("beam search"));
+    }
+    if (strategy.decoder.type == QLatin1String("contrastive_search"))
+        return checkDecoderChain(strategy, false, QStringLiteral("contrastive search"));
+    return {};
+}
+
 Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
                                          const std::function<bool(const BeamStep&)>& onStep,
                                          const std::atomic<bool>* cancel) {

@@ -54,6 +54,7 @@ RunSource localRunSource(Model& model, Generator& generator) {
     source.generateBatch = [&generator](const std::vector<GenerationRequest>& requests,
                                         const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
                                         const std::atomic<bool>* stop) { return generator.generateBatch(requests, onStep, stop); };
+    source.checkStrategy = [&generator](const Strategy& strategy) { return generator.checkStrategy(strategy); };
     return source;
 }
 
@@ -76,6 +77,14 @@ Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& d
                                                .arg(j + 1)
                                                .arg(i + 1)
                                                .arg(plan.strategies[i].name));
+    // Every strategy checked before the first run is saved: a batch never stops halfway on a strategy it
+    // could have refused at once.
+    if (source.checkStrategy)
+        for (std::size_t i = 0; i < plan.strategies.size(); ++i)
+            if (Status fits = source.checkStrategy(plan.strategies[i]); !fits)
+                return Error::badInput(QStringLiteral("strategy %1 (%2): %3")
+                                           .arg(i + 1)
+                                           .arg(plan.strategies[i].name, fits.error().message));
     const ModelInfo& info = source.info;
     RunRepository runs(database);
     ComparisonRepository comparisons(database);

@@ -71,6 +71,8 @@ struct RunSource {
     // Whether it takes conversations as they are (an engine rendering them with its own chat template)
     // rather than as the prompt plan.chatTemplate renders.
     bool rendersConversations = false;
+    // What a run of a strategy would refuse at its start (Generator::checkStrategy); empty: nothing to check.
+    std::function<Status(const Strategy&)> checkStrategy;
 };
 
 // The loaded model as a run source: generator's batched decoding (generator must outlive the source).

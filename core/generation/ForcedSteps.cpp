@@ -21,8 +21,16 @@ Status checkDecoderChain(const Strategy& strategy, bool warpers, const QString& 
                                             QStringLiteral("eta")};
     for (const SamplerSpec& spec : strategy.samplers) {
         const SamplerDescriptor* descriptor = findSamplerDescriptor(spec.type);
-        if ((descriptor && descriptor->selector) || processors.contains(spec.type) ||
-            (warpers && warperTypes.contains(spec.type)))
+        // The decoder picks the tokens itself: a plain final draw (greedy, dist) says nothing it would ignore,
+        // a selector with a method of its own (mirostat, adaptive_p) would be dropped without a word.
+        if (descriptor && descriptor->selector) {
+            if (spec.type == QLatin1String("greedy") || spec.type == QLatin1String("dist"))
+                continue;
+            return Error::badInput(QStringLiteral("%1 picks its tokens itself and cannot use the selector '%2'; "
+                                                  "end the chain with greedy or dist, or leave the selector out")
+                                       .arg(decoder, spec.type));
+        }
+        if (processors.contains(spec.type) || (warpers && warperTypes.contains(spec.type)))
             continue;
         if (warpers)
             return Error::badInput(QStringLiteral("%1 applies logits processors (%2) and warpers (%3), not '%4'")

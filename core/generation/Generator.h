@@ -102,6 +102,11 @@ public:
                                   const std::function<bool(const BeamStep&)>& onStep = {},
                                   const std::atomic<bool>* cancel = nullptr);
 
+    // What a run of `strategy` would refuse at its start, checked without running it (the sampler chain against
+    // this tokenizer, a beam or contrastive decoder's options and chain), so that a batch refuses a strategy
+    // before it has saved any run.
+    Status checkStrategy(const Strategy& strategy) const;
+
     // Called with every step of a beam search that generate() runs (a beam decoder), as it is taken.
     void setBeamObserver(std::function<void(const BeamStep&)> observer) { m_beamObserver = std::move(observer); }
 

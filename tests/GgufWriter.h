@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,13 @@ public:
     // Any ggml type; data is the tensor's bytes as ggml stores them.
     void addTensorRaw(const std::string& name, std::uint32_t ggmlType, const std::vector<std::int64_t>& dims,
                       const QByteArray& data) {
-        m_tensors.push_back({name, ggmlType, dims, data});
+        m_tensors.push_back({name, ggmlType, dims, data, std::nullopt});
+    }
+    // The offset a tensor's record claims, instead of where its data lies (for broken files).
+    void setTensorOffset(const std::string& name, std::uint64_t offset) {
+        for (TensorRecord& t : m_tensors)
+            if (t.name == name)
+                t.claimedOffset = offset;
     }
 
     QByteArray bytes() const {
@@ -92,7 +99,7 @@ public:
             for (const std::int64_t d : t.dims)
                 put(out, static_cast<std::uint64_t>(d));
             put(out, t.type);
-            put(out, offset);
+            put(out, t.claimedOffset.value_or(offset));
             offset = align(offset + static_cast<std::uint64_t>(t.data.size()));
         }
         if (!m_tensors.empty()) {
@@ -119,6 +126,7 @@ private:
         std::uint32_t type;
         std::vector<std::int64_t> dims;
         QByteArray data;
+        std::optional<std::uint64_t> claimedOffset;
     };
 
     template <typename T> static void put(QByteArray& out, T value) {

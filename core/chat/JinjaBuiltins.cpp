@@ -490,7 +490,7 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
             out += (firstItem ? "" : sep.str()) + (attribute.isString() ? attributeOf(item, attribute.asString()) : item).str();
             firstItem = false;
             if (out.size() > kMaxStringBytes)
-                fail("join's result grows beyond 64 MB", line);
+                fail("join's result grows beyond 16 MB", line);
         }
         chargeBytes(out.size());
         return Value(std::move(out));
@@ -570,7 +570,7 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
             if (count.isNumber() && count.asInt() >= 0)
                 found = std::min<std::uint64_t>(found, std::uint64_t(count.asInt()));
             if (text.size() + found * (to.size() - from.size()) > kMaxStringBytes)
-                fail("replace's result grows beyond 64 MB", line);
+                fail("replace's result grows beyond 16 MB", line);
         }
         std::string replaced = replaceAll(text, from, to, count.isNumber() ? count.asInt() : -1);
         chargeBytes(replaced.size());

@@ -22,8 +22,8 @@ struct TemplateError {
 // tests/data/chat-templates take two loop iterations a message and under 40 KB of strings for a conversation
 // of 101 messages): templates arrive inside downloaded model files, so one that loops, grows or recurses
 // without end is refused with a sentence naming its line instead of hanging or exhausting memory.
-constexpr std::size_t kMaxStringBytes = 64u << 20;     // any one string, the output included
-constexpr std::uint64_t kMaxMadeBytes = 512ull << 20;  // all the strings a render builds
+constexpr std::size_t kMaxStringBytes = 16u << 20;     // any one string, the output included
+constexpr std::uint64_t kMaxMadeBytes = 128ull << 20;  // all the strings a render builds
 constexpr std::int64_t kMaxSteps = 20'000;             // loop iterations and macro calls
 constexpr std::size_t kMaxListItems = 1'000'000;       // any one list built by the template
 constexpr int kMaxValueDepth = 256;                    // lists and mappings inside each other, as walked
@@ -38,10 +38,10 @@ inline thread_local RenderBudget t_renderBudget;
 inline void chargeBytes(std::size_t bytes)
 {
     if (bytes > kMaxStringBytes)
-        throw TemplateError{"a string grows beyond 64 MB", 0};
+        throw TemplateError{"a string grows beyond 16 MB", 0};
     t_renderBudget.madeBytes += bytes;
     if (t_renderBudget.madeBytes > kMaxMadeBytes)
-        throw TemplateError{"the template builds more than 512 MB of text", 0};
+        throw TemplateError{"the template builds more than 128 MB of text", 0};
 }
 
 // One loop iteration or macro call.

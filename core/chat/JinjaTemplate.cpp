@@ -1023,7 +1023,7 @@ private:
     void write(std::string& out, const std::string& text, int line)
     {
         if (out.size() + text.size() > kMaxStringBytes)
-            throw TemplateError{"the output grows beyond 64 MB", line};
+            throw TemplateError{"the output grows beyond 16 MB", line};
         out += text;
     }
 
@@ -1271,7 +1271,7 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
             if (text->isString()) {
                 const std::size_t size = text->asString().size();
                 if (size > 0 && std::uint64_t(n) > kMaxStringBytes / size)
-                    throw TemplateError{"a repeated string grows beyond 64 MB", line};
+                    throw TemplateError{"a repeated string grows beyond 16 MB", line};
                 chargeBytes(std::size_t(n) * size);
                 std::string out;
                 out.reserve(std::size_t(n) * size);
@@ -1405,6 +1405,8 @@ Value Renderer::binary(const Expr& e)
     if (op == "in")
         return Value(contains(b, a, e.line) != e.negated);
     if (op == "~") {
+        if (a.isString() && b.isString()) // sized before anything is copied
+            chargeBytes(a.asString().size() + b.asString().size());
         std::string left = a.str();
         const std::string right = b.str();
         chargeBytes(left.size() + right.size());

@@ -1,5 +1,6 @@
 #include "formats/GgufFile.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -406,6 +407,24 @@ Result<GgufFile> GgufFile::open(const QString& path) {
                          QString::number(t.offset + *bytes), QString::number(available)));
         t.bytes = *bytes;
         t.data = file.bytes() + file.m_dataOffset + t.offset;
+    }
+    // No two tensors may share bytes (llama.cpp lays them end to end and refuses any other offset): one
+    // written through the other would change both.
+    std::vector<const Tensor*> byOffset;
+    for (const Tensor& t : file.m_tensors)
+        if (t.data && t.bytes > 0)
+            byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](const Tensor* a, const Tensor* b) { return a->offset < b->offset; });
+    for (std::size_t i = 1; i < byOffset.size(); ++i) {
+        const Tensor& before = *byOffset[i - 1];
+        const Tensor& after = *byOffset[i];
+        if (after.offset < before.offset + before.bytes)
+            return Error::badInput(QStringLiteral("%1: tensors '%2' and '%3' overlap (bytes %4 to %5 and %6 to %7 of the "
+                                                  "data section)")
+                                       .arg(name, QString::fromStdString(before.name), QString::fromStdString(after.name),
+                                            QString::number(before.offset), QString::number(before.offset + before.bytes),
+                                            QString::number(after.offset), QString::number(after.offset + after.bytes)));
     }
     return file;
 }

@@ -1,6 +1,7 @@
 #include "formats/SafeTensorsFile.h"
 
-#include <cstring>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <QJsonArray>
@@ -117,7 +118,7 @@ Result<SafeTensorsFile> SafeTensorsFile::open(const QString& path) {
         }
         const double begin = offsets[0].toDouble(-1);
         const double end = offsets[1].toDouble(-1);
-        if (begin < 0 || end < begin)
+        if (begin < 0 || end < begin || begin != std::floor(begin) || end != std::floor(end) || end > 1e18)
             return bad(QStringLiteral("has invalid data_offsets"));
         const auto first = static_cast<std::uint64_t>(begin);
         const auto last = static_cast<std::uint64_t>(end);
@@ -135,6 +136,28 @@ Result<SafeTensorsFile> SafeTensorsFile::open(const QString& path) {
         file.m_index[tensor.name] = file.m_tensors.size();
         file.m_tensors.push_back(std::move(tensor));
     }
+    // As the format's reference reader requires: the tensors, in offset order, cover the data exactly, end to
+    // end, with no gap, no overlap and nothing after the last.
+    std::vector<const Tensor*> byOffset;
+    for (const Tensor& t : file.m_tensors)
+        byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(), [](const Tensor* a, const Tensor* b) {
+        return a->data != b->data ? a->data < b->data : a->bytes < b->bytes;
+    });
+    std::uint64_t covered = 0;
+    for (const Tensor* t : byOffset) {
+        const auto first = static_cast<std::uint64_t>(t->data - data);
+        if (first != covered)
+            return Error::badInput(
+                QStringLiteral("%1: tensor '%2' starts at byte %3 of the data, where the tensors before it end at %4 "
+                               "(the tensors must lie end to end, without gaps or overlaps)")
+                    .arg(name, QString::fromStdString(t->name))
+                    .arg(first)
+                    .arg(covered));
+        covered = first + t->bytes;
+    }
+    if (covered != dataBytes)
+        return Error::badInput(QStringLiteral("%1: the tensors cover %2 of its %3 data bytes").arg(name).arg(covered).arg(dataBytes));
     return file;
 }
 

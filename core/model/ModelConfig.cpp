@@ -1,6 +1,7 @@
 #include "model/ModelConfig.h"
 
 #include <algorithm>
+#include <limits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -233,8 +234,30 @@ Result<ModelConfig> ModelConfig::fromGguf(const GgufFile& file, const QString& f
                         .arg(fileName, QString::fromStdString(*scaling));
         }
     }
+    // RoPE over fewer dimensions than a head has (partial rotary) is not implemented; more is impossible.
+    if (const std::optional<std::int64_t> rotated = file.integer(key("rope.dimension_count"));
+        rotated && c.family != BlockFamily::Gpt2 && *rotated != c.headDim && error.isEmpty())
+        error = *rotated > c.headDim || *rotated < 0
+                    ? QStringLiteral("%1: rope.dimension_count %2 is larger than the head size %3")
+                          .arg(fileName)
+                          .arg(*rotated)
+                          .arg(c.headDim)
+                    : QStringLiteral("%1: rope.dimension_count %2 rotates part of a head of %3; partial rotary "
+                                     "embeddings are not supported")
+                          .arg(fileName)
+                          .arg(*rotated)
+                          .arg(c.headDim);
     if (!error.isEmpty())
         return Error::badInput(error);
+    // Token ids within the vocabulary (an eos of -294967296 was taken and used later).
+    for (const char* name : {"tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id"}) {
+        const std::optional<std::int64_t> id = file.integer(name);
+        if (id && (*id < 0 || (c.vocabSize > 0 && *id >= c.vocabSize) || *id > std::numeric_limits<int>::max()))
+            return Error::badInput(QStringLiteral("%1: %2 %3 is outside the vocabulary of %4 tokens")
+                                       .arg(fileName, QLatin1String(name))
+                                       .arg(*id)
+                                       .arg(c.vocabSize));
+    }
     if (const auto bos = file.integer("tokenizer.ggml.bos_token_id"))
         c.bosTokenId = static_cast<int>(*bos);
     if (const auto eos = file.integer("tokenizer.ggml.eos_token_id"))
@@ -286,6 +309,18 @@ Status ModelConfig::validate(const QString& source) const {
                 .arg(vocabSize)
                 .arg(contextLength)
                 .arg(outside));
+    // Special token ids inside the vocabulary (bos -1: none).
+    for (int id : eosTokenIds)
+        if (id < 0 || id >= vocabSize)
+            return Error::badInput(QStringLiteral("%1: end-of-sequence token id %2 is outside the vocabulary of %3 tokens")
+                                       .arg(source)
+                                       .arg(id)
+                                       .arg(vocabSize));
+    if (bosTokenId < -1 || bosTokenId >= vocabSize)
+        return Error::badInput(QStringLiteral("%1: beginning-of-sequence token id %2 is outside the vocabulary of %3 tokens")
+                                   .arg(source)
+                                   .arg(bosTokenId)
+                                   .arg(vocabSize));
     if (heads % kvHeads != 0)
         return Error::badInput(QStringLiteral("%1: %2 attention heads cannot be grouped over %3 key/value heads")
                                    .arg(source)

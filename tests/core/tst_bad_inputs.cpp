@@ -140,6 +140,17 @@ private slots:
         swb::test::GgufWriter huge = swb::test::ggufLlama(weights);
         huge.addTensorRaw("extra.weight", 0, {1ll << 31, 1ll << 31}, QByteArray(16, '\0'));
         QVERIFY(huge.write(path("gguf-tensor-past-end.gguf")));
+        // Formats as strictly as llama.cpp and the safetensors reference check them (issue 39).
+        swb::test::GgufWriter overlapping = swb::test::ggufLlama(weights);
+        overlapping.addTensorRaw("extra.weight", 0, {4}, QByteArray(16, '\0'));
+        overlapping.setTensorOffset("extra.weight", 0);
+        QVERIFY(overlapping.write(path("gguf-overlap.gguf")));
+        swb::test::GgufWriter rotary = swb::test::ggufLlama(weights);
+        rotary.addUint32("llama.rope.dimension_count", 1000);
+        QVERIFY(rotary.write(path("gguf-rope-dims.gguf")));
+        swb::test::GgufWriter eos = swb::test::ggufLlama(weights);
+        eos.addUint32("tokenizer.ggml.eos_token_id", 4000000000u);
+        QVERIFY(eos.write(path("gguf-eos-outside.gguf")));
         QVERIFY(hfVariant("hf-config-not-json", "config.json", [](QByteArray) { return QByteArray("{\"model_type\": "); }));
         QVERIFY(hfVariant("hf-config-array", "config.json", [](QByteArray) { return QByteArray("[1, 2, 3]"); }));
         QVERIFY(hfVariant("hf-config-deep", "config.json", [](QByteArray) {
@@ -171,6 +182,43 @@ private slots:
         }));
         QVERIFY(hfVariant("hf-st-offsets", "model.safetensors", [](QByteArray bytes) {
             return bytes.left(bytes.size() - 64);
+        }));
+        // A safetensors file with its header rewritten: the first tensor's offsets moved by `shift` bytes
+        // (a gap before it, or an overlap with the next), or a fraction of a byte, or 64 bytes added after
+        // the last tensor.
+        const auto editSafetensors = [](QByteArray bytes, const std::function<void(QJsonObject&)>& edit, QByteArray tail) {
+            quint64 headerBytes = 0;
+            std::memcpy(&headerBytes, bytes.constData(), 8);
+            QJsonObject header = QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerBytes))).object();
+            edit(header);
+            QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+            json.append(QByteArray((8 - json.size() % 8) % 8, ' '));
+            return le64(quint64(json.size())) + json + bytes.mid(8 + qsizetype(headerBytes)) + tail;
+        };
+        const auto firstTensor = [](QJsonObject& header) {
+            for (auto it = header.begin(); it != header.end(); ++it)
+                if (it.key() != QLatin1String("__metadata__") &&
+                    it.value().toObject().value(QLatin1String("data_offsets")).toArray().at(0).toDouble() == 0)
+                    return it.key();
+            return QString();
+        };
+        QVERIFY(hfVariant("hf-st-overlap", "model.safetensors", [&](QByteArray bytes) {
+            return editSafetensors(bytes, [&](QJsonObject& header) {
+                // A second entry over the first tensor's bytes.
+                const QString first = firstTensor(header);
+                header.insert(QStringLiteral("shadow.weight"), header.value(first));
+            }, {});
+        }));
+        QVERIFY(hfVariant("hf-st-half-byte", "model.safetensors", [&](QByteArray bytes) {
+            return editSafetensors(bytes, [&](QJsonObject& header) {
+                QJsonObject entry = header.value(firstTensor(header)).toObject();
+                const QJsonArray offsets = entry.value(QLatin1String("data_offsets")).toArray();
+                entry.insert(QStringLiteral("data_offsets"), QJsonArray{0.5, offsets.at(1).toDouble() + 0.5});
+                header.insert(firstTensor(header), entry);
+            }, {});
+        }));
+        QVERIFY(hfVariant("hf-st-trailing", "model.safetensors", [&](QByteArray bytes) {
+            return editSafetensors(bytes, [](QJsonObject&) {}, QByteArray(64, '\0'));
         }));
         // Tokenizers.
         QVERIFY(write("tok-malformed/tokenizer.json", "{\"model\": ["));
@@ -293,6 +341,12 @@ private slots:
         row("hf vocab_size absurd", {"info", "--model", "@hf-vocab-huge"}, "'vocab_size' must be an integer from 1 to 1000000000, not 4000000000");
         row("safetensors header length", {"info", "--model", "@hf-st-header-length"}, "model.safetensors");
         row("safetensors header not JSON", {"info", "--model", "@hf-st-header-not-json"}, "model.safetensors");
+        row("gguf tensors overlap", {"info", "--model", "@gguf-overlap.gguf"}, "overlap");
+        row("gguf rope dimensions past the head", {"info", "--model", "@gguf-rope-dims.gguf"}, "rope.dimension_count 1000 is larger than the head size");
+        row("gguf eos outside the vocabulary", {"info", "--model", "@gguf-eos-outside.gguf"}, "tokenizer.ggml.eos_token_id 4000000000 is outside the vocabulary");
+        row("safetensors tensors overlap", {"info", "--model", "@hf-st-overlap"}, "without gaps or overlaps");
+        row("safetensors offsets inside a byte", {"info", "--model", "@hf-st-half-byte"}, "invalid data_offsets");
+        row("safetensors data past the last tensor", {"info", "--model", "@hf-st-trailing"}, "the tensors cover");
         row("safetensors data cut short", {"info", "--model", "@hf-st-offsets"}, "truncated");
         row("generate, model missing", {"generate", "--model", "@nothing.bin", "--prompt", "x"}, "does not exist");
         // Tokenizers.
@@ -339,9 +393,9 @@ private slots:
         row("template list in itself, printed", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-print.jinja"}, "line 2: a value nests deeper");
         row("template list in itself, compared", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-equals.jinja"}, "contains itself");
         row("template nested loops", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-nested-loops.jinja"}, "more than 20,000 loop iterations");
-        row("template string repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat.jinja"}, "beyond 64 MB");
+        row("template string repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat.jinja"}, "beyond 16 MB");
         row("template list repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat-list.jinja"}, "beyond a million items");
-        row("template string doubled in a loop", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-doubling.jinja"}, "beyond 64 MB");
+        row("template string doubled in a loop", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-doubling.jinja"}, "beyond 16 MB");
         row("template center, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-center.jinja"}, "center's width");
         row("template indent, huge width", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-indent.jinja"}, "indent's width");
         row("template tojson, huge indent", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-tojson-indent.jinja"}, "tojson's indent");

@@ -181,6 +181,18 @@ Status SweepSpec::validate() const {
         return Error::badInput(QStringLiteral("a sweep's samples must be from 1 to 1000"));
     if (maxTokens < 1 || maxTokens > 4096)
         return Error::badInput(QStringLiteral("a sweep's max tokens must be from 1 to 4096"));
+    // Counted in 64 bits (an int product of a large prompt set went negative), and bounded.
+    constexpr std::int64_t kMostRuns = 1'000'000;
+    const std::int64_t runs = std::int64_t(x.values.size()) * std::int64_t(y ? y->values.size() : 1) *
+                              std::int64_t(prompts.size()) * std::int64_t(samples);
+    if (runs > kMostRuns)
+        return Error::badInput(QStringLiteral("the sweep would make %1 runs (%2 cells × %3 prompts × %4 samples); at "
+                                              "most %5 are allowed")
+                                   .arg(runs)
+                                   .arg(std::int64_t(x.values.size()) * std::int64_t(y ? y->values.size() : 1))
+                                   .arg(prompts.size())
+                                   .arg(samples)
+                                   .arg(kMostRuns));
     for (int row = 0; row < rows(); ++row)
         for (int column = 0; column < columns(); ++column)
             if (Result<Strategy> cell = sweepCellStrategy(*this, column, row); !cell)

@@ -262,6 +262,7 @@ private slots:
         QVERIFY(write("prompts-empty.txt", {}));
         QVERIFY(write("prompts-bad.jsonl", "{\"prompt\": \"a\"}\n{\"prompt\": \n"));
         QVERIFY(write("prompts.txt", "Once upon a time\n"));
+        QVERIFY(write("prompts-five.txt", "a\nb\nc\nd\ne\n"));
         // Run stores: a good one with two runs and a comparison, then broken ones.
         const auto made = swb::test::runSwbProcess({"batch", "--prompts", path("prompts.txt"), "--strategy", "greedy",
                                                     "--strategy", "creative", "--max-tokens", "4", "--db", path("store.sqlite")});
@@ -414,6 +415,7 @@ private slots:
         row("batch samples zero", {"batch", "--prompts", "@prompts.txt", "--strategy", "greedy", "--strategy", "chat", "--samples", "0", "--db", "@new4.sqlite"}, "--samples");
         row("sweep axis unknown sampler", {"sweep", "--x", "warmth.value=1", "--prompts", "@prompts.txt", "--db", "@new5.sqlite"}, "warmth");
         row("sweep axis value out of range", {"sweep", "--x", "top_p.p=0.5,1.5", "--prompts", "@prompts.txt", "--db", "@new6.sqlite"}, "1.5");
+        row("sweep grid too large to count in an int", {"sweep", "--x", "top_k.k=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--y", "top_p.p=0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8", "--samples", "1000", "--prompts", "@prompts-five.txt", "--db", "@new11.sqlite"}, "the sweep would make 1280000 runs (256 cells × 5 prompts × 1000 samples)");
         row("sweep spec not JSON", {"sweep", "--spec", "@messages-not-json.json", "--db", "@new7.sqlite"}, "line");
         row("convert-strategy unknown format", {"convert-strategy", "--to", "ollama", "--strategy", "greedy"}, "ollama");
         row("convert-strategy flags without value", {"convert-strategy", "--from", "llamacpp-flags", "--strategy", "--temp"}, "--temp");

@@ -28,6 +28,7 @@ printf '{%% set a = [] %%}{%% set _ = a.append(a) %%}{{ a|tojson }}{{ a }}{{ a =
 printf '{%% for i in range(100000) %%}{%% for j in range(100000) %%}{%% endfor %%}{%% endfor %%}' > "$out/chat_template/loops"
 printf '{{ "ab" * 4611686018427387904 }}{{ ([1] * 4611686018427387904)|length }}' > "$out/chat_template/repeat"
 printf '{%% set ns = namespace(s="a") %%}{%% for i in range(100) %%}{%% set ns.s = ns.s ~ ns.s %%}{%% endfor %%}' > "$out/chat_template/doubling"
+printf '{{ ([1] * 0 * 2000000002000)|length }}{{ ("" * 2000000002000)|length }}' > "$out/chat_template/empty-repeat"
 printf '{{ "a"|center(9999999999) }}{{ "a"|indent(9999999999) }}{{ {"a": 1}|tojson(indent=9999999999) }}' > "$out/chat_template/widths"
 cp "$src/resources/models/kjv-tiny/tokenizer.json" "$out/tokenizer_json/kjv-tiny.json"
 printf 'And God said, Let there be light: and there was light.\n\tünï <s></s> 1234' > "$out/tokenize/text"

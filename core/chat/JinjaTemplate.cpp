@@ -1270,6 +1270,8 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
             const std::int64_t n = std::max<std::int64_t>(0, count->asInt());
             if (text->isString()) {
                 const std::size_t size = text->asString().size();
+                if (size == 0 || n == 0) // (an empty string repeated 2^40 times must not loop 2^40 times)
+                    return Value(std::string());
                 if (size > 0 && std::uint64_t(n) > kMaxStringBytes / size)
                     throw TemplateError{"a repeated string grows beyond 16 MB", line};
                 chargeBytes(std::size_t(n) * size);
@@ -1280,6 +1282,8 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
                 return Value(std::move(out));
             }
             const std::size_t items = text->asList().size();
+            if (items == 0 || n == 0)
+                return Value::list();
             if (items > 0 && std::uint64_t(n) > kMaxListItems / items)
                 throw TemplateError{"a repeated list grows beyond a million items", line};
             Value::List out;

@@ -308,6 +308,8 @@ void TestChatTemplate::errors_data()
     QTest::newRow("recursive for") << "{% for x in y recursive %}{% endfor %}" << "ERROR: line 1: recursive for loops are not supported";
     // Issue 39: 64-bit integers where Python's are unbounded: results that fit are Python's (INT64_MIN % -1
     // is 0, 2 ** 62 is exact), the rest refused, never a SIGFPE or a wrapped value.
+    // Found by fuzz_chat_template: an empty list or string repeated 2 * 10^12 times looped that often.
+    QTest::newRow("empty repeated") << "{{ ([1] * 0 * 2000000002000)|length }}{{ ('' * 2000000002000)|length }}" << "00";
     QTest::newRow("INT64_MIN % -1") << "{{ (-9223372036854775807 - 1) % -1 }}" << "0";
     QTest::newRow("2 ** 62, (-2) ** 63") << "{{ 2 ** 62 }} {{ (-2) ** 63 }}" << "4611686018427387904 -9223372036854775808";
     QTest::newRow("2 ** 63") << "{{ 2 ** 63 }}" << "ERROR: line 1: integer overflow: 2 ** 63 does not fit in 64 bits";

@@ -74,6 +74,18 @@ class TestChat : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 39: without tools the template sees tools = None, as transformers passes it (Phi-4-mini's
+    // template tests `tools is not none`), and the tools it is given when there are some.
+    void toolsAreNoneWithoutTools() {
+        Result<ChatTemplate> t = ChatTemplate::fromText(
+            "{% if tools is not none %}tools:{{ tools | length }}{% else %}no tools{% endif %}", "t");
+        QVERIFY(t);
+        QCOMPARE(t->render(R"([{"role": "user", "content": "hi"}])", false).value(), std::string("no tools"));
+        QCOMPARE(t->render(R"({"messages": [{"role": "user", "content": "hi"}], "tools": [{"type": "function"}]})",
+                           false)
+                     .value(),
+                 std::string("tools:1"));
+    }
     void stopStrings_data();
     void stopStrings();
     void stopStringAcrossASplitCharacter();

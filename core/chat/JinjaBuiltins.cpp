@@ -456,10 +456,21 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
         fail("a value of type " + v.typeName() + " has no length", line);
     }
     if (name == "tojson") {
-        const Value width = arg(0, "indent");
+        // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
+        const Value width = arg(1, "indent");
         if (width.isNumber() && (width.asInt() < 0 || width.asInt() > kMaxWidth))
             fail("tojson's indent must be from 0 to " + std::to_string(kMaxWidth) + ", not " + width.str(), line);
-        std::string json = v.toJson(width.isNumber() ? int(width.asInt()) : -1);
+        Value::JsonStyle style;
+        style.indent = width.isNumber() ? int(width.asInt()) : -1;
+        style.ensureAscii = arg(0, "ensure_ascii").truthy();
+        style.sortKeys = arg(3, "sort_keys").truthy();
+        if (const Value separators = arg(2, "separators"); !separators.isUndefined() && !separators.isNone()) {
+            if (!separators.isList() || separators.asList().size() != 2 || !separators.asList()[0].isString() ||
+                !separators.asList()[1].isString())
+                fail("tojson's separators must be two strings, (item, key)", line);
+            style.separators = std::pair{separators.asList()[0].asString(), separators.asList()[1].asString()};
+        }
+        std::string json = v.toJson(style);
         chargeBytes(json.size());
         return Value(std::move(json));
     }

@@ -1,5 +1,6 @@
 #include "chat/JinjaValue.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -159,10 +160,26 @@ std::string stringRepr(const std::string& s)
     return out;
 }
 
-void jsonString(const std::string& s, std::string& out)
+void jsonString(const std::string& s, std::string& out, bool ensureAscii = false)
 {
     out += '"';
-    for (unsigned char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (ensureAscii && c >= 0x80) { // as json.dumps(ensure_ascii=True): \uXXXX, surrogate pairs past U+FFFF
+            const int length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            std::uint32_t code = c & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F);
+            for (int k = 1; k < length && i + 1 < s.size(); ++k)
+                code = (code << 6) | (static_cast<unsigned char>(s[++i]) & 0x3F);
+            char buf[16];
+            if (code > 0xFFFF) {
+                code -= 0x10000;
+                std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x", 0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF));
+            } else {
+                std::snprintf(buf, sizeof buf, "\\u%04x", code);
+            }
+            out += buf;
+            continue;
+        }
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -203,8 +220,11 @@ private:
     static inline thread_local int t_depth = 0;
 };
 
-void toJsonInto(const Value& v, int indent, int depth, std::string& out)
+void toJsonInto(const Value& v, const Value::JsonStyle& style, int depth, std::string& out)
 {
+    const int indent = style.indent;
+    const std::string itemSeparator = style.separators ? style.separators->first : indent >= 0 ? "," : ", ";
+    const std::string keySeparator = style.separators ? style.separators->second : ": ";
     const auto newline = [&](int level) {
         out += '\n';
         out.append(std::size_t(indent * level), ' ');
@@ -219,7 +239,7 @@ void toJsonInto(const Value& v, int indent, int depth, std::string& out)
         out += std::isnan(d) ? "NaN" : std::isinf(d) ? (d < 0 ? "-Infinity" : "Infinity") : floatRepr(d);
         return;
     }
-    case Value::Kind::String: jsonString(v.asString(), out); return;
+    case Value::Kind::String: jsonString(v.asString(), out, style.ensureAscii); return;
     case Value::Kind::Callable: out += "null"; return;
     case Value::Kind::List: {
         const WalkDepth level;
@@ -231,10 +251,10 @@ void toJsonInto(const Value& v, int indent, int depth, std::string& out)
         out += '[';
         for (std::size_t i = 0; i < items.size(); ++i) {
             if (i)
-                out += indent >= 0 ? "," : ", ";
+                out += itemSeparator;
             if (indent >= 0)
                 newline(depth + 1);
-            toJsonInto(items[i], indent, depth + 1, out);
+            toJsonInto(items[i], style, depth + 1, out);
         }
         if (indent >= 0)
             newline(depth);
@@ -243,20 +263,25 @@ void toJsonInto(const Value& v, int indent, int depth, std::string& out)
     }
     case Value::Kind::Map: {
         const WalkDepth level;
-        const auto& entries = v.asMap().entries;
-        if (entries.empty()) {
+        const auto& all = v.asMap().entries;
+        if (all.empty()) {
             out += "{}";
             return;
         }
+        std::vector<const std::pair<std::string, Value>*> entries;
+        for (const auto& entry : all)
+            entries.push_back(&entry);
+        if (style.sortKeys) // by code point, which UTF-8's byte order keeps
+            std::stable_sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
         out += '{';
         for (std::size_t i = 0; i < entries.size(); ++i) {
             if (i)
-                out += indent >= 0 ? "," : ", ";
+                out += itemSeparator;
             if (indent >= 0)
                 newline(depth + 1);
-            jsonString(entries[i].first, out);
-            out += ": ";
-            toJsonInto(entries[i].second, indent, depth + 1, out);
+            jsonString(entries[i]->first, out, style.ensureAscii);
+            out += keySeparator;
+            toJsonInto(entries[i]->second, style, depth + 1, out);
         }
         if (indent >= 0)
             newline(depth);
@@ -305,10 +330,10 @@ std::string Value::repr() const
     return isString() ? stringRepr(asString()) : str();
 }
 
-std::string Value::toJson(int indent) const
+std::string Value::toJson(const JsonStyle& style) const
 {
     std::string out;
-    toJsonInto(*this, indent, 0, out);
+    toJsonInto(*this, style, 0, out);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -70,8 +71,16 @@ public:
     std::string str() const;
     // Python's repr() (strings quoted), used inside lists and dicts.
     std::string repr() const;
-    // json.dumps(value, ensure_ascii=False, indent=indent) as transformers' tojson does; indent < 0: none.
-    std::string toJson(int indent = -1) const;
+    // json.dumps's options that transformers' tojson passes on.
+    struct JsonStyle {
+        int indent = -1;            // < 0: none
+        bool ensureAscii = false;   // transformers' default: characters as they are
+        bool sortKeys = false;
+        std::optional<std::pair<std::string, std::string>> separators; // default: (", " or "," with indent, ": ")
+    };
+    // json.dumps(value, ...) as transformers' tojson does.
+    std::string toJson(const JsonStyle& style) const;
+    std::string toJson(int indent = -1) const { return toJson(JsonStyle{indent}); }
     // Python ==.
     bool equals(const Value& other) const;
     std::string typeName() const;

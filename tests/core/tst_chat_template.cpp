@@ -268,6 +268,12 @@ void TestChatTemplate::features_data()
     row("boolean operators return operands", "{{ 0 or 'x' }}{{ 1 and 'y' }}{{ none or [] }}", "{}", "xy[]");
     row("comparison chain precedence", "{{ 1 + 2 == 3 and not 2 > 3 }}", "{}", "True");
     row("string multiplication and list concat", "{{ '-' * 3 }}{{ [1] + [2] }}", "{}", "---[1, 2]");
+    // Issue 39: transformers' tojson options (json.dumps's), in its argument order.
+    row("tojson ensure_ascii", "{{ {'k': 'é€😀'} | tojson(ensure_ascii=true) }} {{ 'é' | tojson }}", "{}",
+        "{\"k\": \"\\u00e9\\u20ac\\ud83d\\ude00\"} \"é\"");
+    row("tojson separators and sort_keys", "{{ {'b': 1, 'a': [1, 2]} | tojson(separators=(',', ':'), sort_keys=true) }}",
+        "{}", "{\"a\":[1,2],\"b\":1}");
+    row("tojson positional as transformers", "{{ {'a': 1} | tojson(false, 2) }}", "{}", "{\n  \"a\": 1\n}");
     row("percent format", "{{ '%s=%d' % ('a', 3) }}", "{}", "a=3");
     row("raise_exception", "{{ raise_exception('no system role') }}", "{}", "ERROR: line 1: the template raised an error: no system role");
     row("range", "{{ range(3) | list }}{{ range(1, 7, 2) | list }}{{ range(3, 0, -1) | list }}", "{}", "[0, 1, 2][1, 3, 5][3, 2, 1]");

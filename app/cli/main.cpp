@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -9,6 +10,9 @@
 #include "cli/CommandLine.h"
 
 int main(int argc, char* argv[]) {
+    // A file-size limit (ulimit -f) makes a write fail with EFBIG, which names the file in one sentence,
+    // instead of killing the process with SIGXFSZ halfway through an output.
+    std::signal(SIGXFSZ, SIG_IGN);
     QCoreApplication app(argc, argv);
     swb::initApplicationInfo();
     QTextStream out(stdout);

@@ -1,3 +1,5 @@
+#include <csignal>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -94,6 +96,7 @@ void screenshotAfterSweep(swb::MainWindow* window, const QString& path) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    std::signal(SIGXFSZ, SIG_IGN); // a file-size limit fails the write with a message instead of killing the GUI
     QApplication app(argc, argv);
     swb::initApplicationInfo();
     QApplication::setApplicationDisplayName(QObject::tr("Sampling Workbench"));

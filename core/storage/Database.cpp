@@ -322,8 +322,13 @@ Status inspectExisting(const QString& path) {
         } else {
             QSqlQuery query(db);
             if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next()) {
-                if (query.lastError().nativeErrorCode().toInt() == kSqliteNotADatabase)
+                const int code = query.lastError().nativeErrorCode().toInt() & 0xff; // the primary result code
+                if (code == kSqliteNotADatabase)
                     status = notOurs();
+                else if (code == 10 || code == 13) // SQLITE_IOERR, SQLITE_FULL: the disk, not the file
+                    status = Error::badInput(QStringLiteral("cannot open the run store %1: %2 (a full disk or a "
+                                                            "file-size limit?)")
+                                                 .arg(path, sqliteReason(query.lastError())));
                 else
                     status = Error::badInput(
                         QStringLiteral("the run store %1 is corrupt: %2").arg(path, sqliteReason(query.lastError())));

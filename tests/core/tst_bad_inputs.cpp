@@ -498,6 +498,23 @@ private slots:
         qInfo("%s", err.trimmed().constData());
     }
 
+    // Issue 39: under a file-size limit (ulimit -f) a write fails with a sentence naming the file and the
+    // cause (it was SIGXFSZ, or "Unknown error"), and nothing is left half-written.
+    void fileSizeLimit() {
+        const QString trace = path(QStringLiteral("limited-trace.jsonl"));
+        QProcess process;
+        process.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -f 2; exec \"$0\" \"$@\""),
+                                             QStringLiteral(SWB_CLI_PATH), QStringLiteral("generate"),
+                                             QStringLiteral("--prompt"), QStringLiteral("x"), QStringLiteral("--max-tokens"),
+                                             QStringLiteral("100"), QStringLiteral("--trace"), trace});
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 2, err.constData());
+        QVERIFY2(err.contains("cannot write --trace") && err.contains("File too large"), err.constData());
+        QVERIFY(!QFile::exists(trace));
+    }
+
     // A store another program is writing to: refused within the busy timeout, the store untouched.
     void lockedStore() {
         const QString store = path(QStringLiteral("store-locked.sqlite"));

@@ -539,15 +539,16 @@ Result<QJsonObject> parseFlatYaml(const QString& text) {
         if (line.trimmed().startsWith(QLatin1String("- "))) {
             if (listKey.isEmpty())
                 return Error::badInput(QStringLiteral("line %1: a list item outside a list").arg(n + 1));
-            list.append(scalar(line.trimmed().mid(2)));
-            json.insert(listKey, list);
-            continue;
+            list.append(scalar(line.trimmed().mid(2))); // stored once the list ends: inserting the array at every
+            continue;                                   // item copied it each time (quadratic in its length)
         }
         const qsizetype colon = line.indexOf(QLatin1Char(':'));
         if (colon <= 0 || line.at(0).isSpace())
             return Error::badInput(QStringLiteral("line %1 is not \"key: value\"").arg(n + 1));
         const QString key = line.left(colon).trimmed();
         const QString value = line.mid(colon + 1).trimmed();
+        if (!listKey.isEmpty())
+            json.insert(listKey, list);
         listKey.clear();
         list = {};
         if (value.isEmpty()) {
@@ -562,6 +563,8 @@ Result<QJsonObject> parseFlatYaml(const QString& text) {
             json.insert(key, scalar(value));
         }
     }
+    if (!listKey.isEmpty())
+        json.insert(listKey, list);
     return json;
 }
 

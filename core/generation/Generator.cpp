@@ -52,11 +52,26 @@ std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool par
 }
 
 Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& request) const {
+    const int context = m_model.info().contextLength;
+    // A prompt too long for the context by its bytes alone is refused before it is tokenized (a 50 MB prompt
+    // took its whole tokenization to be told so): it has at least bytes / (the longest token's bytes) tokens.
+    if (!request.usePromptIds && context > 0 && request.prompt.size() > static_cast<std::size_t>(context)) {
+        std::size_t longest = 1;
+        for (TokenId id = 0; id < m_tokenizer.vocabSize(); ++id)
+            longest = std::max(longest, m_tokenizer.piece(id).size());
+        const std::size_t fewest = (request.prompt.size() + longest - 1) / longest;
+        if (fewest >= static_cast<std::size_t>(context))
+            return Error::badInput(QStringLiteral("the prompt of %1 bytes is at least %2 tokens long (no token is longer "
+                                                  "than %3 bytes); the model's context holds %4")
+                                       .arg(request.prompt.size())
+                                       .arg(fewest)
+                                       .arg(longest)
+                                       .arg(context));
+    }
     std::vector<TokenId> ids =
         request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);
     if (ids.empty())
         return Error::badInput(QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"));
-    const int context = m_model.info().contextLength;
     if (context > 0 && static_cast<int>(ids.size()) >= context)
         return Error::badInput(
             QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(ids.size()).arg(context));

@@ -1,6 +1,7 @@
 #include "generation/Generator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <optional>
 
@@ -130,10 +131,20 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
             break;
         }
         GeneratedStep generated;
-        if (contrastive)
+        if (contrastive) {
+            const auto overflowed = [&] {
+                return std::any_of(logits->begin(), logits->end(), [](float x) { return std::isnan(x) || x == INFINITY; });
+            };
+            const bool modelOverflowed = overflowed(); // then the chain names the logits row, as without a decoder
             if (Status s = contrastive->score(logits.value(), request.traceLevel == TraceLevel::Full ? &generated.decoder : nullptr);
                 !s)
                 return s.error();
+            if (!modelOverflowed && overflowed()) // the decoder's own arithmetic
+                return Error::badInput(QStringLiteral("decoder '%1' overflowed at step %2: its scores hold NaN or +inf "
+                                                      "(its parameters are too large for float arithmetic)")
+                                           .arg(request.strategy.decoder.type)
+                                           .arg(result.steps.size() + 1));
+        }
         Result<StepTrace> trace = chain->sample(logits.value(), history, request.traceLevel);
         if (!trace)
             return trace.error();

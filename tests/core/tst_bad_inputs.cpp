@@ -409,6 +409,7 @@ private slots:
         row("sweep spec that never ends", {"sweep", "--spec", "/dev/zero", "--db", "@new10.sqlite"}, "/dev/zero holds more than 64 MB");
         row("batch refuses its second strategy before saving the first's runs", {"batch", "--prompts", "@prompts.txt", "--strategy", "greedy", "--strategy", "{\"decoder\": {\"type\": \"beam\", \"beams\": 2}, \"samplers\": [{\"type\": \"mirostat_v2\", \"tau\": 4}]}", "--max-tokens", "2", "--db", "@store.sqlite"}, "strategy 2");
         row("beam search with a selector of its own", {"generate", "--prompt", "x", "--max-tokens", "2", "--strategy", "{\"decoder\": {\"type\": \"beam\", \"beams\": 2}, \"samplers\": [{\"type\": \"adaptive_p\"}]}"}, "cannot use the selector 'adaptive_p'");
+        row("guidance scale that overflows float", {"generate", "--prompt", "And God", "--max-tokens", "3", "--strategy", "{\"decoder\": {\"type\": \"cfg\", \"guidance_scale\": 1e38, \"negative_prompt\": \"x\"}, \"samplers\": []}"}, "decoder 'cfg' overflowed at step 1");
         row("batch prompts missing", {"batch", "--prompts", "@no-prompts.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new1.sqlite"}, "no-prompts.txt");
         row("batch prompts empty", {"batch", "--prompts", "@prompts-empty.txt", "--strategy", "greedy", "--strategy", "chat", "--db", "@new2.sqlite"}, "prompts-empty.txt");
         row("batch prompts bad JSON line", {"batch", "--prompts", "@prompts-bad.jsonl", "--strategy", "greedy", "--strategy", "chat", "--db", "@new3.sqlite"}, "line 2");

@@ -57,9 +57,12 @@ Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& re
     // A prompt too long for the context by its bytes alone is refused before it is tokenized (a 50 MB prompt
     // took its whole tokenization to be told so): it has at least bytes / (the longest token's bytes) tokens.
     if (!request.usePromptIds && context > 0 && request.prompt.size() > static_cast<std::size_t>(context)) {
-        std::size_t longest = 1;
-        for (TokenId id = 0; id < m_tokenizer.vocabSize(); ++id)
-            longest = std::max(longest, m_tokenizer.piece(id).size());
+        if (m_longestPiece == 0) { // once per generator: a pass over the vocabulary
+            m_longestPiece = 1;
+            for (TokenId id = 0; id < m_tokenizer.vocabSize(); ++id)
+                m_longestPiece = std::max(m_longestPiece, m_tokenizer.piece(id).size());
+        }
+        const std::size_t longest = m_longestPiece;
         const std::size_t fewest = (request.prompt.size() + longest - 1) / longest;
         if (fewest >= static_cast<std::size_t>(context))
             return Error::badInput(QStringLiteral("the prompt of %1 bytes is at least %2 tokens long (no token is longer "

@@ -130,6 +130,7 @@ private:
     const Tokenizer& m_tokenizer;
     std::vector<TokenId> m_stopTokens;
     std::function<void(const BeamStep&)> m_beamObserver;
+    mutable std::size_t m_longestPiece = 0; // bytes of the vocabulary's longest token; 0 until a long prompt needs it
 };
 
 } // namespace swb

@@ -269,9 +269,11 @@ Result<std::string> ChatTemplate::render(const std::string& conversationJson, bo
     Value context = Value::map();
     auto& c = context.asMap();
     c.set("messages", *conversation->asMap().find("messages"));
-    // No tools: None, as transformers passes them (templates test `tools is not none`), not undefined.
+    // No tools, no documents: None, as transformers passes them (templates test `tools is not none`), not
+    // undefined.
     const Value* tools = conversation->asMap().find("tools");
     c.set("tools", tools && tools->isList() ? *tools : Value::none());
+    c.set("documents", Value::none());
     for (const auto& [key, value] : conversation->asMap().entries)
         if (key != "messages" && key != "tools")
             c.set(key, value); // template switches such as enable_thinking

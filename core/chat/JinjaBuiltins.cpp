@@ -223,13 +223,17 @@ Value attributeOf(const Value& v, const std::string& path)
 
 Value toList(const Value& v, int line)
 {
-    if (v.isMap()) {
-        Value::List keys;
-        for (const auto& [key, value] : v.asMap().entries)
-            keys.emplace_back(key);
-        return Value::list(std::move(keys));
-    }
     return Value::list(iterate(v, line));
+}
+
+// dict.items(): [key, value] pairs in insertion order.
+Value mapItems(const Value& v)
+{
+    const auto& m = v.asMap();
+    Value::List pairs;
+    for (std::size_t i = 0; i < m.entries.size(); ++i)
+        pairs.push_back(Value::list({m.keyAt(i), m.entries[i].second}));
+    return Value::list(std::move(pairs));
 }
 
 CallArgs restOf(const CallArgs& args, std::size_t from)
@@ -276,10 +280,27 @@ std::string strftimeNow(const std::string& format)
 
 } // namespace
 
+std::string escapeHtml(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&#34;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    chargeBytes(out.size());
+    return out;
+}
+
 Value getItem(const Value& object, const Value& key)
 {
     if (object.isMap()) {
-        if (const Value* v = object.asMap().find(key.isString() ? key.asString() : key.str()))
+        if (const Value* v = key.hashable() ? object.asMap().findKey(key) : nullptr)
             return *v;
         return {};
     }
@@ -315,7 +336,7 @@ bool contains(const Value& container, const Value& item, int line)
         return std::any_of(container.asList().begin(), container.asList().end(),
             [&](const Value& v) { return v.equals(item); });
     if (container.isMap())
-        return item.isString() && container.asMap().find(item.asString()) != nullptr;
+        return item.hashable() && container.asMap().findKey(item) != nullptr;
     if (container.isUndefined())
         return false;
     fail("a value of type " + container.typeName() + " cannot contain anything", line);
@@ -327,9 +348,10 @@ std::vector<Value> iterate(const Value& value, int line)
     case Value::Kind::Undefined: return {};
     case Value::Kind::List: return value.asList();
     case Value::Kind::Map: {
+        const auto& m = value.asMap();
         std::vector<Value> keys;
-        for (const auto& [key, v] : value.asMap().entries)
-            keys.emplace_back(key);
+        for (std::size_t i = 0; i < m.entries.size(); ++i)
+            keys.push_back(m.keyAt(i));
         return keys;
     }
     case Value::Kind::String: {
@@ -394,10 +416,11 @@ bool applyTest(const std::string& name, const Value& v, CallArgs& args, int line
         return v.isString();
     if (name == "mapping")
         return v.isMap();
+    // Jinja2's Undefined iterates (as empty) and has a length; a generator iterates but has none.
     if (name == "iterable")
-        return v.isList() || v.isMap() || v.isString();
+        return v.isList() || v.isMap() || v.isString() || v.isUndefined();
     if (name == "sequence")
-        return v.isList() || v.isMap() || v.isString();
+        return (v.isList() && !v.isGenerator()) || v.isMap() || v.isString() || v.isUndefined();
     if (name == "callable")
         return v.isCallable();
     if (name == "odd")
@@ -447,6 +470,8 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
     if (name == "length" || name == "count") {
         if (v.isString())
             return Value(std::int64_t(codePoints(v.asString()).size()));
+        if (v.isGenerator())
+            fail("a generator (what map, select or items return) has no length; add |list first", line);
         if (v.isList())
             return Value(std::int64_t(v.asList().size()));
         if (v.isMap())
@@ -479,10 +504,8 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
             return Value::list();
         if (!v.isMap())
             fail("items needs a mapping, not " + v.typeName(), line);
-        Value::List pairs;
-        for (const auto& [key, value] : v.asMap().entries)
-            pairs.push_back(Value::list({Value(key), value}));
-        return Value::list(std::move(pairs));
+        Value pairs = mapItems(v);
+        return Value::generator(std::move(pairs.asList()));
     }
     if (name == "dictsort") {
         Value items = applyFilter(renderer, "items", v, args, line);
@@ -532,20 +555,21 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
         if (test.isString() && !hasTest(test.asString()))
             fail("unknown test '" + test.asString() + "'", line);
         Value::List out;
-        for (const Value& item : iterate(v, line)) {
+        for (const Value& item : v.truthy() ? iterate(v, line) : std::vector<Value>{}) { // Jinja2: `if seq:`
             const Value subject = byAttribute ? attributeOf(item, attribute.str()) : item;
             const bool passes = test.isString() ? applyTest(test.asString(), subject, testArgs, line) : subject.truthy();
             if (passes == keep)
                 out.push_back(item);
         }
-        return Value::list(std::move(out));
+        return Value::generator(std::move(out));
     }
     if (name == "map") {
         Value::List out;
+        const std::vector<Value> items = v.truthy() ? iterate(v, line) : std::vector<Value>{}; // Jinja2: `if value:`
         const Value attribute = arg(99, "attribute");
         if (attribute.isString()) {
             const Value fallback = arg(99, "default");
-            for (const Value& item : iterate(v, line)) {
+            for (const Value& item : items) {
                 Value a = attributeOf(item, attribute.asString());
                 out.push_back(a.isUndefined() && !fallback.isUndefined() ? fallback : a);
             }
@@ -554,16 +578,18 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
             if (!filter.isString())
                 fail("map needs a filter name or attribute=", line);
             CallArgs rest = restOf(args, 1);
-            for (const Value& item : iterate(v, line))
+            for (const Value& item : items)
                 out.push_back(applyFilter(renderer, filter.asString(), item, rest, line));
         }
-        return Value::list(std::move(out));
+        return Value::generator(std::move(out));
     }
     if (name == "first") {
         const auto items = iterate(v, line);
         return items.empty() ? Value() : items.front();
     }
     if (name == "last") {
+        if (v.isGenerator())
+            fail("last cannot read a generator backwards (what map, select or items return); add |list first", line);
         const auto items = iterate(v, line);
         return items.empty() ? Value() : items.back();
     }
@@ -592,22 +618,10 @@ Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs
     }
     if (name == "string")
         return Value(v.str());
-    if (name == "safe" || name == "e" || name == "escape" || name == "forceescape") {
-        if (name == "safe")
-            return v;
-        std::string out;
-        for (char c : v.str()) {
-            switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&#34;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-            }
-        }
-        return Value(std::move(out));
-    }
+    if (name == "safe")
+        return v.isMarkup() ? v : Value::markup(v.str());
+    if (name == "e" || name == "escape" || name == "forceescape")
+        return v.isMarkup() && name != "forceescape" ? v : Value::markup(escapeHtml(v.str()));
     if (name == "int") {
         if (v.isNumber())
             return Value(v.asInt());
@@ -906,19 +920,9 @@ Value method(const Value& self, const std::string& name, int line)
     }
     if (self.isMap() && !self.asMap().isNamespace) {
         if (name == "items")
-            return bind([](const Value& m, CallArgs&) {
-                Value::List pairs;
-                for (const auto& [key, value] : m.asMap().entries)
-                    pairs.push_back(Value::list({Value(key), value}));
-                return Value::list(std::move(pairs));
-            });
+            return bind([](const Value& m, CallArgs&) { return mapItems(m); });
         if (name == "keys")
-            return bind([](const Value& m, CallArgs&) {
-                Value::List keys;
-                for (const auto& [key, value] : m.asMap().entries)
-                    keys.emplace_back(key);
-                return Value::list(std::move(keys));
-            });
+            return bind([](const Value& m, CallArgs&) { return Value::list(iterate(m, 0)); });
         if (name == "values")
             return bind([](const Value& m, CallArgs&) {
                 Value::List values;
@@ -929,7 +933,7 @@ Value method(const Value& self, const std::string& name, int line)
         if (name == "get")
             return bind([](const Value& m, CallArgs& a) {
                 const Value key = a.get(0, nullptr);
-                const Value* found = m.asMap().find(key.isString() ? key.asString() : key.str());
+                const Value* found = key.hashable() ? m.asMap().findKey(key) : nullptr;
                 if (found)
                     return *found;
                 const Value fallback = a.get(1, "default");
@@ -938,11 +942,8 @@ Value method(const Value& self, const std::string& name, int line)
         return {};
     }
     if (self.isList()) {
-        if (name == "append")
-            return bind([](const Value& l, CallArgs& a) {
-                l.asList().push_back(a.get(0, nullptr));
-                return Value::none();
-            });
+        if (name == "append" || name == "extend" || name == "insert" || name == "remove" || name == "reverse" || name == "sort")
+            fail("list." + name + " changes the list, which transformers' immutable sandbox refuses; build a new list instead", line);
         if (name == "pop")
             return bind([](const Value& l, CallArgs& a) {
                 auto& items = l.asList();
@@ -1005,8 +1006,8 @@ Value makeGlobals()
         Value ns = Value::map(true);
         for (const Value& init : args.positional)
             if (init.isMap())
-                for (const auto& [key, value] : init.asMap().entries)
-                    ns.asMap().set(key, value);
+                for (std::size_t i = 0; i < init.asMap().entries.size(); ++i)
+                    ns.asMap().setKey(init.asMap().keyAt(i), init.asMap().entries[i].second);
         for (const auto& [key, value] : args.keyword)
             ns.asMap().set(key, value);
         return ns;

@@ -100,6 +100,8 @@ Value callFromBuiltin(Renderer& renderer, const Value& callee, CallArgs& args, i
 
 // Helpers shared with the builtins.
 Value getItem(const Value& object, const Value& key);
+// markupsafe.escape: & < > ' " as HTML entities.
+std::string escapeHtml(const std::string& text);
 bool contains(const Value& container, const Value& item, int line);
 std::vector<Value> iterate(const Value& value, int line);
 int compare(const Value& a, const Value& b, int line);

@@ -1124,13 +1124,7 @@ Value Renderer::filterChain(const Expr* chain, Value value)
 Flow Renderer::execFor(const Node& node, std::string& out)
 {
     const Value iterable = eval(*node.expr);
-    std::vector<Value> items;
-    if (iterable.isMap()) {
-        for (const auto& [key, value] : iterable.asMap().entries)
-            items.emplace_back(key);
-    } else {
-        items = iterate(iterable, node.line);
-    }
+    std::vector<Value> items = iterate(iterable, node.line);
     m_scopes.push_back(Scope{});
     if (!node.conditions.empty()) {
         std::vector<Value> kept;
@@ -1252,6 +1246,9 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
 {
     if (op == "+") {
         if (a.isString() && b.isString()) {
+            if (a.isMarkup() || b.isMarkup()) // Markup + str escapes the str, as Python's markupsafe does
+                return Value::markup((a.isMarkup() ? a.asString() : escapeHtml(a.asString())) +
+                    (b.isMarkup() ? b.asString() : escapeHtml(b.asString())));
             chargeBytes(a.asString().size() + b.asString().size());
             return Value(a.asString() + b.asString());
         }
@@ -1432,12 +1429,18 @@ Value Renderer::eval(const Expr& e)
     }
     case Expr::Op::Dict: {
         Value map = Value::map();
-        for (std::size_t i = 0; i + 1 < e.children.size(); i += 2)
-            map.asMap().set(eval(*e.children[i]).str(), eval(*e.children[i + 1]));
+        for (std::size_t i = 0; i + 1 < e.children.size(); i += 2) {
+            const Value key = eval(*e.children[i]);
+            if (!key.hashable())
+                throw TemplateError{"a " + key.typeName() + " cannot be a dict key", e.line};
+            map.asMap().setKey(key, eval(*e.children[i + 1]));
+        }
         return map;
     }
     case Expr::Op::Attr: {
         const Value object = eval(*e.children[0]);
+        if (object.isUndefined()) // Jinja2's Undefined raises on any attribute, as transformers renders
+            throw TemplateError{"cannot read ." + e.name + " of an undefined value", e.line};
         if (object.isMap()) {
             Value m = object.asMap().isNamespace ? Value() : method(object, e.name, e.line);
             if (!m.isUndefined())
@@ -1451,6 +1454,8 @@ Value Renderer::eval(const Expr& e)
     case Expr::Op::Index: {
         const Value object = eval(*e.children[0]);
         const Value key = eval(*e.children[1]);
+        if (object.isUndefined())
+            throw TemplateError{"cannot read [" + key.repr() + "] of an undefined value", e.line};
         Value item = getItem(object, key);
         if (item.isUndefined() && key.isString() && !object.isMap())
             return method(object, key.asString(), e.line);

@@ -25,13 +25,96 @@ void Value::Map::set(const std::string& key, Value value)
         return;
     }
     index.emplace(key, entries.size());
+    if (!keyValues.empty())
+        keyValues.emplace_back(key);
     entries.emplace_back(key, std::move(value));
+}
+
+namespace {
+
+// A key that is not a string, as Python hashes it: 1, 1.0 and True are one key.
+std::string otherKey(const Value& key)
+{
+    if (key.isNone())
+        return "n";
+    if (key.isUndefined())
+        return "u";
+    if (key.isFloat()) {
+        const double d = key.asDouble();
+        if (!(std::trunc(d) == d && std::fabs(d) < 9.2e18))
+            return "f" + key.str();
+    }
+    return "i" + std::to_string(key.asInt());
+}
+
+// How json.dumps writes a key that is not a string.
+std::string jsonKeyText(const Value& key)
+{
+    if (key.isNone())
+        return "null";
+    if (key.isBool())
+        return key.asBool() ? "true" : "false";
+    return key.str();
+}
+
+} // namespace
+
+const Value* Value::Map::findKey(const Value& key) const
+{
+    if (key.isString())
+        return find(key.asString());
+    const auto it = otherIndex.find(otherKey(key));
+    return it == otherIndex.end() ? nullptr : &entries[it->second].second;
+}
+
+void Value::Map::setKey(const Value& key, Value value)
+{
+    if (key.isString()) {
+        set(key.asString(), std::move(value));
+        return;
+    }
+    const std::string hashed = otherKey(key);
+    const auto it = otherIndex.find(hashed);
+    if (it != otherIndex.end()) {
+        entries[it->second].second = std::move(value);
+        return;
+    }
+    if (keyValues.empty())
+        for (const auto& entry : entries)
+            keyValues.emplace_back(entry.first);
+    otherIndex.emplace(hashed, entries.size());
+    keyValues.push_back(key);
+    entries.emplace_back(jsonKeyText(key), std::move(value));
+}
+
+Value Value::Map::keyAt(std::size_t i) const
+{
+    return keyValues.empty() ? Value(entries[i].first) : keyValues[i];
+}
+
+bool Value::hashable() const
+{
+    return !isList() && !isMap() && !isCallable();
 }
 
 Value Value::list(List items)
 {
     Value v;
     v.m_data = std::make_shared<List>(std::move(items));
+    return v;
+}
+
+Value Value::generator(List items)
+{
+    Value v = list(std::move(items));
+    v.m_tag = Tag::Generator;
+    return v;
+}
+
+Value Value::markup(std::string text)
+{
+    Value v(std::move(text));
+    v.m_tag = Tag::Markup;
     return v;
 }
 
@@ -82,7 +165,7 @@ bool Value::truthy() const
     case Kind::Int: return asInt() != 0;
     case Kind::Float: return asDouble() != 0.0;
     case Kind::String: return !asString().empty();
-    case Kind::List: return !asList().empty();
+    case Kind::List: return isGenerator() || !asList().empty();
     case Kind::Map: return !asMap().entries.empty();
     case Kind::Callable: return true;
     }
@@ -202,14 +285,15 @@ void jsonString(const std::string& s, std::string& out, bool ensureAscii = false
 }
 
 // One level deeper into nested lists and mappings while a value is walked (printed, compared, dumped):
-// a list that contains itself would otherwise recurse until the stack runs out.
+// nested JSON arrays in a conversation, or lists nested by a template's loop, would otherwise recurse until
+// the stack runs out.
 class WalkDepth {
 public:
     WalkDepth()
     {
         if (++t_depth > kMaxValueDepth) {
             --t_depth;
-            throw TemplateError{"a value nests deeper than 256 levels (a list or mapping that contains itself?)", 0};
+            throw TemplateError{"a value nests deeper than 256 levels", 0};
         }
     }
     ~WalkDepth() { --t_depth; }
@@ -242,6 +326,8 @@ void toJsonInto(const Value& v, const Value::JsonStyle& style, int depth, std::s
     case Value::Kind::String: jsonString(v.asString(), out, style.ensureAscii); return;
     case Value::Kind::Callable: out += "null"; return;
     case Value::Kind::List: {
+        if (v.isGenerator())
+            throw TemplateError{"a generator (what map, select or items return) is not JSON; add |list first", 0};
         const WalkDepth level;
         const auto& items = v.asList();
         if (items.empty()) {
@@ -262,17 +348,29 @@ void toJsonInto(const Value& v, const Value::JsonStyle& style, int depth, std::s
         return;
     }
     case Value::Kind::Map: {
+        if (v.asMap().isNamespace)
+            throw TemplateError{"a namespace is not JSON", 0};
         const WalkDepth level;
         const auto& all = v.asMap().entries;
         if (all.empty()) {
             out += "{}";
             return;
         }
+        const auto& m = v.asMap();
+        std::vector<std::size_t> order(all.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        if (style.sortKeys) // strings by code point, which UTF-8's byte order keeps; numbers by value
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                const Value ka = m.keyAt(a);
+                const Value kb = m.keyAt(b);
+                if (ka.isNumber() && kb.isNumber())
+                    return ka.asDouble() < kb.asDouble();
+                return all[a].first < all[b].first;
+            });
         std::vector<const std::pair<std::string, Value>*> entries;
-        for (const auto& entry : all)
-            entries.push_back(&entry);
-        if (style.sortKeys) // by code point, which UTF-8's byte order keeps
-            std::stable_sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+        for (const std::size_t i : order)
+            entries.push_back(&all[i]);
         out += '{';
         for (std::size_t i = 0; i < entries.size(); ++i) {
             if (i)
@@ -303,6 +401,8 @@ std::string Value::str() const
     case Kind::Float: return floatRepr(asDouble());
     case Kind::String: return asString();
     case Kind::List: {
+        if (isGenerator())
+            return "<generator object>";
         const WalkDepth level;
         std::string out = "[";
         const auto& items = asList();
@@ -317,7 +417,7 @@ std::string Value::str() const
             return "<Namespace>";
         std::string out = "{";
         for (std::size_t i = 0; i < m.entries.size(); ++i)
-            out += (i ? ", " : "") + stringRepr(m.entries[i].first) + ": " + m.entries[i].second.repr();
+            out += (i ? ", " : "") + m.keyAt(i).repr() + ": " + m.entries[i].second.repr();
         return out + "}";
     }
     case Kind::Callable: return "<function " + asCallable().name + ">";
@@ -351,6 +451,8 @@ bool Value::equals(const Value& other) const
     case Kind::None: return true;
     case Kind::String: return asString() == other.asString();
     case Kind::List: {
+        if (isGenerator() || other.isGenerator())
+            return &asList() == &other.asList();
         const WalkDepth level;
         const auto& a = asList();
         const auto& b = other.asList();
@@ -367,11 +469,13 @@ bool Value::equals(const Value& other) const
         const auto& b = other.asMap();
         if (&a == &b)
             return true;
+        if (a.isNamespace || b.isNamespace) // Python compares namespaces by identity
+            return false;
         if (a.entries.size() != b.entries.size())
             return false;
-        for (const auto& [key, value] : a.entries) {
-            const Value* o = b.find(key);
-            if (!o || !value.equals(*o))
+        for (std::size_t i = 0; i < a.entries.size(); ++i) {
+            const Value* o = b.findKey(a.keyAt(i));
+            if (!o || !a.entries[i].second.equals(*o))
                 return false;
         }
         return true;
@@ -390,7 +494,7 @@ std::string Value::typeName() const
     case Kind::Int: return "integer";
     case Kind::Float: return "float";
     case Kind::String: return "string";
-    case Kind::List: return "list";
+    case Kind::List: return isGenerator() ? "generator" : "list";
     case Kind::Map: return asMap().isNamespace ? "namespace" : "mapping";
     case Kind::Callable: return "function";
     }

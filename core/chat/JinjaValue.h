@@ -22,11 +22,20 @@ class Value {
 public:
     using List = std::vector<Value>;
     struct Map {
+        // Each key as JSON writes it (a string key as is, 4096 as "4096"), with its value.
         std::vector<std::pair<std::string, Value>> entries;
-        std::unordered_map<std::string, std::size_t> index;
+        std::unordered_map<std::string, std::size_t> index; // string keys
+        // Python dicts take any hashable key, and templates write {4096: 512}. Keys that are not strings
+        // are kept as values (keyValues: empty while every key is a string, else one per entry) and found
+        // by Python's equality, where 1, 1.0 and True are one key.
+        std::vector<Value> keyValues;
+        std::unordered_map<std::string, std::size_t> otherIndex;
         bool isNamespace = false;
         const Value* find(const std::string& key) const;
         void set(const std::string& key, Value value);
+        const Value* findKey(const Value& key) const;
+        void setKey(const Value& key, Value value); // key: hashable()
+        Value keyAt(std::size_t i) const;
     };
     struct Callable {
         std::string name;
@@ -43,6 +52,15 @@ public:
     Value(const char* s) : m_data(std::string(s)) {}
     static Value none() { Value v; v.m_data = nullptr; return v; }
     static Value list(List items = {});
+    // What Jinja2's map, select, reject, selectattr, rejectattr and items filters return: a Python
+    // generator. It iterates like a list (|list makes it one) but is always true, has no length, cannot
+    // be indexed and is not JSON; templates that dump one fail in transformers, and so here.
+    static Value generator(List items);
+    bool isGenerator() const { return m_tag == Tag::Generator; }
+    // A string marked safe (|safe, |escape): Python's markupsafe.Markup. Markup + str escapes the str,
+    // as transformers renders Functionary's template.
+    static Value markup(std::string text);
+    bool isMarkup() const { return m_tag == Tag::Markup; }
     static Value map(bool isNamespace = false);
     static Value callable(std::string name, std::function<Value(CallArgs&)> call);
 
@@ -83,6 +101,8 @@ public:
     std::string toJson(int indent = -1) const { return toJson(JsonStyle{indent}); }
     // Python ==.
     bool equals(const Value& other) const;
+    // Whether Python can hash it (a dict key, an `in` test on a dict): not a list, dict or callable.
+    bool hashable() const;
     std::string typeName() const;
 
     // Parses JSON keeping object key order; false (and *error set) on malformed text.
@@ -92,6 +112,8 @@ private:
     std::variant<std::monostate, std::nullptr_t, bool, std::int64_t, double, std::string, std::shared_ptr<List>,
         std::shared_ptr<Map>, std::shared_ptr<Callable>>
         m_data;
+    enum class Tag : std::uint8_t { None, Generator, Markup };
+    Tag m_tag = Tag::None;
 };
 
 // Arguments of a call: positional, then keyword (name=value), in the order written.

@@ -245,6 +245,8 @@ private slots:
         QVERIFY(write("template-cycle-tojson.jinja", "{% set a = [] %}{% set _ = a.append(a) %}{{ a|tojson }}"));
         QVERIFY(write("template-cycle-print.jinja", "{% set a = [] %}{% set _ = a.append(a) %}\n{{ a }}"));
         QVERIFY(write("template-cycle-equals.jinja", "{% set a = [] %}{% set _ = a.append(a) %}{{ a == a }}"));
+        QVERIFY(write("template-deep.jinja",
+            "{% set ns = namespace(v=[]) %}{% for i in range(300) %}{% set ns.v = [ns.v] %}{% endfor %}\n{{ ns.v }}"));
         QVERIFY(write("template-nested-loops.jinja",
                       "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"));
         QVERIFY(write("template-repeat.jinja", "{{ \"ab\" * 4611686018427387904 }}"));
@@ -390,9 +392,10 @@ private slots:
         row("template endless recursion", {"generate", "--prompt", "x", "--chat", "--chat-template", "@template-loop.jinja"}, "");
         row("template INT64_MIN // -1", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-int-min-div.jinja"}, "integer overflow: -9223372036854775808 // -1 does not fit in 64 bits");
         row("template integer overflow", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-int-overflow.jinja"}, "integer overflow");
-        row("template list in itself, tojson", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-tojson.jinja"}, "contains itself");
-        row("template list in itself, printed", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-print.jinja"}, "line 2: a value nests deeper");
-        row("template list in itself, compared", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-equals.jinja"}, "contains itself");
+        row("template list in itself, tojson", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-tojson.jinja"}, "list.append changes the list");
+        row("template list in itself, printed", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-print.jinja"}, "line 1: list.append changes the list");
+        row("template nested 300 levels", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-deep.jinja"}, "line 2: a value nests deeper than 256 levels");
+        row("template list in itself, compared", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-cycle-equals.jinja"}, "list.append changes the list");
         row("template nested loops", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-nested-loops.jinja"}, "more than 20,000 loop iterations");
         row("template string repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat.jinja"}, "beyond 16 MB");
         row("template list repeated 2^62 times", {"render-template", "--messages", "@messages.json", "--chat-template", "@template-repeat-list.jinja"}, "beyond a million items");

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QTest>
 
+#include "chat/ChatTemplate.h"
 #include "chat/JinjaTemplate.h"
 #include "chat/JinjaValue.h"
 
@@ -70,6 +71,8 @@ class TestChatTemplate : public QObject {
 private slots:
     void referenceRenderings_data();
     void referenceRenderings();
+    void llamaCppTemplates_data();
+    void llamaCppTemplates();
     void features_data();
     void features();
     void errors_data();
@@ -138,6 +141,69 @@ void TestChatTemplate::referenceRenderings()
     if (expectError) {
         // The reference rejects these (raise_exception on roles it does not take, an operation on a null
         // content, a tool call the template cannot print): so must we, with a sentence, not a crash.
+        QVERIFY2(!out.ok(), out.ok() ? out.value().substr(0, 300).c_str() : "");
+        return;
+    }
+    QVERIFY2(out.ok(), qPrintable(out.ok() ? QString() : out.error().message));
+    QCOMPARE(QString::fromStdString(out.value()), expected);
+}
+
+// Every chat template llama.cpp keeps for its tests (tests/data/chat-templates/llama-cpp), through the path
+// the product renders with (ChatTemplate: tools and documents None when absent, as transformers passes
+// them), against @huggingface/jinja, settled by Python's Jinja2 where the two disagree.
+void TestChatTemplate::llamaCppTemplates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("conversation");
+    QTest::addColumn<bool>("addGenerationPrompt");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("expectError");
+    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
+    const Value data = json(readText(dir + "/expected-llama-cpp.json"));
+    QVERIFY(data.isMap());
+    const Value* cases = data.asMap().find("cases");
+    QVERIFY(cases && cases->isList() && cases->asList().size() >= 71 * 36);
+    for (const Value& c : cases->asList()) {
+        const auto& m = c.asMap();
+        const std::string name = m.find("template")->asString();
+        const std::string conversation = m.find("conversation")->asString();
+        const bool agp = m.find("add_generation_prompt")->asBool();
+        const Value* output = m.find("output");
+        const std::string row = name + "/" + conversation + (agp ? "/gen" : "");
+        QTest::newRow(row.c_str()) << QString::fromStdString(name) << QString::fromStdString(conversation) << agp
+                                   << (output ? QString::fromStdString(output->asString()) : QString()) << !output;
+    }
+}
+
+void TestChatTemplate::llamaCppTemplates()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, conversation);
+    QFETCH(bool, addGenerationPrompt);
+    QFETCH(QString, expected);
+    QFETCH(bool, expectError);
+    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
+    auto parsed = swb::ChatTemplate::fromText(readText(dir + "/llama-cpp/" + name + ".jinja"), name);
+    QVERIFY2(parsed.ok(), qPrintable(parsed.ok() ? QString() : parsed.error().message));
+    parsed->setSpecialTokens("<s>", "</s>");
+    std::tm t{};
+    t.tm_year = 2026 - 1900;
+    t.tm_mon = 0;
+    t.tm_mday = 15;
+    parsed->setNow(timegm(&t));
+
+    Value request = Value::map();
+    const Value conversations = json(readText(dir + "/conversations.json"));
+    for (const Value& c : conversations.asList()) {
+        if (c.asMap().find("name")->asString() != conversation.toStdString())
+            continue;
+        request.asMap().set("messages", *c.asMap().find("messages"));
+        if (const Value* tools = c.asMap().find("tools"))
+            request.asMap().set("tools", *tools);
+    }
+    QVERIFY(request.asMap().find("messages"));
+    auto out = parsed->render(request.toJson(), addGenerationPrompt);
+    if (expectError) {
         QVERIFY2(!out.ok(), out.ok() ? out.value().substr(0, 300).c_str() : "");
         return;
     }
@@ -223,7 +289,7 @@ void TestChatTemplate::features_data()
         R"({"x": 1})", "df1");
     row("selectattr rejectattr",
         "{{ ms | selectattr('role', 'equalto', 'user') | map(attribute='c') | join }}"
-        "{{ ms | rejectattr('role', 'eq', 'user') | map(attribute='c') | join }}{{ ms | selectattr('flag') | length }}",
+        "{{ ms | rejectattr('role', 'eq', 'user') | map(attribute='c') | join }}{{ ms | selectattr('flag') | list | length }}",
         R"({"ms": [{"role": "user", "c": "1", "flag": true}, {"role": "bot", "c": "2"}, {"role": "user", "c": "3"}]})",
         "1321");
     row("select reject map filter", "{{ [1, 2, 3, 4] | select('even') | list }}{{ [1, 2, 3] | reject('odd') | list }}"
@@ -239,6 +305,17 @@ void TestChatTemplate::features_data()
         "{{ [4, 2, 9] | min }}{{ [4, 2, 9] | max }}",
         "{}", "[2, 1, 3][1, 2, 3][1, 2]329");
     row("dictsort", "{% for k, v in {'b': 1, 'a': 2} | dictsort %}{{ k }}{% endfor %}", "{}", "ab");
+    // Keys that are not strings (ByteDance Seed-OSS's template), each expected value printed by Python's Jinja2.
+    row("integer keys",
+        "{% set d = {4096: 512, 1: 'a', True: 'b', 1.0: 'c'} %}{{ d[4096] }} {{ d[1] }} {{ d }} {{ d | tojson }} "
+        "{{ '1' in d }} {{ 1 in d }} {% for k, v in d | dictsort %}{{ k + 1 }},{% endfor %} "
+        "{{ d | tojson(sort_keys=true) }} {{ d.get(1) }}",
+        "{}", R"(512 c {4096: 512, 1: 'c'} {"4096": 512, "1": "c"} False True 2,4097, {"1": "c", "4096": 512} c)");
+    // map/select/... return generators: always true, iterable but not a sequence; Undefined iterates as empty.
+    row("generators and undefined",
+        "{{ 'yes' if ([] | select) else 'no' }} {{ x is iterable }} {{ x is sequence }} {{ [1] | select is sequence }} "
+        "{{ none | select | list }} {{ none | map('string') | list }}",
+        "{}", "yes True True False [] []");
     row("filter block", "{% filter upper %}shout {{ 'it' }}{% endfilter %}", "{}", "SHOUT IT");
     // Tests
     row("tests", "{{ x is defined }}{{ y is defined }}{{ y is undefined }}{{ n is none }}{{ 's' is string }}"
@@ -261,8 +338,8 @@ void TestChatTemplate::features_data()
     // Slicing and indexing, by code points
     row("slicing", "{{ 'héllo'[1:3] }}{{ 'hello'[::-1] }}{{ [1, 2, 3, 4][1:] }}{{ [1, 2, 3][-1] }}{{ 'abc'[-2] }}{{ [1, 2, 3][:-1] }}",
         "{}", "élolleh[2, 3, 4]3b[1, 2]");
-    row("attribute and item", "{{ m.role }}{{ m['content'] }}{{ m.missing.deeper }}{{ l.0 }}", R"({"m": {"role": "r", "content": "c"}, "l": ["z"]})",
-        "rcz");
+    row("attribute and item", "{{ m.role }}{{ m['content'] }}{{ m.missing }}{{ l.0 }}{{ none.a is defined }}",
+        R"({"m": {"role": "r", "content": "c"}, "l": ["z"]})", "rczFalse");
     // Expressions
     row("conditional expression", "{{ 'a' if x else 'b' }}{{ 'c' if not x }}", R"({"x": false})", "bc");
     row("boolean operators return operands", "{{ 0 or 'x' }}{{ 1 and 'y' }}{{ none or [] }}", "{}", "xy[]");
@@ -322,8 +399,21 @@ void TestChatTemplate::errors_data()
     QTest::newRow("1 ** huge, (-1) ** odd") << "{{ 1 ** 4611686018427387904 }} {{ (-1) ** 4611686018427387903 }}" << "1 -1";
     QTest::newRow("INT64_MAX - -1") << "{{ 9223372036854775807 - -1 }}"
                                     << "ERROR: line 1: integer overflow: 9223372036854775807 - -1 does not fit in 64 bits";
-    QTest::newRow("a map in itself") << "{% set d = {'k': []} %}{% set _ = d.k.append(d) %}\n{{ d|tojson }}"
-                                     << "ERROR: line 2: a value nests deeper than 256 levels (a list or mapping that contains itself?)";
+    // What Python's Jinja2 refuses as transformers runs it (ImmutableSandboxedEnvironment), checked there.
+    QTest::newRow("list.append") << "{% set a = [] %}\n{% set _ = a.append(a) %}"
+                                 << "ERROR: line 2: list.append changes the list, which transformers' immutable sandbox "
+                                    "refuses; build a new list instead";
+    QTest::newRow("attribute of undefined") << "{% set m = {} %}{{ m.missing.deeper }}" << "ERROR: line 1: cannot read .deeper of an undefined value";
+    QTest::newRow("item of undefined") << "{{ x[0] }}" << "ERROR: line 1: cannot read [0] of an undefined value";
+    QTest::newRow("length of a generator") << "{{ [1] | select | length }}"
+                                           << "ERROR: line 1: a generator (what map, select or items return) has no length; add |list first";
+    QTest::newRow("tojson of a generator") << "{{ [1] | map('string') | tojson }}"
+                                           << "ERROR: line 1: a generator (what map, select or items return) is not JSON; add |list first";
+    QTest::newRow("tojson of a namespace") << "{% set ns = namespace(a=1) %}{{ ns | tojson }}" << "ERROR: line 1: a namespace is not JSON";
+    QTest::newRow("unhashable key") << "{{ {[1]: 2} }}" << "ERROR: line 1: a list cannot be a dict key";
+    QTest::newRow("nesting beyond 256 levels")
+        << "{% set ns = namespace(v=[]) %}{% for i in range(300) %}{% set ns.v = [ns.v] %}{% endfor %}\n{{ ns.v|tojson }}"
+        << "ERROR: line 2: a value nests deeper than 256 levels";
 }
 
 void TestChatTemplate::errors()

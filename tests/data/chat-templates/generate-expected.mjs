@@ -12,6 +12,13 @@
 //   npm init -y >/dev/null
 //   npm install --ignore-scripts @huggingface/jinja        # 0.5.13 was used
 //   node /path/to/repo/tests/data/chat-templates/generate-expected.mjs /tmp/jinjaref
+//   node /path/to/repo/tests/data/chat-templates/generate-expected.mjs /tmp/jinjaref llama-cpp
+//
+// Two sets. The default one renders templates/<family>.jinja for FAMILIES below into expected.json. The
+// "llama-cpp" set renders every llama-cpp/*.jinja (the chat templates llama.cpp keeps for its tests) into
+// expected-llama-cpp.json with the context transformers' apply_chat_template passes: tools and documents
+// are always there (None when the conversation has none), and bos_token/eos_token are the fixed "<s>" and
+// "</s>" for every template. crosscheck-jinja2.py then renders the same cases with Python's Jinja2.
 //
 // The single argument (or the JINJA_REF_DIR environment variable; default: the
 // current directory) is the folder whose node_modules holds @huggingface/jinja.
@@ -38,20 +45,25 @@
 // is a JavaScript-only artifact (the library turns `"str" + mapping` into
 // "[object Map]" where Python's Jinja2 raises a TypeError), not a reference.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const refDir = resolve(process.argv[2] ?? process.env.JINJA_REF_DIR ?? process.cwd());
+const LLAMA_CPP = process.argv[3] === "llama-cpp";
 const requireFromRef = createRequire(join(refDir, "noop.js"));
 const entry = requireFromRef.resolve("@huggingface/jinja");
 const { Template, Environment } = requireFromRef(entry);
 const pkg = JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8"));
 
-// Template ids, in output order; each is templates/<id>.jinja.
-const FAMILIES = ["llama3", "qwen2_5", "qwen3", "mistral", "gemma", "phi", "smollm2", "deepseek", "gpt_oss"];
+// Template ids, in output order; each is <folder>/<id>.jinja.
+const FOLDER = LLAMA_CPP ? "llama-cpp" : "templates";
+const FAMILIES = LLAMA_CPP
+  ? readdirSync(join(here, FOLDER)).filter((f) => f.endsWith(".jinja")).map((f) => f.slice(0, -6)).sort()
+  : ["llama3", "qwen2_5", "qwen3", "mistral", "gemma", "phi", "smollm2", "deepseek", "gpt_oss"];
+const OUTPUT = LLAMA_CPP ? "expected-llama-cpp.json" : "expected.json";
 
 // Fixed "now" for strftime_now: 2026-01-15 00:00, Thursday (day 15 of the year).
 const FIXED = { year: 2026, month: 1, day: 15, hour: 0, minute: 0, second: 0, weekday: 4, yday: 15 };
@@ -93,12 +105,12 @@ Environment.prototype.set = function (name, value) {
 
 const readJson = (p) => JSON.parse(readFileSync(join(here, p), "utf8"));
 const conversations = readJson("conversations.json");
-const tokens = readJson("templates/tokens.json");
+const tokens = LLAMA_CPP ? null : readJson("templates/tokens.json");
 
 const cases = [];
 const summary = {};
 for (const family of FAMILIES) {
-  const text = readFileSync(join(here, "templates", `${family}.jinja`), "utf8");
+  const text = readFileSync(join(here, FOLDER, `${family}.jinja`), "utf8");
   const counts = (summary[family] = { outputs: 0, errors: 0, conversations_ok: new Set() });
   let template = null;
   let parseError = null;
@@ -114,10 +126,17 @@ for (const family of FAMILIES) {
         if (parseError) throw new Error(parseError);
         const context = { messages: structuredClone(conv.messages) };
         if ("tools" in conv) context.tools = structuredClone(conv.tools);
+        else if (LLAMA_CPP) context.tools = null;
+        if (LLAMA_CPP) context.documents = null;
         context.add_generation_prompt = add_generation_prompt;
-        for (const key of ["bos_token", "eos_token"]) {
-          const value = tokens[family]?.[key];
-          if (value !== null && value !== undefined) context[key] = value;
+        if (LLAMA_CPP) {
+          context.bos_token = "<s>";
+          context.eos_token = "</s>";
+        } else {
+          for (const key of ["bos_token", "eos_token"]) {
+            const value = tokens[family]?.[key];
+            if (value !== null && value !== undefined) context[key] = value;
+          }
         }
         context.strftime_now = strftime_now;
         const output = template.render(context);
@@ -143,10 +162,10 @@ const result = {
   strftime_now_fixed_date: "2026-01-15",
   cases,
 };
-writeFileSync(join(here, "expected.json"), JSON.stringify(result, null, 1) + "\n");
+writeFileSync(join(here, OUTPUT), JSON.stringify(result, null, 1) + "\n");
 
-console.log(`renderer: ${result.renderer}; ${cases.length} cases written to expected.json`);
+console.log(`renderer: ${result.renderer}; ${cases.length} cases written to ${OUTPUT}`);
 for (const [family, c] of Object.entries(summary)) {
-  console.log(`${family.padEnd(9)} outputs=${String(c.outputs).padStart(2)} errors=${String(c.errors).padStart(2)} ` +
+  console.log(`${family.padEnd(LLAMA_CPP ? 48 : 9)} outputs=${String(c.outputs).padStart(2)} errors=${String(c.errors).padStart(2)} ` +
     `conversations with >=1 output=${c.conversations_ok.size}`);
 }

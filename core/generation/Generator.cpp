@@ -52,25 +52,19 @@ std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool par
     return ids;
 }
 
+QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int context) {
+    return QStringLiteral("the prompt of %1 bytes is at least %2 tokens long; the model's context holds %3")
+        .arg(bytes)
+        .arg(fewestTokens)
+        .arg(context);
+}
+
 Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& request) const {
     const int context = m_model.info().contextLength;
-    // A prompt too long for the context by its bytes alone is refused before it is tokenized (a 50 MB prompt
-    // took its whole tokenization to be told so): it has at least bytes / (the longest token's bytes) tokens.
-    if (!request.usePromptIds && context > 0 && request.prompt.size() > static_cast<std::size_t>(context)) {
-        if (m_longestPiece == 0) { // once per generator: a pass over the vocabulary
-            m_longestPiece = 1;
-            for (TokenId id = 0; id < m_tokenizer.vocabSize(); ++id)
-                m_longestPiece = std::max(m_longestPiece, m_tokenizer.piece(id).size());
-        }
-        const std::size_t longest = m_longestPiece;
-        const std::size_t fewest = (request.prompt.size() + longest - 1) / longest;
+    if (!request.usePromptIds && context > 0) {
+        const std::size_t fewest = m_tokenizer.fewestTokens(request.prompt.size());
         if (fewest >= static_cast<std::size_t>(context))
-            return Error::badInput(QStringLiteral("the prompt of %1 bytes is at least %2 tokens long (no token is longer "
-                                                  "than %3 bytes); the model's context holds %4")
-                                       .arg(request.prompt.size())
-                                       .arg(fewest)
-                                       .arg(longest)
-                                       .arg(context));
+            return Error::badInput(promptTooLong(request.prompt.size(), fewest, context));
     }
     std::vector<TokenId> ids =
         request.usePromptIds ? request.promptIds : encodePrompt(request.prompt, request.parseSpecial, request.addSpecial);

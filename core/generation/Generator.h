@@ -75,6 +75,10 @@ void setTimings(GenerationResult& result, std::chrono::steady_clock::time_point 
                 std::chrono::steady_clock::time_point firstToken, std::chrono::steady_clock::time_point end,
                 std::size_t tokens);
 
+// "the prompt of N bytes is at least M tokens long; the model's context holds C": a prompt refused by its
+// bytes before it is tokenized (Tokenizer::fewestTokens), in the CLI, the GUI and the server alike.
+QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int context);
+
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
 // limit or cancellation. Stops at the model's EOS and end-of-turn ids (for llama2.c checkpoints, at BOS, as
 // run.c does) and at the strategy's stop strings, matched across token boundaries and never emitted.
@@ -130,7 +134,6 @@ private:
     const Tokenizer& m_tokenizer;
     std::vector<TokenId> m_stopTokens;
     std::function<void(const BeamStep&)> m_beamObserver;
-    mutable std::size_t m_longestPiece = 0; // bytes of the vocabulary's longest token; 0 until a long prompt needs it
 };
 
 } // namespace swb

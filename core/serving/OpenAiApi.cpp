@@ -37,6 +37,16 @@ ApiError fieldError(const QString& field, const QString& message) {
     return ApiError{400, QStringLiteral("field '%1' %2").arg(field, message), field};
 }
 
+// A prompt too long for the context by its bytes alone, refused before it is tokenized.
+std::optional<ApiError> refuseLongPrompt(const std::string& prompt, const ApiContext& context, const QString& field) {
+    if (context.contextLength <= 0)
+        return std::nullopt;
+    const std::size_t fewest = context.tokenizer->fewestTokens(prompt.size());
+    if (fewest < static_cast<std::size_t>(context.contextLength))
+        return std::nullopt;
+    return ApiError{400, promptTooLong(prompt.size(), fewest, context.contextLength), field};
+}
+
 // The sampling fields: OpenAI's and the common extensions (vLLM's, llama.cpp's names).
 const QStringList& samplingFields() {
     static const QStringList fields = {
@@ -248,6 +258,8 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
                                                               .arg(rendered.error().message));
         request.prompt = rendered.value();
         request.conversationJson = conversationJson;
+        if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("messages")))
+            return *tooLong;
         request.promptIds = context.tokenizer->encode(request.prompt, false, true);
     } else {
         const QJsonValue prompt = json.value(QLatin1String("prompt"));
@@ -259,6 +271,8 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
         }
         if (single.isString()) {
             request.prompt = single.toString().toStdString();
+            if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("prompt")))
+                return *tooLong;
             request.promptIds = context.tokenizer->encode(request.prompt, true, false);
         } else if (single.isArray() && !single.toArray().isEmpty()) {
             for (const QJsonValue& id : single.toArray()) {

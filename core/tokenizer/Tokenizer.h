@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ public:
     // The token's vocabulary string as stored (e.g. "▁the", "Ġthe", "<0x0A>", "<s>"), for display.
     virtual std::string tokenText(TokenId id) const = 0;
     virtual bool isSpecial(TokenId id) const = 0;
+
+    // Fewer tokens than any text of `bytes` bytes can encode to, without encoding it: a prompt too long
+    // for the context by its bytes alone is refused before it is tokenized (a 50 MB prompt took its
+    // whole tokenization to be told so). A token covers at most the longest token's bytes (a special
+    // token's text counts), times 4 for normalizers that shrink text (NFKC makes the 4-byte "𝐀" an "A").
+    // The longest token is found once, on first use, thread-safely.
+    std::size_t fewestTokens(std::size_t bytes) const;
+
+private:
+    mutable std::once_flag m_longestOnce;
+    mutable std::size_t m_longestToken = 1;
 };
 
 // Decodes a stream of tokens into UTF-8 text without ever emitting half a character: bytes of a

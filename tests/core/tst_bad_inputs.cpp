@@ -305,7 +305,13 @@ private slots:
                        QFile::encodeName(path("prompts-hardlink.txt")).constData()) == 0);
         QVERIFY(hfVariant("hf-ok", "config.json", [](QByteArray bytes) { return bytes; }));
         QVERIFY(swb::test::ggufLlama(weights).write(path("ok.gguf")));
-        m_serve = std::make_unique<swb::test::ServeProcess>(QStringList{});
+        // The served model's chat template, a stranger's: three messages make it fail, one way each.
+        QVERIFY(write("template-server.jinja",
+            "{% for m in messages %}{% if m.content == 'divide' %}{{ (-9223372036854775807 - 1) // -1 }}"
+            "{% elif m.content == 'loop' %}{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+            "{% elif m.content == 'append' %}{% set a = [] %}{% set _ = a.append(a) %}"
+            "{% else %}{{ m.role }}: {{ m.content }}\n{% endif %}{% endfor %}"));
+        m_serve = std::make_unique<swb::test::ServeProcess>(QStringList{"--chat-template", path("template-server.jinja")});
         QVERIFY2(m_serve->port() != 0, m_serve->stderrText().constData());
     }
 
@@ -568,6 +574,17 @@ private slots:
         row("chat without messages", "POST", "/v1/chat/completions", R"({"max_tokens": 3})", "messages");
         row("chat role unknown", "POST", "/v1/chat/completions", R"({"messages": [{"role": "wizard", "content": "hi"}]})", "role");
         row("stop a number", "POST", "/v1/completions", R"({"prompt": "a", "stop": 5})", "stop");
+        // Issue 39's cases as a client meets them: the served template fails, the request is too long.
+        row("chat template INT64_MIN // -1", "POST", "/v1/chat/completions",
+            R"({"messages": [{"role": "user", "content": "divide"}]})", "integer overflow: -9223372036854775808 // -1");
+        row("chat template endless loop", "POST", "/v1/chat/completions",
+            R"({"messages": [{"role": "user", "content": "loop"}]})", "more than 20,000 loop iterations");
+        row("chat template list.append", "POST", "/v1/chat/completions",
+            R"({"messages": [{"role": "user", "content": "append"}]})", "list.append changes the list");
+        row("chat tools not a list", "POST", "/v1/chat/completions",
+            R"({"messages": [{"role": "user", "content": "hi"}], "tools": "x"})", "tools");
+        row("prompt longer than the context", "POST", "/v1/completions",
+            "{\"prompt\": \"" + QByteArray(2'000'000, 'a') + "\"}", "the prompt of 2000000 bytes is at least");
         row("strategy PUT not JSON", "PUT", "/v1/strategy", "{\"samplers\": [", "");
         row("strategy PUT top_p 3", "PUT", "/v1/strategy", R"({"samplers": [{"type": "top_p", "p": 3}]})", "top_p");
     }

@@ -520,6 +520,33 @@ private slots:
         }
     }
 
+    // fewestTokens, the bound a prompt is refused by before it is tokenized, is never above the real count:
+    // random text, every token's text repeated (the densest text there is) and special tokens parsed.
+    void fewestTokensIsALowerBound_data() { randomUtf8RoundTrip_data(); }
+    void fewestTokensIsALowerBound() {
+        QFETCH(QString, source);
+        if (!source.startsWith(QLatin1String("tiny")))
+            SWB_REQUIRE_REFERENCE();
+        const Tokenizer* t = tokenizer(source);
+        QVERIFY(t);
+        const auto check = [&](const std::string& text, bool parseSpecial) {
+            const std::size_t real = t->encode(text, false, parseSpecial).size();
+            if (t->fewestTokens(text.size()) > real)
+                QFAIL(qPrintable(QStringLiteral("%1 bytes: bound %2 > %3 tokens").arg(text.size()).arg(t->fewestTokens(text.size())).arg(real)));
+        };
+        TestRng rng(20261206);
+        for (int i = 0; i < 200; ++i)
+            check(randomUtf8(rng), false);
+        for (TokenId id = 0; id < t->vocabSize(); ++id) {
+            std::string text;
+            for (int k = 0; k < 8; ++k)
+                text += t->isSpecial(id) ? t->tokenText(id) : t->piece(id);
+            check(text, t->isSpecial(id));
+        }
+        if (source == QLatin1String("tiny-bpe")) // its longest token is "<|endoftext|>", 13 bytes: 52 a token
+            QCOMPARE(t->fewestTokens(520), std::size_t(10));
+    }
+
     // A token that ends inside a character is held back until the character completes; pushing every
     // token and flushing gives decode() of the whole sequence.
     void streamingDecoderNeverSplitsACharacter_data() { randomUtf8RoundTrip_data(); }

@@ -21,6 +21,8 @@ printf '{"seed": 3, "order": "llama.cpp", "samplers": [{"type": "penalties", "fr
 printf '{"decoder": {"type": "beam", "beams": 4, "force_words": [" a", [" b", " c"]]}, "samplers": [{"type": "logit_bias", "bias": {"3": -5}}, {"type": "no_repeat_ngram", "n": 2}]}' > "$out/strategy/beam"
 printf '{"samplers": [{"type": "mirostat_v2", "tau": 4}], "decoder": {"type": "contrastive_search", "top_k": 3}}' > "$out/strategy/mirostat"
 cp "$src"/tests/data/chat-templates/templates/*.jinja "$out/chat_template/"
+# Every chat template llama.cpp keeps for its tests (issue 39): integer keys, Markup, generators, macros.
+cp "$src"/tests/data/chat-templates/llama-cpp/*.jinja "$out/chat_template/"
 # Templates that once crashed or hung the engine (issue 39): overflowing integers, values that contain
 # themselves, loops and strings without bound, huge widths.
 printf '{{ (-9223372036854775807 - 1) // -1 }}{{ (-9223372036854775807 - 1) %% -1 }}' > "$out/chat_template/int-min"

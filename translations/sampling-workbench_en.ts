@@ -9,7 +9,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+122"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+145"/>
         <source>%1 (branch at step %2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -153,6 +153,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>%1 n=1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: one rating, %2; no interval from a single rating.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 n=%2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -466,40 +476,61 @@
         <source>top-k = %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>top-p %1: %2 tokens, %3%</source>
-        <translation type="unfinished"></translation>
+        <source>top-p %1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>top-p %1: %n token, %2% of the p it got</numerusform>
+            <numerusform>top-p %1: %n tokens, %2% of the p it got</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>min-p %1: threshold p ≥ %2, %3 tokens</source>
-        <translation type="unfinished"></translation>
+        <source>min-p %1: threshold p ≥ %2, %n token(s)</source>
+        <translation>
+            <numerusform>min-p %1: threshold p ≥ %2, %n token</numerusform>
+            <numerusform>min-p %1: threshold p ≥ %2, %n tokens</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>min-p %1: %n token(s)</source>
+        <translation>
+            <numerusform>min-p %1: %n token</numerusform>
+            <numerusform>min-p %1: %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>typical %1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>typical %1: %n token, %2% of the p it got</numerusform>
+            <numerusform>typical %1: %n tokens, %2% of the p it got</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1 %2: %n token(s)</source>
+        <translation>
+            <numerusform>%1 %2: %n token</numerusform>
+            <numerusform>%1 %2: %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location line="+3"/>
-        <source>min-p %1: %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <source>top-nσ %1: %n token(s)</source>
+        <translation>
+            <numerusform>top-nσ %1: %n token</numerusform>
+            <numerusform>top-nσ %1: %n tokens</numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>typical %1: %2 tokens, %3%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 %2: %3 tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>top-nσ %1: %2 tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>%1: %2 tokens, %3%</source>
-        <translation type="unfinished"></translation>
+        <source>%1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>%1: %n token, %2% of the p it got</numerusform>
+            <numerusform>%1: %n tokens, %2% of the p it got</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+50"/>
@@ -513,7 +544,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Chose “%1”: raw p %2, final p %3, raw rank %4</source>
+        <source>Drew “%1”: raw p %2, final p %3, raw rank %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -573,7 +604,7 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+51"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+52"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -593,7 +624,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>A new campaign over the comparisons in the run store</source>
         <translation type="unfinished"></translation>
     </message>
@@ -679,8 +710,21 @@
         <source>ann, bob, cy</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>The share of each rater&apos;s items that are gold questions (%n gold comparison(s) in the store)</source>
+        <translation>
+            <numerusform>The share of each rater&apos;s items that are gold questions (%n gold comparison in the store)</numerusform>
+            <numerusform>The share of each rater&apos;s items that are gold questions (%n gold comparisons in the store)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+19"/>
+        <location line="+2"/>
+        <source>No comparison is marked gold yet: mark some in Compare (Gold) to mix them in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>12=high:Fluent, on topic, answers the question
 7=low:Repeats itself</source>
         <translation type="unfinished"></translation>
@@ -927,7 +971,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Rubric</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1163,12 +1207,20 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Type your rater name first, so your scores can be told from others&apos;.</source>
+        <location line="+10"/>
+        <source>Type your rater name: your scores are kept and saved under it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <location line="+31"/>
+        <source>Saved %n score(s) typed before your name.</source>
+        <translation>
+            <numerusform>Saved %n score typed before your name.</numerusform>
+            <numerusform>Saved %n scores typed before your name.</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+62"/>
+        <location line="+40"/>
         <source>Type your rater name first, so your preferences can be told from others&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1483,7 +1535,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <location line="+9"/>
         <source>&amp;Generate</source>
         <translation type="unfinished"></translation>
@@ -1525,7 +1577,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+59"/>
         <source>Sampler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1536,12 +1588,12 @@ p %2</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1180"/>
+        <location line="+1218"/>
         <source>Kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1180"/>
+        <location line="-1218"/>
         <source>Kept mass</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1556,7 +1608,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Colour by</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1621,12 +1673,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Loaded %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+20"/>
+        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>The server applies its own chat template; the messages are sent as they are.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1654,7 +1711,17 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+19"/>
+        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1. (score %2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1669,7 +1736,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+88"/>
+        <location line="+90"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>Beam search: %n step, best score %1</numerusform>
@@ -1706,8 +1773,32 @@ p %2</source>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <location line="+417"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor</numerusform>
+            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor&lt;/span&gt;</numerusform>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivors&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor&lt;/span&gt;</numerusform>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivors&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-80"/>
+        <location line="-509"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1801,7 +1892,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+173"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1816,12 +1907,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %3 survivors&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+37"/>
         <location line="+5"/>
         <location line="+4"/>
         <source>Token</source>
@@ -1916,7 +2002,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1971,22 +2057,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+30"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %3 survivors&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+48"/>
         <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2041,7 +2117,7 @@ p %2</source>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+31"/>
+        <location filename="../ui/MainWindow.cpp" line="+32"/>
         <source>Sampling Workbench</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2076,12 +2152,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Ready</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+86"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2446,7 +2522,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+105"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+106"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -2503,12 +2579,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+229"/>
+        <location line="+237"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-235"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2628,7 +2704,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+24"/>
         <source>Export CSV:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3039,7 +3115,7 @@ have been compared.</source>
 <context>
     <name>swb::RunsView</name>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="-86"/>
+        <location filename="../ui/runs/RunsView.cpp" line="-109"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3094,7 +3170,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>&amp;Open in Explore</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3108,13 +3184,21 @@ have been compared.</source>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+33"/>
+        <source>%1 of %n run(s)</source>
+        <translation>
+            <numerusform>%1 of %n run</numerusform>
+            <numerusform>%1 of %n runs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="-20"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n run</numerusform>
@@ -3122,7 +3206,7 @@ have been compared.</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+83"/>
         <source>Delete Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3618,7 +3702,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3658,7 +3742,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+114"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4013,12 +4097,12 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+267"/>
         <source>Click a cell to see its outputs; double-click an output to open it in Explore.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-260"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4084,7 +4168,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+76"/>
         <source>Base strategy: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4157,7 +4241,7 @@ have been compared.</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4172,7 +4256,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <location line="+1"/>
         <source>The sweep stopped: %1</source>
         <translation type="unfinished"></translation>
@@ -4257,19 +4341,19 @@ have been compared.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+66"/>
+        <location line="+69"/>
         <source>Pick a candidate or type a word, then Probe.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+160"/>
+        <location line="-61"/>
+        <location line="+163"/>
         <source>raw p</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+159"/>
+        <location line="-158"/>
+        <location line="+162"/>
         <source>raw rank</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4382,7 +4466,7 @@ have been compared.</source>
 <context>
     <name>swb::TokenStreamView</name>
     <message>
-        <location filename="../ui/explore/TokenStreamView.cpp" line="+32"/>
+        <location filename="../ui/explore/TokenStreamView.cpp" line="+36"/>
         <source>Generated tokens</source>
         <translation type="unfinished"></translation>
     </message>

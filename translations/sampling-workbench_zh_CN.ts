@@ -9,7 +9,7 @@
         <translation>色块颜色：该词元的概率</translation>
     </message>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="+122"/>
+        <location filename="../ui/runs/RunsView.cpp" line="+145"/>
         <source>%1 (branch at step %2)</source>
         <translation>%1（在第 %2 步分支）</translation>
     </message>
@@ -153,6 +153,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>%1 n=1</source>
+        <translation>%1 n=1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: one rating, %2; no interval from a single rating.</source>
+        <translation>%1：一个评分，%2；单个评分没有区间。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 n=%2</source>
         <translation>%1 n=%2</translation>
     </message>
@@ -466,40 +476,54 @@
         <source>top-k = %1</source>
         <translation>top-k = %1</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>top-p %1: %2 tokens, %3%</source>
-        <translation>top-p %1：%2 个词元，%3%</translation>
+        <source>top-p %1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>top-p %1：%n 个词元，占其所得 p 的 %2%</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>min-p %1: threshold p ≥ %2, %3 tokens</source>
-        <translation>min-p %1：阈值 p ≥ %2，%3 个词元</translation>
+        <source>min-p %1: threshold p ≥ %2, %n token(s)</source>
+        <translation>
+            <numerusform>min-p %1：阈值 p ≥ %2，%n 个词元</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>min-p %1: %n token(s)</source>
+        <translation>
+            <numerusform>min-p %1：%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>typical %1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>typical %1：%n 个词元，占其所得 p 的 %2%</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1 %2: %n token(s)</source>
+        <translation>
+            <numerusform>%1 %2：%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location line="+3"/>
-        <source>min-p %1: %2 tokens</source>
-        <translation>min-p %1：%2 个词元</translation>
+        <source>top-nσ %1: %n token(s)</source>
+        <translation>
+            <numerusform>top-nσ %1：%n 个词元</numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>typical %1: %2 tokens, %3%</source>
-        <translation>typical %1：%2 个词元，%3%</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 %2: %3 tokens</source>
-        <translation>%1 %2：%3 个词元</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>top-nσ %1: %2 tokens</source>
-        <translation>top-nσ %1：%2 个词元</translation>
-    </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>%1: %2 tokens, %3%</source>
-        <translation>%1：%2 个词元，%3%</translation>
+        <source>%1: %n token(s), %2% of the p it got</source>
+        <translation>
+            <numerusform>%1：%n 个词元，占其所得 p 的 %2%</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+50"/>
@@ -513,8 +537,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Chose “%1”: raw p %2, final p %3, raw rank %4</source>
-        <translation>选中“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
+        <source>Drew “%1”: raw p %2, final p %3, raw rank %4</source>
+        <translation>抽取了“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -573,7 +597,7 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+51"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+52"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation>&lt;b&gt;评分活动&lt;/b&gt;</translation>
     </message>
@@ -593,7 +617,7 @@
         <translation>新建…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>A new campaign over the comparisons in the run store</source>
         <translation>基于运行存储中的比较新建评分活动</translation>
     </message>
@@ -679,8 +703,20 @@
         <source>ann, bob, cy</source>
         <translation>ann, bob, cy</translation>
     </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>The share of each rater&apos;s items that are gold questions (%n gold comparison(s) in the store)</source>
+        <translation>
+            <numerusform>每位评分者的条目中黄金题所占的比例（运行存储中有 %n 个黄金比较）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+19"/>
+        <location line="+2"/>
+        <source>No comparison is marked gold yet: mark some in Compare (Gold) to mix them in.</source>
+        <translation>尚无标记为黄金的比较：请先在“比较”中标记（黄金），再将其混入。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>12=high:Fluent, on topic, answers the question
 7=low:Repeats itself</source>
         <translation>12=high:流畅、切题、回答了问题
@@ -928,7 +964,7 @@
         <translation>你的名字</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Rubric</source>
         <translation>评分标准</translation>
     </message>
@@ -1163,12 +1199,19 @@
         <translation>金标（在你给出偏好前隐藏答案）</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Type your rater name first, so your scores can be told from others&apos;.</source>
-        <translation>请先输入评分者名称，以便将你的分数与他人的区分开。</translation>
+        <location line="+10"/>
+        <source>Type your rater name: your scores are kept and saved under it.</source>
+        <translation>请输入评分者名称：你的分数已保留，并将以该名称保存。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+31"/>
+        <source>Saved %n score(s) typed before your name.</source>
+        <translation>
+            <numerusform>已保存在输入名称之前给出的 %n 个分数。</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+40"/>
         <source>Type your rater name first, so your preferences can be told from others&apos;.</source>
         <translation>请先输入评分者名称，以便将你的偏好与他人的区分开。</translation>
     </message>
@@ -1488,7 +1531,7 @@ p %2</translation>
         <translation> 个词元</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <location line="+9"/>
         <source>&amp;Generate</source>
         <translation>生成(&amp;G)</translation>
@@ -1530,7 +1573,7 @@ p %2</translation>
         <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+59"/>
         <source>Sampler</source>
         <translation>采样器</translation>
     </message>
@@ -1541,12 +1584,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+1180"/>
+        <location line="+1218"/>
         <source>Kept</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location line="-1180"/>
+        <location line="-1218"/>
         <source>Kept mass</source>
         <translation>保留的概率质量</translation>
     </message>
@@ -1561,7 +1604,7 @@ p %2</translation>
         <translation>此步中链的各个阶段；选择其中一个以查看其后的分布</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1626,12 +1669,17 @@ p %2</translation>
         <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Loaded %1.</source>
         <translation>已加载 %1。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+20"/>
+        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
+        <translation>上下文可容纳 %1 个词元（含提示）：运行会提前结束。</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>The server applies its own chat template; the messages are sent as they are.</source>
         <translation>服务器使用自己的聊天模板；消息按原样发送。</translation>
     </message>
@@ -1658,7 +1706,17 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+19"/>
+        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
+        <translation>&lt;b&gt;最佳&lt;/b&gt;（得分 %1）：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1. (score %2): %3</source>
+        <translation>%1.（得分 %2）：%3</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
     </message>
@@ -1673,7 +1731,7 @@ p %2</translation>
         <translation>束搜索：第 %1 / %2 步</translation>
     </message>
     <message numerus="yes">
-        <location line="+88"/>
+        <location line="+90"/>
         <source>Beam search: %n step(s), best score %1</source>
         <translation>
             <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
@@ -1709,8 +1767,29 @@ p %2</translation>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+417"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%n 个保留的词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设分析，仅前 N 个&lt;/b&gt;（编辑后的链，在引擎给出的候选上重放，其余不可见）：将会抽取“%1”——在这些候选中的最终 p %2，%n 个幸存者&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设&lt;/b&gt;（编辑后的链，在此步的 logits 上重放）：将抽取“%1”— 最终 p %2，%n 个保留的词元&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-80"/>
+        <location line="-509"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
@@ -1801,7 +1880,7 @@ p %2</translation>
         <translation>词元探针：运行 %1</translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+173"/>
         <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
     </message>
@@ -1816,12 +1895,7 @@ p %2</translation>
         <translation>无最终 p（引擎不提供）</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %3 survivors&lt;/span&gt;</source>
-        <translation>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设分析，仅前 N 个&lt;/b&gt;（编辑后的链，在引擎给出的候选上重放，其余不可见）：将会抽取“%1”——在这些候选中的最终 p %2，%3 个幸存者&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+37"/>
         <location line="+5"/>
         <location line="+4"/>
         <source>Token</source>
@@ -1915,7 +1989,7 @@ p %2</translation>
         <translation>，%1 tok/s</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation>已保存运行 %1（%2 个词元，结束原因：%3）。</translation>
     </message>
@@ -1970,22 +2044,12 @@ p %2</translation>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %5 survivors</source>
-        <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%5 个保留的词元</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %3 survivors&lt;/span&gt;</source>
-        <translation>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设&lt;/b&gt;（编辑后的链，在此步的 logits 上重放）：将抽取“%1”— 最终 p %2，%3 个保留的词元&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+48"/>
         <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
         <translation>&lt;br&gt;已存储的轨迹（该运行的模型未加载）。</translation>
     </message>
@@ -2040,7 +2104,7 @@ p %2</translation>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+31"/>
+        <location filename="../ui/MainWindow.cpp" line="+32"/>
         <source>Sampling Workbench</source>
         <translation>采样工作台</translation>
     </message>
@@ -2075,12 +2139,12 @@ p %2</translation>
         <translation>报告(&amp;P)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+86"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2443,7 +2507,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+105"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+106"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -2500,12 +2564,12 @@ Choose another</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+229"/>
+        <location line="+237"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-235"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -2625,7 +2689,7 @@ Choose another</source>
         <translation>当某策略在偏好的精确符号检验（不计平局）中，经跨对的 Holm 校正后以 p &lt; 0.05 胜过其他每一个策略时，即为胜者。若无胜者：按当前胜率，领先者最接近的一对还需要约多少条有胜负的偏好才能达到 80% 的检验效能。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+24"/>
         <source>Export CSV:</source>
         <translation>导出 CSV：</translation>
     </message>
@@ -3046,7 +3110,7 @@ have been compared.</source>
 <context>
     <name>swb::RunsView</name>
     <message>
-        <location filename="../ui/runs/RunsView.cpp" line="-86"/>
+        <location filename="../ui/runs/RunsView.cpp" line="-109"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3101,7 +3165,7 @@ have been compared.</source>
         <translation>按提示、输出、策略、模型筛选…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>&amp;Open in Explore</source>
         <translation>在探索中打开(&amp;O)</translation>
     </message>
@@ -3115,20 +3179,27 @@ have been compared.</source>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+33"/>
+        <source>%1 of %n run(s)</source>
+        <translation>
+            <numerusform>%1 / %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="-20"/>
         <source>%n run(s)</source>
         <translation>
             <numerusform>%n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+83"/>
         <source>Delete Run</source>
         <translation>删除运行</translation>
     </message>
@@ -3625,7 +3696,7 @@ have been compared.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
     </message>
@@ -3665,7 +3736,7 @@ have been compared.</source>
         <translation>设置策略</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+114"/>
         <source>JSON: %1 at line %2, column %3.</source>
         <translation>JSON：第 %2 行第 %3 列：%1。</translation>
     </message>
@@ -4018,12 +4089,12 @@ have been compared.</source>
         <translation>运行一次扫描，即可在此查看每个单元格的指标。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+267"/>
         <source>Click a cell to see its outputs; double-click an output to open it in Explore.</source>
         <translation>单击单元格查看其输出；双击某个输出可在探索中打开。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-260"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -4089,7 +4160,7 @@ have been compared.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+76"/>
         <source>Base strategy: %1</source>
         <translation>基础策略：%1</translation>
     </message>
@@ -4161,7 +4232,7 @@ have been compared.</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -4176,7 +4247,7 @@ have been compared.</source>
         <translation>%1 个运行：新生成 %2 个，在运行存储中找到 %3 个。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <location line="+1"/>
         <source>The sweep stopped: %1</source>
         <translation>扫描已停止：%1</translation>
@@ -4259,19 +4330,19 @@ have been compared.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+66"/>
+        <location line="+69"/>
         <source>Pick a candidate or type a word, then Probe.</source>
         <translation>选择一个候选或输入一个词，然后点击探测。</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+160"/>
+        <location line="-61"/>
+        <location line="+163"/>
         <source>raw p</source>
         <translation>原始 p</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+159"/>
+        <location line="-158"/>
+        <location line="+162"/>
         <source>raw rank</source>
         <translation>原始排名</translation>
     </message>
@@ -4384,7 +4455,7 @@ have been compared.</source>
 <context>
     <name>swb::TokenStreamView</name>
     <message>
-        <location filename="../ui/explore/TokenStreamView.cpp" line="+32"/>
+        <location filename="../ui/explore/TokenStreamView.cpp" line="+36"/>
         <source>Generated tokens</source>
         <translation>生成的词元</translation>
     </message>

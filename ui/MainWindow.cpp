@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QScreen>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileInfo>
@@ -9,6 +10,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "AppInfo.h"
@@ -77,6 +79,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
     });
     m_tabs->addTab(m_reportsView, tr("Re&ports"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_explore->setFront(m_tabs->currentWidget() == m_explore);
         if (m_tabs->currentWidget() == m_reportsView)
             m_reportsView->refresh();
     });
@@ -104,6 +107,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
     const QByteArray geometry = m_settings->get(settings::windowGeometry);
     if (!geometry.isEmpty())
         restoreGeometry(geometry);
+    fitToScreen();
     selectTab(m_settings->get(settings::lastTab));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { m_settings->set(settings::lastTab, currentTabKey()); });
 
@@ -144,6 +148,36 @@ bool MainWindow::selectTab(const QString& key) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     saveWindowSettings();
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Before the first show the widgets are not polished yet and ask for more room than they will: show()
+    // can grow the window past the screen. Fit it again once they have settled.
+    if (!m_fittedAfterShow) {
+        m_fittedAfterShow = true;
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+    }
+}
+
+void MainWindow::fitToScreen() {
+    // The default 1280x800, or a geometry saved on a larger screen, must not reach past this screen's edges
+    // (at 1024x700 it hid the Generate button and the status bar).
+    const QScreen* where = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!where)
+        return;
+    const QRect room = where->availableGeometry();
+    const QSize frame = frameGeometry().size() - geometry().size(); // the window manager's borders
+    const QSize fits = size().boundedTo(room.size() - frame);
+    if (fits != size())
+        resize(fits);
+    QRect placed = frameGeometry();
+    placed.moveRight(std::min(placed.right(), room.right()));
+    placed.moveBottom(std::min(placed.bottom(), room.bottom()));
+    placed.moveLeft(std::max(placed.left(), room.left()));
+    placed.moveTop(std::max(placed.top(), room.top()));
+    if (placed.topLeft() != frameGeometry().topLeft())
+        move(placed.topLeft());
 }
 
 void MainWindow::showStatus(const QString& text) {

@@ -46,12 +46,15 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private slots:
     void showStatus(const QString& text);
     void showError(const QString& text);
 
 private:
+    void fitToScreen();
+    bool m_fittedAfterShow = false;
     void createMenus();
     void saveWindowSettings();
     void showAbout();

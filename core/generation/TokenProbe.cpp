@@ -20,6 +20,7 @@ Result<TokenProbe> probeToken(const RunLogits& logits, std::span<const TokenId> 
     probe.token = token;
     for (std::size_t i = 0; i < chain->size(); ++i)
         probe.stages << chain->sampler(i).name();
+    const bool greedy = chain->size() > 0 && chain->sampler(chain->size() - 1).name() == QLatin1String("greedy");
 
     TokenProbeStep current;
     const auto contains = [token](const Candidates& candidates) {
@@ -52,7 +53,11 @@ Result<TokenProbe> probeToken(const RunLogits& logits, std::span<const TokenId> 
         Result<StepTrace> trace = chain->sample(row, history, TraceLevel::None, &final);
         if (!trace)
             return trace.error();
-        if (current.cutBy < 0) {
+        // Greedy keeps every candidate and takes the top one: any other token is cut by it, not "survived".
+        if (current.cutBy < 0 && greedy) {
+            current.cutBy = trace->chosen == token ? -1 : static_cast<int>(chain->size() - 1);
+            current.finalP = trace->chosen == token ? 1.0f : 0.0f;
+        } else if (current.cutBy < 0) {
             final.softmax(); // renormalised over the selector's candidates (no-op when already so)
             for (std::size_t c = 0; c < final.size(); ++c)
                 if (final.id(c) == token)

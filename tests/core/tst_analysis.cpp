@@ -400,6 +400,39 @@ private slots:
         QVERIFY(!probeToken(logits.value(), run->promptIds, tokens, request.strategy, 0, 99999, nullptr).ok());
     }
 
+    // Issue 35: on a greedy run every other token read "survived, not drawn", even at rank 695. Greedy takes
+    // the top token: the drawn one has final p 1, any other is cut by the greedy stage.
+    void probeOnAGreedyRun() {
+        Result<std::unique_ptr<Model>> model = Model::load(demoModel());
+        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(demoModel());
+        QVERIFY(model.ok() && tokenizer.ok());
+        Generator generator(*model.value(), *tokenizer.value());
+        GenerationRequest request;
+        request.prompt = "And God said";
+        request.strategy = test::strategyFromJson(R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "greedy"}]})");
+        request.maxTokens = 8;
+        Result<GenerationResult> run = generator.generate(request);
+        QVERIFY(run.ok());
+        std::vector<TokenId> tokens;
+        for (const GeneratedStep& step : run->steps)
+            tokens.push_back(step.token);
+        Result<RunLogits> logits = RunLogits::compute(*model.value(), run->promptIds, tokens, static_cast<int>(tokens.size()));
+        QVERIFY(logits.ok());
+        const StepTrace& first = run->steps[0].trace;
+        for (const TokenId token : {tokens[0], first.top[1].id, first.top[9].id}) {
+            Result<TokenProbe> probe = probeToken(logits.value(), run->promptIds, tokens, request.strategy, 0, token, nullptr);
+            QVERIFY(probe.ok());
+            QCOMPARE(probe->stages, (QStringList{"temperature", "greedy"}));
+            for (std::size_t i = 0; i < tokens.size(); ++i) {
+                const TokenProbeStep& seen = probe->steps[i];
+                const bool top = tokens[i] == token; // greedy drew the top token, so only it survives
+                QCOMPARE(seen.drawn, top);
+                QCOMPARE(seen.cutBy, top ? -1 : 1);
+                QCOMPARE(seen.finalP, top ? 1.0f : 0.0f);
+            }
+        }
+    }
+
     void divergence_data() {
         QTest::addColumn<std::vector<int>>("a");
         QTest::addColumn<std::vector<int>>("b");

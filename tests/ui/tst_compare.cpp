@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +15,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 
 #include "AppInfo.h"
 #include "MainWindow.h"
@@ -185,6 +188,61 @@ private slots:
         dialog.table()->item(0, 1)->setText(QStringLiteral("6"));
         QVERIFY(!dialog.save()); // lowest above highest
         QCOMPARE(ratings.findRubric(QStringLiteral("strict"))->value().dimensions.front().min, 1.0);
+    }
+
+    // Issue 35: a score typed before the rater name was dropped. It is kept and saved under the name.
+    void scoreBeforeTheRaterNameIsKept() {
+        if (m_compare->comparisonCount() == 0) { // when it runs alone
+            m_compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+            m_compare->setPrompts({QStringLiteral("And God said")});
+            m_compare->maxTokensBox()->setValue(6);
+            QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
+            QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+            QVERIFY(changed.wait(120000));
+        }
+        RatingRepository ratings(*m_window->database());
+        m_compare->setRater(QString());
+        auto* rater = m_compare->findChild<QComboBox*>(QStringLiteral("rater"));
+        emit rater->lineEdit()->editingFinished();
+        QVERIFY(!m_compare->panes().empty());
+        ComparePane* pane = m_compare->panes().front();
+        const qint64 run = pane->runId();
+        const QString dimension = pane->scoreBox(0)->objectName().section('_', 1);
+        pane->scoreBox(0)->setValue(pane->scoreBox(0)->minimum() + 2);
+        const double score = pane->scoreBox(0)->value();
+        QVERIFY(!ratings.findRater(QStringLiteral("carol"))->has_value());
+        rater->setFocus();
+        QTest::keyClicks(rater, QStringLiteral("carol"));
+        emit rater->lineEdit()->editingFinished();
+        const std::optional<qint64> carol = ratings.findRater(QStringLiteral("carol")).value();
+        QVERIFY(carol.has_value());
+        bool found = false;
+        const std::vector<RatingRecord> ofRun = ratings.ratingsOfRun(run).value();
+        for (const RatingRecord& rating : ofRun)
+            found = found || (rating.raterId == *carol && rating.dimension == dimension && rating.score == score);
+        QVERIFY2(found, qPrintable(dimension));
+    }
+
+    // Issue 35: the New Campaign dialog offered a gold share of 0.10 with no gold comparison in the store, which
+    // could only fail ("needs gold comparisons"). Without gold it offers none; with some, 0.10.
+    void campaignDialogOffersGoldOnlyWithGold() {
+        int golds = 0;
+        for (const ComparisonRecord& c : ComparisonRepository(*m_window->database()).listComparisons().value())
+            golds += c.isGold ? 1 : 0;
+        double offered = -1;
+        bool enabled = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            auto* share = dialog->findChild<QDoubleSpinBox*>(QStringLiteral("campaignGoldShare"));
+            QVERIFY(share);
+            offered = share->value();
+            enabled = share->isEnabled();
+            dialog->reject();
+        });
+        QTest::mouseClick(m_compare->campaigns()->findChild<QPushButton*>(QStringLiteral("newCampaign")), Qt::LeftButton);
+        QCOMPARE(offered, golds > 0 ? 0.10 : 0.0);
+        QCOMPARE(enabled, golds > 0);
     }
 
     void clickingATokenOpensItsStepInExplore() {

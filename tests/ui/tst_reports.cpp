@@ -31,6 +31,7 @@
 #include "reports/WinRateHeatmap.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "storage/RunRepository.h"
 
 using namespace swb;
 
@@ -728,6 +729,44 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 2 && !m_view->isComputing(), 60000);
         QCOMPARE(runsOf("greedy"), 10);
         QCOMPARE(box->currentIndex(), 0);
+    }
+
+    // Issue 35: with 16 strategies the report's tables asked for 1,148 px, so the window grew past a 900 px
+    // screen and the Export buttons went off it. The report scrolls instead; the tab stays small.
+    void manyStrategiesFitASmallScreen() {
+        const QString store = path("sixteen.sqlite");
+        QStringList args{"batch", "--prompts", path("prompts.txt"), "--max-tokens", "2", "--db", store};
+        for (int i = 1; i <= 16; ++i)
+            args << "--strategy"
+                 << QStringLiteral(R"({"name": "t%1", "samplers": [{"type": "temperature", "value": %2}, {"type": "dist"}]})")
+                        .arg(i)
+                        .arg(0.1 * i);
+        const auto batch = swb(args);
+        QVERIFY2(batch.status == 0, batch.err.constData());
+        Result<std::unique_ptr<Database>> opened = Database::open(store);
+        QVERIFY(opened);
+        QByteArray ratings = "run_id,rater,dimension,score\n";
+        const auto runs = RunRepository(*opened.value()).listRuns();
+        QVERIFY(runs && runs->size() == 80);
+        for (const RunSummary& run : runs.value())
+            ratings += QByteArray::number(run.id) + ",ann,relevance," + QByteArray::number(run.id % 4) + "\n";
+        writeFile(path("sixteen-ratings.csv"), ratings);
+        const auto imported = swb({"import-ratings", "--db", store, "--csv", path("sixteen-ratings.csv")});
+        QVERIFY2(imported.status == 0, imported.err.constData());
+        ReportsView view(opened.value().get(), nullptr);
+        view.resize(1024, 560); // a 1024x700 screen less the title, menu, tab and status bars
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(refreshed(view));
+        QVERIFY(view.showsReport());
+        QCOMPARE(view.report().strategies.size(), std::size_t(16));
+        QCoreApplication::processEvents();
+        QVERIFY2(view.minimumSizeHint().height() <= 560, qPrintable(QString::number(view.minimumSizeHint().height())));
+        QCOMPARE(view.size(), QSize(1024, 560));
+        for (const QPushButton* button : view.findChildren<QPushButton*>())
+            if (button->objectName().startsWith(QStringLiteral("exportCsv_")))
+                QVERIFY2(view.rect().contains(QRect(button->mapTo(&view, QPoint(0, 0)), button->size())),
+                         qPrintable(button->objectName()));
     }
 
     void emptyStoreExplainsHowToGetData() {

@@ -75,6 +75,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->explore()->isModelLoaded(), 60000);
         m_sweep = m_window->sweep();
         QVERIFY(m_window->selectTab(QStringLiteral("sweep")));
+        // Issue 35: fresh settings show perplexity, which moves with temperature (raw entropy barely does).
+        QCOMPARE(m_sweep->metricBox()->currentData().toString(), QStringLiteral("perplexity"));
     }
 
     void runsAGridAndShowsItsCells() {
@@ -134,6 +136,11 @@ private slots:
     void resumesAndCancels() {
         runAndWait(); // the same sweep again: nothing to make
         QCOMPARE(m_sweep->statusLabel()->text(), QStringLiteral("16 runs: 0 generated, 16 found in the run store."));
+        QCustomPlot* plot = m_sweep->heatmap()->plot();
+        QTest::mouseClick(plot, Qt::LeftButton, {},
+                          QPoint(int(plot->xAxis->coordToPixel(1)), int(plot->yAxis->coordToPixel(1))));
+        auto* caption = m_sweep->findChild<QLabel*>(QStringLiteral("sweepCellTitle"));
+        QVERIFY2(caption->text().contains(QStringLiteral(": 4 run")), qPrintable(caption->text()));
         // Another seed and longer runs, cancelled at once: Run Sweep again finishes it without making a run twice.
         fill(4);
         m_sweep->findChildren<QSpinBox*>()[1]->setValue(256);
@@ -143,6 +150,9 @@ private slots:
         QVERIFY(done.wait(120000));
         QVERIFY2(m_sweep->statusLabel()->text().startsWith(QStringLiteral("Cancelled after")),
                  qPrintable(m_sweep->statusLabel()->text()));
+        // Issue 35: the cell's caption ("…: 4 runs") stayed over the emptied list.
+        QCOMPARE(m_sweep->outputs()->topLevelItemCount(), 0);
+        QVERIFY2(!caption->text().contains(QStringLiteral(": 4 run")), qPrintable(caption->text()));
         runAndWait();
         QVERIFY2(m_sweep->statusLabel()->text().startsWith(QStringLiteral("16 runs: ")), qPrintable(m_sweep->statusLabel()->text()));
         RunRepository runs(*m_window->database());
@@ -207,6 +217,27 @@ private slots:
         QVERIFY(m_sweep->statusLabel()->text().startsWith(QStringLiteral("Wait for the running comparison")));
         m_window->explore()->setWorkerBusy(false);
         m_sweep->findChild<QCheckBox*>(QStringLiteral("sweepUseY"))->setChecked(true);
+    }
+
+    // Issue 35: cells of 3.17 to 3.32 nats stretched over the whole colour scale, so noise looked like an effect.
+    // The scale spans at least a tenth of the values' size; a real spread still fills it.
+    void colourScaleDoesNotMagnifyNoise() {
+        SweepHeatmap heatmap;
+        SweepHeatmap::Grid grid;
+        grid.xLabel = QStringLiteral("temperature");
+        grid.xValues = {QStringLiteral("0.5"), QStringLiteral("1")};
+        grid.values = {3.17, 3.32};
+        grid.runs = {4, 4};
+        grid.metric = QStringLiteral("mean_raw_entropy");
+        heatmap.setGrid(grid);
+        auto* scale = heatmap.findChild<QCPColorScale*>();
+        QVERIFY(scale);
+        QVERIFY(std::fabs(scale->dataRange().size() - 0.332) < 1e-12);
+        QVERIFY(std::fabs(scale->dataRange().center() - 3.245) < 1e-12);
+        grid.values = {1.0, 3.0}; // a spread of 2 on values of 3: the scale is the values'
+        heatmap.setGrid(grid);
+        QCOMPARE(scale->dataRange().lower, 1.0);
+        QCOMPARE(scale->dataRange().upper, 3.0);
     }
 
     void badAxisIsOneSentence() {

@@ -21,6 +21,7 @@
 
 #include "storage/CampaignRepository.h"
 #include "storage/ComparisonRepository.h"
+#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
 
@@ -58,6 +59,7 @@ CampaignPanel::CampaignPanel(Database* database, QWidget* parent)
     m_campaign->setPlaceholderText(tr("no campaign yet"));
     connect(m_campaign, &QComboBox::currentIndexChanged, this, &CampaignPanel::showProgress);
     auto* create = new QPushButton(tr("New…"), this);
+    create->setObjectName(QStringLiteral("newCampaign"));
     create->setToolTip(tr("A new campaign over the comparisons in the run store"));
     connect(create, &QPushButton::clicked, this, &CampaignPanel::newCampaignDialog);
     row->addWidget(m_campaign, 1);
@@ -222,9 +224,19 @@ void CampaignPanel::newCampaignDialog() {
     perOutput->setRange(1, 100);
     perOutput->setValue(3);
     auto* gold = new QDoubleSpinBox(&dialog);
+    gold->setObjectName(QStringLiteral("campaignGoldShare"));
     gold->setRange(0.0, 0.9);
     gold->setSingleStep(0.05);
-    gold->setValue(0.10);
+    // Gold questions need comparisons marked gold: without any, a share above 0 could only fail.
+    int golds = 0;
+    if (Result<std::vector<ComparisonRecord>> all = ComparisonRepository(*m_database).listComparisons())
+        for (const ComparisonRecord& c : all.value())
+            golds += c.isGold ? 1 : 0;
+    gold->setValue(golds > 0 ? 0.10 : 0.0);
+    gold->setEnabled(golds > 0);
+    gold->setToolTip(golds > 0 ? tr("The share of each rater's items that are gold questions (%n gold comparison(s) in "
+                                    "the store)", nullptr, golds)
+                               : tr("No comparison is marked gold yet: mark some in Compare (Gold) to mix them in."));
     auto* seed = new QSpinBox(&dialog);
     seed->setRange(0, std::numeric_limits<int>::max());
     auto* rubric = new QComboBox(&dialog);

@@ -193,6 +193,7 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
         if (name == m_settings.get(settings::compareRater))
             return;
         m_settings.set(settings::compareRater, name);
+        savePendingScores();
         showComparison(m_index);
     };
     connect(m_raterBox->lineEdit(), &QLineEdit::editingFinished, this, applyRater);
@@ -806,7 +807,9 @@ void CompareView::updatePreferenceButtons() {
 void CompareView::saveScore(qint64 runId, const QString& dimension, double score, bool cleared) {
     const std::optional<qint64> rater = raterId(true);
     if (!rater) {
-        emit statusMessage(tr("Type your rater name first, so your scores can be told from others'."));
+        // Kept, not dropped: saved under the name once it is typed.
+        m_pendingScores[{runId, dimension}] = {score, cleared};
+        emit statusMessage(tr("Type your rater name: your scores are kept and saved under it."));
         m_raterBox->setFocus();
         return;
     }
@@ -829,6 +832,15 @@ void CompareView::saveScore(qint64 runId, const QString& dimension, double score
     refreshRaters();
     updateRatedLabel();
     emit ratingsChanged();
+}
+
+void CompareView::savePendingScores() {
+    if (rater().isEmpty() || m_pendingScores.empty())
+        return;
+    const auto pending = std::exchange(m_pendingScores, {});
+    for (const auto& [key, value] : pending)
+        saveScore(key.first, key.second, value.first, value.second);
+    emit statusMessage(tr("Saved %n score(s) typed before your name.", nullptr, static_cast<int>(pending.size())));
 }
 
 void CompareView::saveNote(qint64 runId, const QString& note) {

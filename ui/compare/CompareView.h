@@ -1,7 +1,9 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <QWidget>
@@ -93,6 +95,9 @@ private:
     void removeStrategyRow();
     void rebuildPreferenceButtons(const ComparisonRecord& comparison);
     void saveScore(qint64 runId, const QString& dimension, double score, bool cleared);
+    // Scores set before a rater name was typed, saved under the name when it is (run, dimension -> score,
+    // cleared).
+    void savePendingScores();
     void saveNote(qint64 runId, const QString& note);
     void updateRatedLabel();
     void updatePreferenceButtons();
@@ -147,6 +152,7 @@ private:
     std::vector<ComparisonRecord> m_comparisons;
     int m_index = -1;
     bool m_revealed = false;
+    std::map<std::pair<qint64, QString>, std::pair<double, bool>> m_pendingScores;
 };
 
 } // namespace swb

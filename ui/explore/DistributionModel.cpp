@@ -12,8 +12,8 @@ namespace swb {
 namespace {
 
 // lupdate files these under the context "swb" (the enclosing namespace).
-QString tr(const char* text) {
-    return QCoreApplication::translate("swb", text);
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
+    return QCoreApplication::translate("swb", text, disambiguation, n);
 }
 
 QString number(double value) {
@@ -67,26 +67,24 @@ QString describeStage(const StageTrace& stage, const SamplerSpec* spec) {
     if (type == QLatin1String("top_k"))
         return tr("top-k = %1").arg(static_cast<qint64>(param("k")));
     if (type == QLatin1String("top_p"))
-        return tr("top-p %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
+        return tr("top-p %1: %n token(s), %2% of the p it got", nullptr, stage.kept).arg(number(param("p")), mass);
     if (type == QLatin1String("min_p"))
-        return std::isfinite(stage.threshold) ? tr("min-p %1: threshold p \u2265 %2, %3 tokens")
+        return std::isfinite(stage.threshold) ? tr("min-p %1: threshold p \u2265 %2, %n token(s)", nullptr, stage.kept)
                                                     .arg(number(param("p")), number(stage.threshold))
-                                                    .arg(stage.kept)
-                                              : tr("min-p %1: %2 tokens").arg(number(param("p"))).arg(stage.kept);
+                                              : tr("min-p %1: %n token(s)", nullptr, stage.kept).arg(number(param("p")));
     if (type == QLatin1String("typical"))
-        return tr("typical %1: %2 tokens, %3%").arg(number(param("p"))).arg(stage.kept).arg(mass);
+        return tr("typical %1: %n token(s), %2% of the p it got", nullptr, stage.kept).arg(number(param("p")), mass);
     if (type == QLatin1String("epsilon") || type == QLatin1String("eta"))
-        return tr("%1 %2: %3 tokens")
-            .arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon")))
-            .arg(stage.kept);
+        return tr("%1 %2: %n token(s)", nullptr, stage.kept)
+            .arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon")));
     if (type == QLatin1String("top_n_sigma"))
-        return tr("top-n\u03c3 %1: %2 tokens").arg(number(param("n"))).arg(stage.kept);
-    return tr("%1: %2 tokens, %3%").arg(type).arg(stage.kept).arg(mass);
+        return tr("top-n\u03c3 %1: %n token(s)", nullptr, stage.kept).arg(number(param("n")));
+    return tr("%1: %n token(s), %2% of the p it got", nullptr, stage.kept).arg(type, mass);
 }
 
 DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy& strategy,
                                          const std::vector<StageDistribution>* stages, int stage,
-                                         const Tokenizer* tokenizer, int vocabSize, int maxBars) {
+                                         const Tokenizer* tokenizer, int vocabSize, bool whatIf, int maxBars) {
     DistributionModel model;
     const bool useStage = stages && stage >= 0 && stage < static_cast<int>(stages->size());
     const std::size_t shown = std::min(trace.top.size(), static_cast<std::size_t>(std::max(maxBars, 1)));
@@ -128,14 +126,14 @@ DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy&
         model.markers.push_back(std::move(marker));
     }
     const QString chosenText = visibleTokenText(tokenDisplayText(tokenizer, trace.chosen));
-    // A replay (stages given) shows what the chain would draw, not what the run drew.
+    // An edited chain's replay shows what it would draw; the run's own chain, what the run drew.
     model.title =
         useStage
             ? tr("After stage %1 (%2)").arg(stage + 1).arg((*stages)[static_cast<std::size_t>(stage)].stage.sampler)
-        : stages ? tr("Would draw \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
+        : whatIf ? tr("Would draw \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
                        .arg(chosenText, number(trace.rawP), number(trace.finalP))
                        .arg(trace.rawRank)
-                 : tr("Chose \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
+                 : tr("Drew \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
                        .arg(chosenText, number(trace.rawP), number(trace.finalP))
                        .arg(trace.rawRank);
     model.finalLabel = useStage ? tr("p after stage %1").arg(stage + 1) : tr("p after the chain");

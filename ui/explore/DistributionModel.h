@@ -43,10 +43,12 @@ struct DistributionModel {
 };
 
 // Builds the plot's content from a step's trace. stages, when given (a replay), supply the
-// distribution after each stage; stage selects which (-1 = final, 0.. = after that stage).
+// distribution after each stage; stage selects which (-1 = final, 0.. = after that stage). whatIf: the trace is
+// an edited chain's replay, so the title says what it would draw; otherwise what the run drew.
 DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy& strategy,
                                          const std::vector<StageDistribution>* stages, int stage,
-                                         const Tokenizer* tokenizer, int vocabSize, int maxBars = 32);
+                                         const Tokenizer* tokenizer, int vocabSize, bool whatIf = false,
+                                         int maxBars = 32);
 
 // Token text for display: spaces as ·, newlines as ↵, tabs as →, C0 controls as <0xNN>, other
 // unprintable characters (DEL, C1, format, unassigned) as <U+XXXX>: never a font's empty box.

@@ -253,6 +253,13 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_maxTokens->setValue(m_settings.get(settings::exploreMaxTokens));
     m_maxTokens->setPrefix(tr("max "));
     m_maxTokens->setSuffix(tr(" tokens"));
+    // More tokens than the model's context holds: the run ends at the context limit, so say so beside it.
+    m_contextWarning = new QLabel(this);
+    m_contextWarning->setObjectName(QStringLiteral("contextWarning"));
+    m_contextWarning->setWordWrap(true);
+    m_contextWarning->setStyleSheet(QStringLiteral("color: #b35c00;"));
+    m_contextWarning->hide();
+    connect(m_maxTokens, qOverload<int>(&QSpinBox::valueChanged), this, &ExploreView::updateContextWarning);
     m_generate = new QPushButton(tr("&Generate"), this);
     m_generate->setObjectName(QStringLiteral("generate"));
     m_generate->setToolTip(tr("Generate from the prompt with this strategy (Ctrl+Return)"));
@@ -272,6 +279,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_stopAction, &QAction::triggered, this, &ExploreView::stop);
     m_progress = new QLabel(this);
     m_progress->setObjectName(QStringLiteral("generationProgress"));
+    // Wraps: one line of "124 tokens · max_tokens, 1540 tok/s · computed with …" widened the whole window past a
+    // 1024 px screen after generating.
+    m_progress->setWordWrap(true);
+    m_progress->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 
     m_showRaw = new QRadioButton(tr("raw p"), this);
     m_showFinal = new QRadioButton(tr("final p"), this);
@@ -286,19 +297,36 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     m_stream->setShowFinal(m_showFinal->isChecked());
     connect(m_showFinal, &QRadioButton::toggled, this, [this](bool on) { m_stream->setShowFinal(on); });
     m_streamScroll = new QScrollArea(this);
+    m_streamScroll->setObjectName(QStringLiteral("streamScroll"));
     m_streamScroll->setWidget(m_stream);
     m_streamScroll->setWidgetResizable(true);
     m_streamScroll->setMinimumHeight(90);
     m_streamScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(m_stream, &TokenStreamView::stepSelected, this, [this](int) { showStep(); });
+    // The selected chip in view (End, Home, the arrows, a replay's highlight).
+    connect(m_stream, &TokenStreamView::revealRequested, this, [this](int step) {
+        const QRect chip = m_stream->chipRect(step);
+        if (chip.isValid())
+            m_streamScroll->ensureVisible(chip.center().x(), chip.center().y(), 8, chip.height());
+    });
     m_beamTree = new BeamTreeView(this);
     m_beamScroll = new QScrollArea(this);
     m_beamScroll->setWidget(m_beamTree);
     m_beamScroll->setWidgetResizable(false);
     m_beamScroll->setMinimumHeight(90);
+    // Above the tree, the texts the search returned, best first (the tree alone showed none of them).
+    m_beamTexts = new QLabel(this);
+    m_beamTexts->setObjectName(QStringLiteral("beamTexts"));
+    m_beamTexts->setWordWrap(true);
+    m_beamTexts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_beamPage = new QWidget(this);
+    auto* beamColumn = new QVBoxLayout(m_beamPage);
+    beamColumn->setContentsMargins(0, 0, 0, 0);
+    beamColumn->addWidget(m_beamTexts);
+    beamColumn->addWidget(m_beamScroll, 1);
     m_streamStack = new QStackedWidget(this);
     m_streamStack->addWidget(m_streamScroll);
-    m_streamStack->addWidget(m_beamScroll);
+    m_streamStack->addWidget(m_beamPage);
     connect(m_beamTree, &BeamTreeView::nodeSelected, this, &ExploreView::traceBeamNode);
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
     connect(m_stream, &TokenStreamView::editRequested, this, &ExploreView::editAndContinue);
@@ -400,6 +428,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addLayout(promptRow);
+    topLayout->addWidget(m_contextWarning); // the full width: one line, not a column under the buttons
     topLayout->addLayout(streamHeader);
     topLayout->addWidget(m_streamStack, 1);
     topLayout->addWidget(m_loopPanel);
@@ -606,6 +635,7 @@ void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
         m_settings.set(settings::modelTokenizers, tokenizers);
     }
     updateButtons();
+    updateContextWarning();
     emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
     emit modelReady(model.info.path);
 }
@@ -618,9 +648,28 @@ void ExploreView::setWorkerBusy(bool busy) {
 void ExploreView::updateButtons() {
     const bool ready = m_model.has_value() && m_loadId == 0 && !m_workerBusy;
     m_generate->setEnabled(ready && !m_generating);
-    m_generateAction->setEnabled(ready && !m_generating);
+    m_generateAction->setEnabled(m_front && ready && !m_generating);
     m_stop->setEnabled(m_generating);
-    m_stopAction->setEnabled(m_generating);
+    m_stopAction->setEnabled(m_front && m_generating);
+}
+
+void ExploreView::updateContextWarning() {
+    const int context = m_model ? m_model->info.contextLength : 0;
+    const bool past = context > 0 && m_maxTokens->value() >= context;
+    m_contextWarning->setText(past ? tr("The context holds %1 tokens, the prompt's included: the run ends sooner.")
+                                         .arg(context)
+                                   : QString());
+    m_contextWarning->setVisible(past);
+}
+
+bool ExploreView::editorMatchesRun() const {
+    return m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
+           m_editor->seed() == m_run.seed;
+}
+
+void ExploreView::setFront(bool front) {
+    m_front = front;
+    updateButtons();
 }
 
 bool ExploreView::isChatMode() const {
@@ -773,7 +822,22 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
 }
 
 bool ExploreView::showsBeamTree() const {
-    return m_streamStack->currentWidget() == m_beamScroll;
+    return m_streamStack->currentWidget() == m_beamPage;
+}
+
+void ExploreView::showBeamTexts(const BeamResult* result) {
+    QString html;
+    if (result) {
+        for (std::size_t i = 0; i < result->hypotheses.size(); ++i) {
+            const BeamHypothesis& h = result->hypotheses[i];
+            const QString score = QString::number(h.score, 'f', 3);
+            const QString text = QString::fromStdString(h.text).toHtmlEscaped();
+            html += i == 0 ? tr("<b>Best</b> (score %1): %2").arg(score, text)
+                           : QStringLiteral("<br>") + tr("%1. (score %2): %3").arg(QString::number(i + 1), score, text);
+        }
+    }
+    m_beamTexts->setText(html);
+    m_beamTexts->setVisible(!html.isEmpty());
 }
 
 void ExploreView::startBeamJob(GenerationJob job) {
@@ -795,7 +859,8 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_stream->setPrompt(m_run.promptText);
     m_beamTree->clear();
     m_beamTree->setTokenizer(m_model->tokenizer);
-    m_streamStack->setCurrentWidget(m_beamScroll);
+    showBeamTexts(nullptr);
+    m_streamStack->setCurrentWidget(m_beamPage);
     m_timeline->clearSteps();
     m_timeline->hide(); // no per-step path to plot: the tree takes its room
     m_loops.clear();
@@ -848,7 +913,8 @@ void ExploreView::showBeamSearch(const BeamResult& result) {
     for (const BeamStep& step : result.steps)
         m_beamTree->appendStep(step);
     m_beamTree->setResult(result);
-    m_streamStack->setCurrentWidget(m_beamScroll);
+    showBeamTexts(&result);
+    m_streamStack->setCurrentWidget(m_beamPage);
     m_timeline->hide();
 }
 
@@ -895,12 +961,13 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
         m_chat->setReply(m_chatReplyPrefix + QString::fromStdString(outcome.result.text));
     updateButtons();
     const QString speed = outcome.result.tokensPerSecond > 0
-                              ? tr(", %1 tok/s").arg(outcome.result.tokensPerSecond, 0, 'f', 0)
+                              ? tr(", %1 tok/s").arg(rateText(outcome.result.tokensPerSecond))
                               : QString();
     m_progress->setText(
         tr("%n token(s) · %1%2", nullptr, static_cast<int>(m_run.steps.size())).arg(m_run.finish, speed));
     if (outcome.result.beam) {
         m_beamTree->setResult(*outcome.result.beam);
+        showBeamTexts(&*outcome.result.beam);
         if (!outcome.result.beam->hypotheses.empty()) {
             const BeamHypothesis& best = outcome.result.beam->hypotheses.front();
             m_progress->setText(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
@@ -1335,10 +1402,11 @@ void ExploreView::showStep() {
     const int vocab = m_run.vocabSize;
     const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
     const int stage = selected.isEmpty() ? -1 : selected.front()->row();
-    const bool replayed = m_inspection && m_inspectedStep == step;
+    // A beam or contrastive run drew by its decoder: a replay of its chain is a plain draw that never happened.
+    const bool replayed = m_inspection && m_inspectedStep == step && m_run.strategy.decoder.isSample();
     if (replayed) {
         m_plot->setModel(buildDistributionModel(m_inspection->trace, m_editor->strategy(), &m_inspection->stages, stage,
-                                                tokenizer, vocab));
+                                                tokenizer, vocab, !editorMatchesRun()));
     } else {
         const StepTrace& trace = m_run.steps[static_cast<std::size_t>(step)].trace;
         m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer, vocab));
@@ -1452,25 +1520,23 @@ void ExploreView::updateWhatIf() {
                                       .arg(actual.finalP > 0.0f ? tr("final p %1").arg(actual.finalP, 0, 'g', 3)
                                                                 : tr("no final p (the engine does not give it)"))
                                       .arg(actual.top.size())
-                                : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %5 survivors")
+                                : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %n survivor(s)", nullptr,
+                                     actual.finalCount)
                                       .arg(step + 1)
                                       .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
                                       .arg(actual.rawP, 0, 'g', 3)
-                                      .arg(actual.finalP, 0, 'g', 3)
-                                      .arg(actual.finalCount);
+                                      .arg(actual.finalP, 0, 'g', 3);
     if (m_inspection && m_inspectedStep == step) {
         const StepTrace& replay = m_inspection->trace;
-        const bool same = m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
-                          m_editor->seed() == m_run.seed;
-        if (!same)
+        if (!editorMatchesRun() && m_run.strategy.decoder.isSample())
             text += (m_run.remote ? tr("<br><span style='color:#e06c00'><b>What-if, top-N only</b> (edited chain, "
                                        "replayed on the candidates the engine gave, the rest unseen): would draw "
-                                       "“%1” — final p %2 among them, %3 survivors</span>")
+                                       "“%1” — final p %2 among them, %n survivor(s)</span>", nullptr, replay.finalCount)
                                   : tr("<br><span style='color:#e06c00'><b>What-if</b> (edited chain, replayed on this "
-                                       "step's logits): would draw “%1” — final p %2, %3 survivors</span>"))
+                                       "step's logits): would draw “%1” — final p %2, %n survivor(s)</span>", nullptr,
+                                       replay.finalCount))
                         .arg(tokenLabel(tokenizer, replay.chosen).toHtmlEscaped())
-                        .arg(replay.finalP, 0, 'g', 3)
-                        .arg(replay.finalCount);
+                        .arg(replay.finalP, 0, 'g', 3);
     } else if (m_model && m_run.modelHash != m_model->info.contentHash) {
         text += tr("<br>Stored trace (the run's model is not loaded).");
     }

@@ -148,6 +148,9 @@ public:
     TokenProbeDialog* openTokenProbe(TokenId token = -1);
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }
+    // Whether Explore is the tab in front: its window-wide Generate (Ctrl+Return) and Stop (Esc) shortcuts
+    // only act then, so Sweep's Run and Cancel can take the same keys.
+    void setFront(bool front);
 
 signals:
     void modelReady(const QString& path);
@@ -191,6 +194,11 @@ private:
     void updateWhatIf();
     void updateLoops();
     void updateButtons();
+    void updateContextWarning();
+    // The editor holds the shown run's chain and seed: a replay of a step is then the run's own draw.
+    bool editorMatchesRun() const;
+    // The beam search's returned texts above its tree (none: hidden).
+    void showBeamTexts(const BeamResult* result);
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
     void loadChatTemplate();
 
@@ -211,6 +219,7 @@ private:
     quint64 m_inspectId = 0;
     quint64 m_beamNodeJob = 0;
     bool m_generating = false;
+    bool m_front = true;
     bool m_workerBusy = false;
     ExploreRun m_run;
     std::vector<GeneratedStep> m_pending;
@@ -230,6 +239,9 @@ private:
     QSpinBox* m_maxTokens = nullptr;
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;
+    QLabel* m_contextWarning = nullptr;
+    QLabel* m_beamTexts = nullptr;
+    QWidget* m_beamPage = nullptr;
     QAction* m_generateAction = nullptr;
     QAction* m_stopAction = nullptr;
     QLabel* m_progress = nullptr;

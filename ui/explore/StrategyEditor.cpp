@@ -416,6 +416,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     layout->addWidget(m_error);
     refreshSaved();
     refresh();
+    showPreset(); // the starting strategy is a preset: the box names it (after a restart it said "Preset…")
 }
 
 StrategyEditor::~StrategyEditor() = default;
@@ -510,24 +511,29 @@ void StrategyEditor::setStrategy(Strategy strategy, const QString& what) {
 }
 
 void StrategyEditor::commit(Strategy next, const QString& what, int mergeId) {
+    // An edited preset is another strategy: it is never stored, compared or reported under the preset's name.
+    if (std::optional<Strategy> preset = strategyPreset(next.name); preset && !isPreset(next, *preset))
+        next.name = QStringLiteral("%1 (edited)").arg(next.name);
     if (next == m_strategy)
         return;
     m_undo->push(new Snapshot(this, m_strategy, std::move(next), what, mergeId));
 }
 
+// Whether strategy is the preset, whatever its seed and name.
+bool StrategyEditor::isPreset(const Strategy& strategy, Strategy preset) {
+    preset.seed = strategy.seed;
+    Strategy named = normalised(std::move(preset));
+    named.name = strategy.name;
+    return named == strategy;
+}
+
 // The box shows the preset the strategy is (whatever its seed), or "Preset…" for any other.
 void StrategyEditor::showPreset() {
     int index = 0;
-    for (int i = 1; i < m_presets->count(); ++i) {
-        std::optional<Strategy> preset = strategyPreset(m_presets->itemData(i).toString());
-        if (!preset)
-            continue;
-        preset->seed = m_strategy.seed;
-        Strategy named = normalised(*preset);
-        named.name = m_strategy.name;
-        if (named == m_strategy)
+    for (int i = 1; i < m_presets->count(); ++i)
+        if (std::optional<Strategy> preset = strategyPreset(m_presets->itemData(i).toString());
+            preset && isPreset(m_strategy, *preset))
             index = i;
-    }
     m_presets->setCurrentIndex(index);
 }
 

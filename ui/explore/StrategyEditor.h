@@ -65,6 +65,7 @@ signals:
     void message(const QString& text);
 
 private:
+    static bool isPreset(const Strategy& strategy, Strategy preset);
     class Snapshot;
     friend class Snapshot;
     void restore(const Strategy& strategy); // from undo/redo: no new command

@@ -50,6 +50,9 @@ TokenProbeDialog::TokenProbeDialog(QWidget* parent)
     m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     m_plot->yAxis2->setRangeReversed(true); // rank 1 on top
     m_plot->yAxis2->setLabel(tr("raw rank"));
+    // Before a probe: ranks from 1 (QCustomPlot's default range would label the rank axis 0.001 to 1).
+    m_plot->yAxis2->setRange(0.8, 10.0);
+    m_plot->yAxis->setRange(1e-3, 1.0);
     m_plot->xAxis->setLabel(tr("step"));
     QFont legendFont = m_plot->legend->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);

@@ -28,7 +28,11 @@ TokenStreamView::TokenStreamView(QWidget* parent)
     setObjectName(QStringLiteral("tokenStream"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // Height for width: the scroll area sizes the view to its chips' height (not to the viewport's), so a long
+    // run scrolls instead of being cut off after three rows.
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setAccessibleName(tr("Generated tokens"));
 }
 
@@ -67,11 +71,13 @@ void TokenStreamView::appendSteps(const std::vector<GeneratedStep>& steps) {
 
 void TokenStreamView::setSelectedStep(int step) {
     step = m_chips.empty() ? -1 : std::clamp(step, 0, stepCount() - 1);
-    if (step == m_selected)
-        return;
-    m_selected = step;
-    update();
-    emit stepSelected(step);
+    if (step != m_selected) {
+        m_selected = step;
+        update();
+        emit stepSelected(step);
+    }
+    if (step >= 0)
+        emit revealRequested(step); // Home on the selected first step still brings it into view
 }
 
 void TokenStreamView::setShowFinal(bool final) {

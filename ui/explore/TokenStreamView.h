@@ -45,6 +45,8 @@ public:
 
 signals:
     void stepSelected(int step);
+    // The step's chip should be in view (it was selected, or selected again).
+    void revealRequested(int step);
     void branchRequested(int step, swb::TokenId token);
     // "Edit text from here and continue": the run's text from this step on, to be edited and continued.
     void editRequested(int step);

@@ -120,6 +120,12 @@ ReportTable ReportTables::strategies(const SummaryReport& report, int bootstrapR
                     numberCell(missing(), stats::kNaN, tr("No %1 ratings for this strategy.").arg(d.dimension)));
                 continue;
             }
+            if (d.n == 1) { // one rating has no spread to resample: no interval ([2.00, 2.00] said otherwise)
+                row.push_back(numberCell(tr("%1 n=1").arg(fixed(d.mean, 2)), d.mean,
+                                         tr("%1: one rating, %2; no interval from a single rating.")
+                                             .arg(d.dimension, fixed(d.mean, 3))));
+                continue;
+            }
             row.push_back(
                 numberCell(tr("%1 n=%2").arg(withInterval(d.mean, d.interval, 2)).arg(d.n), d.mean,
                            tr("%1: mean %2, 95% interval %3 to %4; ratings: %5.")

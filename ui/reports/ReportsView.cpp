@@ -21,6 +21,7 @@
 #include <QSignalBlocker>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
@@ -388,8 +389,16 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     content->addWidget(bottom);
     for (QTableView* table : {m_strategyTable, m_agreementTable, m_raterTable})
         table->installEventFilter(this);
+    // The report scrolls inside the tab: with many strategies its tables are taller than a screen, and a
+    // minimum height passed up to the window grew it past the screen's bottom (the Export buttons with it).
+    m_contentScroll = new QScrollArea(this);
+    m_contentScroll->setObjectName(QStringLiteral("reportScroll"));
+    m_contentScroll->setWidget(m_content);
+    m_contentScroll->setWidgetResizable(true);
+    m_contentScroll->setFrameShape(QFrame::NoFrame);
+    m_contentScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_content);
+    m_stack->addWidget(m_contentScroll);
 
     // CSV export of every report kind.
     auto* exportBar = new QHBoxLayout;
@@ -487,7 +496,7 @@ bool ReportsView::isComputing() const {
 }
 
 bool ReportsView::showsReport() const {
-    return m_stack->currentWidget() == m_content;
+    return m_stack->currentWidget() == m_contentScroll;
 }
 
 bool ReportsView::eventFilter(QObject* watched, QEvent* event) {
@@ -667,7 +676,7 @@ void ReportsView::showReport() {
     drawBradleyTerryChart();
     drawWinRates();
     drawAgreementChart();
-    m_stack->setCurrentWidget(m_content);
+    m_stack->setCurrentWidget(m_contentScroll);
 }
 
 void ReportsView::drawDimensionChart() {

@@ -12,6 +12,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QStackedWidget;
 class QTableView;
 class QTimer;
@@ -143,6 +144,7 @@ private:
     QStackedWidget* m_stack = nullptr;
     QWidget* m_emptyPage = nullptr;
     QWidget* m_content = nullptr; // the report, as opposed to the empty state
+    QScrollArea* m_contentScroll = nullptr; // holds m_content
     ReportTableModel* m_strategyModel = nullptr;
     ReportTableModel* m_agreementModel = nullptr;
     ReportTableModel* m_raterModel = nullptr;

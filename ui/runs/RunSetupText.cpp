@@ -44,4 +44,12 @@ QString setupDifferenceText(const QStringList& differences) {
     return names.join(SetupWords::tr(", "));
 }
 
+QString rateText(double tokensPerSecond) {
+    if (tokensPerSecond >= 10.0)
+        return QString::number(tokensPerSecond, 'f', 0);
+    if (tokensPerSecond >= 1.0)
+        return QString::number(tokensPerSecond, 'f', 1);
+    return QString::number(tokensPerSecond, 'g', 2);
+}
+
 } // namespace swb

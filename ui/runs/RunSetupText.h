@@ -11,6 +11,9 @@ struct RunSetup;
 // record are left out, and a run that recorded none reads "unknown" (stored before the store kept it).
 QString setupText(const RunSetup& setup);
 
+// A decode speed as people read one: "27", "3.4", "0.27" tokens a second (never "0" for a slow run).
+QString rateText(double tokensPerSecond);
+
 // The fields two runs differ in (setupDifferences' names), in the user's words: "fast math, threads".
 QString setupDifferenceText(const QStringList& differences);
 

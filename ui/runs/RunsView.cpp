@@ -61,7 +61,10 @@ RunsView::RunsView(Database* database, QWidget* parent)
     m_filter->setObjectName(QStringLiteral("runFilter"));
     m_filter->setPlaceholderText(tr("Filter by prompt, output, strategy, model…"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        showCount();
+    });
     auto* open = new QPushButton(tr("&Open in Explore"), this);
     connect(open, &QPushButton::clicked, this, &RunsView::openCurrent);
     auto* remove = new QPushButton(tr("&Delete"), this);
@@ -71,6 +74,7 @@ RunsView::RunsView(Database* database, QWidget* parent)
     auto* reload = new QPushButton(tr("&Refresh"), this);
     connect(reload, &QPushButton::clicked, this, &RunsView::refresh);
     m_count = new QLabel(this);
+    m_count->setObjectName(QStringLiteral("runCount"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
@@ -82,6 +86,25 @@ RunsView::RunsView(Database* database, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     refresh();
+}
+
+namespace {
+
+// Rows at every depth (a branch is a child row of the run it branched from).
+int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
+    int n = model.rowCount(parent);
+    for (int r = 0, rows = n; r < rows; ++r)
+        n += countRows(model, model.index(r, 0, parent));
+    return n;
+}
+
+} // namespace
+
+// "244 runs", or "3 of 244 runs" while a filter hides some.
+void RunsView::showCount() {
+    const int all = countRows(*m_model);
+    const int shown = countRows(*m_proxy);
+    m_count->setText(shown == all ? tr("%n run(s)", nullptr, all) : tr("%1 of %n run(s)", nullptr, all).arg(shown));
 }
 
 void RunsView::setFilter(const QString& text) {
@@ -132,7 +155,7 @@ void RunsView::refresh() {
         cell(oneLine(run.text, 160), run.text);
         cell(QString::number(run.tokenCount), run.tokenCount);
         cell(run.finishReason, run.finishReason);
-        cell(run.tokensPerSecond > 0 ? QString::number(run.tokensPerSecond, 'f', 0) : QString(), run.tokensPerSecond);
+        cell(run.tokensPerSecond > 0 ? rateText(run.tokensPerSecond) : QString(), run.tokensPerSecond);
         // Threads, fast math, compute dtype, device, kernel path: "unknown" for runs stored before schema 6.
         const QString setup = setupText(run.setup);
         cell(setup, setup);
@@ -153,7 +176,7 @@ void RunsView::refresh() {
         else
             m_model->appendRow(row);
     }
-    m_count->setText(tr("%n run(s)", nullptr, static_cast<int>(sorted.size())));
+    showCount();
     m_view->expandAll();
     for (int c = 0; c < ColumnCount; ++c)
         if (c != Output)

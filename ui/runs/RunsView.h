@@ -38,6 +38,7 @@ signals:
 
 private:
     void openCurrent();
+    void showCount();
 
     Database* m_database = nullptr;
     QStandardItemModel* m_model = nullptr;

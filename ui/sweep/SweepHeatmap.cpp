@@ -159,6 +159,12 @@ void SweepHeatmap::setGrid(Grid grid) {
     } else if (high - low < 1e-12) {
         low -= 0.5;
         high += 0.5;
+    } else if (const double least = 0.1 * std::max(std::fabs(low), std::fabs(high)); high - low < least) {
+        // A spread of a few percent (3.17 to 3.32 nats) would fill the whole scale and look like an effect:
+        // the colours span at least a tenth of the values' size, centred on them.
+        const double middle = (low + high) / 2;
+        low = middle - least / 2;
+        high = middle + least / 2;
     }
     m_scale->setDataRange(QCPRange(low, high));
     m_scale->axis()->setLabel(m_grid.metric);

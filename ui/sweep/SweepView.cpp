@@ -190,7 +190,8 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
         m_metric->addItem(metricTitle(metric), metric.key);
     m_heatmap->addHeaderWidget(m_metric);
     m_heatmap->clear(tr("Run a sweep to see a metric of every cell here."));
-    m_cellTitle = new QLabel(tr("Click a cell to see its outputs; double-click an output to open it in Explore."), this);
+    m_cellTitle = new QLabel(cellHint(), this);
+    m_cellTitle->setObjectName(QStringLiteral("sweepCellTitle"));
     m_cellTitle->setWordWrap(true);
     m_outputs = new QTreeWidget(this);
     m_outputs->setObjectName(QStringLiteral("sweepOutputs"));
@@ -281,7 +282,10 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
     m_samples->setValue(saved.value(QStringLiteral("samples"), 4).toInt());
     m_maxTokens->setValue(saved.value(QStringLiteral("maxTokens"), 48).toInt());
     m_seed->setValue(saved.value(QStringLiteral("seed"), 0).toDouble());
-    m_metric->setCurrentIndex(std::max(0, m_metric->findData(saved.value(QStringLiteral("metric")))));
+    // Perplexity of the drawn tokens by default: it moves with temperature, where the raw entropy (before the
+    // chain) barely does.
+    m_metric->setCurrentIndex(
+        std::max(0, m_metric->findData(saved.value(QStringLiteral("metric"), QStringLiteral("perplexity")))));
 }
 
 SweepView::~SweepView() {
@@ -451,6 +455,10 @@ void SweepView::run() {
     });
 }
 
+QString SweepView::cellHint() {
+    return tr("Click a cell to see its outputs; double-click an output to open it in Explore.");
+}
+
 void SweepView::cancel() {
     if (isRunning()) {
         m_explore->worker()->requestStop();
@@ -494,6 +502,7 @@ void SweepView::onFinished(quint64 id, const SweepDone& done) {
                                               .arg(outcome.skipped));
     showMetric();
     m_outputs->clear();
+    m_cellTitle->setText(cellHint()); // the list is empty again: no caption of a cell's runs over it
     emit runsChanged();
 }
 

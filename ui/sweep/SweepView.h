@@ -62,6 +62,7 @@ signals:
     void errorMessage(const QString& text);
 
 private:
+    static QString cellHint();
     void onProgress(quint64 id, const SweepProgress& progress);
     void onFinished(quint64 id, const SweepDone& done);
     void onFailed(quint64 id, const QString& message);

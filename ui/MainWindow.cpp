@@ -154,9 +154,11 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     // Before the first show the widgets are not polished yet and ask for more room than they will: show()
     // can grow the window past the screen. Fit it again once they have settled.
+    // The window manager's frame (its title bar) is known only once it has framed the window: fit again then.
     if (!m_fittedAfterShow) {
         m_fittedAfterShow = true;
         QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        QTimer::singleShot(300, this, &MainWindow::fitToScreen);
     }
 }
 

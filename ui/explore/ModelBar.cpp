@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPainter>
 #include <QProgressBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -38,6 +39,25 @@ QString displayName(const QString& path) {
 }
 } // namespace
 
+namespace {
+
+// A one-line label that ends in "…" when the room is too short ("· vocabula" said less than it cut), its text
+// and tooltip whole.
+class ElidedLabel final : public QLabel {
+public:
+    using QLabel::QLabel;
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        painter.drawText(area, Qt::AlignVCenter | Qt::AlignLeft,
+                         fontMetrics().elidedText(text(), Qt::ElideRight, area.width()));
+    }
+};
+
+} // namespace
+
 ModelBar::ModelBar(QWidget* parent)
     : QWidget(parent) {
     setObjectName(QStringLiteral("modelBar"));
@@ -46,7 +66,7 @@ ModelBar::ModelBar(QWidget* parent)
     QFont bold = m_name->font();
     bold.setBold(true);
     m_name->setFont(bold);
-    m_details = new QLabel(this);
+    m_details = new ElidedLabel(this);
     m_details->setObjectName(QStringLiteral("modelDetails"));
     m_details->setTextFormat(Qt::PlainText);
     // A long path or error must not widen the window: the label takes the room left, its tooltip the rest.
@@ -321,7 +341,7 @@ void ModelBar::setLoaded(const ModelInfo& info) {
                            .arg(weights, info.device)
                            .arg(info.contextLength)
                            .arg(info.vocabSize));
-    m_details->setToolTip(QDir::toNativeSeparators(info.path));
+    m_details->setToolTip(m_details->text() + QLatin1Char('\n') + QDir::toNativeSeparators(info.path));
 }
 
 void ModelBar::setFailed(const QString& message) {

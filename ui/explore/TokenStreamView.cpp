@@ -142,7 +142,8 @@ void TokenStreamView::layoutChips(int width) {
 
 QSize TokenStreamView::sizeHint() const { return {600, std::max(120, layoutHeight(600))}; }
 
-int TokenStreamView::heightForWidth(int width) const { return std::max(120, layoutHeight(width)); }
+// The chips' own height (the scroll area shows no scroll bar for an empty or short stream).
+int TokenStreamView::heightForWidth(int width) const { return layoutHeight(width); }
 
 QRect TokenStreamView::chipRect(int step) const {
     const_cast<TokenStreamView*>(this)->layoutChips(width());

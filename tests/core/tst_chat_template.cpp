@@ -63,6 +63,31 @@ std::string render(const std::string& source, const std::string& contextJson = "
     return out.value();
 }
 
+// One row per case of a reference file (expected.json's form): the template's name, the conversation, the
+// generation prompt, and the output or that the reference refused.
+void addRenderingRows(const char* file, std::size_t atLeast)
+{
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<QString>("conversation");
+    QTest::addColumn<bool>("addGenerationPrompt");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("expectError");
+    const Value data = json(readText(QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates/") + QLatin1String(file)));
+    QVERIFY(data.isMap());
+    const Value* cases = data.asMap().find("cases");
+    QVERIFY(cases && cases->isList() && cases->asList().size() >= atLeast);
+    for (const Value& c : cases->asList()) {
+        const auto& m = c.asMap();
+        const std::string family = m.find("template")->asString();
+        const std::string conversation = m.find("conversation")->asString();
+        const bool agp = m.find("add_generation_prompt")->asBool();
+        const Value* output = m.find("output");
+        const std::string name = family + "/" + conversation + (agp ? "/gen" : "");
+        QTest::newRow(name.c_str()) << QString::fromStdString(family) << QString::fromStdString(conversation) << agp
+                                    << (output ? QString::fromStdString(output->asString()) : QString()) << !output;
+    }
+}
+
 } // namespace
 
 class TestChatTemplate : public QObject {
@@ -83,26 +108,7 @@ private slots:
 
 void TestChatTemplate::referenceRenderings_data()
 {
-    QTest::addColumn<QString>("family");
-    QTest::addColumn<QString>("conversation");
-    QTest::addColumn<bool>("addGenerationPrompt");
-    QTest::addColumn<QString>("expected");
-    QTest::addColumn<bool>("expectError");
-    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
-    const Value data = json(readText(dir + "/expected.json"));
-    QVERIFY(data.isMap());
-    const Value* cases = data.asMap().find("cases");
-    QVERIFY(cases && cases->isList() && cases->asList().size() >= 300);
-    for (const Value& c : cases->asList()) {
-        const auto& m = c.asMap();
-        const std::string family = m.find("template")->asString();
-        const std::string conversation = m.find("conversation")->asString();
-        const bool agp = m.find("add_generation_prompt")->asBool();
-        const Value* output = m.find("output");
-        const std::string name = family + "/" + conversation + (agp ? "/gen" : "");
-        QTest::newRow(name.c_str()) << QString::fromStdString(family) << QString::fromStdString(conversation) << agp
-                                    << (output ? QString::fromStdString(output->asString()) : QString()) << !output;
-    }
+    addRenderingRows("expected.json", 300);
 }
 
 void TestChatTemplate::referenceRenderings()
@@ -153,37 +159,18 @@ void TestChatTemplate::referenceRenderings()
 // them), against @huggingface/jinja, settled by Python's Jinja2 where the two disagree.
 void TestChatTemplate::llamaCppTemplates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("conversation");
-    QTest::addColumn<bool>("addGenerationPrompt");
-    QTest::addColumn<QString>("expected");
-    QTest::addColumn<bool>("expectError");
-    const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
-    const Value data = json(readText(dir + "/expected-llama-cpp.json"));
-    QVERIFY(data.isMap());
-    const Value* cases = data.asMap().find("cases");
-    QVERIFY(cases && cases->isList() && cases->asList().size() >= 71 * 36);
-    for (const Value& c : cases->asList()) {
-        const auto& m = c.asMap();
-        const std::string name = m.find("template")->asString();
-        const std::string conversation = m.find("conversation")->asString();
-        const bool agp = m.find("add_generation_prompt")->asBool();
-        const Value* output = m.find("output");
-        const std::string row = name + "/" + conversation + (agp ? "/gen" : "");
-        QTest::newRow(row.c_str()) << QString::fromStdString(name) << QString::fromStdString(conversation) << agp
-                                   << (output ? QString::fromStdString(output->asString()) : QString()) << !output;
-    }
+    addRenderingRows("expected-llama-cpp.json", 71 * 36);
 }
 
 void TestChatTemplate::llamaCppTemplates()
 {
-    QFETCH(QString, name);
+    QFETCH(QString, family);
     QFETCH(QString, conversation);
     QFETCH(bool, addGenerationPrompt);
     QFETCH(QString, expected);
     QFETCH(bool, expectError);
     const QString dir = QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates");
-    auto parsed = swb::ChatTemplate::fromText(readText(dir + "/llama-cpp/" + name + ".jinja"), name);
+    auto parsed = swb::ChatTemplate::fromText(readText(dir + "/llama-cpp/" + family + ".jinja"), family);
     QVERIFY2(parsed.ok(), qPrintable(parsed.ok() ? QString() : parsed.error().message));
     parsed->setSpecialTokens("<s>", "</s>");
     std::tm t{};

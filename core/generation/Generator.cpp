@@ -52,13 +52,6 @@ std::vector<TokenId> Generator::encodePrompt(const std::string& prompt, bool par
     return ids;
 }
 
-QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int context) {
-    return QStringLiteral("the prompt of %1 bytes is at least %2 tokens long; the model's context holds %3")
-        .arg(bytes)
-        .arg(fewestTokens)
-        .arg(context);
-}
-
 Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& request) const {
     const int context = m_model.info().contextLength;
     if (!request.usePromptIds && context > 0) {

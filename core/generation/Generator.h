@@ -77,7 +77,12 @@ void setTimings(GenerationResult& result, std::chrono::steady_clock::time_point 
 
 // "the prompt of N bytes is at least M tokens long; the model's context holds C": a prompt refused by its
 // bytes before it is tokenized (Tokenizer::fewestTokens), in the CLI, the GUI and the server alike.
-QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int context);
+inline QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int context) {
+    return QStringLiteral("the prompt of %1 bytes is at least %2 tokens long; the model's context holds %3")
+        .arg(bytes)
+        .arg(fewestTokens)
+        .arg(context);
+}
 
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
 // limit or cancellation. Stops at the model's EOS and end-of-turn ids (for llama2.c checkpoints, at BOS, as

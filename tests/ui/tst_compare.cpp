@@ -227,7 +227,8 @@ private slots:
     // could only fail ("needs gold comparisons"). Without gold it offers none; with some, 0.10.
     void campaignDialogOffersGoldOnlyWithGold() {
         int golds = 0;
-        for (const ComparisonRecord& c : ComparisonRepository(*m_window->database()).listComparisons().value())
+        const std::vector<ComparisonRecord> all = ComparisonRepository(*m_window->database()).listComparisons().value();
+        for (const ComparisonRecord& c : all)
             golds += c.isGold ? 1 : 0;
         double offered = -1;
         bool enabled = false;

@@ -1371,12 +1371,13 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b, int line
             return Value(std::int64_t(0));
         throw overflow(op, a, b, line);
     }
-    std::int64_t q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0)))
-        --q;
+    // Python's floor division and modulo (the remainder takes the divisor's sign), without x - q * y, which
+    // overflows for INT64_MIN % 85 (the fuzzer's find).
+    const std::int64_t remainder = x % y;
+    const bool adjust = remainder != 0 && ((remainder < 0) != (y < 0));
     if (op == "//")
-        return Value(q);
-    return Value(x - q * y);
+        return Value(x / y - (adjust ? 1 : 0));
+    return Value(adjust ? remainder + y : remainder);
 }
 
 std::int64_t normalizeIndex(std::int64_t i, std::int64_t size)

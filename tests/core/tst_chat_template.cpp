@@ -381,6 +381,10 @@ void TestChatTemplate::errors_data()
     // Found by fuzz_chat_template: an empty list or string repeated 2 * 10^12 times looped that often.
     QTest::newRow("empty repeated") << "{{ ([1] * 0 * 2000000002000)|length }}{{ ('' * 2000000002000)|length }}" << "00";
     QTest::newRow("INT64_MIN % -1") << "{{ (-9223372036854775807 - 1) % -1 }}" << "0";
+    // The fuzzer's find (undefined behaviour in x - q * y); the expected values are Python's.
+    QTest::newRow("INT64_MIN % 85, floor signs")
+        << "{{ (-9223372036854775807 - 1) % 85 }} {{ (-9223372036854775807 - 1) // 85 }} {{ 7 % -3 }} {{ -7 // 2 }}"
+        << "42 -108510259257115010 -2 -4";
     QTest::newRow("2 ** 62, (-2) ** 63") << "{{ 2 ** 62 }} {{ (-2) ** 63 }}" << "4611686018427387904 -9223372036854775808";
     QTest::newRow("2 ** 63") << "{{ 2 ** 63 }}" << "ERROR: line 1: integer overflow: 2 ** 63 does not fit in 64 bits";
     QTest::newRow("1 ** huge, (-1) ** odd") << "{{ 1 ** 4611686018427387904 }} {{ (-1) ** 4611686018427387903 }}" << "1 -1";

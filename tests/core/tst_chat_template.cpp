@@ -63,6 +63,21 @@ std::string render(const std::string& source, const std::string& contextJson = "
     return out.value();
 }
 
+// The messages (and tools, when it has them) of the test conversation called name; an empty map if none is.
+Value conversationNamed(const std::string& name)
+{
+    Value out = Value::map();
+    const Value conversations = json(readText(QStringLiteral(SWB_TEST_DATA_DIR "/chat-templates/conversations.json")));
+    for (const Value& c : conversations.asList()) {
+        if (c.asMap().find("name")->asString() != name)
+            continue;
+        out.asMap().set("messages", *c.asMap().find("messages"));
+        if (const Value* tools = c.asMap().find("tools"))
+            out.asMap().set("tools", *tools);
+    }
+    return out;
+}
+
 // One row per case of a reference file (expected.json's form): the template's name, the conversation, the
 // generation prompt, and the output or that the reference refused.
 void addRenderingRows(const char* file, std::size_t atLeast)
@@ -125,15 +140,7 @@ void TestChatTemplate::referenceRenderings()
     QVERIFY2(parsed.ok(), qPrintable(parsed.ok() ? QString() : parsed.error().message));
 
     const Value tokens = json(readText(dir + "/templates/tokens.json"));
-    const Value conversations = json(readText(dir + "/conversations.json"));
-    Value context = Value::map();
-    for (const Value& c : conversations.asList()) {
-        if (c.asMap().find("name")->asString() != conversation.toStdString())
-            continue;
-        context.asMap().set("messages", *c.asMap().find("messages"));
-        if (const Value* tools = c.asMap().find("tools"))
-            context.asMap().set("tools", *tools);
-    }
+    Value context = conversationNamed(conversation.toStdString());
     QVERIFY(context.asMap().find("messages"));
     context.asMap().set("add_generation_prompt", Value(addGenerationPrompt));
     for (const char* key : {"bos_token", "eos_token"}) {
@@ -179,15 +186,7 @@ void TestChatTemplate::llamaCppTemplates()
     t.tm_mday = 15;
     parsed->setNow(timegm(&t));
 
-    Value request = Value::map();
-    const Value conversations = json(readText(dir + "/conversations.json"));
-    for (const Value& c : conversations.asList()) {
-        if (c.asMap().find("name")->asString() != conversation.toStdString())
-            continue;
-        request.asMap().set("messages", *c.asMap().find("messages"));
-        if (const Value* tools = c.asMap().find("tools"))
-            request.asMap().set("tools", *tools);
-    }
+    const Value request = conversationNamed(conversation.toStdString());
     QVERIFY(request.asMap().find("messages"));
     auto out = parsed->render(request.toJson(), addGenerationPrompt);
     if (expectError) {

@@ -220,7 +220,7 @@ Result<ComparisonOutcome> runComparisonPlan(const RunSource& source, Database& d
             for (std::size_t position = 0; position < order.size(); ++position) {
                 const int slot = order[position];
                 comparison.entries.push_back({slot, runIds[static_cast<std::size_t>(slot)],
-                                              QString(QChar(static_cast<char16_t>(u'A' + position))),
+                                              ComparisonRecord::labelAt(static_cast<int>(position)),
                                               static_cast<int>(position)});
             }
             std::sort(comparison.entries.begin(), comparison.entries.end(),

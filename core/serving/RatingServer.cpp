@@ -26,14 +26,6 @@ QByteArray errorBody(const QString& message) {
     return json({{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message}}}});
 }
 
-// A, B, ..., Z, then AA, AB, ...: the label of the i-th output as this rater sees it.
-QString labelOf(int i) {
-    QString label;
-    for (int n = i + 1; n > 0; n = (n - 1) / 26)
-        label.prepend(QChar(u'A' + (n - 1) % 26));
-    return label;
-}
-
 struct Answer {
     int status = 200;
     QByteArray body;
@@ -131,7 +123,7 @@ public:
             Result<RunRecord> run = runs.loadRun(comparison.entries[entry].runId, false);
             if (!run)
                 return run.error();
-            outputs.append(QJsonObject{{QStringLiteral("label"), labelOf(static_cast<int>(i))},
+            outputs.append(QJsonObject{{QStringLiteral("label"), ComparisonRecord::labelAt(static_cast<int>(i))},
                                        {QStringLiteral("text"), run->text}});
         }
         return outputs;
@@ -188,7 +180,7 @@ public:
                 for (std::size_t i = 0; i < q.item.shownOrder.size(); ++i) {
                     const ComparisonRecord::Entry& entry = comparison->entries[static_cast<std::size_t>(q.item.shownOrder[i])];
                     if (preference.value() && preference.value()->winnerSlot == entry.slot)
-                        chosen = labelOf(static_cast<int>(i));
+                        chosen = ComparisonRecord::labelAt(static_cast<int>(i));
                     Result<std::vector<RatingRecord>> given = ratings.ratingsOfRun(entry.runId);
                     if (!given)
                         return given.error();
@@ -196,7 +188,7 @@ public:
                     for (const RatingRecord& r : given.value())
                         if (r.raterId == rater.raterId)
                             own.insert(r.dimension, r.score);
-                    scores.insert(labelOf(static_cast<int>(i)), own);
+                    scores.insert(ComparisonRecord::labelAt(static_cast<int>(i)), own);
                 }
                 item.insert(QStringLiteral("answer"),
                             QJsonObject{{QStringLiteral("scores"), scores},
@@ -246,7 +238,7 @@ public:
         const QJsonObject scores = answer.value(QLatin1String("scores")).toObject();
         std::vector<RatingRecord> ratings;
         for (std::size_t i = 0; i < item->item.shownOrder.size(); ++i) {
-            const QString label = labelOf(static_cast<int>(i));
+            const QString label = ComparisonRecord::labelAt(static_cast<int>(i));
             const QJsonObject own = scores.value(label).toObject();
             for (const RubricDimension& d : rubric->dimensions) {
                 const QJsonValue score = own.value(d.name);
@@ -273,7 +265,7 @@ public:
         } else {
             preference.winner = PreferenceWinner::Slot;
             for (std::size_t i = 0; i < item->item.shownOrder.size(); ++i)
-                if (labelOf(static_cast<int>(i)) == chosen)
+                if (ComparisonRecord::labelAt(static_cast<int>(i)) == chosen)
                     preference.winnerSlot = comparison->entries[static_cast<std::size_t>(item->item.shownOrder[i])].slot;
             if (!preference.winnerSlot)
                 return bad(QStringLiteral("'preference' must be one of the labels shown, 'tie' or 'bothbad'"));

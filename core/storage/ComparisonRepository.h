@@ -33,6 +33,14 @@ struct ComparisonRecord {
     QDateTime createdAt;
     std::vector<Entry> entries;
     bool operator==(const ComparisonRecord&) const = default;
+
+    // The blind label of the output shown at position (from 0): A, B, …, Z, then AA, AB, …
+    static QString labelAt(int position) {
+        QString label;
+        for (int n = position + 1; n > 0; n = (n - 1) / 26)
+            label.prepend(QChar(static_cast<char16_t>(u'A' + (n - 1) % 26)));
+        return label;
+    }
 };
 
 // Prompt sets, prompts and comparisons.

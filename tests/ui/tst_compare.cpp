@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFuture>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -14,10 +15,14 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "AppInfo.h"
+#include "HttpSupport.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "compare/CampaignPanel.h"
@@ -335,6 +340,68 @@ private slots:
         QVERIFY(panel->findChild<QLabel*>(QStringLiteral("campaignSummary"))
                     ->text()
                     .startsWith(QStringLiteral("1 of %1 answers").arg(2 * all.size())));
+    }
+
+    // Issue 35: rater links were bare "/rate/TOKEN" paths and the GUI could not serve them. Serve starts the
+    // rating page on the chosen address (here loopback, any free port), the links name host and port and
+    // open the rater's page; Stop ends it.
+    void servesTheCampaignFromTheTab() {
+        QVERIFY(m_window->selectTab(QStringLiteral("compare")));
+        CampaignPanel* panel = m_compare->campaigns();
+        QTemporaryDir dir;
+        QFile prompts(dir.filePath(QStringLiteral("prompts.txt")));
+        QVERIFY(prompts.open(QIODevice::WriteOnly));
+        prompts.write("In the beginning\n");
+        prompts.close();
+        const auto batch = swb::test::runSwbProcess({"batch", "--db", Database::defaultPath(), "--prompts",
+                                                     prompts.fileName(), "--strategy", "greedy", "--strategy", "chat",
+                                                     "--max-tokens", "3"});
+        QVERIFY2(batch.status == 0, batch.err.constData());
+        CampaignPlan plan;
+        plan.ratingsPerItem = 1;
+        plan.goldShare = 0.0;
+        const Status created = panel->createCampaign(QStringLiteral("served"), {QStringLiteral("cy")}, plan);
+        QVERIFY2(created.ok(), qPrintable(created.ok() ? QString() : created.error().message));
+        QCOMPARE(panel->campaignBox()->currentText(), QStringLiteral("served"));
+        const QString path = panel->raterTable()->item(0, 2)->text();
+        QVERIFY2(path.startsWith(QStringLiteral("/rate/")), qPrintable(path));
+
+        const Status bad = panel->serve(QStringLiteral("127.0.0.256"), 0);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.contains(QStringLiteral("127.0.0.256")), qPrintable(bad.error().message));
+        QVERIFY(!panel->isServing());
+
+        const Status served = panel->serve(QStringLiteral("127.0.0.1"), 0);
+        QVERIFY2(served.ok(), qPrintable(served.ok() ? QString() : served.error().message));
+        QVERIFY(panel->isServing());
+        const QUrl address(panel->serverAddress());
+        QCOMPARE(address.scheme(), QStringLiteral("http"));
+        QCOMPARE(address.host(), QStringLiteral("127.0.0.1"));
+        QVERIFY(address.port() > 0);
+        const QString link = panel->raterTable()->item(0, 2)->text();
+        QCOMPARE(link, panel->serverAddress() + path);
+        QCOMPARE(panel->raterTable()->item(0, 2)->toolTip(), link);
+        // The server answers on the GUI thread: the client runs on another one.
+        const auto get = [&](const QString& target) {
+            QFuture<swb::test::HttpReply> reply = QtConcurrent::run([port = address.port(), target] {
+                return swb::test::exchange(static_cast<quint16>(port),
+                                           "GET " + target.toUtf8() + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            });
+            [&] { QTRY_VERIFY_WITH_TIMEOUT(reply.isFinished(), 20000); }();
+            return reply.result();
+        };
+        const swb::test::HttpReply page = get(path);
+        QCOMPARE(page.status, 200);
+        QVERIFY(page.body.contains("<html"));
+        const swb::test::HttpReply api = get(QStringLiteral("/api") + path);
+        QCOMPARE(api.status, 200);
+        QVERIFY2(api.body.contains("\"rater\":\"cy\"") && api.body.contains("\"prompt\":\"In the beginning\""), api.body.left(300).constData());
+        QCOMPARE(get(QStringLiteral("/rate/not-a-token")).status, 403);
+
+        panel->stopServing();
+        QVERIFY(!panel->isServing());
+        QCOMPARE(panel->raterTable()->item(0, 2)->text(), path);
+        QCOMPARE(get(path).status, 0); // nobody listens any more
     }
 
     // The same setup on `swb serve` (the demo model) opened as a remote model: the engine generates each run,

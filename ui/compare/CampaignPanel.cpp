@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -11,16 +12,18 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QNetworkInterface>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "storage/CampaignRepository.h"
-#include "storage/ComparisonRepository.h"
+#include "serving/RatingServer.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
@@ -51,7 +54,7 @@ CampaignPanel::CampaignPanel(Database* database, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* title = new QLabel(tr("<b>Rating campaign</b>"), this);
     title->setToolTip(tr("Deal the comparisons to raters who rate in their browsers: every output gets the planned "
-                         "number of raters, gold questions are mixed in unmarked. Serve it with "
+                         "number of raters, gold questions are mixed in unmarked. Serve it here, or with "
                          "“swb serve --rating --db FILE”."));
     auto* row = new QHBoxLayout;
     m_campaign = new QComboBox(this);
@@ -67,28 +70,152 @@ CampaignPanel::CampaignPanel(Database* database, QWidget* parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("campaignSummary"));
     m_summary->setWordWrap(true);
-    m_raters = makeTable({tr("Rater"), tr("Answered"), tr("Link")}, QStringLiteral("campaignRaters"), this);
-    m_raters->setToolTip(tr("Right-click a rater to copy their link (the path after the server's address)"));
-    m_raters->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_raters, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        const int r = m_raters->rowAt(pos.y());
-        if (r < 0)
+    // Serving: the rating page on an address of this machine, as `swb serve --rating` does.
+    auto* serveRow = new QHBoxLayout;
+    m_host = new QLineEdit(QStringLiteral("127.0.0.1"), this);
+    m_host->setObjectName(QStringLiteral("ratingHost"));
+    m_host->setToolTip(tr("The address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every network "
+                          "this machine is on (each rater's link carries its own unguessable token)"));
+    m_port = new QSpinBox(this);
+    m_port->setObjectName(QStringLiteral("ratingPort"));
+    m_port->setRange(0, 65535);
+    m_port->setValue(8090);
+    m_port->setSpecialValueText(tr("any"));
+    m_port->setToolTip(tr("The port (any: a free one)"));
+    m_serve = new QPushButton(tr("Serve"), this);
+    m_serve->setObjectName(QStringLiteral("serveRating"));
+    m_serve->setToolTip(tr("Serve the campaigns' rating page to raters' browsers until Stop or the window closes"));
+    connect(m_serve, &QPushButton::clicked, this, [this] {
+        if (isServing()) {
+            stopServing();
             return;
+        }
+        if (Status s = serve(m_host->text().trimmed(), m_port->value()); !s)
+            emit message(s.error().message);
+    });
+    serveRow->addWidget(new QLabel(tr("Serve on"), this));
+    serveRow->addWidget(m_host, 1);
+    serveRow->addWidget(m_port);
+    serveRow->addWidget(m_serve);
+    m_serving = new QLabel(this);
+    m_serving->setObjectName(QStringLiteral("ratingServing"));
+    m_serving->setWordWrap(true);
+    m_serving->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_raters = makeTable({tr("Rater"), tr("Answered"), tr("Link")}, QStringLiteral("campaignRaters"), this);
+    // The rater and the count whole, the link in the rest of the width, elided in the middle so that the
+    // host and the token's end stay readable (the tooltip, a copy and Open in Browser have it whole).
+    m_raters->setTextElideMode(Qt::ElideMiddle);
+    m_raters->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_raters->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_raters->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_raters->setToolTip(tr("Double-click a rater to copy their link; right-click to copy every link"));
+    m_raters->setContextMenuPolicy(Qt::CustomContextMenu);
+    const auto copyAll = [this] {
+        QStringList lines;
+        for (int r = 0; r < m_raters->rowCount(); ++r)
+            lines << m_raters->item(r, 0)->text() + QLatin1Char('\t') + m_raters->item(r, 2)->text();
+        QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        emit message(tr("Copied %n link(s).", nullptr, static_cast<int>(lines.size())));
+    };
+    connect(m_raters, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
+        QApplication::clipboard()->setText(m_raters->item(r, 2)->text());
+        emit message(tr("Copied %1's link: %2").arg(m_raters->item(r, 0)->text(), m_raters->item(r, 2)->text()));
+    });
+    connect(m_raters, &QWidget::customContextMenuRequested, this, [this, copyAll](const QPoint& pos) {
         QMenu menu(this);
-        const QString link = m_raters->item(r, 2)->text();
-        menu.addAction(tr("Copy Link"), this, [link] { QApplication::clipboard()->setText(link); });
-        menu.exec(m_raters->viewport()->mapToGlobal(pos));
+        const int r = m_raters->rowAt(pos.y());
+        if (r >= 0) {
+            const QString link = m_raters->item(r, 2)->text();
+            menu.addAction(tr("Copy Link"), this, [link] { QApplication::clipboard()->setText(link); });
+            if (isServing())
+                menu.addAction(tr("Open in Browser"), this, [link] { QDesktopServices::openUrl(QUrl(link)); });
+        }
+        if (m_raters->rowCount() > 0)
+            menu.addAction(tr("Copy Every Link"), this, copyAll);
+        if (!menu.isEmpty())
+            menu.exec(m_raters->viewport()->mapToGlobal(pos));
     });
     m_comparisons = makeTable({tr("Comparison"), tr("Ratings"), tr("Prompt")}, QStringLiteral("campaignComparisons"), this);
     layout->addWidget(title);
     layout->addLayout(row);
     layout->addWidget(m_summary);
+    layout->addLayout(serveRow);
+    layout->addWidget(m_serving);
     layout->addWidget(m_raters);
     layout->addWidget(m_comparisons);
     m_timer = new QTimer(this);
     m_timer->setInterval(2000);
     connect(m_timer, &QTimer::timeout, this, &CampaignPanel::refresh); // campaigns made with swb campaign too
     refresh();
+}
+
+CampaignPanel::~CampaignPanel() = default;
+
+Status CampaignPanel::serve(const QString& host, int port) {
+    if (!m_database)
+        return Error::badInput(tr("The run store is not open."));
+    if (isServing())
+        return {};
+    QHostAddress address;
+    if (host == QLatin1String("localhost"))
+        address = QHostAddress::LocalHost;
+    else if (!address.setAddress(host))
+        return Error::badInput(
+            tr("Serve on takes an IP address such as 127.0.0.1 or 0.0.0.0, not “%1”.").arg(host));
+    Result<std::vector<CampaignRecord>> campaigns = CampaignRepository(*m_database).list();
+    if (!campaigns)
+        return campaigns.error();
+    if (campaigns->empty())
+        return Error::badInput(tr("There is no campaign to serve yet: create one with New…"));
+    // The server answers on this thread's event loop with its own connection to the store.
+    Result<std::unique_ptr<Database>> own = Database::open(m_database->path());
+    if (!own)
+        return own.error();
+    auto server = std::make_unique<RatingServer>(std::move(own.value()));
+    Result<quint16> bound = server->listen(address, static_cast<quint16>(port));
+    if (!bound)
+        return bound.error();
+    // Links name an address a rater's browser can reach: this machine's first non-loopback IPv4 address
+    // when listening on all of them.
+    QHostAddress shown = address;
+    if (address == QHostAddress::AnyIPv4 || address == QHostAddress::Any) {
+        shown = QHostAddress::LocalHost;
+        for (const QHostAddress& a : QNetworkInterface::allAddresses())
+            if (a.protocol() == QAbstractSocket::IPv4Protocol && !a.isLoopback()) {
+                shown = a;
+                break;
+            }
+    }
+    const QString hostText =
+        shown.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(shown.toString()) : shown.toString();
+    m_server = std::move(server);
+    m_serverAddress = QStringLiteral("http://%1:%2").arg(hostText).arg(bound.value());
+    m_serving->setText(tr("Serving on %1 (listening on %2). Send each rater their link.")
+                           .arg(m_serverAddress, address.toString()));
+    m_serve->setText(tr("Stop"));
+    m_host->setEnabled(false);
+    m_port->setEnabled(false);
+    showProgress();
+    emit message(tr("Rating page served on %1.").arg(m_serverAddress));
+    return {};
+}
+
+void CampaignPanel::stopServing() {
+    if (!isServing())
+        return;
+    m_server.reset();
+    m_serverAddress.clear();
+    m_serving->clear();
+    m_serve->setText(tr("Serve"));
+    m_host->setEnabled(true);
+    m_port->setEnabled(true);
+    showProgress();
+    emit message(tr("Rating page no longer served."));
+}
+
+QString CampaignPanel::linkOf(const QString& token) const {
+    return m_serverAddress + QStringLiteral("/rate/") + token;
 }
 
 void CampaignPanel::showEvent(QShowEvent* event) {
@@ -145,7 +272,9 @@ void CampaignPanel::showProgress() {
         auto* answered = new QTableWidgetItem(tr("%1 of %2").arg(r.done).arg(r.total));
         answered->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_raters->setItem(row, 1, answered);
-        m_raters->setItem(row, 2, new QTableWidgetItem(QStringLiteral("/rate/") + r.rater.token));
+        auto* link = new QTableWidgetItem(linkOf(r.rater.token));
+        link->setToolTip(link->text());
+        m_raters->setItem(row, 2, link);
     }
     ComparisonRepository comparisons(*m_database);
     m_comparisons->setRowCount(static_cast<int>(progress->comparisons.size()));
@@ -171,7 +300,6 @@ void CampaignPanel::showProgress() {
                            .arg(total)
                            .arg(progress->complete())
                            .arg(progress->comparisons.size()));
-    m_raters->resizeColumnsToContents();
     m_comparisons->resizeColumnsToContents();
 }
 
@@ -203,7 +331,7 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
         return created.error();
     refresh();
     m_campaign->setCurrentIndex(m_campaign->findText(created->name));
-    emit message(tr("Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.")
+    emit message(tr("Campaign “%1” created: serve it with Serve (or “swb serve --rating --db %2”) and send each rater their link.")
                      .arg(created->name, m_database->path()));
     return {};
 }

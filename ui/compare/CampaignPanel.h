@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+
 #include <QHash>
 #include <QWidget>
 
@@ -8,6 +10,9 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
 class QTableWidget;
 class QTimer;
 
@@ -15,15 +20,29 @@ namespace swb {
 
 class Database;
 
+class RatingServer;
+
 // Compare's rating campaigns: create one over the store's comparisons (raters, ratings per output, gold
-// share), and watch it fill: per rater the answers given and their link, per comparison the ratings planned
-// and given, read again every two seconds while shown (raters answer in their browsers through
-// `swb serve --rating`).
+// share), serve them to raters' browsers (what `swb serve --rating` does, on the address and port chosen
+// here, until Stop or the window closes), and watch them fill: per rater the answers given and their link
+// (with host and port while served), per comparison the ratings planned and given, read again every two
+// seconds while shown.
 class CampaignPanel final : public QWidget {
     Q_OBJECT
 
 public:
     CampaignPanel(Database* database, QWidget* parent = nullptr);
+    ~CampaignPanel() override;
+
+    // Starts the rating server on host (an IP address; "localhost" is loopback) and port (0: any free one);
+    // one sentence when it cannot. stopServing() ends it; links show the address while it runs.
+    Status serve(const QString& host, int port);
+    void stopServing();
+    bool isServing() const { return m_server != nullptr; }
+    // "http://127.0.0.1:8090" while serving, else empty.
+    QString serverAddress() const { return m_serverAddress; }
+    // The rater's link as shown and copied: the whole URL while serving, else the path.
+    QString linkOf(const QString& token) const;
 
     // Creates a campaign (what the New Campaign dialog does) and shows it; one sentence when it cannot.
     // rubric: a rubric's name (empty: the default one); anchors: lines COMPARISON_ID=high|medium|low[:GUIDANCE].
@@ -52,6 +71,12 @@ private:
     QTableWidget* m_raters = nullptr;
     QTableWidget* m_comparisons = nullptr;
     QTimer* m_timer = nullptr;
+    QLineEdit* m_host = nullptr;
+    QSpinBox* m_port = nullptr;
+    QPushButton* m_serve = nullptr;
+    QLabel* m_serving = nullptr;
+    std::unique_ptr<RatingServer> m_server;
+    QString m_serverAddress;
     QHash<qint64, QString> m_prompts; // comparison -> its prompt
 };
 

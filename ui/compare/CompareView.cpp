@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
@@ -260,14 +261,28 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     m_setupWarning->setStyleSheet(QStringLiteral("QLabel { color: #a15c00; }"));
     m_setupWarning->hide();
     ratingLayout->addWidget(m_setupWarning);
-    m_paneArea = new QWidget(rating);
+    // The outputs side by side; a comparison of many strategies scrolls sideways instead of widening the
+    // window past the screen.
+    auto* paneScroll = new QScrollArea(rating);
+    paneScroll->setObjectName(QStringLiteral("paneScroll"));
+    paneScroll->setWidgetResizable(true);
+    paneScroll->setFrameShape(QFrame::NoFrame);
+    m_paneArea = new QWidget(paneScroll);
     m_paneLayout = new QHBoxLayout(m_paneArea);
     m_paneLayout->setContentsMargins(0, 0, 0, 0);
-    ratingLayout->addWidget(m_paneArea, 1);
-    m_preferenceRow = new QWidget(rating);
+    paneScroll->setWidget(m_paneArea);
+    ratingLayout->addWidget(paneScroll, 1);
+    // The preference buttons in one row, scrolled sideways when a comparison has many outputs.
+    m_preferenceScroll = new QScrollArea(rating);
+    m_preferenceScroll->setObjectName(QStringLiteral("preferenceScroll"));
+    m_preferenceScroll->setWidgetResizable(true);
+    m_preferenceScroll->setFrameShape(QFrame::NoFrame);
+    m_preferenceScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_preferenceRow = new QWidget(m_preferenceScroll);
     new QHBoxLayout(m_preferenceRow);
     m_preferenceRow->layout()->setContentsMargins(0, 0, 0, 0);
-    ratingLayout->addWidget(m_preferenceRow);
+    m_preferenceScroll->setWidget(m_preferenceRow);
+    ratingLayout->addWidget(m_preferenceScroll);
     auto* keys =
         new QLabel(tr("Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; "
                       "Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal."),
@@ -303,7 +318,7 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     shortcut(QKeySequence(Qt::CTRL | Qt::Key_B), [this] { prefer(QStringLiteral("bothbad")); });
     for (int i = 0; i < kMaxStrategies; ++i)
         shortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
-                 [this, i] { prefer(QString(QChar(static_cast<char16_t>(u'A' + i)))); });
+                 [this, i] { prefer(ComparisonRecord::labelAt(i)); });
 
     InferenceWorker* worker = m_explore->worker();
     connect(worker, &InferenceWorker::comparisonProgress, this, &CompareView::onProgress);
@@ -751,7 +766,8 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
               [](const auto& a, const auto& b) { return a.presentationOrder < b.presentationOrder; });
     const bool pair = shown.size() == 2;
     const auto addButton = [this, layout](const QString& text, const QString& winner, const QString& key) {
-        auto* button = new QPushButton(QStringLiteral("%1  (%2)").arg(text, key), m_preferenceRow);
+        auto* button =
+            new QPushButton(key.isEmpty() ? text : QStringLiteral("%1  (%2)").arg(text, key), m_preferenceRow);
         button->setCheckable(true);
         button->setProperty("winner", winner);
         button->setObjectName(QStringLiteral("prefer_%1").arg(winner));
@@ -764,7 +780,9 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
     layout->addWidget(new QLabel(pair ? tr("Preference:") : tr("Best:"), m_preferenceRow));
     for (std::size_t i = 0; i < shown.size(); ++i) {
         const QString label = shown[i].blindLabel;
-        addButton(pair ? tr("%1 better").arg(label) : label, label, tr("Ctrl+%1").arg(i + 1));
+        // Ctrl+1… reach the first kMaxStrategies outputs (a comparison made here has no more).
+        const QString key = i < static_cast<std::size_t>(kMaxStrategies) ? tr("Ctrl+%1").arg(i + 1) : QString();
+        addButton(pair ? tr("%1 better").arg(label) : label, label, key);
         if (pair && i == 0)
             addButton(tr("Tie"), QStringLiteral("tie"), tr("Ctrl+T"));
     }
@@ -772,6 +790,9 @@ void CompareView::rebuildPreferenceButtons(const ComparisonRecord& comparison) {
         addButton(tr("Tie"), QStringLiteral("tie"), tr("Ctrl+T"));
     addButton(pair ? tr("Both bad") : tr("All bad"), QStringLiteral("bothbad"), tr("Ctrl+B"));
     layout->addStretch();
+    // As tall as the buttons, and a scroll bar's height more when they are wider than the tab.
+    m_preferenceScroll->setFixedHeight(m_preferenceRow->sizeHint().height() +
+                                       m_preferenceScroll->horizontalScrollBar()->sizeHint().height());
     updatePreferenceButtons();
 }
 

@@ -18,6 +18,7 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QHBoxLayout;
 
@@ -140,6 +141,7 @@ private:
     QLabel* m_ratedLabel = nullptr;
     QLabel* m_position = nullptr;
     QWidget* m_paneArea = nullptr;
+    QScrollArea* m_preferenceScroll = nullptr;
     QHBoxLayout* m_paneLayout = nullptr;
     bool m_rebuilding = false;
     std::set<QString> m_shownModels; // content hashes of the models the shown runs came from

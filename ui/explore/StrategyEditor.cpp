@@ -225,6 +225,9 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     m_saved = new QComboBox(this);
     m_saved->setObjectName(QStringLiteral("savedStrategies"));
     m_saved->setToolTip(tr("Load a strategy saved in the run store"));
+    // As wide as the panel, not as the longest name in the store (the list itself shows names whole).
+    m_saved->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_saved->setMinimumContentsLength(12);
     connect(m_saved, &QComboBox::activated, this, [this](int index) {
         const QVariant id = m_saved->itemData(index);
         m_saved->setCurrentIndex(0);

@@ -469,4 +469,48 @@ QString Strategy::hash() const {
     return QString::fromLatin1(QCryptographicHash::hash(canonicalSamplersJson(), QCryptographicHash::Sha256).toHex());
 }
 
+QString SamplerSpec::summary() const {
+    constexpr qsizetype kShown = 4;
+    const auto scalar = [](const QJsonValue& v) {
+        if (v.isDouble())
+            return QString::number(v.toDouble(), 'g', 4);
+        if (v.isString())
+            return QStringLiteral("\"%1\"").arg(v.toString());
+        if (v.isArray())
+            return QStringLiteral("[…]");
+        if (v.isObject())
+            return QStringLiteral("{…}");
+        return v.toVariant().toString();
+    };
+    const auto cut = [](QStringList items, qsizetype total) {
+        if (total > kShown)
+            items << QStringLiteral("… %1 in all").arg(total);
+        return items.join(QStringLiteral(", "));
+    };
+    QStringList parts;
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        if (it.key() == QLatin1String("min_keep") && it.value().toInt() == 1)
+            continue;
+        const QJsonValue v = it.value();
+        QString text;
+        if (v.isArray()) {
+            const QJsonArray array = v.toArray();
+            QStringList items;
+            for (qsizetype i = 0; i < std::min(kShown, array.size()); ++i)
+                items << scalar(array.at(i));
+            text = QStringLiteral("[%1]").arg(cut(items, array.size()));
+        } else if (v.isObject()) {
+            const QJsonObject object = v.toObject();
+            QStringList items;
+            for (auto e = object.begin(); e != object.end() && items.size() < kShown; ++e)
+                items << QStringLiteral("%1: %2").arg(e.key(), scalar(e.value()));
+            text = QStringLiteral("{%1}").arg(cut(items, object.size()));
+        } else {
+            text = scalar(v);
+        }
+        parts << QStringLiteral("%1=%2").arg(it.key(), text);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace swb

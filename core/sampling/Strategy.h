@@ -19,6 +19,10 @@ struct SamplerSpec {
     QString type;
     QJsonObject params;
     bool operator==(const SamplerSpec&) const = default;
+
+    // The parameters in a few words, as lists and tables show a stage: "p=0.9", "ids=[0, 13]",
+    // "bias={50: -5}"; min_keep at its default 1 left out, long lists cut ("[1, 2, 3, … 12 in all]").
+    QString summary() const;
 };
 
 // How tokens are chosen beyond the chain of one sampled path. "sample" (the default): the chain, then its

@@ -63,6 +63,31 @@ class TestSampling : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 35: the stage table left list parameters out (banned_tokens showed nothing) and the chain list
+    // showed a list's length ("ids=[1]" for the ids [0]).
+    void samplerSummary_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("summary");
+        QTest::newRow("number") << R"({"type": "top_p", "p": 0.9})" << "p=0.9";
+        QTest::newRow("min_keep 1 left out") << R"({"type": "top_p", "p": 0.95, "min_keep": 1})" << "p=0.95";
+        QTest::newRow("min_keep 3 kept") << R"({"type": "top_p", "p": 0.95, "min_keep": 3})" << "min_keep=3, p=0.95";
+        QTest::newRow("ids") << R"({"type": "banned_tokens", "ids": [0, 13]})" << "ids=[0, 13]";
+        QTest::newRow("long list cut") << R"({"type": "banned_tokens", "ids": [1, 2, 3, 4, 5, 6]})"
+                                       << "ids=[1, 2, 3, 4, … 6 in all]";
+        QTest::newRow("words") << R"({"type": "banned_words", "words": ["Lo"]})" << R"(words=["Lo"])";
+        QTest::newRow("object") << R"({"type": "logit_bias", "bias": {"50": -5}})" << "bias={50: -5}";
+        QTest::newRow("none") << R"({"type": "greedy"})" << "";
+    }
+
+    void samplerSummary() {
+        QFETCH(QString, spec);
+        QFETCH(QString, summary);
+        const QJsonObject object = QJsonDocument::fromJson(spec.toUtf8()).object();
+        SamplerSpec sampler{object.value(QLatin1String("type")).toString(), object};
+        sampler.params.remove(QStringLiteral("type"));
+        QCOMPARE(sampler.summary(), summary);
+    }
+
     void samplers_data() {
         QTest::addColumn<QString>("sampler");
         QTest::addColumn<std::vector<float>>("logits");

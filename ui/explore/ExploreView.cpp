@@ -79,11 +79,8 @@ QString describeStrategy(const Strategy& strategy) {
         return strategy.name;
     QStringList stages;
     for (const SamplerSpec& sampler : strategy.samplers) {
-        QStringList params;
-        for (auto it = sampler.params.begin(); it != sampler.params.end(); ++it)
-            if (it.value().isDouble())
-                params << it.key() + QLatin1Char('=') + QString::number(it.value().toDouble(), 'g', 4);
-        stages << (params.isEmpty() ? sampler.type : sampler.type + QLatin1Char(' ') + params.join(QLatin1Char(' ')));
+        const QString params = sampler.summary();
+        stages << (params.isEmpty() ? sampler.type : sampler.type + QLatin1Char(' ') + params);
     }
     return stages.join(QStringLiteral(" → "));
 }
@@ -1426,12 +1423,8 @@ void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy)
     m_pipeline->setRowCount(static_cast<int>(trace.stages.size()));
     for (std::size_t i = 0; i < trace.stages.size(); ++i) {
         const StageTrace& stage = trace.stages[i];
-        QStringList params;
-        if (i < strategy.samplers.size())
-            for (auto it = strategy.samplers[i].params.begin(); it != strategy.samplers[i].params.end(); ++it)
-                if (it.value().isDouble() && it.key() != QLatin1String("min_keep"))
-                    params << QStringLiteral("%1=%2").arg(it.key()).arg(it.value().toDouble(), 0, 'g', 4);
-        const QStringList cells{stage.sampler, params.join(QStringLiteral(", ")), QString::number(stage.kept),
+        const QString params = i < strategy.samplers.size() ? strategy.samplers[i].summary() : QString();
+        const QStringList cells{stage.sampler, params, QString::number(stage.kept),
                                 QStringLiteral("%1%").arg(stage.keptMass * 100.0, 0, 'f', 1),
                                 std::isfinite(stage.threshold) ? QString::number(stage.threshold, 'g', 4)
                                                                : QStringLiteral("–")};

@@ -141,26 +141,6 @@ QString engineDisplayName(EngineOrder engine) {
     return StrategyEditor::tr("the list");
 }
 
-QString paramSummary(const SamplerSpec& spec) {
-    QStringList parts;
-    for (auto it = spec.params.begin(); it != spec.params.end(); ++it) {
-        if (it.key() == QLatin1String("min_keep") && it.value().toInt() == 1)
-            continue;
-        const QJsonValue v = it.value();
-        QString text;
-        if (v.isDouble())
-            text = QString::number(v.toDouble(), 'g', 4);
-        else if (v.isArray())
-            text = QStringLiteral("[%1]").arg(v.toArray().size());
-        else if (v.isObject())
-            text = QStringLiteral("{%1}").arg(v.toObject().size());
-        else
-            text = v.toVariant().toString();
-        parts << QStringLiteral("%1=%2").arg(it.key(), text);
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
 Strategy normalised(Strategy strategy) {
     strategy.order = EngineOrder::AsListed; // the list shows the applied order
     return strategy;
@@ -553,7 +533,7 @@ void StrategyEditor::restore(const Strategy& strategy) {
         m_refreshing = true;
         for (int row = 0; row < m_list->count(); ++row) {
             const SamplerSpec& spec = m_strategy.samplers[static_cast<std::size_t>(row)];
-            m_list->item(row)->setText(QStringLiteral("%1. %2   %3").arg(row + 1).arg(spec.type, paramSummary(spec)));
+            m_list->item(row)->setText(QStringLiteral("%1. %2   %3").arg(row + 1).arg(spec.type, spec.summary()));
         }
         m_seed->setText(QString::number(seed()));
         m_stop->setText(stopText(m_strategy.stop));
@@ -571,7 +551,7 @@ void StrategyEditor::refresh() {
     m_list->clear();
     for (std::size_t i = 0; i < m_strategy.samplers.size(); ++i) {
         const SamplerSpec& spec = m_strategy.samplers[i];
-        auto* item = new QListWidgetItem(QStringLiteral("%1. %2   %3").arg(i + 1).arg(spec.type, paramSummary(spec)));
+        auto* item = new QListWidgetItem(QStringLiteral("%1. %2   %3").arg(i + 1).arg(spec.type, spec.summary()));
         item->setData(Qt::UserRole, static_cast<int>(i));
         if (const SamplerDescriptor* d = findSamplerDescriptor(spec.type))
             item->setToolTip(QStringLiteral("%1\n(%2)").arg(samplerText(d->summary), d->engine));

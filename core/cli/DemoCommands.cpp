@@ -33,9 +33,10 @@ int runTrainDemo(const Invocation& inv) {
         Result<DemoCorpus> corpus = DemoCorpus::extract();
         if (!corpus)
             fail(corpus.error());
-        for (const auto& [name, verses] : {std::pair{QStringLiteral("train.txt"), &corpus->trainingVerses()},
-                                           std::pair{QStringLiteral("validation.txt"), &corpus->validationVerses()}})
-            if (Status s = DemoCorpus::writeLines(*verses, out + QLatin1Char('/') + name); !s)
+        for (const auto& [name, chapters] :
+             {std::pair{QStringLiteral("train.txt"), &corpus->trainingChapters()},
+              std::pair{QStringLiteral("validation.txt"), &corpus->validationChapters()}})
+            if (Status s = DemoCorpus::writeChapters(*chapters, out + QLatin1Char('/') + name); !s)
                 fail(s.error());
         return 0;
     }
@@ -52,6 +53,8 @@ int runTrainDemo(const Invocation& inv) {
     o.hiddenDim = static_cast<int>(inv.integer(QStringLiteral("hidden-dim"), o.hiddenDim, 8, 16384));
     o.batch = static_cast<int>(inv.integer(QStringLiteral("batch"), o.batch, 1, 4096));
     o.context = static_cast<int>(inv.integer(QStringLiteral("context"), o.context, 8, 8192));
+    o.window = static_cast<int>(inv.integer(QStringLiteral("window"), std::min(o.window, o.context), 8, o.context));
+    o.longEvery = static_cast<int>(inv.integer(QStringLiteral("long-every"), o.longEvery, 0, 1'000'000));
     o.vocabularySize = static_cast<int>(inv.integer(QStringLiteral("vocab"), o.vocabularySize, 300, 65536));
     o.learningRate = inv.real(QStringLiteral("lr"), o.learningRate);
     o.minLearningRate = o.learningRate / 10;
@@ -64,9 +67,11 @@ int runTrainDemo(const Invocation& inv) {
         fail(report.error());
     const DemoTrainingReport& r = report.value();
     const QJsonObject json{
+        {QStringLiteral("training_chapters"), static_cast<qint64>(r.trainingChapters)},
         {QStringLiteral("training_verses"), static_cast<qint64>(r.trainingVerses)},
         {QStringLiteral("training_bytes"), static_cast<qint64>(r.trainingBytes)},
         {QStringLiteral("training_tokens"), static_cast<qint64>(r.trainingTokens)},
+        {QStringLiteral("validation_chapters"), static_cast<qint64>(r.validationChapters)},
         {QStringLiteral("validation_verses"), static_cast<qint64>(r.validationVerses)},
         {QStringLiteral("validation_bytes"), static_cast<qint64>(r.validationBytes)},
         {QStringLiteral("validation_tokens"), static_cast<qint64>(r.validationTokens)},
@@ -87,10 +92,26 @@ int runPerplexity(const Invocation& inv) {
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly))
         failBadInput(QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
+    // Each non-empty line a document, or with --paragraphs each run of lines between blank lines (its
+    // lines joined by '\n').
+    const bool paragraphs = inv.args.isSet(QStringLiteral("paragraphs"));
     std::vector<std::string> documents;
-    for (const QByteArray& line : in.readAll().split('\n'))
-        if (!line.trimmed().isEmpty())
+    std::string paragraph;
+    for (const QByteArray& line : in.readAll().split('\n')) {
+        if (line.trimmed().isEmpty()) {
+            if (!paragraph.empty())
+                documents.push_back(std::move(paragraph));
+            paragraph.clear();
+        } else if (!paragraphs) {
             documents.push_back(line.toStdString());
+        } else {
+            if (!paragraph.empty())
+                paragraph += '\n';
+            paragraph += line.toStdString();
+        }
+    }
+    if (!paragraph.empty())
+        documents.push_back(std::move(paragraph));
     LoadedModel loaded = loadModelFromArguments(inv);
     Result<PerplexityResult> result = Perplexity::ofDocuments(*loaded.model, *loaded.tokenizer, documents);
     if (!result)
@@ -118,7 +139,8 @@ std::vector<Subcommand> demoSubcommands() {
             parser.addOptions({
                 {QStringLiteral("out"), QStringLiteral("Folder to write the model files to."), QStringLiteral("DIR")},
                 {QStringLiteral("corpus-only"),
-                 QStringLiteral("Only write the corpus splits (train.txt, validation.txt), one verse a line.")},
+                 QStringLiteral("Only write the corpus splits (train.txt, validation.txt): chapters of one "
+                                "verse a line, a blank line after each.")},
                 {QStringLiteral("seed"), QStringLiteral("Seed of initialisation and batches."), QStringLiteral("S")},
                 {QStringLiteral("threads"), QStringLiteral("CPU threads (default 1, as the bundled files were made)."),
                  QStringLiteral("N")},
@@ -128,7 +150,11 @@ std::vector<Subcommand> demoSubcommands() {
                 {QStringLiteral("heads"), QStringLiteral("Attention heads."), QStringLiteral("N")},
                 {QStringLiteral("hidden-dim"), QStringLiteral("Feed-forward width."), QStringLiteral("N")},
                 {QStringLiteral("batch"), QStringLiteral("Windows per step."), QStringLiteral("N")},
-                {QStringLiteral("context"), QStringLiteral("Window length and context length."), QStringLiteral("N")},
+                {QStringLiteral("context"), QStringLiteral("Context length (and the long windows' length)."),
+                 QStringLiteral("N")},
+                {QStringLiteral("window"), QStringLiteral("Length of the short windows."), QStringLiteral("N")},
+                {QStringLiteral("long-every"),
+                 QStringLiteral("Every Nth step takes whole-context windows (0: never)."), QStringLiteral("N")},
                 {QStringLiteral("vocab"), QStringLiteral("Tokenizer vocabulary size."), QStringLiteral("N")},
                 {QStringLiteral("lr"), QStringLiteral("Peak learning rate."), QStringLiteral("X")},
             });
@@ -137,12 +163,16 @@ std::vector<Subcommand> demoSubcommands() {
     train.hidden = true;
     Subcommand perplexity{
         QStringLiteral("perplexity"),
-        QStringLiteral("swb perplexity [--model PATH] [--tokenizer PATH] --text-file F [--threads N]"),
-        QStringLiteral("Perplexity of a model on a text file, each non-empty line one document, as JSON."),
+        QStringLiteral("swb perplexity [--model PATH] [--tokenizer PATH] --text-file F [--paragraphs] [--threads N]"),
+        QStringLiteral("Perplexity of a model on a text file, each non-empty line one document (or each paragraph "
+                       "with --paragraphs), as JSON."),
         [](QCommandLineParser& parser) {
             declareModelArguments(parser);
-            parser.addOption({QStringLiteral("text-file"), QStringLiteral("UTF-8 text, one document per line."),
-                              QStringLiteral("F")});
+            parser.addOptions({
+                {QStringLiteral("text-file"), QStringLiteral("UTF-8 text, one document per line."), QStringLiteral("F")},
+                {QStringLiteral("paragraphs"),
+                 QStringLiteral("Documents are paragraphs: lines between blank lines, kept with their line breaks.")},
+            });
         },
         runPerplexity};
     perplexity.hidden = true;

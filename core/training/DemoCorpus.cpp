@@ -8,10 +8,10 @@ namespace swb {
 
 namespace {
 
-std::int64_t totalBytes(const std::vector<std::string>& verses) {
+std::int64_t totalBytes(const std::vector<std::string>& chapters) {
     std::int64_t n = 0;
-    for (const std::string& v : verses)
-        n += static_cast<std::int64_t>(v.size());
+    for (const std::string& c : chapters)
+        n += static_cast<std::int64_t>(c.size());
     return n;
 }
 
@@ -31,21 +31,46 @@ Result<DemoCorpus> DemoCorpus::extract(const QString& program) {
                                    .arg(executable, QString::fromLocal8Bit(bible.readAllStandardError()).trimmed()));
     const QByteArray output = bible.readAllStandardOutput();
     DemoCorpus corpus;
-    int index = 0;
+    int verses = 0, chapters = 0;
+    QByteArray chapter; // "Ge1" of "Ge1:1": a new one starts a new chapter
+    std::string text;
+    int textVerses = 0;
+    const auto endChapter = [&] {
+        if (text.empty())
+            return;
+        ++chapters;
+        const bool held = chapters % kValidationEvery == 0;
+        (held ? corpus.m_validation : corpus.m_training).push_back(std::move(text));
+        (held ? corpus.m_validationVerses : corpus.m_trainingVerses) += textVerses;
+        text.clear();
+        textVerses = 0;
+    };
     for (const QByteArray& line : output.split('\n')) {
         const QByteArray trimmed = line.trimmed();
         const qsizetype space = trimmed.indexOf(' ');
-        if (space <= 0 || !trimmed.left(space).contains(':'))
+        const qsizetype colon = trimmed.left(space).indexOf(':');
+        if (space <= 0 || colon < 0)
             continue; // not a verse line
-        std::string verse = trimmed.mid(space + 1).simplified().toStdString();
+        const std::string verse = trimmed.mid(space + 1).simplified().toStdString();
         if (verse.empty())
             continue;
-        ++index;
-        (index % kValidationEvery == 0 ? corpus.m_validation : corpus.m_training).push_back(std::move(verse));
+        if (trimmed.left(colon) != chapter) {
+            endChapter();
+            chapter = trimmed.left(colon);
+        }
+        if (!text.empty())
+            text += '\n';
+        text += verse;
+        ++textVerses;
+        ++verses;
     }
-    if (index < 30000)
-        return Error::internal(
-            QStringLiteral("'%1' printed only %2 verses; the King James Bible has 31102").arg(executable).arg(index));
+    endChapter();
+    if (verses < 30000 || chapters < 1100)
+        return Error::internal(QStringLiteral("'%1' printed only %2 verses in %3 chapters; the King James Bible has "
+                                              "31102 in 1189")
+                                   .arg(executable)
+                                   .arg(verses)
+                                   .arg(chapters));
     return corpus;
 }
 
@@ -57,13 +82,13 @@ std::int64_t DemoCorpus::validationBytes() const {
     return totalBytes(m_validation);
 }
 
-Status DemoCorpus::writeLines(const std::vector<std::string>& verses, const QString& file) {
+Status DemoCorpus::writeChapters(const std::vector<std::string>& chapters, const QString& file) {
     QFile out(file);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return Error::badInput(QStringLiteral("cannot write %1: %2").arg(file, out.errorString()));
-    for (const std::string& v : verses) {
-        out.write(v.data(), static_cast<qint64>(v.size()));
-        out.write("\n", 1);
+    for (const std::string& c : chapters) {
+        out.write(c.data(), static_cast<qint64>(c.size()));
+        out.write("\n\n", 2);
     }
     if (!out.flush())
         return Error::internal(QStringLiteral("cannot write %1: %2").arg(file, out.errorString()));

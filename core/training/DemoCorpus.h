@@ -10,27 +10,33 @@
 
 namespace swb {
 
-// The demo model's corpus: the King James Bible (public domain) as plain verses, one string per verse
-// without its reference, read from Debian's bible-kjv package through its `bible` program. Every 50th
-// verse (the 50th, 100th, ...) is held out for validation, so both splits cover every book.
+// The demo model's corpus: the King James Bible (public domain) as plain chapters, one string per
+// chapter holding its verses without their references, one verse a line ('\n' between verses), read
+// from Debian's bible-kjv package through its `bible` program. Every 25th chapter (the 25th, 50th, ...)
+// is held out for validation, so both splits cover the whole Bible.
 class DemoCorpus {
 public:
-    static constexpr int kValidationEvery = 50;
+    static constexpr int kValidationEvery = 25;
 
     // program: the `bible` executable (found on PATH by default).
     static Result<DemoCorpus> extract(const QString& program = QStringLiteral("bible"));
 
-    const std::vector<std::string>& trainingVerses() const { return m_training; }
-    const std::vector<std::string>& validationVerses() const { return m_validation; }
+    const std::vector<std::string>& trainingChapters() const { return m_training; }
+    const std::vector<std::string>& validationChapters() const { return m_validation; }
+    std::int64_t trainingVerses() const { return m_trainingVerses; }
+    std::int64_t validationVerses() const { return m_validationVerses; }
     std::int64_t trainingBytes() const;
     std::int64_t validationBytes() const;
 
-    // Writes verses to file, one per line (UTF-8, '\n' after each).
-    static Status writeLines(const std::vector<std::string>& verses, const QString& file);
+    // Writes chapters to file, a blank line after each (UTF-8): the paragraphs `swb perplexity
+    // --paragraphs` reads back as documents.
+    static Status writeChapters(const std::vector<std::string>& chapters, const QString& file);
 
 private:
     std::vector<std::string> m_training;
     std::vector<std::string> m_validation;
+    std::int64_t m_trainingVerses = 0;
+    std::int64_t m_validationVerses = 0;
 };
 
 } // namespace swb

@@ -236,32 +236,37 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     Result<DemoCorpus> corpus = DemoCorpus::extract();
     if (!corpus)
         return corpus.error();
-    report.trainingVerses = static_cast<std::int64_t>(corpus->trainingVerses().size());
-    report.validationVerses = static_cast<std::int64_t>(corpus->validationVerses().size());
+    report.trainingChapters = static_cast<std::int64_t>(corpus->trainingChapters().size());
+    report.validationChapters = static_cast<std::int64_t>(corpus->validationChapters().size());
+    report.trainingVerses = corpus->trainingVerses();
+    report.validationVerses = corpus->validationVerses();
     report.trainingBytes = corpus->trainingBytes();
     report.validationBytes = corpus->validationBytes();
-    say(QStringLiteral("corpus: %1 training verses (%2 bytes), %3 validation verses (%4 bytes)")
+    say(QStringLiteral("corpus: %1 training chapters (%2 verses, %3 bytes), %4 validation chapters (%5 verses, %6 "
+                       "bytes)")
+            .arg(report.trainingChapters)
             .arg(report.trainingVerses)
             .arg(report.trainingBytes)
+            .arg(report.validationChapters)
             .arg(report.validationVerses)
             .arg(report.validationBytes));
 
     QElapsedTimer clock;
     clock.start();
     const BpeVocabulary vocabulary =
-        BpeTrainer::train(corpus->trainingVerses(), o.vocabularySize, {std::string(kEndOfText)});
+        BpeTrainer::train(corpus->trainingChapters(), o.vocabularySize, {std::string(kEndOfText)});
     const QString tokenizerFile = dir.filePath(QStringLiteral("tokenizer.json"));
     if (Status s = TokenizerJsonWriter::write(vocabulary, tokenizerFile); !s)
         return s.error();
     Result<std::unique_ptr<Tokenizer>> tokenizer = TokenizerJsonLoader::load(tokenizerFile);
     if (!tokenizer)
         return tokenizer.error();
-    // The training stream: <|endoftext|> before every verse (and after the last), so the model learns
-    // to begin a verse after it and to end one with it.
+    // The training stream: <|endoftext|> before every chapter (and after the last), so the model learns
+    // to begin a chapter after it and to end one with it; verses within a chapter are lines.
     std::vector<std::int64_t> stream;
-    for (const std::string& verse : corpus->trainingVerses()) {
+    for (const std::string& chapter : corpus->trainingChapters()) {
         stream.push_back(0);
-        for (const TokenId id : (*tokenizer)->encode(verse, false, false))
+        for (const TokenId id : (*tokenizer)->encode(chapter, false, false))
             stream.push_back(id);
     }
     stream.push_back(0);
@@ -281,10 +286,17 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
         report.parameters += t.numel();
     for (const torch::Tensor& t : p.gains())
         report.parameters += t.numel();
-    say(QStringLiteral("model: %1 parameters; %2 steps of %3 x %4 tokens")
+    // Most steps take short windows (cheap: attention grows with the square of the window); every
+    // longEvery-th step takes windows of the whole context holding the same number of tokens, so that
+    // every position the model offers is trained throughout the schedule.
+    const std::int64_t longBatch = std::max<std::int64_t>(1, std::int64_t{o.batch} * o.window / o.context);
+    say(QStringLiteral("model: %1 parameters; %2 steps of %3 x %4 tokens, every %5th of %6 x %7")
             .arg(report.parameters)
             .arg(o.steps)
             .arg(o.batch)
+            .arg(o.window)
+            .arg(o.longEvery)
+            .arg(longBatch)
             .arg(o.context));
 
     const auto adamw = [&](double decay) {
@@ -308,16 +320,20 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     const torch::Tensor mask = torch::full({T, T}, -INFINITY).triu(1);
 
     WindowRandom random(o.seed ^ 0x5eedull);
-    const std::uint64_t starts = static_cast<std::uint64_t>(stream.size()) - static_cast<std::uint64_t>(T) - 1;
-    std::vector<std::int64_t> inputs(static_cast<std::size_t>(o.batch * T)), targets(inputs.size());
+    std::vector<std::int64_t> inputs, targets;
     std::deque<double> recent;
     clock.restart();
     for (int step = 0; step < o.steps; ++step) {
-        for (int b = 0; b < o.batch; ++b) {
+        const bool long_ = o.longEvery > 0 && step % o.longEvery == o.longEvery - 1;
+        const std::int64_t B = long_ ? longBatch : o.batch, W = long_ ? T : std::min<std::int64_t>(o.window, T);
+        const std::uint64_t starts = static_cast<std::uint64_t>(stream.size()) - static_cast<std::uint64_t>(W) - 1;
+        inputs.resize(static_cast<std::size_t>(B * W));
+        targets.resize(inputs.size());
+        for (std::int64_t b = 0; b < B; ++b) {
             const std::size_t start = static_cast<std::size_t>(random.next() % starts);
-            for (std::int64_t t = 0; t < T; ++t) {
-                inputs[static_cast<std::size_t>(b * T + t)] = stream[start + static_cast<std::size_t>(t)];
-                targets[static_cast<std::size_t>(b * T + t)] = stream[start + static_cast<std::size_t>(t) + 1];
+            for (std::int64_t t = 0; t < W; ++t) {
+                inputs[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t)];
+                targets[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t) + 1];
             }
         }
         const double lr = step < o.warmupSteps
@@ -327,10 +343,11 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
                                                                       std::max(1, o.steps - o.warmupSteps)));
         for (torch::optim::OptimizerParamGroup& g : optimizer.param_groups())
             static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
-        const torch::Tensor x = torch::from_blob(inputs.data(), {o.batch, T}, torch::kLong);
-        const torch::Tensor y = torch::from_blob(targets.data(), {o.batch, T}, torch::kLong);
+        const torch::Tensor x = torch::from_blob(inputs.data(), {B, W}, torch::kLong);
+        const torch::Tensor y = torch::from_blob(targets.data(), {B, W}, torch::kLong);
         optimizer.zero_grad();
-        const torch::Tensor l = loss(p, o, x, y, cos, sin, mask);
+        const torch::Tensor l =
+            loss(p, o, x, y, cos.narrow(0, 0, W), sin.narrow(0, 0, W), mask.narrow(0, 0, W).narrow(1, 0, W));
         l.backward();
         torch::nn::utils::clip_grad_norm_(all, 1.0);
         optimizer.step();
@@ -338,7 +355,7 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
         if (recent.size() > 50)
             recent.pop_front();
         report.steps = step + 1;
-        report.tokensSeen += o.batch * T;
+        report.tokensSeen += B * W;
         if ((step + 1) % 25 == 0 || step + 1 == o.steps) {
             double mean = 0;
             for (const double v : recent)
@@ -362,7 +379,7 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     Result<std::unique_ptr<Model>> model = Model::load(o.outputDir, modelOptions);
     if (!model)
         return model.error();
-    Result<PerplexityResult> ppl = Perplexity::ofDocuments(**model, **tokenizer, corpus->validationVerses());
+    Result<PerplexityResult> ppl = Perplexity::ofDocuments(**model, **tokenizer, corpus->validationChapters());
     if (!ppl)
         return ppl.error();
     report.validationPerplexity = ppl->perplexity;

@@ -19,8 +19,10 @@ struct DemoTrainingOptions {
     int layers = 4;
     int heads = 4;
     int hiddenDim = 384;
-    int context = 128;
-    int batch = 16;
+    int context = 1024; // the context length, and the length of the long windows
+    int window = 128;   // the length of the other windows
+    int longEvery = 4;  // every longEvery-th step takes windows of the whole context (0: never)
+    int batch = 16;     // windows of `window` tokens per step (a long step: as many tokens in whole contexts)
     int steps = 1200;
     int warmupSteps = 100;
     double learningRate = 3e-3;
@@ -31,6 +33,7 @@ struct DemoTrainingOptions {
 };
 
 struct DemoTrainingReport {
+    std::int64_t trainingChapters = 0, validationChapters = 0;
     std::int64_t trainingVerses = 0, validationVerses = 0;
     std::int64_t trainingBytes = 0, validationBytes = 0;
     std::int64_t trainingTokens = 0; // the training split in the trained tokenizer's tokens
@@ -46,8 +49,8 @@ struct DemoTrainingReport {
 
 // Builds the bundled demo model from nothing but the KJV corpus: extracts the verses (DemoCorpus),
 // trains a byte-level BPE tokenizer (BpeTrainer), then a small Llama-architecture decoder with libtorch
-// autograd on the CPU (AdamW, warmup and cosine decay, random windows of the verse stream, every verse
-// preceded by <|endoftext|>), and writes config.json, generation_config.json, tokenizer.json and
+// autograd on the CPU (AdamW, warmup and cosine decay, random windows of the chapter stream, every
+// chapter preceded by <|endoftext|>, most windows short and every few steps whole-context ones), and writes config.json, generation_config.json, tokenizer.json and
 // model.safetensors (bf16) to outputDir, in the Hugging Face layout our decoder reads (rotate-half RoPE,
 // so no Q/K permutation). Deterministic for a given seed and thread count.
 class DemoTrainer {

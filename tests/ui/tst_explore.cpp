@@ -698,24 +698,34 @@ private slots:
 
     void diverseBeamSearchMarksItsBestPathWholly() {
         // Two groups start alike (both extend the prompt with the same best token); the best hypothesis may come
-        // from the second: its path is marked from the prompt to its end, one node a step.
-        const qint64 run = generate(
-            64,
-            R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 2, "diversity_penalty": 1.0, "return": 2}, "samplers": []})");
-        QVERIFY(run > 0);
-        QVERIFY(m_explore->showsBeamTree());
-        BeamTreeView* tree = m_explore->beamTree();
-        std::vector<int> bestPerStep(std::size_t(tree->stepCount()), 0);
+        // from the second: its path is marked from the prompt to its end, one node a step. The first of these
+        // prompts where the second group's search wins is the case looked at (which one depends on the model).
+        const QString prompt = m_explore->promptEdit()->toPlainText();
         bool fromSecondGroup = false;
-        for (const BeamTreeView::Node& node : tree->nodes()) {
-            bestPerStep[std::size_t(node.step)] += node.onBest;
-            fromSecondGroup |= node.onBest && node.step == 0 && node.candidate.group == 1;
+        for (const char* text : {"And God said", "In the beginning", "And the LORD spake", "Blessed are the",
+                                 "And he said unto them", "The word of the LORD", "Then", "And it came to pass"}) {
+            m_explore->promptEdit()->setPlainText(QString::fromUtf8(text));
+            const qint64 run = generate(
+                64,
+                R"({"decoder": {"type": "group_beam", "beams": 4, "groups": 2, "diversity_penalty": 1.0, "return": 2}, "samplers": []})");
+            QVERIFY(run > 0);
+            QVERIFY(m_explore->showsBeamTree());
+            BeamTreeView* tree = m_explore->beamTree();
+            std::vector<int> bestPerStep(std::size_t(tree->stepCount()), 0);
+            for (const BeamTreeView::Node& node : tree->nodes()) {
+                bestPerStep[std::size_t(node.step)] += node.onBest;
+                fromSecondGroup |= node.onBest && node.step == 0 && node.candidate.group == 1;
+            }
+            if (!fromSecondGroup)
+                continue;
+            const int tokens = m_explore->stream()->stepCount();
+            QVERIFY(tokens >= 1);
+            for (int step = 0; step < tokens; ++step)
+                QCOMPARE(bestPerStep[std::size_t(step)], 1);
+            break;
         }
-        QVERIFY(fromSecondGroup); // on "And God said" the second group's search wins
-        const int tokens = m_explore->stream()->stepCount();
-        QVERIFY(tokens >= 1);
-        for (int step = 0; step < tokens; ++step)
-            QCOMPARE(bestPerStep[std::size_t(step)], 1);
+        m_explore->promptEdit()->setPlainText(prompt);
+        QVERIFY2(fromSecondGroup, "on none of the prompts did the second group's search win");
     }
 
     void contrastiveDecodersShowTheirCandidates() {

@@ -500,8 +500,12 @@ PreferenceVerdict verdictOf(int players, const std::vector<PairTest>& tests, con
     verdict.rivalWins = weakLosses;
     verdict.rivalHolmP = weakP;
     const int decisive = weakWins + weakLosses;
-    const int needed =
-        decisive > 0 ? stats::signTestSampleSize(double(weakWins) / decisive, 0.05 / double(tests.size())) : -1;
+    // Every decisive battle won (1 to 0 after one battle): no share to plan with, but the exact test says how
+    // many such battles it takes.
+    const double alpha = 0.05 / double(tests.size());
+    const int needed = decisive == 0 ? -1
+                       : weakLosses == 0 ? stats::signTestAllWonSize(alpha)
+                                         : stats::signTestSampleSize(double(weakWins) / decisive, alpha);
     if (weakest >= 0 && weakWins > weakLosses && needed >= 0) {
         verdict.kind = PreferenceVerdict::Kind::LeaderNotClear;
         verdict.furtherBattles = std::max(0, needed - decisive);

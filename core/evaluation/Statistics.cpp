@@ -516,6 +516,15 @@ int signTestSampleSize(double share, double alpha, double power) {
     return static_cast<int>(std::ceil(n - 1e-9));
 }
 
+int signTestAllWonSize(double alpha) {
+    if (!(alpha > 0.0 && alpha < 1.0))
+        return -1;
+    int n = 1;
+    while (2.0 * std::pow(0.5, n) >= alpha)
+        ++n;
+    return n;
+}
+
 double mean(const std::vector<double>& values) {
     if (values.empty())
         return kNaN;

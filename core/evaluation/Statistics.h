@@ -145,6 +145,10 @@ std::vector<double> holmAdjust(const std::vector<double>& pValues);
 // n = ((z_{1-alpha/2} / 2 + z_power sqrt(share (1 - share))) / (share - 1/2))^2, rounded up). -1 when share is
 // 1/2 (no effect to detect) or outside (0, 1).
 int signTestSampleSize(double share, double alpha = 0.05, double power = 0.8);
+// Decisive battles, all won by one side, that the exact two-sided sign test needs to reject "even" at level
+// alpha: the smallest n with 2 * 0.5^n < alpha (6 at 0.05). What signTestSampleSize cannot say when every
+// battle so far went one way. -1 when alpha is outside (0, 1).
+int signTestAllWonSize(double alpha = 0.05);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Means and their intervals

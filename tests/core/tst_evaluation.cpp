@@ -303,6 +303,10 @@ private slots:
         QCOMPARE(signTestSampleSize(0.6, 0.05 / 3.0), 259);
         QCOMPARE(signTestSampleSize(0.5), -1);
         QCOMPARE(signTestSampleSize(1.0), -1);
+        // All won: 2 * 0.5^5 = 0.0625 is not below 0.05, 2 * 0.5^6 = 0.03125 is; at 0.05 / 3, 2 * 0.5^7 = 0.0156.
+        QCOMPARE(signTestAllWonSize(0.05), 6);
+        QCOMPARE(signTestAllWonSize(0.05 / 3.0), 7);
+        QCOMPARE(signTestAllWonSize(0.0), -1);
     }
 
     // A data set where length alone explains the wins: A is the longer output in 40 battles and the shorter

@@ -25,8 +25,10 @@
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
 #include "evaluation/PromptFile.h"
+#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "storage/RunRepository.h"
 
 namespace {
 
@@ -982,6 +984,48 @@ private slots:
         QVERIFY2(aa.status == 0, aa.err.constData());
         const auto two = swb({"export", "--db", db, "--report", "runs"});
         QCOMPARE(two.out.count('\n'), 3);
+    }
+
+    // Issue 35: after one battle (1 to 0) the verdict said the leader "does not win more than it loses". It
+    // leads, not clearly: the exact sign test needs 6 decisive battles all won (2 * 0.5^6 < 0.05), 5 more.
+    void oneBattleLeadsNotClearly() {
+        QFile prompts(path(QStringLiteral("one-battle.txt")));
+        QVERIFY(prompts.open(QIODevice::WriteOnly));
+        prompts.write("And God said\n");
+        prompts.close();
+        const QString db = path(QStringLiteral("one-battle.sqlite"));
+        QFile::remove(db);
+        const auto batch = swb({"batch", "--prompts", prompts.fileName(), "--strategy", "greedy", "--strategy", "chat",
+                                "--max-tokens", "4", "--db", db});
+        QVERIFY2(batch.status == 0, batch.err.constData());
+        const auto comparisons = swb::Database::open(db);
+        QVERIFY(comparisons.ok());
+        const auto all = swb::ComparisonRepository(*comparisons.value()).listComparisons();
+        QVERIFY(all.ok() && all->size() == 1);
+        QString chatLabel;
+        const auto runs = swb::RunRepository(*comparisons.value()).listRuns().value();
+        for (const auto& entry : all->front().entries)
+            for (const swb::RunSummary& run : runs)
+                if (run.id == entry.runId && run.strategyName == QLatin1String("chat"))
+                    chatLabel = entry.blindLabel;
+        QVERIFY(!chatLabel.isEmpty());
+        QFile csv(path(QStringLiteral("one-battle.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("comparison_id,rater,winner\n" + QByteArray::number(all->front().id) + ",ann," + chatLabel.toUtf8() +
+                  "\n");
+        csv.close();
+        const auto imported = swb({"import-preferences", "--db", db, "--csv", csv.fileName()});
+        QVERIFY2(imported.status == 0, imported.err.constData());
+        const auto exported = swb({"export", "--db", db, "--report", "summary"});
+        QVERIFY2(exported.status == 0, exported.err.constData());
+        const auto table = swb::parseCsv(QString::fromUtf8(exported.out));
+        QVERIFY(table.ok());
+        const QStringList* chat = rowWhere(table.value(), QStringLiteral("strategy"), QStringLiteral("chat"));
+        QVERIFY(chat);
+        const QString verdict = chat->value(column(table.value(), QStringLiteral("preference_verdict")));
+        QVERIFY2(verdict.startsWith(QStringLiteral("no clear winner: chat leads but not clearly against greedy (1 to 0")),
+                 qPrintable(verdict));
+        QVERIFY2(verdict.contains(QStringLiteral("about 5 more decisive battles")), qPrintable(verdict));
     }
 
     // The repository the GUI rates through, on the same store (last: it changes it).

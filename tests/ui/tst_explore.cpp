@@ -3,6 +3,7 @@
 // edited chain, branching into a child run, Stop, and the GUI thread's responsiveness.
 
 #include <functional>
+#include <numbers>
 
 #include <QApplication>
 #include <QComboBox>
@@ -188,6 +189,69 @@ private slots:
         QCOMPARE(m_explore->stream()->selectedStep(), step + 1);
         QTest::keyClick(m_explore->stream(), Qt::Key_Left);
         QCOMPARE(m_explore->stream()->selectedStep(), step);
+    }
+
+    // Issue 35: at 1024 px the plot's slanted token labels overlapped, and the cutoff labels sat on each other
+    // (they were spaced for the height the plot had when drawn). Bars are as many as their labels have room
+    // for, and each cutoff label hangs under the one before, at any window size.
+    void plotLabelsNeverOverlap() {
+        QVERIFY(generate(8, R"({"seed": 5, "samplers": [{"type": "top_k", "k": 20}, {"type": "top_p", "p": 0.6}, )"
+                            R"({"type": "min_p", "p": 0.2}, {"type": "dist"}]})") > 0);
+        const QSize size = m_window->size();
+        DistributionPlot* distribution = m_explore->distribution();
+        QCustomPlot* plot = distribution->plot();
+        for (const QSize window : {QSize(1024, 700), QSize(1600, 1000)}) {
+            m_window->resize(window);
+            for (int step = 0; step < 4; ++step) {
+                m_explore->selectStep(step);
+                QTest::qWait(60); // the redraw for a new width is queued
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                const QString where = QStringLiteral("%1x%2, step %3").arg(window.width()).arg(window.height()).arg(step);
+                std::vector<QRectF> labels;
+                for (int i = 0; i < plot->itemCount(); ++i)
+                    if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+                        labels.emplace_back(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+                QVERIFY2(labels.size() >= 2, qPrintable(where)); // top-k and at least one more stage cut
+                for (std::size_t a = 0; a < labels.size(); ++a)
+                    for (std::size_t b = a + 1; b < labels.size(); ++b)
+                        QVERIFY2(!labels[a].intersects(labels[b]), qPrintable(where));
+                // Neighbouring tick labels are a text line apart across their 60-degree slant.
+                const double spacing = plot->xAxis->coordToPixel(1) - plot->xAxis->coordToPixel(0);
+                QVERIFY2(spacing * std::sin(std::numbers::pi / 3) >= QFontMetrics(plot->xAxis->tickLabelFont()).height(),
+                         qPrintable(QStringLiteral("%1: %2 px between %3 bars").arg(where).arg(spacing).arg(distribution->shownBars())));
+                QVERIFY(distribution->shownBars() >= 6);
+            }
+        }
+        QVERIFY(distribution->shownBars() > 20); // at 1600 px the plot has room for more than at 1024
+        m_window->resize(size);
+    }
+
+    // Issue 35: a short run's step axis was ticked at 2.5, 7.5, 12.5, and the rotated axis titles ran into
+    // each other ("survivors entropy (nats"). Ticks are whole steps; a title no longer than its axis.
+    void timelineTicksAreWholeStepsAndTitlesFit() {
+        QVERIFY(generate(12) > 0);
+        const QSize size = m_window->size();
+        QCustomPlot* plot = m_explore->timeline()->plot();
+        for (const QSize window : {QSize(1024, 700), QSize(1600, 1000)}) {
+            m_window->resize(window);
+            QTest::qWait(60);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            for (int r = 0; r < plot->axisRectCount(); ++r) {
+                QCPAxisRect* rect = plot->axisRect(r);
+                const auto step = qSharedPointerDynamicCast<QCPAxisTickerFixed>(rect->axis(QCPAxis::atBottom)->ticker());
+                QVERIFY(step);
+                QVERIFY2(step->tickStep() >= 1 && step->tickStep() == std::floor(step->tickStep()),
+                         qPrintable(QString::number(step->tickStep())));
+                for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight}) {
+                    QCPAxis* axis = rect->axis(side);
+                    if (!axis->visible() || axis->label().isEmpty())
+                        continue;
+                    QVERIFY2(QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()) <= rect->height(),
+                             qPrintable(QStringLiteral("'%1' on a %2 px axis").arg(axis->label()).arg(rect->height())));
+                }
+            }
+        }
+        m_window->resize(size);
     }
 
     void whatIfEditChangesSurvivorCount() {
@@ -763,7 +827,16 @@ private slots:
             QTest::qWait(50);
             m_window->grab().save(QStringLiteral("%1/explore-contrastive-1280.png").arg(QString::fromLocal8Bit(dir)));
         }
-        QVERIFY(generate(4) > 0);
+        // Issue 35: the candidate table stayed on screen while a new sampled run generated. It goes at the start.
+        m_explore->selectStep(0);
+        QTRY_VERIFY(table->isVisible());
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(kChain));
+        m_explore->maxTokens()->setValue(4);
+        QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        QTest::keyClick(m_explore->promptEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(!table->isVisible());
+        QVERIFY(m_explore->pipeline()->isVisible());
+        QVERIFY(ended.wait(60000));
         m_explore->selectStep(0);
         QTRY_VERIFY(!table->isVisible());
         QVERIFY(m_explore->pipeline()->isVisible());

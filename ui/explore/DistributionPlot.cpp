@@ -1,6 +1,8 @@
 #include "explore/DistributionPlot.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -61,7 +63,7 @@ DistributionPlot::DistributionPlot(QWidget* parent)
             return;
         }
         QString text;
-        if (bar < static_cast<int>(m_model.bars.size())) {
+        if (bar < m_shownBars) {
             const DistributionBar& b = m_model.bars[static_cast<std::size_t>(bar)];
             text = tr("“%1” (id %2)\nraw p %3\np %4%5")
                        .arg(b.label)
@@ -71,14 +73,14 @@ DistributionPlot::DistributionPlot(QWidget* parent)
                        .arg(b.chosen ? tr("\nchosen") : (b.kept ? QString() : tr("\ncut")));
         } else {
             text = tr("All other tokens\nraw mass %1\np %2")
-                       .arg(m_model.othersRawP, 0, 'g', 4)
-                       .arg(m_model.othersShownP, 0, 'g', 4);
+                       .arg(m_othersRawP, 0, 'g', 4)
+                       .arg(m_othersShownP, 0, 'g', 4);
         }
         QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
     });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* event) {
         const int bar = barAt(event->pos());
-        if (bar >= 0 && bar < static_cast<int>(m_model.bars.size()))
+        if (bar >= 0 && bar < m_shownBars)
             emit barActivated(bar);
     });
 
@@ -117,7 +119,7 @@ int DistributionPlot::barAt(const QPoint& pos) const {
         return -1;
     const double x = m_plot->xAxis->pixelToCoord(pos.x());
     const int bar = static_cast<int>(std::lround(x));
-    return bar >= 0 && bar <= static_cast<int>(m_model.bars.size()) ? bar : -1;
+    return bar >= 0 && bar <= m_shownBars ? bar : -1;
 }
 
 void DistributionPlot::resizeEvent(QResizeEvent* event) {
@@ -128,8 +130,8 @@ void DistributionPlot::resizeEvent(QResizeEvent* event) {
         m_plot->legend->setWrap(wrap);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
-    if (event->oldSize().height() != event->size().height() && !m_model.bars.empty())
-        QTimer::singleShot(0, this, [this] { redraw(); }); // once the plot has its new layout
+    if (event->oldSize().width() != event->size().width() && !m_model.bars.empty())
+        QTimer::singleShot(0, this, [this] { redraw(); }); // once the plot has its new width
 }
 
 void DistributionPlot::redraw() {
@@ -143,7 +145,20 @@ void DistributionPlot::redraw() {
     else
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     m_plot->yAxis->setLabel(tr("probability"));
-    const auto n = static_cast<int>(m_model.bars.size());
+    // As many bars as their labels, slanted at 60 degrees, have room for (a text line apart across the slant:
+    // height / sin 60 along the axis); the rest join "others".
+    const double pitch = QFontMetrics(m_plot->xAxis->tickLabelFont()).height() / std::sin(std::numbers::pi / 3) + 2;
+    const int axisWidth = m_plot->axisRect()->width() > 40 ? m_plot->axisRect()->width() : m_plot->width() - 90;
+    const int room = std::max(6, static_cast<int>(axisWidth / pitch) - 2);
+    const auto n = std::min(static_cast<int>(m_model.bars.size()), room);
+    double othersRawP = m_model.othersRawP;
+    m_othersShownP = m_model.othersShownP;
+    for (std::size_t i = static_cast<std::size_t>(n); i < m_model.bars.size(); ++i) {
+        othersRawP += m_model.bars[i].rawP;
+        m_othersShownP += m_model.bars[i].shownP;
+    }
+    m_othersRawP = othersRawP;
+    m_shownBars = n;
     m_plot->legend->setVisible(n > 0);
     // Nothing to show (before a generation, during a beam search): no axes left over from the last step,
     // only the message above the plot.
@@ -192,9 +207,9 @@ void DistributionPlot::redraw() {
         }
         ticker->addTick(i, bar.label.size() > 14 ? bar.label.left(13) + QChar(0x2026) : bar.label);
     }
-    others->addData(n, std::max(m_model.othersRawP, floor));
+    others->addData(n, std::max(othersRawP, floor));
     ticker->addTick(n, tr("others"));
-    top = std::max(top, m_model.othersRawP);
+    top = std::max(top, othersRawP);
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLabelRotation(60);
     // Room on the right for the last label ("others"), which the rotation slants past the axis end: QCustomPlot
@@ -229,26 +244,31 @@ void DistributionPlot::redraw() {
         region->setPen(Qt::NoPen);
         region->setBrush(palette::survivorRegion());
     }
-    // Cutoff markers, labels staggered a text line apart so neighbours do not overlap, however short the plot.
-    int row = 0;
-    const int plotHeight = m_plot->axisRect()->height() > 40 ? m_plot->axisRect()->height() : m_plot->height() * 2 / 3;
-    const double rowStep = std::max(0.09, (QFontMetrics(m_plot->font()).height() + 4.0) / std::max(60, plotHeight));
-    const int rows = std::max(1, static_cast<int>(0.9 / rowStep));
+    // Cutoff markers. Each label hangs under the one before (anchored to its bottom, 2 px apart), so neighbours
+    // never overlap whatever size the plot is laid out at later.
+    QCPItemText* previous = nullptr;
     for (const CutMarker& marker : m_model.markers) {
-        const double x = marker.onPlot ? marker.position - 0.5 : n - 0.5;
+        const bool onPlot = marker.onPlot && marker.position <= n;
+        const double x = onPlot ? marker.position - 0.5 : n - 0.5;
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(x, yBottom);
         line->point2->setCoords(x, yTop);
-        line->setPen(QPen(palette::marker(), 1.5, marker.onPlot ? Qt::DashLine : Qt::DotLine));
+        line->setPen(QPen(palette::marker(), 1.5, onPlot ? Qt::DashLine : Qt::DotLine));
         auto* label = new QCPItemText(m_plot);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(x, 0.03 + rowStep * row);
-        label->setPositionAlignment((marker.onPlot && x < n * 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        if (previous) {
+            label->position->setTypeY(QCPItemPosition::ptAbsolute);
+            label->position->setParentAnchorY(previous->bottom);
+            label->position->setCoords(x, 2);
+        } else {
+            label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            label->position->setCoords(x, 0.03);
+        }
+        label->setPositionAlignment((onPlot && x < n * 0.5 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
         label->setPadding(QMargins(4, 1, 4, 1));
         label->setBrush(QColor(255, 255, 255, 220));
         label->setColor(palette::marker());
-        label->setText(marker.onPlot ? marker.label : marker.label + tr(" (beyond the bars shown)"));
-        row = (row + 1) % std::min(4, rows);
+        label->setText(onPlot ? marker.label : marker.label + tr(" (beyond the bars shown)"));
+        previous = label;
     }
     m_plot->replot();
 }
@@ -256,7 +276,7 @@ void DistributionPlot::redraw() {
 void DistributionPlot::showContextMenu(const QPoint& pos) {
     QMenu menu(this);
     const int bar = barAt(pos);
-    if (bar >= 0 && bar < static_cast<int>(m_model.bars.size())) {
+    if (bar >= 0 && bar < m_shownBars) {
         const DistributionBar& b = m_model.bars[static_cast<std::size_t>(bar)];
         menu.addAction(tr("Branch with “%1” here").arg(b.label), this, [this, id = b.id] { emit branchRequested(id); });
         menu.addSeparator();

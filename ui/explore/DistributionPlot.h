@@ -26,6 +26,8 @@ public:
     bool logScale() const;
     void setLogScale(bool on);
     QCustomPlot* plot() const { return m_plot; }
+    // Bars drawn (the model's first ones; the rest are in "others"): as many as the width has room for.
+    int shownBars() const { return m_shownBars; }
     bool exportTo(const QString& path); // .png or .pdf by suffix
 
 signals:
@@ -33,7 +35,7 @@ signals:
     void branchRequested(swb::TokenId token);           // context menu on a bar
 
 protected:
-    // Redraws on a change of height: the cutoff labels are spaced a text line apart.
+    // Redraws on a change of width: as many bars as their labels have room for.
     void resizeEvent(QResizeEvent* event) override;
 
 private:
@@ -46,6 +48,8 @@ private:
     QCheckBox* m_log = nullptr;
     QLabel* m_title = nullptr;
     DistributionModel m_model;
+    int m_shownBars = 0;
+    double m_othersRawP = 0.0, m_othersShownP = 0.0; // the "others" bar: the model's tail and the bars left out
 };
 
 } // namespace swb

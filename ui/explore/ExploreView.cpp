@@ -807,8 +807,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_timeline->clearSteps();
     m_loops.clear();
     m_loopPanel->hide();
-    m_pipeline->setRowCount(0);
-    m_whatIf->clear();
+    clearStepDetails();
     m_plot->clear(tr("Generating…"));
     m_progress->setText(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
     updateButtons();
@@ -862,8 +861,7 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_timeline->hide(); // no per-step path to plot: the tree takes its room
     m_loops.clear();
     m_loopPanel->hide();
-    m_pipeline->setRowCount(0);
-    m_whatIf->clear();
+    clearStepDetails();
     m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
     m_progress->setText(tr("Beam search…"));
     updateButtons();
@@ -1390,7 +1388,7 @@ void ExploreView::showStep() {
     m_timeline->setSelectedStep(step);
     if (step < 0 || step >= static_cast<int>(m_run.steps.size())) {
         m_plot->clear(tr("Select a token to see its step."));
-        m_pipeline->setRowCount(0);
+        clearStepDetails();
         return;
     }
     // Token texts only from the tokenizer of the run's own model.
@@ -1536,6 +1534,16 @@ void ExploreView::updateWhatIf() {
     const DecoderStepTrace& decoder = m_run.steps[static_cast<std::size_t>(step)].decoder;
     text += fillDecoderTable(decoder, tokenizer);
     m_whatIf->setText(text);
+}
+
+// No step shown: the stage table empty and in view, a decoder's candidate table (of an earlier contrastive or
+// guided run) gone, no what-if text.
+void ExploreView::clearStepDetails() {
+    m_pipeline->setRowCount(0);
+    m_pipeline->show();
+    m_decoderTable->setRowCount(0);
+    m_decoderTable->hide();
+    m_whatIf->clear();
 }
 
 QString ExploreView::fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer) {

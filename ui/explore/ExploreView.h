@@ -177,6 +177,7 @@ private:
     void onBeamNodeTraced(quint64 id, const StepTrace& trace);
     void showBeamSearch(const BeamResult& result);
     // Fills the decoder table for a step (hidden when the step has no decoder trace); returns its caption.
+    void clearStepDetails();
     QString fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer);
     void onModelLoaded(quint64 id, const LoadedModelInfo& model);
     void onStep(quint64 id, const GeneratedStep& step);

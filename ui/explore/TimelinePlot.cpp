@@ -67,6 +67,7 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->legend->setMargins(QMargins(2, 0, 2, 0));
+    connect(m_plot, &QCustomPlot::afterLayout, this, &TimelinePlot::fitAxisTitles);
 
     m_cursorTop = new QCPItemStraightLine(m_plot);
     m_cursorBottom = new QCPItemStraightLine(m_plot);
@@ -185,6 +186,23 @@ double niceStep(double top, int ticks) {
 
 } // namespace
 
+void TimelinePlot::fitAxisTitles() {
+    // Each title no longer than its axis: rotated, a longer one ran into the next ("survivors entropy (nats").
+    const auto fit = [](QCPAxis* axis, const QStringList& texts, int room) {
+        const QFontMetrics metrics(axis->labelFont());
+        for (const QString& text : texts)
+            if (metrics.horizontalAdvance(text) + 4 <= room) {
+                axis->setLabel(text);
+                return;
+            }
+        axis->setLabel(QString());
+    };
+    QCPAxisRect* top = m_plot->axisRect(0);
+    fit(top->axis(QCPAxis::atLeft), {tr("entropy (nats)"), tr("entropy"), tr("nats")}, top->height());
+    fit(top->axis(QCPAxis::atRight), {tr("chosen p"), tr("p")}, top->height());
+    fit(m_bottom->axis(QCPAxis::atLeft), {tr("survivors"), tr("kept")}, m_bottom->height());
+}
+
 void TimelinePlot::rescale() {
     QCPAxisRect* top = m_plot->axisRect(0); // the legend row holds no axis rect
     const double right = std::max(10, m_steps) + 0.5;
@@ -194,6 +212,12 @@ void TimelinePlot::rescale() {
     top->axis(QCPAxis::atLeft)->setRange(0, entropyTop);
     m_bottom->axis(QCPAxis::atLeft)->setRange(0.8, std::max(10.0, m_maxSurvivors * 1.5));
     top->axis(QCPAxis::atBottom)->setTickLabels(false);
+    // Steps are whole: ticks 1, 2 or 5 times a power of ten apart (never 2.5), about one per 70 px.
+    auto steps = QSharedPointer<QCPAxisTickerFixed>::create();
+    steps->setTickStep(std::max(1.0, niceStep(right, std::clamp(width() / 70, 2, 10))));
+    steps->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    top->axis(QCPAxis::atBottom)->setTicker(steps);
+    m_bottom->axis(QCPAxis::atBottom)->setTicker(steps);
     // As many labelled ticks as the plot's height leaves room for (about 18 px each), so they never overlap:
     // the curves' share of the widget is about half of it.
     const int rows = std::clamp((height() / 2 - 30) / 18, 1, 4);

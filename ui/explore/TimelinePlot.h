@@ -39,6 +39,7 @@ protected:
 
 private:
     void rescale();
+    void fitAxisTitles();
 
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_bottom = nullptr;

@@ -212,9 +212,19 @@ private slots:
                     if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
                         labels.emplace_back(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
                 QVERIFY2(labels.size() >= 2, qPrintable(where)); // top-k and at least one more stage cut
-                for (std::size_t a = 0; a < labels.size(); ++a)
+                const QRect area = plot->axisRect()->rect();
+                for (std::size_t a = 0; a < labels.size(); ++a) {
+                    // Wrapped to stay within the plot's width.
+                    QVERIFY2(labels[a].left() >= area.left() - 1 && labels[a].right() <= area.right() + 1,
+                             qPrintable(QStringLiteral("%1: a label spans %2 to %3, the plot %4 to %5")
+                                            .arg(where)
+                                            .arg(labels[a].left())
+                                            .arg(labels[a].right())
+                                            .arg(area.left())
+                                            .arg(area.right())));
                     for (std::size_t b = a + 1; b < labels.size(); ++b)
                         QVERIFY2(!labels[a].intersects(labels[b]), qPrintable(where));
+                }
                 // Neighbouring tick labels are a text line apart across their 60-degree slant.
                 const double spacing = plot->xAxis->coordToPixel(1) - plot->xAxis->coordToPixel(0);
                 QVERIFY2(spacing * std::sin(std::numbers::pi / 3) >= QFontMetrics(plot->xAxis->tickLabelFont()).height(),

@@ -51,11 +51,17 @@ DistributionPlot::DistributionPlot(QWidget* parent)
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(4);
+    // Small keys in one row, so that a short plot keeps its height for the bars.
+    m_plot->legend->setIconSize(QSize(14, 9));
+    m_plot->legend->setIconTextPadding(4);
+    m_plot->legend->setRowSpacing(0);
+    m_plot->legend->setMargins(QMargins(2, 0, 2, 0));
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     connect(m_plot, &QCustomPlot::customContextMenuRequested, this, &DistributionPlot::showContextMenu);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &DistributionPlot::wrapMarkerLabels);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const int bar = barAt(event->pos());
         if (bar < 0) {
@@ -98,6 +104,34 @@ DistributionPlot::DistributionPlot(QWidget* parent)
 bool DistributionPlot::logScale() const {
     return m_log->isChecked();
 }
+void DistributionPlot::wrapMarkerLabels() {
+    // Each cutoff label wrapped at spaces to the room between its line and the plot's edge on its side, once
+    // the plot is laid out at its size.
+    const QRect area = m_plot->axisRect()->rect();
+    for (const auto& [label, text] : m_markerLabels) {
+        const double x = m_plot->xAxis->coordToPixel(label->position->key());
+        const double room = (label->positionAlignment() & Qt::AlignLeft ? area.right() - x : x - area.left()) - 10;
+        label->setText(wrapped(text, QFontMetrics(label->font()), std::max(80, static_cast<int>(room))));
+    }
+}
+
+QString DistributionPlot::wrapped(const QString& text, const QFontMetrics& metrics, int width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
 void DistributionPlot::setLogScale(bool on) {
     m_log->setChecked(on);
 }
@@ -125,7 +159,8 @@ int DistributionPlot::barAt(const QPoint& pos) const {
 void DistributionPlot::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     // The legend in one row where it fits, else two.
-    const int wrap = event->size().width() < 560 ? 2 : 4;
+    m_plot->legend->setWrap(4);
+    const int wrap = m_plot->legend->minimumOuterSizeHint().width() + 8 > event->size().width() ? 2 : 4;
     if (m_plot->legend->wrap() != wrap) {
         m_plot->legend->setWrap(wrap);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -247,6 +282,7 @@ void DistributionPlot::redraw() {
     // Cutoff markers. Each label hangs under the one before (anchored to its bottom, 2 px apart), so neighbours
     // never overlap whatever size the plot is laid out at later.
     QCPItemText* previous = nullptr;
+    m_markerLabels.clear();
     for (const CutMarker& marker : m_model.markers) {
         const bool onPlot = marker.onPlot && marker.position <= n;
         const double x = onPlot ? marker.position - 0.5 : n - 0.5;
@@ -267,7 +303,9 @@ void DistributionPlot::redraw() {
         label->setPadding(QMargins(4, 1, 4, 1));
         label->setBrush(QColor(255, 255, 255, 220));
         label->setColor(palette::marker());
-        label->setText(onPlot ? marker.label : marker.label + tr(" (beyond the bars shown)"));
+        const QString text = onPlot ? marker.label : marker.label + tr(" (beyond the bars shown)");
+        label->setText(text);
+        m_markerLabels.emplace_back(label, text);
         previous = label;
     }
     m_plot->replot();

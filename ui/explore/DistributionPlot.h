@@ -2,10 +2,13 @@
 
 #include <QWidget>
 
+class QFontMetrics;
+
 #include "explore/DistributionModel.h"
 
 class QCustomPlot;
 class QCPBars;
+class QCPItemText;
 class QCheckBox;
 class QLabel;
 
@@ -29,6 +32,8 @@ public:
     // Bars drawn (the model's first ones; the rest are in "others"): as many as the width has room for.
     int shownBars() const { return m_shownBars; }
     bool exportTo(const QString& path); // .png or .pdf by suffix
+    // text broken at spaces into lines no wider than width (a word wider than it stays whole on its line).
+    static QString wrapped(const QString& text, const QFontMetrics& metrics, int width);
 
 signals:
     void barActivated(int bar);                          // double click
@@ -40,6 +45,7 @@ protected:
 
 private:
     void redraw();
+    void wrapMarkerLabels();
     int barAt(const QPoint& pos) const;
     void showContextMenu(const QPoint& pos);
     void exportDialog();
@@ -49,6 +55,7 @@ private:
     QLabel* m_title = nullptr;
     DistributionModel m_model;
     int m_shownBars = 0;
+    std::vector<std::pair<QCPItemText*, QString>> m_markerLabels; // the cutoff labels and their whole texts
     double m_othersRawP = 0.0, m_othersShownP = 0.0; // the "others" bar: the model's tail and the bars left out
 };
 

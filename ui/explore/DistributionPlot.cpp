@@ -173,6 +173,7 @@ void DistributionPlot::redraw() {
     m_plot->clearPlottables();
     m_plot->clearGraphs();
     m_plot->clearItems();
+    m_markerLabels.clear(); // their items are gone
     const bool log = logScale();
     m_plot->yAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (log)
@@ -282,7 +283,6 @@ void DistributionPlot::redraw() {
     // Cutoff markers. Each label hangs under the one before (anchored to its bottom, 2 px apart), so neighbours
     // never overlap whatever size the plot is laid out at later.
     QCPItemText* previous = nullptr;
-    m_markerLabels.clear();
     for (const CutMarker& marker : m_model.markers) {
         const bool onPlot = marker.onPlot && marker.position <= n;
         const double x = onPlot ? marker.position - 0.5 : n - 0.5;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -19,6 +20,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <qcustomplot.h>
 
 #include "EmptyStatePage.h"
 #include "CheckpointWriters.h"
@@ -26,6 +28,7 @@
 #include "TinyVocabularies.h"
 #include "evaluation/PromptFile.h"
 #include "reports/IntervalBarChart.h"
+#include "reports/ReportChart.h"
 #include "reports/ReportTableModel.h"
 #include "reports/ReportsView.h"
 #include "reports/WinRateHeatmap.h"
@@ -767,6 +770,35 @@ private slots:
             if (button->objectName().startsWith(QStringLiteral("exportCsv_")))
                 QVERIFY2(view.rect().contains(QRect(button->mapTo(&view, QPoint(0, 0)), button->size())),
                          qPrintable(button->objectName()));
+        // Issue 35: with many strategies the charts' printed values, "no data" notes and names piled up. Only
+        // what has room is shown: no two texts overlap, and labelled ticks are a text line apart.
+        QTest::qWait(100);
+        for (ReportChart* chart : view.findChildren<ReportChart*>()) {
+            QCustomPlot* plot = chart->plot();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh); // a second layout once labels are thinned
+            std::vector<QRectF> texts;
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->visible())
+                    texts.emplace_back(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+            for (std::size_t a = 0; a < texts.size(); ++a)
+                for (std::size_t b = a + 1; b < texts.size(); ++b)
+                    QVERIFY2(!texts[a].intersects(texts[b]), qPrintable(chart->title()));
+            QCPAxis* x = plot->xAxis;
+            const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(x->ticker());
+            if (!ticker || x->tickLabelRotation() == 0)
+                continue;
+            double previous = NAN;
+            for (auto it = ticker->ticks().begin(); it != ticker->ticks().end(); ++it) {
+                if (it.value().isEmpty())
+                    continue;
+                const double at = x->coordToPixel(it.key());
+                if (std::isfinite(previous))
+                    QVERIFY2((at - previous) * std::sin(std::numbers::pi / 3) >= QFontMetrics(x->tickLabelFont()).height(),
+                             qPrintable(QStringLiteral("%1: labels %2 px apart").arg(chart->title()).arg(at - previous)));
+                previous = at;
+            }
+        }
     }
 
     void emptyStoreExplainsHowToGetData() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <QToolTip>
 #include <qcustomplot.h>
@@ -51,6 +52,7 @@ void IntervalBarChart::showLegend(bool show) {
 }
 
 void IntervalBarChart::clear(const QString& message) {
+    m_values.clear();
     m_bars.clear();
     showLegend(false);
     showPlaceholder(message);
@@ -59,6 +61,7 @@ void IntervalBarChart::clear(const QString& message) {
 void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) {
     m_bars = std::move(bars);
     beginContent();
+    m_values.clear();
     QCustomPlot* p = plot();
     const auto n = static_cast<int>(m_bars.size());
 
@@ -100,6 +103,7 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
             none->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             none->setText(tr("no data"));
             none->setColor(QColor(0x8A, 0x90, 0x99));
+            m_values.push_back(none);
             continue;
         }
         auto* bars = new QCPBars(p->xAxis, p->yAxis);
@@ -133,6 +137,7 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
         value->setText(QString::number(bar.value, 'f', axis.decimals));
         value->setColor(QColor(0x30, 0x34, 0x3A));
         value->setClipToAxisRect(false);
+        m_values.push_back(value);
     }
     if (markers && !axis.markerName.isEmpty()) {
         auto* graph = p->addGraph();
@@ -174,11 +179,30 @@ void IntervalBarChart::setBars(std::vector<IntervalBar> bars, const Axis& axis) 
     }
     p->xAxis->setTicker(ticker);
     p->xAxis->setTickLength(0, 0);
-    p->xAxis->setTickLabelRotation(n > 4 || longest > 12 ? 30 : 0);
+    p->xAxis->setTickLabelRotation(n > 4 || longest > 12 ? 60 : 0);
     p->xAxis->setRange(-0.6, n - 0.4);
     p->yAxis->setLabel(axis.label);
     p->yAxis->setRange(bottom, top);
     p->replot();
+}
+
+void IntervalBarChart::fitLabels() {
+    // With many strategies: every few names along the axis and no printed values where they would overlap
+    // (hovering a bar still tells all).
+    QCustomPlot* p = plot();
+    const double pitch = p->xAxis->coordToPixel(1) - p->xAxis->coordToPixel(0);
+    const QFontMetrics ticks(p->xAxis->tickLabelFont());
+    QStringList labels;
+    int widest = 0;
+    for (const IntervalBar& bar : m_bars) {
+        labels << bar.label;
+        widest = std::max(widest, ticks.horizontalAdvance(bar.label.left(16)));
+    }
+    const double needed = p->xAxis->tickLabelRotation() != 0 ? (ticks.height() + 2) / std::sin(std::numbers::pi / 3)
+                                                              : widest + 8;
+    thinTicks(p->xAxis, labels, pitch, needed);
+    for (QCPItemText* value : m_values)
+        value->setVisible(QFontMetrics(value->font()).horizontalAdvance(value->text()) + 4 <= pitch);
 }
 
 } // namespace swb

@@ -9,6 +9,8 @@
 #include "evaluation/Statistics.h"
 #include "reports/ReportChart.h"
 
+class QCPItemText;
+
 namespace swb {
 
 // One bar: an estimate with its 95% interval, drawn as a bar with an error bar.
@@ -48,7 +50,10 @@ private:
     int barAt(const QPoint& pos) const;
     void showLegend(bool show);
 
+    void fitLabels() override;
+
     std::vector<IntervalBar> m_bars;
+    std::vector<QCPItemText*> m_values; // the printed values and "no data" notes, shown where they fit
 };
 
 } // namespace swb

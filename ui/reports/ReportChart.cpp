@@ -1,5 +1,8 @@
 #include "reports/ReportChart.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -52,6 +55,10 @@ ReportChart::ReportChart(const QString& title, QWidget* parent)
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->axisRect()->setAutoMargins(QCP::msAll);
     connect(m_plot, &QCustomPlot::customContextMenuRequested, this, &ReportChart::showContextMenu);
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_placeholderText.isEmpty())
+            fitLabels();
+    });
 
     m_header = new QHBoxLayout;
     m_header->setContentsMargins(2, 0, 0, 0);
@@ -87,7 +94,25 @@ void ReportChart::showPlaceholder(const QString& message) {
     m_plot->replot();
 }
 
+void ReportChart::thinTicks(QCPAxis* axis, const QStringList& labels, double pitch, double needed) {
+    const int step = pitch > 0 ? std::max(1, static_cast<int>(std::ceil(needed / pitch - 1e-9))) : 1;
+    QStringList shown;
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        const QString& label = labels[i];
+        shown << (i % step != 0 ? QString() : label.size() > 16 ? label.left(15) + QChar(0x2026) : label);
+    }
+    if (m_shownTicks.value(axis) == shown && !shown.isEmpty())
+        return;
+    m_shownTicks.insert(axis, shown);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        ticker->addTick(static_cast<double>(i), shown[i]);
+    axis->setTicker(ticker);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ReportChart::beginContent() {
+    m_shownTicks.clear();
     m_plot->clearPlottables();
     m_plot->clearItems();
     m_placeholder = nullptr;

@@ -1,8 +1,11 @@
 #pragma once
 
+#include <QHash>
+#include <QStringList>
 #include <QWidget>
 
 class QCustomPlot;
+class QCPAxis;
 class QCPItemText;
 class QCPLayoutElement;
 class QHBoxLayout;
@@ -39,6 +42,13 @@ protected:
     void beginContent();
     // Shows an element (a colour scale) right of the plot, or takes it out of the layout.
     void showBeside(QCPLayoutElement* element, bool show);
+    // Called each time the plot has been laid out at its size (with content): a chart hides the labels that
+    // would not fit there.
+    virtual void fitLabels() {}
+    // Labels items 0, 1, … along axis with every step-th label (the others left blank, each cut to 16
+    // characters), the smallest step that keeps neighbours `needed` pixels apart when items are `pitch`
+    // pixels apart. Replots (queued) when that changes what the axis shows.
+    void thinTicks(QCPAxis* axis, const QStringList& labels, double pitch, double needed);
 
 private:
     void showContextMenu(const QPoint& pos);
@@ -48,6 +58,7 @@ private:
     QHBoxLayout* m_header = nullptr;
     QCPItemText* m_placeholder = nullptr;
     QString m_placeholderText;
+    QHash<QCPAxis*, QStringList> m_shownTicks;
 };
 
 } // namespace swb

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <QToolTip>
 #include <qcustomplot.h>
@@ -95,6 +96,7 @@ QString WinRateHeatmap::cellText(int row, int column) const {
 
 void WinRateHeatmap::clear(const QString& message) {
     m_matrix = {};
+    m_cellTexts.clear();
     showBeside(m_scale, false);
     showPlaceholder(message);
 }
@@ -102,6 +104,7 @@ void WinRateHeatmap::clear(const QString& message) {
 void WinRateHeatmap::setMatrix(WinRateMatrix matrix) {
     m_matrix = std::move(matrix);
     beginContent();
+    m_cellTexts.clear();
     showBeside(m_scale, true);
     QCustomPlot* p = plot();
     const int n = m_matrix.size();
@@ -133,12 +136,13 @@ void WinRateHeatmap::setMatrix(WinRateMatrix matrix) {
             text->setTextAlignment(Qt::AlignCenter);
             const bool dark = std::isfinite(cell.winRate) && std::abs(cell.winRate - 0.5) > 0.3;
             text->setColor(dark ? Qt::white : QColor(0x25, 0x29, 0x2E));
+            m_cellTexts.push_back(text);
         }
 
     auto ticker = [this] {
         auto t = QSharedPointer<QCPAxisTickerText>::create();
         for (int i = 0; i < m_matrix.size(); ++i)
-            t->addTick(i, m_matrix.strategies[i]);
+            t->addTick(i, m_matrix.size() > 6 ? QString::number(i + 1) : m_matrix.strategies[i]);
         return t;
     };
     int longest = 0;
@@ -146,10 +150,34 @@ void WinRateHeatmap::setMatrix(WinRateMatrix matrix) {
         longest = std::max(longest, static_cast<int>(s.size()));
     p->xAxis->setTicker(ticker());
     p->yAxis->setTicker(ticker());
-    p->xAxis->setTickLabelRotation(n > 4 || longest > 10 ? 30 : 0);
+    p->xAxis->setTickLabelRotation(n <= 6 && (n > 4 || longest > 10) ? 60 : 0);
     p->xAxis->setRange(-0.5, n - 0.5);
     p->yAxis->setRange(-0.5, n - 0.5);
     p->replot();
+}
+
+void WinRateHeatmap::fitLabels() {
+    // With many strategies: every few names on each axis and no numbers in cells too small for them (hovering
+    // a cell still tells all).
+    QCustomPlot* p = plot();
+    const double across = p->xAxis->coordToPixel(1) - p->xAxis->coordToPixel(0);
+    const double down = std::abs(p->yAxis->coordToPixel(1) - p->yAxis->coordToPixel(0));
+    const QFontMetrics ticks(p->xAxis->tickLabelFont());
+    const double slanted = p->xAxis->tickLabelRotation() != 0
+                               ? (ticks.height() + 2) / std::sin(std::numbers::pi / 3)
+                               : ticks.horizontalAdvance(QString::number(m_matrix.size())) + 6;
+    // Past six strategies, their numbers in the report's order (the names leave no room for the cells).
+    QStringList names = m_matrix.strategies;
+    if (names.size() > 6)
+        for (qsizetype i = 0; i < names.size(); ++i)
+            names[i] = QString::number(i + 1);
+    thinTicks(p->xAxis, names, across, slanted);
+    thinTicks(p->yAxis, names, down, ticks.height() + 2);
+    for (QCPItemText* text : m_cellTexts) {
+        const QFontMetrics metrics(text->font());
+        const QRect needed = metrics.boundingRect(QRect(), Qt::AlignCenter, text->text());
+        text->setVisible(needed.width() + 4 <= across && needed.height() <= down);
+    }
 }
 
 } // namespace swb

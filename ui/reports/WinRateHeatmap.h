@@ -6,6 +6,8 @@
 class QCPColorScale;
 class QCPMarginGroup;
 
+class QCPItemText;
+
 namespace swb {
 
 // The pairwise win rates as a heatmap (QCPColorMap): row strategy against column strategy, red below one
@@ -26,7 +28,10 @@ public:
 private:
     std::pair<int, int> cellAt(const QPoint& pos) const;
 
+    void fitLabels() override;
+
     WinRateMatrix m_matrix;
+    std::vector<QCPItemText*> m_cellTexts; // shown where cells are big enough for them
     QCPColorScale* m_scale = nullptr;
     QCPMarginGroup* m_margins = nullptr;
 };

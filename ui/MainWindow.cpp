@@ -2,12 +2,14 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QScreen>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileInfo>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -157,6 +159,19 @@ void MainWindow::showEvent(QShowEvent* event) {
     // The window manager's frame (its title bar) is known only once it has framed the window: fit again then.
     if (!m_fittedAfterShow) {
         m_fittedAfterShow = true;
+        // A tab never shown asks for more height than it needs once laid out (its word-wrapped labels are
+        // measured at their narrowest): opened on Sweep at 1024x700, Explore's page held the window at 725 px.
+        // Each page is shown once, before anything is painted, so that it has been laid out at its width.
+        {
+            const QSignalBlocker quiet(m_tabs);
+            const int start = m_tabs->currentIndex();
+            for (int i = 0; i < m_tabs->count(); ++i) {
+                m_tabs->setCurrentIndex(i);
+                if (QLayout* layout = m_tabs->currentWidget()->layout())
+                    layout->activate();
+            }
+            m_tabs->setCurrentIndex(start);
+        }
         QTimer::singleShot(0, this, &MainWindow::fitToScreen);
         QTimer::singleShot(300, this, &MainWindow::fitToScreen);
     }

@@ -55,6 +55,14 @@ private:
     std::set<QString> m_corpusWords;
     bool m_haveCorpus = false;
 
+    // The share of words that occur somewhere in the King James Bible.
+    double corpusShare(const QStringList& words) const {
+        int known = 0;
+        for (const QString& w : words)
+            known += m_corpusWords.count(w) ? 1 : 0;
+        return static_cast<double>(known) / static_cast<double>(words.size());
+    }
+
 private slots:
     void initTestCase() {
         if (!QFileInfo::exists(modelDir() + QStringLiteral("/config.json")))
@@ -173,10 +181,7 @@ private slots:
         QVERIFY2(r.status == 0, r.err.constData());
         const QStringList words = wordsOf(QString::fromUtf8(r.out));
         QVERIFY2(words.size() >= 5, r.out.constData());
-        int known = 0;
-        for (const QString& w : words)
-            known += m_corpusWords.count(w) ? 1 : 0;
-        const double share = static_cast<double>(known) / static_cast<double>(words.size());
+        const double share = corpusShare(words);
         QVERIFY2(share >= 0.9, qPrintable(QStringLiteral("%1% of the words are in the corpus: %2")
                                               .arg(100 * share, 0, 'f', 1)
                                               .arg(QString::fromUtf8(r.out))));
@@ -199,10 +204,7 @@ private slots:
         const QString text = json.value(QStringLiteral("text")).toString();
         QVERIFY2(text.count(QLatin1Char('\n')) >= 10, qPrintable(text)); // verse after verse, a line each
         const QStringList words = wordsOf(text);
-        int known = 0;
-        for (const QString& w : words)
-            known += m_corpusWords.count(w) ? 1 : 0;
-        const double share = static_cast<double>(known) / static_cast<double>(words.size());
+        const double share = corpusShare(words);
         QVERIFY2(share >= 0.9, qPrintable(QStringLiteral("%1% of %2 words are in the corpus")
                                               .arg(100 * share, 0, 'f', 1)
                                               .arg(words.size())));

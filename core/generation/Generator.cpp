@@ -149,7 +149,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         if (step + 1 == request.maxTokens)
             break;
         // Decoding the new token needs one more cache position.
-        if (context > 0 && static_cast<int>(history.size()) > context) {
+        if (contextFull(history.size(), context)) {
             result.finish = FinishReason::ContextLimit;
             break;
         }
@@ -297,7 +297,7 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
                 seq.done = true;
             } else if (produced == request.maxTokens) {
                 seq.done = true;
-            } else if (context > 0 && static_cast<int>(seq.history.size()) > context) {
+            } else if (contextFull(seq.history.size(), context)) {
                 seq.result.finish = FinishReason::ContextLimit;
                 seq.done = true;
             }

@@ -84,6 +84,13 @@ inline QString promptTooLong(std::size_t bytes, std::size_t fewestTokens, int co
         .arg(context);
 }
 
+// Whether a run whose history (prompt and tokens so far) is historySize long has filled a context of
+// `context` positions: decoding the token just drawn needs position historySize - 1, and positions run
+// from 0 to context - 1. One rule for single runs, batches and the server (which stopped a token early).
+inline bool contextFull(std::size_t historySize, int context) {
+    return context > 0 && historySize > static_cast<std::size_t>(context);
+}
+
 // The generation loop: prompt -> prefill -> (sample -> decode) until EOS, max tokens, the context
 // limit or cancellation. Stops at the model's EOS and end-of-turn ids (for llama2.c checkpoints, at BOS, as
 // run.c does) and at the strategy's stop strings, matched across token boundaries and never emitted.

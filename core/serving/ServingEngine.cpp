@@ -170,7 +170,7 @@ void ServingEngine::loop() {
                 seq->done = true;
             } else if (static_cast<int>(seq->result.steps.size()) >= job.request.maxTokens) {
                 seq->done = true;
-            } else if (context > 0 && static_cast<int>(seq->history.size()) >= context) {
+            } else if (contextFull(seq->history.size(), context)) {
                 seq->result.finish = FinishReason::ContextLimit;
                 seq->done = true;
             } else {

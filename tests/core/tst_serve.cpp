@@ -71,6 +71,7 @@ private slots:
     void parserRefusesWhatItWillNotRead_data();
     void parserRefusesWhatItWillNotRead();
     void completionsMatchGenerateAndItsTrace();
+    void contextLimitIsTheSameServedAndGenerated();
     void streamingSendsTheSameText();
     void chatRendersTheTemplate();
     void severalChoices();
@@ -204,6 +205,36 @@ void TestServe::completionsMatchGenerateAndItsTrace() {
     const QJsonObject line = serve.log().last();
     QCOMPARE(line.value("strategy").toString(), QStringLiteral("k20"));
     QCOMPARE(line.value("completion_tokens").toInt(), 12);
+}
+
+// Issue 33: the server stopped a token before the context was full (history >= context) where `swb generate`
+// and batches stop when it is (history > context): 123 tokens against 124 on a 128-token model. With the end
+// token banned, greedy runs into the demo model's 1,024 positions: both give the same tokens, and the
+// server's finish is OpenAI's "length".
+void TestServe::contextLimitIsTheSameServedAndGenerated() {
+    const char* strategy = R"({"samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "greedy"}]})";
+    const auto generated = swb::test::runSwbProcess(
+        {"generate", "--prompt", "In the beginning", "--max-tokens", "1100", "--json", "--strategy", strategy});
+    QVERIFY2(generated.status == 0, generated.err.constData());
+    const QJsonObject local = object(generated.out);
+    QCOMPARE(local.value("finish_reason").toString(), QStringLiteral("context_limit"));
+    const QJsonArray tokens = local.value("tokens").toArray();
+    // Every position used: the prompt's ids and the tokens drawn, less the last one (drawn, never decoded).
+    QCOMPARE(local.value("prompt_ids").toArray().size() + tokens.size() - 1, 1024);
+
+    QTemporaryDir dir;
+    ServeProcess serve({"--db", dir.filePath("served.sqlite")});
+    QVERIFY2(serve.port() > 0, serve.stderrText().constData());
+    const QByteArray body = QJsonDocument(QJsonObject{{"prompt", "In the beginning"}, {"max_tokens", 1100},
+                                                      {"strategy", QJsonDocument::fromJson(strategy).object()}})
+                                .toJson(QJsonDocument::Compact);
+    const HttpReply reply = exchange(serve.port(), request("POST", "/v1/completions", body), 120000);
+    QCOMPARE(reply.status, 200);
+    const QJsonObject served = object(reply.body);
+    QCOMPARE(served.value("usage").toObject().value("completion_tokens").toInt(), tokens.size());
+    const QJsonObject choice = served.value("choices").toArray().at(0).toObject();
+    QCOMPARE(choice.value("finish_reason").toString(), QStringLiteral("length"));
+    QCOMPARE(choice.value("text").toString(), local.value("text").toString());
 }
 
 void TestServe::streamingSendsTheSameText() {

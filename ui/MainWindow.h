@@ -16,7 +16,7 @@ class RunsView;
 class SweepView;
 class Settings;
 
-// The workbench window: tabs Explore, Compare, Runs and Reports, menus and status bar.
+// The workbench window: tabs Explore, Compare, Sweep, Runs and Reports, menus and status bar.
 // Geometry and the last tab persist in Settings.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -30,7 +30,7 @@ public:
                         QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Stable, untranslated tab keys: "explore", "compare", "runs", "reports".
+    // Stable, untranslated tab keys: "explore", "compare", "sweep", "runs", "reports".
     static QStringList tabKeys();
     QString currentTabKey() const;
     bool selectTab(const QString& key);

@@ -616,8 +616,11 @@ private slots:
 
     void guiThreadStaysResponsive() {
         // A timer-latency probe: the largest gap between 5 ms ticks on the GUI thread while the demo
-        // model generates 200 tokens (two runs of up to 124 traced tokens: its context holds 128), and each
-        // run's wall time from Generate to its end, on the default ("auto") threads. Reported, not asserted.
+        // model generates two runs of 124 traced tokens (the end token banned), and each run's wall time from
+        // Generate to its end, on the default ("auto") threads. The gap is bounded loosely (issue 33: it was
+        // only printed): 250 ms, 1 s under the sanitizers. Measured on the 2-core machine: 12-13 ms idle, 17-140
+        // ms beside two busy processes (the scheduler, not us, at the top end), so a tighter bound would flake
+        // beside the suite's other test.
         m_explore->strategyEditor()->setStrategy(strategyFromJson(
             R"({"seed": 5, "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "top_k", "k": 40}, {"type": "dist"}]})"));
         m_explore->maxTokens()->setValue(124);
@@ -639,13 +642,13 @@ private slots:
         clock.start();
         probe.start();
         QStringList runs; // "tokens in ms" per run
-        while (tokens < 200) {
+        for (int run = 0; run < 2; ++run) {
             QSignalSpy ended(m_explore, &ExploreView::generationEnded);
             const qint64 started = clock.nsecsElapsed();
             m_explore->generate();
             QVERIFY(ended.wait(60000));
             const int steps = static_cast<int>(m_explore->run().steps.size());
-            QVERIFY(steps > 0);
+            QCOMPARE(steps, 124);
             runs << QStringLiteral("\"%1 tokens in %2 ms\"")
                         .arg(steps)
                         .arg((clock.nsecsElapsed() - started) / 1e6, 0, 'f', 1);
@@ -653,10 +656,15 @@ private slots:
         }
         probe.stop();
         disconnect(connection);
-        QVERIFY(tokens >= 200);
         QVERIFY(appendsWhileGenerating > 0); // tokens reached the screen while the runs went on
         qInfo("{\"gui_probe\": \"5 ms timer\", \"tokens\": %d, \"max_gui_stall_ms\": %.1f, \"runs\": [%s]}", tokens,
               worst / 1e6, qPrintable(runs.join(QStringLiteral(", "))));
+#if defined(__SANITIZE_ADDRESS__)
+        constexpr double kStallBoundMs = 1000.0;
+#else
+        constexpr double kStallBoundMs = 250.0;
+#endif
+        QVERIFY2(worst / 1e6 <= kStallBoundMs, qPrintable(QStringLiteral("the GUI thread stalled %1 ms").arg(worst / 1e6)));
     }
 
     void repetitionLoopIsMarkedWithRemedies() {

@@ -20,8 +20,9 @@ struct Error {
     static Error internal(QString message) { return {std::move(message), ErrorKind::Internal}; }
 };
 
-// A value or an Error; core returns these instead of throwing across its boundary.
-template <typename T> class Result {
+// A value or an Error; core returns these instead of throwing across its boundary. Dropping one unread is a
+// build error (-Werror=unused-result).
+template <typename T> class [[nodiscard]] Result {
 public:
     Result(T value)
         : m_state(std::move(value)) {}
@@ -45,7 +46,7 @@ private:
 };
 
 // Result of an operation that returns nothing on success.
-class Status {
+class [[nodiscard]] Status {
 public:
     Status() = default;
     Status(Error error)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # build
-    cmake ninja-build g++ pkg-config
+    cmake ninja-build g++ pkg-config python3
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     libqt6sql6-sqlite libqcustomplot-dev libtorch-dev libopenblas0-pthread libpcre2-dev libsqlite3-dev
     # run and test: fonts for the offscreen platform (Latin and CJK, for the zh_CN translation), Qt's own
@@ -18,6 +18,8 @@ browser=(chromium chromium-driver)
 # The fuzz smoke of .ci/run (fuzz/run.sh): clang with libFuzzer and the sanitizer runtimes. Wanted, not
 # required, in the same way: without them the smoke says so and is skipped.
 browser+=(clang libclang-rt-14-dev)
+# CI's format check of changed lines (.ci/check-format.sh), wanted in the same way.
+browser+=(clang-format)
 
 missingOf() {
     local p status

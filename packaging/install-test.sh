@@ -38,6 +38,9 @@ in_root apt-get install -y -qq --no-install-recommends /tmp/package.deb > "$root
     { tail -30 "$root/tmp/apt.log" >&2; exit 1; }
 in_root dpkg-query -W -f='${Package} ${Version} ${Installed-Size} KiB installed\n' sampling-workbench
 
+echo "== the licence notice"
+in_root grep -q "MIT License" /usr/share/doc/sampling-workbench/copyright ||
+    { echo "install-test: /usr/share/doc/sampling-workbench/copyright holds no MIT notice" >&2; exit 1; }
 echo "== swb --version"
 in_root swb --version
 echo "== swb generate on the demo model"

@@ -22,22 +22,18 @@
 #include <QString>
 
 #include "GgufWriter.h"
+#include "Rng.h"
 
 namespace swb::test {
 
 using Floats = std::vector<float>;
 
-// splitmix64: the same numbers on every platform and standard library.
+// SplitMix64: the same numbers on every platform and standard library.
 class TestRandom {
 public:
     explicit TestRandom(std::uint64_t seed)
-        : m_state(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+        : m_random(seed) {}
+    std::uint64_t next() { return m_random.next(); }
     // Uniform in [-scale, scale).
     float uniform(float scale) { return (static_cast<float>(next() >> 40) / 16777216.0f * 2.0f - 1.0f) * scale; }
     Floats vector(std::size_t n, float scale) {
@@ -55,7 +51,7 @@ public:
     }
 
 private:
-    std::uint64_t m_state;
+    swb::SplitMix64 m_random;
 };
 
 // ---- Llama ------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 // Helpers shared by the tests: paths to reference data and running the built binaries.
 
+#include <functional>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -22,6 +24,24 @@ inline Strategy strategyFromJson(const char* json) {
     if (!strategy)
         qFatal("bad test strategy: %s", qPrintable(strategy.error().message));
     return strategy.value();
+}
+
+// Runs `undo` when it leaves scope, however the test function leaves (a failed QVERIFY returns early).
+class RestoreOnExit {
+public:
+    explicit RestoreOnExit(std::function<void()> undo)
+        : m_undo(std::move(undo)) {}
+    ~RestoreOnExit() { m_undo(); }
+    RestoreOnExit(const RestoreOnExit&) = delete;
+    RestoreOnExit& operator=(const RestoreOnExit&) = delete;
+
+private:
+    std::function<void()> m_undo;
+};
+
+// The bundled demo model's folder (resources/models/kjv-tiny).
+inline QString demoModel() {
+    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
 }
 
 // ../shared/reference beside the checkout, or an empty string when it is absent.

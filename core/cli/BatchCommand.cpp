@@ -14,11 +14,11 @@
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "evaluation/PromptFile.h"
-#include "generation/ComparisonRunner.h"
 #include "model/Model.h"
 #include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
+#include "workflows/ComparisonRunner.h"
 
 namespace swb::cli {
 

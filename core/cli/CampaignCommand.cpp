@@ -6,9 +6,11 @@
 
 #include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
+#include "evaluation/Campaign.h"
 #include "storage/CampaignRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "workflows/CampaignSetup.h"
 
 namespace swb::cli {
 
@@ -85,8 +87,7 @@ int runCampaign(const Invocation& call) {
             failBadInput(QStringLiteral("--anchor: %1").arg(anchor.error().message));
         anchors.push_back(anchor.value());
     }
-    Result<CampaignRecord> created = campaigns.create(name, rubricId, raters,
-                                                      plan, anchors);
+    Result<CampaignRecord> created = createCampaign(*database, name, rubricId, raters, plan, anchors);
     if (!created)
         failBadInput(created.error().message);
     call.out << QJsonDocument(linksJson(*database, created.value())).toJson(QJsonDocument::Compact) << '\n';

@@ -17,12 +17,12 @@
 #include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
 #include "model/Model.h"
 #include "sampling/StepTraceJson.h"
 #include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
+#include "workflows/RunRecording.h"
 
 namespace swb::cli {
 

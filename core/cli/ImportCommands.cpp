@@ -14,7 +14,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-#include <QSqlQuery>
 #include <QStringDecoder>
 
 #include "cli/RunStoreArgument.h"
@@ -23,6 +22,7 @@
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "storage/RunRepository.h"
 
 namespace swb::cli {
 
@@ -195,13 +195,10 @@ std::optional<qint64> positiveId(const QString& text) {
 }
 
 QSet<qint64> allRunIds(Database& database) {
-    QSqlQuery query = database.prepare(QStringLiteral("SELECT id FROM runs"));
-    if (Status status = database.exec(query, QStringLiteral("list runs")); !status)
-        failBadInput(status.error().message);
-    QSet<qint64> ids;
-    while (query.next())
-        ids.insert(query.value(0).toLongLong());
-    return ids;
+    Result<std::vector<qint64>> ids = RunRepository(database).runIds();
+    if (!ids)
+        failBadInput(ids.error().message);
+    return QSet<qint64>(ids->begin(), ids->end());
 }
 
 void begin(Database::Transaction& transaction) {

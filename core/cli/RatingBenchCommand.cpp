@@ -18,7 +18,6 @@
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "evaluation/Statistics.h"
-#include "generation/ComparisonRunner.h"
 #include "model/Model.h"
 #include "serving/RatingServer.h"
 #include "storage/CampaignRepository.h"
@@ -26,6 +25,8 @@
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
 #include "tokenizer/Tokenizer.h"
+#include "workflows/CampaignSetup.h"
+#include "workflows/ComparisonRunner.h"
 
 namespace swb::cli {
 
@@ -166,7 +167,8 @@ int runRatingBench(const Invocation& call) {
     CampaignPlan campaignPlan;
     campaignPlan.goldShare = 0.0;
     CampaignRepository campaigns(*opened.value());
-    Result<CampaignRecord> campaign = campaigns.create(QStringLiteral("bench"), rubric->id, names, campaignPlan, {});
+    Result<CampaignRecord> campaign =
+        createCampaign(*opened.value(), QStringLiteral("bench"), rubric->id, names, campaignPlan, {});
     if (!campaign)
         failBadInput(campaign.error().message);
     Result<std::vector<CampaignRater>> links = campaigns.raters(campaign->id);

@@ -13,11 +13,11 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
-#include "cli/Subcommand.h"
 #include "JsonError.h"
+#include "cli/Subcommand.h"
+#include "interop/StrategyFormats.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/StepTraceJson.h"
-#include "serving/StrategyFormats.h"
 
 namespace swb::cli {
 
@@ -213,7 +213,7 @@ int runSamplingBench(const Invocation& call) {
 
 } // namespace
 
-// swb convert-strategy: a strategy from or to another tool's settings (serving/StrategyFormats.h); "swb" is
+// swb convert-strategy: a strategy from or to another tool's settings (interop/StrategyFormats.h); "swb" is
 // ours (strategy JSON). What does not translate goes to stderr as notes.
 int runConvertStrategy(const Invocation& call) {
     const QStringList formats = QStringList{QStringLiteral("swb")} + strategyFormatNames();

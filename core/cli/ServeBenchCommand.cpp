@@ -18,6 +18,7 @@
 #include "cli/BusyProcesses.h"
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
+#include "evaluation/Statistics.h"
 #include "generation/Generator.h"
 #include "model/Model.h"
 #include "serving/OpenAiServer.h"
@@ -138,14 +139,6 @@ private:
     double m_last = 0.0;
 };
 
-double percentile(std::vector<double> values, double q) {
-    if (values.empty())
-        return NAN;
-    std::sort(values.begin(), values.end());
-    const std::size_t index = std::min(values.size() - 1, static_cast<std::size_t>(std::ceil(q * double(values.size())) - 1));
-    return values[index];
-}
-
 int runServeBench(const Invocation& call) {
     QList<int> levels;
     for (const QString& part : call.args.value(QStringLiteral("clients")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -222,10 +215,10 @@ int runServeBench(const Invocation& call) {
                           {QStringLiteral("failed"), figures.failed},
                           {QStringLiteral("tokens_per_second"), std::round(throughput * 100.0) / 100.0},
                           {QStringLiteral("vs_first_level"), std::round(throughput / single * 1000.0) / 1000.0},
-                          {QStringLiteral("ttft_ms_p50"), percentile(figures.ttftMs, 0.5)},
-                          {QStringLiteral("ttft_ms_p99"), percentile(figures.ttftMs, 0.99)},
-                          {QStringLiteral("token_ms_p50"), percentile(figures.tokenMs, 0.5)},
-                          {QStringLiteral("token_ms_p99"), percentile(figures.tokenMs, 0.99)}};
+                          {QStringLiteral("ttft_ms_p50"), stats::percentile(figures.ttftMs, 50.0)},
+                          {QStringLiteral("ttft_ms_p99"), stats::percentile(figures.ttftMs, 99.0)},
+                          {QStringLiteral("token_ms_p50"), stats::percentile(figures.tokenMs, 50.0)},
+                          {QStringLiteral("token_ms_p99"), stats::percentile(figures.tokenMs, 99.0)}};
         // --contend N: the same level again beside N busy processes of our own.
         if (contenders > 0) {
             LevelFigures busyFigures;
@@ -234,14 +227,15 @@ int runServeBench(const Invocation& call) {
                 BusyProcesses busy(contenders, static_cast<unsigned>(seconds) + 180);
                 busyThroughput = runLevel(clients, busyFigures);
             }
-            level.insert(QStringLiteral("contended"),
-                         QJsonObject{{QStringLiteral("busy_processes"), contenders},
-                                     {QStringLiteral("requests"), busyFigures.requests},
-                                     {QStringLiteral("failed"), busyFigures.failed},
-                                     {QStringLiteral("tokens_per_second"), std::round(busyThroughput * 100.0) / 100.0},
-                                     {QStringLiteral("vs_idle"), std::round(busyThroughput / throughput * 1000.0) / 1000.0},
-                                     {QStringLiteral("ttft_ms_p50"), percentile(busyFigures.ttftMs, 0.5)},
-                                     {QStringLiteral("token_ms_p50"), percentile(busyFigures.tokenMs, 0.5)}});
+            level.insert(
+                QStringLiteral("contended"),
+                QJsonObject{{QStringLiteral("busy_processes"), contenders},
+                            {QStringLiteral("requests"), busyFigures.requests},
+                            {QStringLiteral("failed"), busyFigures.failed},
+                            {QStringLiteral("tokens_per_second"), std::round(busyThroughput * 100.0) / 100.0},
+                            {QStringLiteral("vs_idle"), std::round(busyThroughput / throughput * 1000.0) / 1000.0},
+                            {QStringLiteral("ttft_ms_p50"), stats::percentile(busyFigures.ttftMs, 50.0)},
+                            {QStringLiteral("token_ms_p50"), stats::percentile(busyFigures.tokenMs, 50.0)}});
         }
         results.append(level);
     }

@@ -12,12 +12,12 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include "Rng.h"
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
-#include "generation/ComparisonRunner.h"
-#include "sampling/Rng.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "workflows/ComparisonRunner.h"
 
 namespace swb::cli {
 

@@ -14,11 +14,11 @@
 #include "cli/OutputFile.h"
 #include "cli/Subcommand.h"
 #include "evaluation/PromptFile.h"
-#include "generation/SweepRunner.h"
 #include "model/Model.h"
 #include "serving/RemoteEngine.h"
 #include "storage/Database.h"
 #include "tokenizer/Tokenizer.h"
+#include "workflows/SweepRunner.h"
 
 namespace swb::cli {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "sampling/Rng.h"
+#include "Rng.h"
 
 namespace swb {
 

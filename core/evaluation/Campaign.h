@@ -10,27 +10,9 @@
 #include <QStringList>
 
 #include "Result.h"
+#include "storage/CampaignRepository.h"
 
 namespace swb {
-
-struct CampaignPlan {
-    int ratingsPerItem = 3;  // distinct raters per comparison (the evaluation guide asks for at least 3)
-    double goldShare = 0.10; // share of each rater's queue that is gold questions
-    std::uint64_t seed = 0;
-};
-
-// One item of a rater's queue: a comparison, the order its outputs are shown in (indices into the
-// comparison's entries; the rater's own blind labels A, B, ... follow it), and whether it is gold.
-struct CampaignItem {
-    qint64 comparisonId = 0;
-    std::vector<int> shownOrder;
-    bool gold = false;
-};
-
-struct RaterQueue {
-    QString rater;
-    std::vector<CampaignItem> items; // in the order the rater sees them
-};
 
 // The comparisons to rate (each with its number of outputs) and the gold comparisons (known answers).
 struct CampaignComparison {

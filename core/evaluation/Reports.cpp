@@ -8,21 +8,16 @@
 #include <QHash>
 #include <QIODevice>
 #include <QSet>
-#include <QSqlQuery>
-#include <QVariant>
 
 #include "evaluation/CsvWriter.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "storage/ReportQueries.h"
 
 namespace swb {
 
 namespace {
-
-QDateTime timeOf(const QVariant& value) {
-    return QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
-}
 
 QString timeText(const QDateTime& time) {
     return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
@@ -45,31 +40,15 @@ struct StrategyIndex {
     QHash<qint64, int> byRunId; // run id -> position in strategies
 };
 
-// The runs a report counts: every run, or those of one model (by content hash).
-QString runFilter(const QString& modelHash, const QString& alias = {}) {
-    if (modelHash.isEmpty())
-        return QStringLiteral("1");
-    return QStringLiteral("%1model_id IN (SELECT id FROM models WHERE content_hash = ?)")
-        .arg(alias.isEmpty() ? QString() : alias + QLatin1Char('.'));
-}
-
-void bindFilter(QSqlQuery& query, const QString& modelHash) {
-    if (!modelHash.isEmpty())
-        query.addBindValue(modelHash);
-}
-
 Result<StrategyIndex> loadStrategyIndex(Database& db, const QString& modelHash) {
+    ReportQueries queries(db, modelHash);
+    Result<std::vector<ReportStrategy>> strategies = queries.strategies();
+    if (!strategies)
+        return strategies.error();
     StrategyIndex index;
-    QSqlQuery strategies = db.prepare(QStringLiteral("SELECT id, name, json FROM strategies WHERE id IN "
-                                                     "(SELECT DISTINCT strategy_id FROM runs WHERE %1) ORDER BY id")
-                                          .arg(runFilter(modelHash)));
-    bindFilter(strategies, modelHash);
-    if (Status status = db.exec(strategies, QStringLiteral("list strategies")); !status)
-        return status.error();
     QHash<QString, int> nameCount;
-    while (strategies.next()) {
-        StrategyEntry entry{strategies.value(0).toLongLong(), strategies.value(1).toString(),
-                            strategies.value(2).toString()};
+    for (const ReportStrategy& strategy : strategies.value()) {
+        StrategyEntry entry{strategy.id, strategy.name, strategy.json};
         if (entry.label.isEmpty())
             entry.label = QStringLiteral("strategy %1").arg(entry.id);
         ++nameCount[entry.label];
@@ -79,13 +58,11 @@ Result<StrategyIndex> loadStrategyIndex(Database& db, const QString& modelHash) 
     for (StrategyEntry& entry : index.strategies)
         if (nameCount.value(entry.label) > 1)
             entry.label += QStringLiteral(" #%1").arg(entry.id);
-    QSqlQuery runs = db.prepare(QStringLiteral("SELECT id, strategy_id FROM runs WHERE %1").arg(runFilter(modelHash)));
-    bindFilter(runs, modelHash);
-    runs.setForwardOnly(true);
-    if (Status status = db.exec(runs, QStringLiteral("list runs")); !status)
-        return status.error();
-    while (runs.next())
-        index.byRunId.insert(runs.value(0).toLongLong(), index.byStrategyId.value(runs.value(1).toLongLong(), -1));
+    Result<std::vector<std::pair<qint64, qint64>>> runs = queries.runStrategies();
+    if (!runs)
+        return runs.error();
+    for (const auto& [runId, strategyId] : runs.value())
+        index.byRunId.insert(runId, index.byStrategyId.value(strategyId, -1));
     return index;
 }
 
@@ -220,29 +197,6 @@ Result<QStringList> ratedDimensions(Database& db, const std::vector<RatingRecord
         if (!dimensions.contains(name))
             dimensions << name;
     return dimensions;
-}
-
-// Steps of every run, as the text metrics need them.
-struct RunSteps {
-    std::vector<int> tokens;
-    std::vector<double> rawP;
-    std::vector<double> rawEntropy;
-};
-
-Result<QHash<qint64, RunSteps>> loadRunSteps(Database& db) {
-    QSqlQuery query =
-        db.prepare(QStringLiteral("SELECT run_id, token, raw_p, raw_entropy FROM steps ORDER BY run_id, step"));
-    query.setForwardOnly(true);
-    if (Status status = db.exec(query, QStringLiteral("read the steps")); !status)
-        return status.error();
-    QHash<qint64, RunSteps> steps;
-    while (query.next()) {
-        RunSteps& run = steps[query.value(0).toLongLong()];
-        run.tokens.push_back(query.value(1).toInt());
-        run.rawP.push_back(query.value(2).toDouble());
-        run.rawEntropy.push_back(query.value(3).toDouble());
-    }
-    return steps;
 }
 
 // Agreement per dimension, and each rater's leave-one-out ordinal alpha per dimension (by rater name).
@@ -601,17 +555,7 @@ std::vector<PreferenceVerdict> dimensionVerdicts(const SummaryReport& report, co
 } // namespace
 
 Result<std::vector<Reports::ModelEntry>> Reports::models(Database& database) {
-    QSqlQuery query = database.prepare(
-        QStringLiteral("SELECT m.content_hash, (SELECT path FROM models l WHERE l.content_hash = m.content_hash ORDER "
-                       "BY l.id DESC LIMIT 1), "
-                       "COUNT(r.id) FROM models m JOIN runs r ON r.model_id = m.id GROUP BY m.content_hash"));
-    if (Status status = database.exec(query, QStringLiteral("list the models")); !status)
-        return status.error();
-    std::vector<ModelEntry> entries;
-    while (query.next())
-        entries.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toInt()});
-    std::sort(entries.begin(), entries.end(), [](const ModelEntry& a, const ModelEntry& b) { return a.path < b.path; });
-    return entries;
+    return ReportQueries::models(database);
 }
 
 Result<QString> Reports::resolveModel(Database& database, const QString& pathOrHash) {
@@ -619,14 +563,12 @@ Result<QString> Reports::resolveModel(Database& database, const QString& pathOrH
     if (!entries)
         return entries.error();
     QStringList matches;
-    QSqlQuery byPath = database.prepare(QStringLiteral("SELECT DISTINCT content_hash FROM models WHERE path = ?"));
-    byPath.addBindValue(pathOrHash);
-    if (Status status = database.exec(byPath, QStringLiteral("find the model")); !status)
-        return status.error();
-    while (byPath.next())
-        if (std::any_of(entries->begin(), entries->end(),
-                        [&](const ModelEntry& e) { return e.contentHash == byPath.value(0).toString(); }))
-            matches << byPath.value(0).toString();
+    Result<QStringList> atPath = ReportQueries::contentHashesAt(database, pathOrHash);
+    if (!atPath)
+        return atPath.error();
+    for (const QString& hash : atPath.value())
+        if (std::any_of(entries->begin(), entries->end(), [&](const ModelEntry& e) { return e.contentHash == hash; }))
+            matches << hash;
     if (matches.isEmpty() && pathOrHash.size() >= 8)
         for (const ModelEntry& entry : entries.value())
             if (entry.contentHash.startsWith(pathOrHash.toLower()))
@@ -663,70 +605,22 @@ Result<std::vector<RunReportRow>> Reports::runs() {
     Result<StrategyIndex> index = loadStrategyIndex(m_db, m_modelHash);
     if (!index)
         return index.error();
-    QSqlQuery query =
-        m_db.prepare(QStringLiteral("SELECT r.id, m.path, r.strategy_id, s.json, r.seed, r.prompt_text, r.text, "
-                                    "r.token_count, r.finish_reason, "
-                                    "r.ttft_ms, r.tokens_per_second, r.parent_run_id, r.branch_step, r.created_at, %2 "
-                                    "FROM runs r JOIN models m ON m.id = r.model_id JOIN strategies s ON s.id = "
-                                    "r.strategy_id WHERE %1 ORDER BY r.id")
-                         .arg(runFilter(m_modelHash, QStringLiteral("r")), setupColumns(QStringLiteral("r"))));
-    bindFilter(query, m_modelHash);
-    query.setForwardOnly(true);
-    if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
-        return status.error();
-    std::vector<RunReportRow> rows;
-    while (query.next()) {
-        RunReportRow row;
-        row.runId = query.value(0).toLongLong();
-        row.model = query.value(1).toString();
-        row.strategyId = query.value(2).toLongLong();
+    Result<std::vector<RunReportRow>> rows = ReportQueries(m_db, m_modelHash).runs();
+    if (!rows)
+        return rows.error();
+    for (RunReportRow& row : rows.value())
         row.strategy = label(index->byStrategyId.value(row.strategyId, -1), index.value());
-        row.strategyJson = query.value(3).toString();
-        row.seed = static_cast<std::uint64_t>(query.value(4).toLongLong());
-        row.prompt = query.value(5).toString();
-        row.text = query.value(6).toString();
-        row.tokens = query.value(7).toInt();
-        row.finishReason = query.value(8).toString();
-        row.ttftMs = query.value(9).isNull() ? stats::kNaN : query.value(9).toDouble();
-        row.tokensPerSecond = query.value(10).isNull() ? stats::kNaN : query.value(10).toDouble();
-        if (!query.value(11).isNull())
-            row.parentRunId = query.value(11).toLongLong();
-        if (!query.value(12).isNull())
-            row.branchStep = query.value(12).toInt();
-        row.createdAt = timeOf(query.value(13));
-        row.setup = setupFromRow(query, 14);
-        rows.push_back(std::move(row));
-    }
     return rows;
 }
 
 Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& visit, const TokenText& tokenText) {
-    QSqlQuery query = m_db.prepare(
-        QStringLiteral(
-            "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
-            "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
-            "WHERE %1 ORDER BY s.run_id, s.step")
-            .arg(runFilter(m_modelHash, QStringLiteral("r"))));
-    bindFilter(query, m_modelHash);
-    query.setForwardOnly(true);
-    if (Status status = m_db.exec(query, QStringLiteral("read the steps")); !status)
-        return status;
-    while (query.next()) {
-        StepReportRow row;
-        row.runId = query.value(0).toLongLong();
-        row.step = query.value(1).toInt();
-        row.tokenId = query.value(2).toInt();
-        row.rawP = static_cast<float>(query.value(3).toDouble());
-        row.finalP = static_cast<float>(query.value(4).toDouble());
-        row.rawRank = query.value(5).toInt();
-        row.rawEntropy = query.value(6).toDouble();
-        row.finalEntropy = query.value(7).toDouble();
-        row.finalCount = query.value(8).toInt();
-        if (tokenText)
-            row.tokenText = tokenText(query.value(9).toString(), row.tokenId);
+    return ReportQueries(m_db, m_modelHash).forEachStep([&](const StepReportRow& stored, const QString& modelPath) {
+        if (!tokenText)
+            return visit(stored);
+        StepReportRow row = stored;
+        row.tokenText = tokenText(modelPath, row.tokenId);
         visit(row);
-    }
-    return {};
+    });
 }
 
 Result<std::vector<RatingReportRow>> Reports::ratings() {
@@ -800,7 +694,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     Result<QStringList> dimensions = ratedDimensions(m_db, ratings);
     if (!dimensions)
         return dimensions.error();
-    Result<QHash<qint64, RunSteps>> steps = loadRunSteps(m_db);
+    Result<QHash<qint64, RunSteps>> steps = ReportQueries(m_db).stepSeries();
     if (!steps)
         return steps.error();
 

@@ -11,6 +11,7 @@
 
 #include "Result.h"
 #include "evaluation/Statistics.h"
+#include "storage/ReportQueries.h"
 #include "storage/RunRepository.h"
 
 class QIODevice;
@@ -40,37 +41,7 @@ struct ReportOptions {
 };
 
 // A run as one row: its inputs and outputs, without steps.
-struct RunReportRow {
-    qint64 runId = 0;
-    QString model; // the model's path as recorded
-    qint64 strategyId = 0;
-    QString strategy;     // the strategy's report label (see Reports::strategyLabels)
-    QString strategyJson; // canonical samplers JSON
-    std::uint64_t seed = 0;
-    QString prompt;
-    QString text;
-    int tokens = 0;
-    QString finishReason;
-    double ttftMs = stats::kNaN;
-    double tokensPerSecond = stats::kNaN;
-    std::optional<qint64> parentRunId;
-    std::optional<int> branchStep;
-    QDateTime createdAt;
-    RunSetup setup; // how the run was computed; unknown fields for runs stored before schema 6
-};
-
-struct StepReportRow {
-    qint64 runId = 0;
-    int step = 0;
-    int tokenId = 0;
-    QString tokenText; // the token's decoded text when a tokenizer was at hand, else empty
-    float rawP = 0.0f;
-    float finalP = 0.0f;
-    int rawRank = 0;
-    double rawEntropy = 0.0;
-    double finalEntropy = 0.0;
-    int finalCount = 0;
-};
+// RunReportRow and StepReportRow: storage/ReportQueries.h.
 
 struct RatingReportRow {
     qint64 runId = 0;
@@ -249,11 +220,7 @@ public:
                     const TokenText& tokenText = {});
 
     // The models the store's runs came from: content hash and the path recorded (the latest), by path.
-    struct ModelEntry {
-        QString contentHash;
-        QString path;
-        int runs = 0;
-    };
+    using ModelEntry = StoredModel;
     static Result<std::vector<ModelEntry>> models(Database& database);
     // A model of the store named by its path (as recorded), its content hash or an unambiguous prefix of it (8+
     // hex digits); one sentence listing the store's models when none or several match.

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <set>
 
-#include "sampling/Rng.h"
+#include "Rng.h"
 #include "sampling/StepTrace.h"
 
 namespace swb::stats {

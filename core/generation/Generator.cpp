@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "generation/ForcedSteps.h"
+#include "generation/SampledSequence.h"
 #include "generation/StepScorer.h"
 #include "model/Model.h"
 
@@ -77,94 +78,42 @@ Result<std::vector<TokenId>> Generator::promptTokens(const GenerationRequest& re
 Result<GenerationResult> Generator::generate(const GenerationRequest& request,
                                              const std::function<bool(const GeneratedStep&)>& onStep,
                                              const std::atomic<bool>* cancel) {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-
-    GenerationResult result;
+    const auto start = SampledSequence::Clock::now();
     Result<std::vector<TokenId>> prompt = promptTokens(request);
     if (!prompt)
         return prompt.error();
-    result.promptIds = std::move(prompt).value();
-    const int context = m_model.info().contextLength;
-
-    result.seed = request.strategy.seed.value_or(request.seed);
-    Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, result.seed);
+    Result<SamplerChain> chain = requestChain(request, m_tokenizer);
     if (!chain)
         return chain.error();
-    chain->setTopN(request.topN);
     if (isBeamDecoder(request.strategy.decoder))
         return generateWithBeams(request, onStep, cancel);
     if (request.strategy.decoder.type == QLatin1String("contrastive_search"))
         return contrastiveSearch(request, onStep, cancel);
-    // Contrastive decoding and guidance rewrite each step's logits from a second view kept in step.
+    // Contrastive decoding and guidance rewrite each step's logits from a second view kept in the scorer.
     Result<std::unique_ptr<StepScorer>> scorer = makeStepScorer(request.strategy.decoder, m_model, m_tokenizer);
     if (!scorer)
         return scorer.error();
-    std::unique_ptr<StepScorer> contrastive = std::move(scorer).value();
-    if (contrastive)
-        if (Status s = contrastive->start(result.promptIds); !s)
-            return s.error();
-
     std::unique_ptr<Model::State> state = m_model.newState();
-    Result<std::vector<float>> logits = m_model.forward(*state, result.promptIds);
+    Result<std::vector<float>> logits = m_model.forward(*state, prompt.value());
     if (!logits)
         return logits.error();
-
-    std::vector<TokenId> history = result.promptIds;
-    StepText text(m_tokenizer, result.promptIds, request.strategy.stop, m_stopTokens);
-
-    Clock::time_point firstToken;
-    result.finish = FinishReason::MaxTokens;
-    for (int step = 0; step < request.maxTokens; ++step) {
-        if (cancel && cancel->load()) {
-            result.finish = FinishReason::Cancelled;
+    Result<SampledSequence> sequence =
+        SampledSequence::start(request, std::move(prompt).value(), std::move(chain).value(), m_tokenizer, m_stopTokens,
+                               m_model.info().contextLength, std::move(scorer).value());
+    if (!sequence)
+        return sequence.error();
+    for (;;) {
+        Result<bool> goesOn = sequence->step(logits.value(), onStep, cancel);
+        if (!goesOn)
+            return goesOn.error();
+        if (!goesOn.value())
             break;
-        }
-        GeneratedStep generated;
-        if (contrastive) {
-            const auto overflowed = [&] {
-                return std::any_of(logits->begin(), logits->end(), [](float x) { return std::isnan(x) || x == INFINITY; });
-            };
-            const bool modelOverflowed = overflowed(); // then the chain names the logits row, as without a decoder
-            if (Status s = contrastive->score(logits.value(), request.traceLevel == TraceLevel::Full ? &generated.decoder : nullptr);
-                !s)
-                return s.error();
-            if (!modelOverflowed && overflowed()) // the decoder's own arithmetic
-                return Error::badInput(QStringLiteral("decoder '%1' overflowed at step %2: its scores hold NaN or +inf "
-                                                      "(its parameters are too large for float arithmetic)")
-                                           .arg(request.strategy.decoder.type)
-                                           .arg(result.steps.size() + 1));
-        }
-        Result<StepTrace> trace = chain->sample(logits.value(), history, request.traceLevel);
-        if (!trace)
-            return trace.error();
-        generated.token = trace->chosen;
-        generated.trace = std::move(trace).value();
-        chain->accept(generated.token);
-        history.push_back(generated.token);
-        if (step == 0)
-            firstToken = Clock::now();
-        if (!text.add(std::move(generated), result, onStep))
-            break;
-        if (step + 1 == request.maxTokens)
-            break;
-        // Decoding the new token needs one more cache position.
-        if (contextFull(history.size(), context)) {
-            result.finish = FinishReason::ContextLimit;
-            break;
-        }
-        const TokenId next = history.back();
+        const TokenId next = sequence->next();
         logits = m_model.forward(*state, std::span<const TokenId>(&next, 1));
         if (!logits)
             return logits.error();
-        if (contrastive)
-            if (Status s = contrastive->advance(next); !s)
-                return s.error();
     }
-    text.finish(result);
-
-    setTimings(result, start, firstToken, Clock::now(), result.steps.size());
-    return result;
+    return sequence->finish(start);
 }
 
 void setTimings(GenerationResult& result, std::chrono::steady_clock::time_point start,
@@ -185,8 +134,7 @@ namespace swb {
 std::vector<Result<GenerationResult>> Generator::generateBatch(
     const std::vector<GenerationRequest>& requests, const std::function<bool(std::size_t, const GeneratedStep&)>& onStep,
     const std::atomic<bool>* cancel) {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
+    const auto start = SampledSequence::Clock::now();
     const std::size_t n = requests.size();
     std::vector<Result<GenerationResult>> results;
     results.reserve(n);
@@ -215,17 +163,10 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         if (own != promptIds)
             return failAll(Error::internal(QStringLiteral("a batched generation needs one prompt for every request")));
     }
-    const int context = m_model.info().contextLength;
-
     struct Sequence {
-        GenerationResult result;
-        std::optional<SamplerChain> chain;
+        std::optional<SampledSequence> sequence;
         std::unique_ptr<Model::State> state;
-        std::vector<TokenId> history;
-        std::optional<StepText> text;
         std::vector<float> logits;
-        Clock::time_point firstToken;
-        bool done = false;
         std::optional<Error> error;
     };
     std::vector<Sequence> sequences(n);
@@ -237,29 +178,24 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         return failAll(first.error());
     for (std::size_t i = 0; i < n; ++i) {
         Sequence& seq = sequences[i];
-        const GenerationRequest& request = requests[i];
-        seq.result.promptIds = promptIds;
-        seq.result.seed = request.strategy.seed.value_or(request.seed);
-        seq.result.finish = FinishReason::MaxTokens;
-        Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, seq.result.seed);
+        Result<SamplerChain> chain = requestChain(requests[i], m_tokenizer);
         if (!chain) {
             seq.error = chain.error();
-            seq.done = true;
             continue;
         }
-        chain->setTopN(request.topN);
-        seq.chain.emplace(std::move(chain).value());
+        Result<SampledSequence> sequence = SampledSequence::start(
+            requests[i], promptIds, std::move(chain).value(), m_tokenizer, m_stopTokens, m_model.info().contextLength);
+        if (!sequence) {
+            seq.error = sequence.error();
+            continue;
+        }
+        seq.sequence.emplace(std::move(sequence).value());
         seq.state = i + 1 == n ? std::move(prefilled) : m_model.cloneState(*prefilled);
         if (!seq.state) {
             seq.error = Error::internal(QStringLiteral("out of memory for another sequence's cache"));
-            seq.done = true;
             continue;
         }
-        seq.history = promptIds;
-        seq.text.emplace(m_tokenizer, promptIds, request.strategy.stop, m_stopTokens);
         seq.logits = first.value();
-        if (request.maxTokens < 1)
-            seq.done = true;
     }
 
     const auto vocab = static_cast<std::size_t>(m_model.info().vocabSize);
@@ -269,41 +205,15 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         std::vector<std::size_t> advancing;
         for (std::size_t i = 0; i < n; ++i) {
             Sequence& seq = sequences[i];
-            if (seq.done)
+            if (seq.error || seq.sequence->done())
                 continue;
-            const GenerationRequest& request = requests[i];
-            if (cancel && cancel->load()) {
-                seq.result.finish = FinishReason::Cancelled;
-                seq.done = true;
-                continue;
-            }
-            Result<StepTrace> trace = seq.chain->sample(seq.logits, seq.history, request.traceLevel);
-            if (!trace) {
-                seq.error = trace.error();
-                seq.done = true;
-                continue;
-            }
-            GeneratedStep generated;
-            generated.token = trace->chosen;
-            generated.trace = std::move(trace).value();
-            seq.chain->accept(generated.token);
-            seq.history.push_back(generated.token);
-            if (seq.result.steps.empty())
-                seq.firstToken = Clock::now();
-            const bool goesOn = seq.text->add(std::move(generated), seq.result,
-                                              [&](const GeneratedStep& step) { return !onStep || onStep(i, step); });
-            const int produced = static_cast<int>(seq.result.steps.size());
+            Result<bool> goesOn = seq.sequence->step(
+                seq.logits, [&](const GeneratedStep& step) { return !onStep || onStep(i, step); }, cancel);
             if (!goesOn) {
-                seq.done = true;
-            } else if (produced == request.maxTokens) {
-                seq.done = true;
-            } else if (contextFull(seq.history.size(), context)) {
-                seq.result.finish = FinishReason::ContextLimit;
-                seq.done = true;
-            }
-            if (!seq.done) {
+                seq.error = goesOn.error();
+            } else if (goesOn.value()) {
                 states.push_back(seq.state.get());
-                next.push_back(seq.history.back());
+                next.push_back(seq.sequence->next());
                 advancing.push_back(i);
             }
         }
@@ -312,23 +222,16 @@ std::vector<Result<GenerationResult>> Generator::generateBatch(
         Result<std::vector<float>> logits = m_model.forwardBatch(states, next);
         if (!logits)
             return failAll(logits.error());
-        for (std::size_t k = 0; k < advancing.size(); ++k) {
-            Sequence& seq = sequences[advancing[k]];
-            seq.logits.assign(logits->begin() + static_cast<std::ptrdiff_t>(k * vocab),
-                              logits->begin() + static_cast<std::ptrdiff_t>((k + 1) * vocab));
-        }
+        for (std::size_t k = 0; k < advancing.size(); ++k)
+            sequences[advancing[k]].logits.assign(logits->begin() + static_cast<std::ptrdiff_t>(k * vocab),
+                                                  logits->begin() + static_cast<std::ptrdiff_t>((k + 1) * vocab));
     }
 
-    const auto end = Clock::now();
     for (Sequence& seq : sequences) {
-        if (seq.error) {
+        if (seq.error)
             results.emplace_back(*seq.error);
-            continue;
-        }
-        if (seq.text)
-            seq.text->finish(seq.result);
-        setTimings(seq.result, start, seq.firstToken, end, seq.result.steps.size());
-        results.emplace_back(std::move(seq.result));
+        else
+            results.emplace_back(seq.sequence->finish(start));
     }
     return results;
 }

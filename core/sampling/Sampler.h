@@ -5,8 +5,8 @@
 
 #include <QString>
 
+#include "Rng.h"
 #include "sampling/Candidates.h"
-#include "sampling/Rng.h"
 #include "sampling/StepTrace.h"
 
 namespace swb {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "Result.h"
+#include "Rng.h"
 #include "sampling/Candidates.h"
-#include "sampling/Rng.h"
 #include "sampling/Sampler.h"
 #include "sampling/StepTrace.h"
 #include "sampling/Strategy.h"

@@ -11,7 +11,6 @@
 #include <QRandomGenerator>
 
 #include "chat/ChatTemplate.h"
-#include "generation/RunRecording.h"
 #include "model/Model.h"
 #include "serving/HttpServer.h"
 #include "serving/OpenAiApi.h"
@@ -20,6 +19,7 @@
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/Tokenizer.h"
+#include "workflows/RunRecording.h"
 
 namespace swb {
 

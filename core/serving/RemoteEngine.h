@@ -21,11 +21,11 @@
 #include <QUrl>
 
 #include "Result.h"
-#include "generation/ComparisonRunner.h"
 #include "generation/Generator.h"
 #include "model/Model.h"
-#include "tokenizer/Tokenizer.h"
 #include "sampling/Strategy.h"
+#include "tokenizer/Tokenizer.h"
+#include "workflows/ComparisonRunner.h"
 
 namespace swb {
 

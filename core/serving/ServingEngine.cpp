@@ -1,26 +1,23 @@
 #include "serving/ServingEngine.h"
 
 #include <chrono>
+#include <optional>
 
-#include "generation/ForcedSteps.h"
+#include "generation/SampledSequence.h"
 #include "model/Model.h"
 
 namespace swb {
 
-using Clock = std::chrono::steady_clock;
+using Clock = SampledSequence::Clock;
 
 // A sequence in the batch: its job, cache, chain, text and the logits of its next step.
 struct ServingEngine::Active {
     std::shared_ptr<ServeJob> job;
     std::unique_ptr<Model::State> state;
-    std::optional<SamplerChain> chain;
-    std::optional<StepText> text;
-    std::vector<TokenId> history;
-    std::vector<TokenId> next;  // what the next pass reads: the prompt when joining, then each new token
-    std::vector<float> logits;  // the last pass's, until sampled
-    GenerationResult result;
+    std::optional<SampledSequence> sequence;
+    std::vector<TokenId> next; // what the next pass reads: the prompt when joining, then each new token
+    std::vector<float> logits; // the last pass's, until sampled
     Clock::time_point start;
-    Clock::time_point firstToken;
     bool done = false;
 };
 
@@ -86,30 +83,30 @@ void ServingEngine::admit(std::vector<std::unique_ptr<Active>>& active, std::sha
     auto seq = std::make_unique<Active>();
     seq->start = Clock::now();
     seq->job = job;
-    seq->result.promptIds = request.promptIds;
-    seq->result.seed = request.strategy.seed.value_or(request.seed);
-    seq->result.finish = FinishReason::MaxTokens;
-    Result<SamplerChain> chain = SamplerChain::build(request.strategy, &m_tokenizer, seq->result.seed);
+    Result<SamplerChain> chain = requestChain(request, m_tokenizer);
     if (!chain) {
         finish(*job, chain.error());
         return;
     }
-    chain->setTopN(request.topN);
-    seq->chain.emplace(std::move(chain).value());
-    seq->text.emplace(m_tokenizer, request.promptIds, request.strategy.stop, m_generator.stopTokens());
-    seq->history = request.promptIds;
-    seq->state = m_model.newState();
-    if (request.maxTokens <= 0) {
-        finish(*job, std::move(seq->result));
+    Result<SampledSequence> sequence =
+        SampledSequence::start(request, request.promptIds, std::move(chain).value(), m_tokenizer,
+                               m_generator.stopTokens(), m_model.info().contextLength);
+    if (!sequence) {
+        finish(*job, sequence.error());
         return;
     }
+    seq->sequence.emplace(std::move(sequence).value());
+    if (seq->sequence->done()) { // max_tokens 0
+        finish(*job, seq->sequence->finish(seq->start));
+        return;
+    }
+    seq->state = m_model.newState();
     seq->next = request.promptIds; // prefilled in the next pass, beside the others' decoding
     active.push_back(std::move(seq));
 }
 
 void ServingEngine::loop() {
     std::vector<std::unique_ptr<Active>> active;
-    const int context = m_model.info().contextLength;
     for (;;) {
         std::vector<std::shared_ptr<ServeJob>> joining;
         {
@@ -142,39 +139,23 @@ void ServingEngine::loop() {
             if (seq->done || seq->logits.empty())
                 continue;
             ServeJob& job = *seq->job;
-            if (job.cancelled.load()) {
-                seq->result.finish = FinishReason::Cancelled;
-                seq->done = true;
-                continue;
-            }
-            Result<StepTrace> trace = seq->chain->sample(seq->logits, seq->history, job.request.traceLevel);
+            SampledSequence& sequence = *seq->sequence;
+            Result<bool> goesOn = sequence.step(
+                seq->logits,
+                [&](const GeneratedStep& added) {
+                    job.onStep(ServedStep{added, sequence.produced() - 1});
+                    return true;
+                },
+                &job.cancelled);
             seq->logits.clear();
-            if (!trace) {
-                finish(job, trace.error());
+            if (!goesOn) {
+                finish(job, goesOn.error());
                 seq->job.reset();
                 seq->done = true;
-                continue;
-            }
-            GeneratedStep step;
-            step.token = trace->chosen;
-            step.trace = std::move(trace).value();
-            seq->chain->accept(step.token);
-            seq->history.push_back(step.token);
-            if (seq->result.steps.empty())
-                seq->firstToken = Clock::now();
-            const bool more = seq->text->add(std::move(step), seq->result, [&](const GeneratedStep& added) {
-                job.onStep(ServedStep{added, static_cast<int>(seq->result.steps.size()) - 1});
-                return true;
-            });
-            if (!more) {
-                seq->done = true;
-            } else if (static_cast<int>(seq->result.steps.size()) >= job.request.maxTokens) {
-                seq->done = true;
-            } else if (contextFull(seq->history.size(), context)) {
-                seq->result.finish = FinishReason::ContextLimit;
-                seq->done = true;
+            } else if (goesOn.value()) {
+                seq->next = {sequence.next()};
             } else {
-                seq->next = {seq->history.back()};
+                seq->done = true;
             }
         }
         std::vector<Model::State*> states;
@@ -184,7 +165,7 @@ void ServingEngine::loop() {
             if (seq->done || seq->next.empty())
                 continue;
             if (seq->job->cancelled.load()) {
-                seq->result.finish = FinishReason::Cancelled;
+                seq->sequence->cancel();
                 seq->done = true;
                 continue;
             }
@@ -210,9 +191,7 @@ void ServingEngine::loop() {
         for (std::unique_ptr<Active>& seq : active) {
             if (!seq->done || !seq->job)
                 continue;
-            seq->text->finish(seq->result);
-            setTimings(seq->result, seq->start, seq->firstToken, Clock::now(), seq->result.steps.size());
-            finish(*seq->job, std::move(seq->result));
+            finish(*seq->job, seq->sequence->finish(seq->start));
             seq->job.reset();
         }
         std::erase_if(active, [](const std::unique_ptr<Active>& seq) { return seq->done; });
@@ -220,8 +199,8 @@ void ServingEngine::loop() {
     }
     for (std::unique_ptr<Active>& seq : active)
         if (seq->job) {
-            seq->result.finish = FinishReason::Cancelled;
-            finish(*seq->job, std::move(seq->result));
+            seq->sequence->cancel();
+            finish(*seq->job, seq->sequence->finish(seq->start));
         }
 }
 

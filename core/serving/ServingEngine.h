@@ -33,8 +33,9 @@ struct ServeJob {
 };
 
 // Continuous batching: up to `parallel` sequences decode together, one batched forward pass of the model
-// per step; a new sequence joins between steps (its prompt prefilled on its own first), a finished or
-// cancelled one leaves between steps. Beyond `parallel`, sequences wait in a queue of at most `queueLimit`.
+// per step; a new sequence joins between steps (its prompt read in the same pass as the others' next
+// tokens), a finished or cancelled one leaves between steps. Each steps as a SampledSequence, the loop of
+// Generator::generate. Beyond `parallel`, sequences wait in a queue of at most `queueLimit`.
 // Sampling decoders only are batched; a strategy with another decoder (beam search, contrastive decoding or
 // search, guidance) runs on its own while the batch waits.
 class ServingEngine {

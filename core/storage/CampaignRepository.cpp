@@ -6,11 +6,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
-#include <QSet>
 #include <QSqlQuery>
 #include <QVariant>
 
-#include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
 
@@ -57,44 +55,9 @@ Result<CampaignAnchor> parseCampaignAnchor(const QString& text) {
     return CampaignAnchor{id, level, colon < 0 ? QString() : rest.mid(colon + 1).trimmed()};
 }
 
-Result<CampaignRecord> CampaignRepository::create(const QString& name, qint64 rubricId, const QStringList& raters,
-                                                  const CampaignPlan& plan, const std::vector<CampaignAnchor>& anchors) {
-    const QString trimmed = name.trimmed();
-    if (trimmed.isEmpty())
-        return Error::badInput(QStringLiteral("a campaign needs a name"));
-    Result<std::optional<CampaignRecord>> existing = find(trimmed);
-    if (!existing)
-        return existing.error();
-    if (existing.value())
-        return Error::badInput(QStringLiteral("%1 already has a campaign named '%2'").arg(m_db.path(), trimmed));
-    QStringList names;
-    for (const QString& r : raters)
-        if (!r.trimmed().isEmpty() && !names.contains(r.trimmed()))
-            names << r.trimmed();
-    Result<std::vector<ComparisonRecord>> comparisons = ComparisonRepository(m_db).listComparisons();
-    if (!comparisons)
-        return comparisons.error();
-    QSet<qint64> anchorIds;
-    for (const CampaignAnchor& a : anchors) {
-        if (a.level != QLatin1String("high") && a.level != QLatin1String("medium") && a.level != QLatin1String("low"))
-            return Error::badInput(QStringLiteral("an anchor's level is high, medium or low, not '%1'").arg(a.level));
-        anchorIds.insert(a.comparisonId);
-    }
-    std::vector<CampaignComparison> items, gold;
-    QSet<qint64> known;
-    for (const ComparisonRecord& c : comparisons.value()) {
-        known.insert(c.id);
-        if (anchorIds.contains(c.id))
-            continue;
-        (c.isGold ? gold : items).push_back({c.id, static_cast<int>(c.entries.size())});
-    }
-    for (qint64 id : anchorIds)
-        if (!known.contains(id))
-            return Error::badInput(QStringLiteral("anchor comparison %1 is not in %2").arg(id).arg(m_db.path()));
-    Result<std::vector<RaterQueue>> queues = assignCampaign(items, gold, names, plan);
-    if (!queues)
-        return queues.error();
-
+Result<CampaignRecord> CampaignRepository::save(const QString& name, qint64 rubricId, const CampaignPlan& plan,
+                                                const std::vector<RaterQueue>& queues,
+                                                const std::vector<CampaignAnchor>& anchors) {
     Database::Transaction transaction(m_db);
     if (Status status = transaction.begin(); !status)
         return status.error();
@@ -106,7 +69,7 @@ Result<CampaignRecord> CampaignRepository::create(const QString& name, qint64 ru
     }
     QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO campaigns (name, rubric_id, ratings_per_item, gold_share, "
                                                    "seed, created_at) VALUES (?, ?, ?, ?, ?, ?)"));
-    insert.addBindValue(trimmed);
+    insert.addBindValue(name.trimmed());
     insert.addBindValue(rubricId);
     insert.addBindValue(plan.ratingsPerItem);
     insert.addBindValue(plan.goldShare);
@@ -119,7 +82,7 @@ Result<CampaignRecord> CampaignRepository::create(const QString& name, qint64 ru
     QSqlQuery rater = m_db.prepare(QStringLiteral("INSERT INTO campaign_raters (campaign_id, rater_id, token) VALUES (?, ?, ?)"));
     QSqlQuery item = m_db.prepare(QStringLiteral("INSERT INTO campaign_items (campaign_id, rater_id, position, comparison_id, "
                                                  "shown_order, gold) VALUES (?, ?, ?, ?, ?, ?)"));
-    for (const RaterQueue& queue : queues.value()) {
+    for (const RaterQueue& queue : queues) {
         Result<qint64> raterId = ratings.raterId(queue.rater);
         if (!raterId)
             return raterId.error();

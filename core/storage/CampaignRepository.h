@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -8,11 +9,30 @@
 #include <QStringList>
 
 #include "Result.h"
-#include "evaluation/Campaign.h"
 
 namespace swb {
 
 class Database;
+
+// How a campaign is dealt (evaluation/Campaign.h deals it) and the queues it gives, as stored.
+struct CampaignPlan {
+    int ratingsPerItem = 3;  // distinct raters per comparison (the evaluation guide asks for at least 3)
+    double goldShare = 0.10; // share of each rater's queue that is gold questions
+    std::uint64_t seed = 0;
+};
+
+// One item of a rater's queue: a comparison, the order its outputs are shown in (indices into the
+// comparison's entries; the rater's own blind labels A, B, ... follow it), and whether it is gold.
+struct CampaignItem {
+    qint64 comparisonId = 0;
+    std::vector<int> shownOrder;
+    bool gold = false;
+};
+
+struct RaterQueue {
+    QString rater;
+    std::vector<CampaignItem> items; // in the order the rater sees them
+};
 
 // An anchor example of a campaign: a comparison shown to raters before they start, with its quality level
 // and the rubric's guidance for it.
@@ -65,19 +85,18 @@ struct CampaignProgress {
     int complete() const; // comparisons with every planned rating given
 };
 
-// Campaigns in the run store: created whole (queues dealt by assignCampaign, a token per rater) in one
-// transaction; a rater's queue read by token.
+// Campaigns in the run store: saved whole (the queues as dealt, a token per rater) in one transaction; a
+// rater's queue read by token.
 class CampaignRepository {
 public:
     explicit CampaignRepository(Database& database)
         : m_db(database) {}
 
-    // Creates the campaign over every comparison of the store that is neither gold nor an anchor (gold ones
-    // mixed in as plan.goldShare asks); raters by name (created when new); rubricId 0 for the default rubric
-    // (saved in the same transaction when the store has none). Nothing is written when it cannot: one
-    // sentence says why.
-    Result<CampaignRecord> create(const QString& name, qint64 rubricId, const QStringList& raters,
-                                  const CampaignPlan& plan, const std::vector<CampaignAnchor>& anchors);
+    // Saves a campaign whose queues are dealt (workflows/CampaignSetup.h checks and deals them): raters by
+    // name (created when new), a link token each; rubricId 0 for the default rubric (saved in the same
+    // transaction when the store has none). All or nothing.
+    Result<CampaignRecord> save(const QString& name, qint64 rubricId, const CampaignPlan& plan,
+                                const std::vector<RaterQueue>& queues, const std::vector<CampaignAnchor>& anchors);
     Result<std::optional<CampaignRecord>> find(const QString& name);
     Result<std::optional<CampaignRecord>> load(qint64 id);
     Result<std::vector<CampaignRecord>> list();

@@ -579,8 +579,10 @@ Database::Transaction::Transaction(Database& database)
     : m_database(database) {}
 
 Database::Transaction::~Transaction() {
+    // A rollback that fails here has no one to tell: SQLite rolls the transaction back when the connection
+    // closes, and the next BEGIN on this connection reports the state.
     if (m_open)
-        m_database.execSql(QStringLiteral("ROLLBACK"), QStringLiteral("roll back"));
+        static_cast<void>(m_database.execSql(QStringLiteral("ROLLBACK"), QStringLiteral("roll back")));
 }
 
 Status Database::Transaction::begin() {

@@ -445,6 +445,24 @@ Result<std::optional<qint64>> RunRepository::findRunByBatchKey(const QString& ke
     return std::optional<qint64>(query.value(0).toLongLong());
 }
 
+Result<bool> RunRepository::hasRun(qint64 id) {
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT 1 FROM runs WHERE id = ?"));
+    query.addBindValue(id);
+    if (Status status = m_db.exec(query, QStringLiteral("look up run %1").arg(id)); !status)
+        return status.error();
+    return query.next();
+}
+
+Result<std::vector<qint64>> RunRepository::runIds() {
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM runs ORDER BY id"));
+    if (Status status = m_db.exec(query, QStringLiteral("list runs")); !status)
+        return status.error();
+    std::vector<qint64> ids;
+    while (query.next())
+        ids.push_back(query.value(0).toLongLong());
+    return ids;
+}
+
 Status RunRepository::deleteRun(qint64 id) {
     QSqlQuery query = m_db.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
     query.addBindValue(id);

@@ -127,6 +127,10 @@ public:
     Result<RunRecord> loadRun(qint64 id, bool withSteps = true);
     Result<std::vector<RunSummary>> listRuns();
     Result<std::optional<qint64>> findRunByBatchKey(const QString& key);
+    // Whether a run of this id is in the store.
+    Result<bool> hasRun(qint64 id);
+    // Every run's id, ascending.
+    Result<std::vector<qint64>> runIds();
     // Deletes the run, its steps and its branches (ON DELETE CASCADE).
     Status deleteRun(qint64 id);
 

@@ -307,8 +307,8 @@ Status PreTokenizer::addSplit(const std::string& pattern, bool literal, Behavior
     return {};
 }
 
-void PreTokenizer::addDigits(bool individual) {
-    addSplit(individual ? R"(\p{N})" : R"(\p{N}+)", false, Behavior::Isolated, false, Dialect::HuggingFace);
+Status PreTokenizer::addDigits(bool individual) {
+    return addSplit(individual ? R"(\p{N})" : R"(\p{N}+)", false, Behavior::Isolated, false, Dialect::HuggingFace);
 }
 
 void PreTokenizer::split(std::string_view text, std::vector<Span>& pieces) const {

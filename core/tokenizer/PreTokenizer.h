@@ -47,7 +47,7 @@ public:
     // Adds a split step. A literal pattern matches its text exactly. The error names the pattern.
     Status addSplit(const std::string& pattern, bool literal, Behavior behavior, bool invert, Dialect dialect);
     // Hugging Face Digits: each digit (individual) or each run of digits its own piece.
-    void addDigits(bool individual);
+    Status addDigits(bool individual);
 
     bool empty() const { return m_steps.empty(); }
     std::size_t size() const { return m_steps.size(); }

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "Rng.h"
+
 namespace swb {
 
 // Token text -> id for a whole vocabulary, as one flat open-addressing table: 8 bytes a slot, no node per
@@ -136,14 +138,7 @@ private:
     {
         return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
     }
-    static std::uint64_t mix(std::uint64_t x) // splitmix64's finaliser
-    {
-        x ^= x >> 30;
-        x *= 0xbf58476d1ce4e5b9ULL;
-        x ^= x >> 27;
-        x *= 0x94d049bb133111ebULL;
-        return x ^ (x >> 31);
-    }
+    static std::uint64_t mix(std::uint64_t x) { return splitMix64Finalise(x); }
     void grow()
     {
         const std::vector<Slot> old = std::move(m_slots);

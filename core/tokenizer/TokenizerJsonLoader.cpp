@@ -316,8 +316,7 @@ public:
             return add(utf8(text), literal, *b, o.value(QLatin1String("invert")).toBool(false));
         }
         if (type == QLatin1String("Digits")) {
-            m_config.preTokenizer.addDigits(o.value(QLatin1String("individual_digits")).toBool(false));
-            return {};
+            return m_config.preTokenizer.addDigits(o.value(QLatin1String("individual_digits")).toBool(false));
         }
         if (type == QLatin1String("Metaspace")) {
             if (o.value(QLatin1String("replacement")).toString(kMetaspace) != kMetaspace)

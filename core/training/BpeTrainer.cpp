@@ -32,8 +32,8 @@ void countPairs(const Word& w, std::int64_t sign, std::unordered_map<std::uint64
 
 } // namespace
 
-BpeVocabulary BpeTrainer::train(const std::vector<std::string>& documents, int vocabularySize,
-                                const std::vector<std::string>& specialTokens) {
+Result<BpeVocabulary> BpeTrainer::train(const std::vector<std::string>& documents, int vocabularySize,
+                                        const std::vector<std::string>& specialTokens) {
     BpeVocabulary vocab;
     vocab.specialCount = static_cast<int>(specialTokens.size());
     vocab.tokens = specialTokens;
@@ -48,8 +48,10 @@ BpeVocabulary BpeTrainer::train(const std::vector<std::string>& documents, int v
 
     // Count the pre-tokenized words, exactly as the ByteLevel pre-tokenizer will split text later.
     PreTokenizer pre;
-    pre.addSplit(PreTokenizer::gpt2Pattern(), false, PreTokenizer::Behavior::Isolated, false,
-                 PreTokenizer::Dialect::HuggingFace);
+    if (Status added = pre.addSplit(PreTokenizer::gpt2Pattern(), false, PreTokenizer::Behavior::Isolated, false,
+                                    PreTokenizer::Dialect::HuggingFace);
+        !added)
+        return added.error();
     std::map<std::string, std::int64_t> counts; // ordered: the same word order on every run
     std::vector<PreTokenizer::Span> pieces;
     for (const std::string& doc : documents) {

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "Result.h"
+
 namespace swb {
 
 // A trained byte-level BPE vocabulary: token texts in GPT-2's byte-level alphabet, by id, and the
@@ -22,8 +24,8 @@ struct BpeVocabulary {
 class BpeTrainer {
 public:
     // vocabularySize counts the special tokens and the 256 bytes.
-    static BpeVocabulary train(const std::vector<std::string>& documents, int vocabularySize,
-                               const std::vector<std::string>& specialTokens);
+    static Result<BpeVocabulary> train(const std::vector<std::string>& documents, int vocabularySize,
+                                       const std::vector<std::string>& specialTokens);
 };
 
 } // namespace swb

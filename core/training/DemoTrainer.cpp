@@ -23,6 +23,7 @@
 #include <torch/torch.h>
 #pragma pop_macro("slots")
 
+#include "Rng.h"
 #include "model/Model.h"
 #include "tokenizer/TokenizerJsonLoader.h"
 #include "training/BpeTrainer.h"
@@ -38,22 +39,6 @@ namespace {
 constexpr double kNormEps = 1e-5;
 constexpr double kRopeTheta = 10000.0;
 const char* const kEndOfText = "<|endoftext|>";
-
-// splitmix64: window offsets that are the same on every platform and standard library.
-class WindowRandom {
-public:
-    explicit WindowRandom(std::uint64_t seed)
-        : m_state(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-
-private:
-    std::uint64_t m_state;
-};
 
 void setBlasThreads(int threads) {
     using Setter = void (*)(int);
@@ -253,10 +238,12 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
 
     QElapsedTimer clock;
     clock.start();
-    const BpeVocabulary vocabulary =
+    const Result<BpeVocabulary> vocabulary =
         BpeTrainer::train(corpus->trainingChapters(), o.vocabularySize, {std::string(kEndOfText)});
+    if (!vocabulary)
+        return vocabulary.error();
     const QString tokenizerFile = dir.filePath(QStringLiteral("tokenizer.json"));
-    if (Status s = TokenizerJsonWriter::write(vocabulary, tokenizerFile); !s)
+    if (Status s = TokenizerJsonWriter::write(vocabulary.value(), tokenizerFile); !s)
         return s.error();
     Result<std::unique_ptr<Tokenizer>> tokenizer = TokenizerJsonLoader::load(tokenizerFile);
     if (!tokenizer)
@@ -273,8 +260,8 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     report.trainingTokens = static_cast<std::int64_t>(stream.size());
     report.tokenizerSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
     say(QStringLiteral("tokenizer: %1 tokens, %2 merges; the training split is %3 tokens (%4 s)")
-            .arg(vocabulary.tokens.size())
-            .arg(vocabulary.merges.size())
+            .arg(vocabulary->tokens.size())
+            .arg(vocabulary->merges.size())
             .arg(report.trainingTokens)
             .arg(report.tokenizerSeconds, 0, 'f', 1));
 
@@ -319,7 +306,7 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     const torch::Tensor cos = angles.cos(), sin = angles.sin();
     const torch::Tensor mask = torch::full({T, T}, -INFINITY).triu(1);
 
-    WindowRandom random(o.seed ^ 0x5eedull);
+    SplitMix64 random(o.seed ^ 0x5eedull); // window offsets, the same on every platform
     std::vector<std::int64_t> inputs, targets;
     std::deque<double> recent;
     clock.restart();

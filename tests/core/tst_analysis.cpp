@@ -1,4 +1,4 @@
-// Analyses of runs: parameter sweeps (evaluation/Sweep.h, generation/SweepRunner.h, `swb sweep`), repetition
+// Analyses of runs: parameter sweeps (evaluation/Sweep.h, workflows/SweepRunner.h, `swb sweep`), repetition
 // loops and their remedies (stats::findRepetitionLoops, evaluation/LoopRemedies.h) and the token probe
 // (generation/TokenProbe.h): hand-worked cases, runs checked against generating each cell alone, the probe
 // against the run's stored trace.
@@ -18,9 +18,6 @@
 #include "evaluation/Statistics.h"
 #include "evaluation/Sweep.h"
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
-#include "generation/RunReplay.h"
-#include "generation/SweepRunner.h"
 #include "generation/TokenProbe.h"
 #include "model/Model.h"
 #include "sampling/StepTrace.h"
@@ -28,15 +25,15 @@
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
+#include "workflows/RunRecording.h"
+#include "workflows/RunReplay.h"
+#include "workflows/SweepRunner.h"
 
 using namespace swb;
+using swb::test::demoModel;
 using Loop = stats::RepetitionLoop;
 
 namespace {
-
-QString demoModel() {
-    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
-}
 
 StepTrace step(int token, double rawP, double rawEntropy) {
     StepTrace trace;

@@ -22,13 +22,9 @@
 #include "tokenizer/TokenizerLoader.h"
 
 using namespace swb;
+using swb::test::demoModel;
 
 namespace {
-
-QString demoModel()
-{
-    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
-}
 
 QString templatesDir()
 {

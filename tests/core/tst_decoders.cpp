@@ -19,22 +19,18 @@
 #include "TestSupport.h"
 #include "cli/RandomModelWriter.h"
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
-#include "storage/Database.h"
-#include "storage/RunRepository.h"
 #include "model/Model.h"
 #include "sampling/Strategy.h"
+#include "storage/Database.h"
+#include "storage/RunRepository.h"
 #include "tokenizer/TokenizerLoader.h"
 #include "training/SafeTensorsWriter.h"
+#include "workflows/RunRecording.h"
 
 using namespace swb;
+using swb::test::demoModel;
 
 namespace {
-
-QString demoModel()
-{
-    return QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
-}
 
 // A strategy whose chain bans every token but `allowed` (a cut: -inf, the others' log-probs unchanged).
 Strategy beamStrategy(int beams, const QJsonValue& earlyStopping, double lengthPenalty, const std::vector<int>& allowed,

@@ -10,11 +10,13 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include "TestSupport.h"
 #include "sampling/Kernels.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/Strategy.h"
 
 using namespace swb;
+using swb::test::RestoreOnExit;
 
 using Distribution = std::map<int, double>; // token id -> final probability
 
@@ -599,18 +601,17 @@ private slots:
         }
     }
 
+    // A failed QVERIFY returns from the function: the switch is put back when the guard leaves scope.
     void kernelsMatchPlainLoopsWithoutAvx512() {
-        const bool wide = kernels::avx512InUse();
+        const RestoreOnExit restore([wide = kernels::avx512InUse()] { kernels::useAvx512(wide); });
         kernels::useAvx512(false);
         kernelsMatchPlainLoops();
-        kernels::useAvx512(wide);
     }
 
     void kernelsMatchPlainLoopsWithoutAvx2Gathers() {
-        const bool gathers = kernels::avx2GathersInUse();
+        const RestoreOnExit restore([gathers = kernels::avx2GathersInUse()] { kernels::useAvx2Gathers(gathers); });
         kernels::useAvx2Gathers(false);
         kernelsMatchPlainLoops();
-        kernels::useAvx2Gathers(gathers);
     }
 
     // The dense draw picks the item whose cumulative weight (in index order) brackets u * total.

@@ -5,6 +5,7 @@
 // full queue, cancellation when the client goes away, and served runs in the run store.
 
 #include <cmath>
+#include <future>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,10 +19,14 @@
 
 #include "HttpSupport.h"
 #include "TestSupport.h"
+#include "generation/Generator.h"
+#include "model/Model.h"
 #include "serving/HttpMessage.h"
 #include "serving/RemoteEngine.h"
+#include "serving/ServingEngine.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "tokenizer/TokenizerLoader.h"
 
 using namespace swb;
 using swb::test::ServeProcess;
@@ -72,6 +77,8 @@ private slots:
     void parserRefusesWhatItWillNotRead();
     void completionsMatchGenerateAndItsTrace();
     void contextLimitIsTheSameServedAndGenerated();
+    void oneLoopEndsRunsAlike_data();
+    void oneLoopEndsRunsAlike();
     void streamingSendsTheSameText();
     void chatRendersTheTemplate();
     void severalChoices();
@@ -235,6 +242,80 @@ void TestServe::contextLimitIsTheSameServedAndGenerated() {
     const QJsonObject choice = served.value("choices").toArray().at(0).toObject();
     QCOMPARE(choice.value("finish_reason").toString(), QStringLiteral("length"));
     QCOMPARE(choice.value("text").toString(), local.value("text").toString());
+}
+
+// The one stepping loop (generation/SampledSequence.h): a run alone, a batch of one and the server's
+// continuous batching give the same tokens, text and finish reason at each way a run ends.
+void TestServe::oneLoopEndsRunsAlike_data() {
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("maxTokens");
+    QTest::addColumn<QString>("finish");
+    QTest::addColumn<int>("tokens"); // expected count; -1 when the finish reason alone says it
+    const QString noEnd = R"({"samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "greedy"}]})";
+    // The demo model's context holds 1024 positions: the prompt's ids and every token drawn but the last.
+    QTest::newRow("context limit") << noEnd << 2000 << "context_limit" << -1;
+    QTest::newRow("max tokens") << noEnd << 7 << "max_tokens" << 7;
+    QTest::newRow("stop string")
+        << QString(R"({"stop": " and", "samplers": [{"type": "banned_tokens", "ids": [0]}, {"type": "greedy"}]})")
+        << 200 << "stop_string" << -1;
+    // Token 0 is the demo model's end token: pushed up until a draw takes it.
+    QTest::newRow("end token")
+        << QString(R"({"seed": 3, "samplers": [{"type": "logit_bias", "bias": {"0": 6}}, {"type": "dist"}]})") << 500
+        << "eos" << -1;
+}
+
+void TestServe::oneLoopEndsRunsAlike() {
+    QFETCH(QString, strategy);
+    QFETCH(int, maxTokens);
+    QFETCH(QString, finish);
+    QFETCH(int, tokens);
+    Result<std::unique_ptr<Model>> model = Model::load(swb::test::demoModel());
+    QVERIFY2(model, qPrintable(model ? QString() : model.error().message));
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(swb::test::demoModel());
+    QVERIFY2(tokenizer, qPrintable(tokenizer ? QString() : tokenizer.error().message));
+    Generator generator(*model.value(), *tokenizer.value());
+    GenerationRequest request;
+    request.prompt = "In the beginning";
+    request.strategy = swb::test::strategyFromJson(strategy.toUtf8().constData());
+    request.maxTokens = maxTokens;
+    request.traceLevel = TraceLevel::Scalars;
+
+    const Result<GenerationResult> alone = generator.generate(request);
+    QVERIFY2(alone, qPrintable(alone ? QString() : alone.error().message));
+    QCOMPARE(finishReasonName(alone->finish), finish);
+    if (tokens >= 0)
+        QCOMPARE(static_cast<int>(alone->steps.size()), tokens);
+    if (finish == QLatin1String("context_limit"))
+        QCOMPARE(alone->promptIds.size() + alone->steps.size() - 1, std::size_t(1024));
+    if (finish == QLatin1String("stop_string"))
+        QVERIFY(!alone->text.empty() && alone->text.find(" and") == std::string::npos);
+
+    const std::vector<Result<GenerationResult>> batch = generator.generateBatch({request});
+    QCOMPARE(batch.size(), std::size_t(1));
+
+    ServingEngine engine(*model.value(), *tokenizer.value(), 2, 4);
+    auto job = std::make_shared<ServeJob>();
+    job->request = request;
+    job->request.promptIds = alone->promptIds;
+    job->request.usePromptIds = true;
+    std::promise<Result<GenerationResult>> servedPromise;
+    job->onStep = [](const ServedStep&) {};
+    job->onFinished = [&](Result<GenerationResult> result) { servedPromise.set_value(std::move(result)); };
+    QVERIFY(engine.submit(job));
+    const Result<GenerationResult> served = servedPromise.get_future().get();
+
+    const auto ids = [](const GenerationResult& result) {
+        std::vector<TokenId> out;
+        for (const GeneratedStep& step : result.steps)
+            out.push_back(step.token);
+        return out;
+    };
+    for (const Result<GenerationResult>* other : {&batch.front(), &served}) {
+        QVERIFY2(*other, qPrintable(*other ? QString() : other->error().message));
+        QCOMPARE(ids(other->value()), ids(alone.value()));
+        QCOMPARE(finishReasonName(other->value().finish), finish);
+        QCOMPARE(other->value().text, alone->text);
+    }
 }
 
 void TestServe::streamingSendsTheSameText() {

@@ -20,9 +20,9 @@
 #include <QThread>
 
 #include "CheckpointWriters.h"
+#include "Rng.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
-#include "sampling/Rng.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"

@@ -1,4 +1,4 @@
-// Strategies in other tools' settings formats (serving/StrategyFormats.h): exports checked field by field,
+// Strategies in other tools' settings formats (interop/StrategyFormats.h): exports checked field by field,
 // imports against the chains the tools' documented defaults and orders make (worked by hand), round trips,
 // what does not translate, and bad input.
 
@@ -8,7 +8,7 @@
 #include <QTest>
 
 #include "TestSupport.h"
-#include "serving/StrategyFormats.h"
+#include "interop/StrategyFormats.h"
 
 using namespace swb;
 

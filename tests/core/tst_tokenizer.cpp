@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include "GgufWriter.h"
+#include "Rng.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
 #include "VocabCases.h"
@@ -41,21 +42,16 @@ Q_DECLARE_METATYPE(std::vector<int>)
 
 namespace {
 
-// splitmix64: the property tests' fixed, portable random stream.
+// SplitMix64: the property tests' fixed, portable random stream.
 class TestRng {
 public:
     explicit TestRng(std::uint64_t seed)
-        : m_state(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+        : m_random(seed) {}
+    std::uint64_t next() { return m_random.next(); }
     std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
 
 private:
-    std::uint64_t m_state;
+    swb::SplitMix64 m_random;
 };
 
 // Valid UTF-8 of mixed scripts, spaces of every kind, digits, emoji and combining marks. U+2581 is left

@@ -31,11 +31,11 @@
 #include "compare/RubricDialog.h"
 #include "explore/ExploreView.h"
 #include "explore/TokenStreamView.h"
-#include "generation/RunRecording.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
 #include "storage/RunRepository.h"
+#include "workflows/RunRecording.h"
 
 using namespace swb;
 

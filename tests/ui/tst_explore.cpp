@@ -49,7 +49,6 @@
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
-#include "generation/RunReplay.h"
 #include "model/kernels/WeightType.h"
 #include "runs/RunSetupText.h"
 #include "runs/RunsView.h"
@@ -57,6 +56,7 @@
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "workflows/RunReplay.h"
 
 using namespace swb;
 using swb::test::strategyFromJson;

@@ -22,11 +22,12 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include "storage/CampaignRepository.h"
 #include "serving/RatingServer.h"
+#include "storage/CampaignRepository.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RatingRepository.h"
+#include "workflows/CampaignSetup.h"
 
 namespace swb {
 
@@ -326,7 +327,7 @@ Status CampaignPanel::createCampaign(const QString& name, const QStringList& rat
             return anchor.error();
         anchors.push_back(anchor.value());
     }
-    Result<CampaignRecord> created = CampaignRepository(*m_database).create(name, rubricId, raters, plan, anchors);
+    Result<CampaignRecord> created = swb::createCampaign(*m_database, name, rubricId, raters, plan, anchors);
     if (!created)
         return created.error();
     refresh();

@@ -38,10 +38,10 @@
 #include "explore/ConversationPanel.h"
 #include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
-#include "generation/RunRecording.h"
 #include "runs/RunSetupText.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "workflows/RunRecording.h"
 
 namespace swb {
 
@@ -835,7 +835,10 @@ void CompareView::saveScore(qint64 runId, const QString& dimension, double score
         return;
     }
     if (cleared) {
-        m_ratings->deleteRating(runId, *rater, dimension);
+        if (Status status = m_ratings->deleteRating(runId, *rater, dimension); !status) {
+            emit errorMessage(status.error().message);
+            return;
+        }
     } else {
         RatingRecord rating;
         rating.runId = runId;

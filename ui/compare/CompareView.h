@@ -8,9 +8,9 @@
 
 #include <QWidget>
 
-#include "generation/ComparisonRunner.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/RatingRepository.h"
+#include "workflows/ComparisonRunner.h"
 
 class QCheckBox;
 class QComboBox;

@@ -33,7 +33,6 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
@@ -1477,9 +1476,8 @@ void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
 void ExploreView::forgetDeletedRun() {
     if (m_run.runId == 0 || !m_database)
         return;
-    QSqlQuery query = m_database->prepare(QStringLiteral("SELECT 1 FROM runs WHERE id = ?"));
-    query.addBindValue(m_run.runId);
-    if (query.exec() && !query.next()) {
+    const Result<bool> exists = RunRepository(*m_database).hasRun(m_run.runId);
+    if (exists && !exists.value()) {
         m_run.runId = 0;
         m_progress->setText(tr("This run was deleted; it is shown until you generate or open another."));
     }

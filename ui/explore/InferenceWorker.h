@@ -10,14 +10,14 @@
 #include <QString>
 #include <QStringList>
 
-#include "generation/ComparisonRunner.h"
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
 #include "generation/StepReplay.h"
-#include "generation/SweepRunner.h"
 #include "generation/TokenProbe.h"
 #include "model/Model.h"
 #include "serving/RemoteEngine.h"
+#include "workflows/ComparisonRunner.h"
+#include "workflows/RunRecording.h"
+#include "workflows/SweepRunner.h"
 
 namespace swb {
 

@@ -7,7 +7,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "generation/RunReplay.h"
+#include "workflows/RunReplay.h"
 
 namespace swb {
 

@@ -16,7 +16,7 @@ class Database;
 
 // A run and its replay under another strategy (same model, prompt and seed), side by side: the tokens they
 // share, then where they part, each side's rest highlighted; "Make a Comparison" turns the pair into a blind
-// comparison to rate (generation/RunReplay.h).
+// comparison to rate (workflows/RunReplay.h).
 class ReplayDialog final : public QDialog {
     Q_OBJECT
 

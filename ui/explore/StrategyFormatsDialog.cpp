@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "SaveFileDialog.h"
-#include "serving/StrategyFormats.h"
+#include "interop/StrategyFormats.h"
 
 namespace swb {
 

@@ -1,4 +1,4 @@
-#include "sampling/Rng.h"
+#include "Rng.h"
 
 namespace swb {
 
@@ -7,13 +7,6 @@ namespace {
 constexpr unsigned __int128 kMultiplier =
     (static_cast<unsigned __int128>(2549297995355413924ULL) << 64) | 4865540595714422341ULL;
 } // namespace
-
-std::uint64_t splitMix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
 
 void Pcg64::seedPcg(unsigned __int128 initState, unsigned __int128 initSequence) {
     m_state = 0;

@@ -1,4 +1,4 @@
-#include "generation/RunRecording.h"
+#include "workflows/RunRecording.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "generation/RunReplay.h"
+#include "workflows/RunReplay.h"
 
 #include <algorithm>
 
-#include "sampling/Rng.h"
+#include "Rng.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"

@@ -1,4 +1,4 @@
-#include "serving/StrategyFormats.h"
+#include "interop/StrategyFormats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
-#include "generation/SweepRunner.h"
+#include "workflows/SweepRunner.h"
 
 #include <map>
 
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
 #include "model/Model.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "workflows/RunRecording.h"
 
 namespace swb {
 

@@ -6,7 +6,7 @@
 
 #include "Result.h"
 #include "evaluation/Sweep.h"
-#include "generation/ComparisonRunner.h"
+#include "workflows/ComparisonRunner.h"
 
 namespace swb {
 

@@ -1,17 +1,17 @@
-#include "generation/ComparisonRunner.h"
+#include "workflows/ComparisonRunner.h"
 
 #include <algorithm>
 #include <numeric>
 
 #include <QCryptographicHash>
 
+#include "Rng.h"
 #include "generation/Generator.h"
-#include "generation/RunRecording.h"
 #include "model/Model.h"
-#include "sampling/Rng.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
+#include "workflows/RunRecording.h"
 
 namespace swb {
 

@@ -29,7 +29,29 @@ private:
     unsigned __int128 m_increment = 1;
 };
 
-// SplitMix64 finaliser (Steele, Lea, Flood 2014): spreads nearby seeds far apart.
-std::uint64_t splitMix64(std::uint64_t x);
+// SplitMix64 (Steele, Lea, Flood 2014). Its finaliser spreads nearby values far apart (hash keys, seeds);
+// splitMix64(x) is the finaliser of x plus the golden-ratio increment; the generator adds that increment to
+// its state before each number. The same numbers on every platform and standard library.
+inline constexpr std::uint64_t kSplitMix64Increment = 0x9E3779B97F4A7C15ULL;
+
+constexpr std::uint64_t splitMix64Finalise(std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+constexpr std::uint64_t splitMix64(std::uint64_t x) {
+    return splitMix64Finalise(x + kSplitMix64Increment);
+}
+
+class SplitMix64 {
+public:
+    explicit SplitMix64(std::uint64_t seed)
+        : m_state(seed) {}
+    std::uint64_t next() { return splitMix64Finalise(m_state += kSplitMix64Increment); }
+
+private:
+    std::uint64_t m_state;
+};
 
 } // namespace swb

@@ -382,594 +382,919 @@ int compare(const Value& a, const Value& b, int line)
     fail("cannot compare " + a.typeName() + " with " + b.typeName(), line);
 }
 
-bool hasTest(const std::string& name)
-{
-    static const std::unordered_set<std::string> tests = {"defined", "undefined", "none", "boolean", "true", "false",
-        "integer", "float", "number", "string", "mapping", "iterable", "sequence", "callable", "odd", "even",
-        "divisibleby", "eq", "equalto", "==", "ne", "!=", "lt", "lessthan", "<", "le", "<=", "gt", "greaterthan", ">",
-        "ge", ">=", "in", "sameas", "lower", "upper", "escaped", "filter", "test"};
-    return tests.count(name) > 0;
+namespace {
+
+bool testDefined(const std::string&, const Value& v, CallArgs&, int) {
+    return !v.isUndefined();
 }
 
-bool applyTest(const std::string& name, const Value& v, CallArgs& args, int line)
-{
+bool testUndefined(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isUndefined();
+}
+
+bool testNone(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isNone();
+}
+
+bool testBoolean(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isBool();
+}
+
+bool testTrue(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isBool() && v.asBool();
+}
+
+bool testFalse(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isBool() && !v.asBool();
+}
+
+bool testInteger(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isInt();
+}
+
+bool testFloat(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isFloat();
+}
+
+bool testNumber(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isNumber();
+}
+
+bool testString(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isString();
+}
+
+bool testMapping(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isMap();
+}
+
+bool testIterable(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isList() || v.isMap() || v.isString() || v.isUndefined();
+}
+
+bool testSequence(const std::string&, const Value& v, CallArgs&, int) {
+    return (v.isList() && !v.isGenerator()) || v.isMap() || v.isString() || v.isUndefined();
+}
+
+bool testCallable(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isCallable();
+}
+
+bool testOdd(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isNumber() && v.asInt() % 2 != 0;
+}
+
+bool testEven(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isNumber() && v.asInt() % 2 == 0;
+}
+
+bool testDivisibleby(const std::string&, const Value& v, CallArgs& args, int) {
     const Value arg = args.get(0, nullptr);
-    if (name == "defined")
-        return !v.isUndefined();
-    if (name == "undefined")
-        return v.isUndefined();
-    if (name == "none")
-        return v.isNone();
-    if (name == "boolean")
-        return v.isBool();
-    if (name == "true")
-        return v.isBool() && v.asBool();
-    if (name == "false")
-        return v.isBool() && !v.asBool();
-    if (name == "integer")
-        return v.isInt();
-    if (name == "float")
-        return v.isFloat();
-    if (name == "number")
-        return v.isNumber();
-    if (name == "string")
-        return v.isString();
-    if (name == "mapping")
-        return v.isMap();
-    // Jinja2's Undefined iterates (as empty) and has a length; a generator iterates but has none.
-    if (name == "iterable")
-        return v.isList() || v.isMap() || v.isString() || v.isUndefined();
-    if (name == "sequence")
-        return (v.isList() && !v.isGenerator()) || v.isMap() || v.isString() || v.isUndefined();
-    if (name == "callable")
-        return v.isCallable();
-    if (name == "odd")
-        return v.isNumber() && v.asInt() % 2 != 0;
-    if (name == "even")
-        return v.isNumber() && v.asInt() % 2 == 0;
-    if (name == "divisibleby")
-        return v.isNumber() && arg.isNumber() && arg.asInt() != 0 && v.asInt() % arg.asInt() == 0;
-    if (name == "eq" || name == "equalto" || name == "==")
-        return v.equals(arg);
-    if (name == "ne" || name == "!=")
-        return !v.equals(arg);
-    if (name == "lt" || name == "lessthan" || name == "<")
-        return compare(v, arg, line) < 0;
-    if (name == "le" || name == "<=")
-        return compare(v, arg, line) <= 0;
-    if (name == "gt" || name == "greaterthan" || name == ">")
-        return compare(v, arg, line) > 0;
-    if (name == "ge" || name == ">=")
-        return compare(v, arg, line) >= 0;
-    if (name == "in")
-        return contains(arg, v, line);
-    if (name == "sameas") {
-        if (v.isMap() && arg.isMap())
-            return &v.asMap() == &arg.asMap();
-        if (v.isList() && arg.isList())
-            return &v.asList() == &arg.asList();
-        return v.kind() == arg.kind() && (v.isNone() || v.isUndefined() || v.equals(arg));
-    }
-    if (name == "lower")
-        return v.isString() && lowerAscii(v.asString()) == v.asString();
-    if (name == "upper")
-        return v.isString() && upperAscii(v.asString()) == v.asString();
-    if (name == "escaped")
+    return v.isNumber() && arg.isNumber() && arg.asInt() != 0 && v.asInt() % arg.asInt() == 0;
+}
+
+bool testEq(const std::string&, const Value& v, CallArgs& args, int) {
+    const Value arg = args.get(0, nullptr);
+    return v.equals(arg);
+}
+
+bool testNe(const std::string&, const Value& v, CallArgs& args, int) {
+    const Value arg = args.get(0, nullptr);
+    return !v.equals(arg);
+}
+
+bool testLt(const std::string&, const Value& v, CallArgs& args, int line) {
+    const Value arg = args.get(0, nullptr);
+    return compare(v, arg, line) < 0;
+}
+
+bool testLe(const std::string&, const Value& v, CallArgs& args, int line) {
+    const Value arg = args.get(0, nullptr);
+    return compare(v, arg, line) <= 0;
+}
+
+bool testGt(const std::string&, const Value& v, CallArgs& args, int line) {
+    const Value arg = args.get(0, nullptr);
+    return compare(v, arg, line) > 0;
+}
+
+bool testGe(const std::string&, const Value& v, CallArgs& args, int line) {
+    const Value arg = args.get(0, nullptr);
+    return compare(v, arg, line) >= 0;
+}
+
+bool testIn(const std::string&, const Value& v, CallArgs& args, int line) {
+    const Value arg = args.get(0, nullptr);
+    return contains(arg, v, line);
+}
+
+bool testSameas(const std::string&, const Value& v, CallArgs& args, int) {
+    const Value arg = args.get(0, nullptr);
+    if (v.isMap() && arg.isMap())
+        return &v.asMap() == &arg.asMap();
+    if (v.isList() && arg.isList())
+        return &v.asList() == &arg.asList();
+    return v.kind() == arg.kind() && (v.isNone() || v.isUndefined() || v.equals(arg));
+}
+
+bool testLower(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isString() && lowerAscii(v.asString()) == v.asString();
+}
+
+bool testUpper(const std::string&, const Value& v, CallArgs&, int) {
+    return v.isString() && upperAscii(v.asString()) == v.asString();
+}
+
+bool testEscaped(const std::string&, const Value&, CallArgs&, int) {
+    return false;
+}
+
+// "is filter" and "is test": whether the string names a filter, or a test.
+bool testFilter(const std::string& name, const Value& v, CallArgs&, int) {
+    if (!v.isString())
         return false;
-    if (name == "filter" || name == "test")
-        return v.isString() && hasTest(v.asString());
-    fail("unknown test '" + name + "'", line);
+    return name == "filter" ? findFilter(v.asString()) != nullptr : findTest(v.asString()) != nullptr;
 }
 
-Value applyFilter(Renderer& renderer, const std::string& name, Value v, CallArgs& args, int line)
-{
-    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
-    if (name == "trim") {
-        return Value(strip(v.str(), arg(0, "chars"), true, true));
-    }
-    if (name == "length" || name == "count") {
-        if (v.isString())
-            return Value(std::int64_t(codePoints(v.asString()).size()));
-        if (v.isGenerator())
-            fail("a generator (what map, select or items return) has no length; add |list first", line);
-        if (v.isList())
-            return Value(std::int64_t(v.asList().size()));
-        if (v.isMap())
-            return Value(std::int64_t(v.asMap().entries.size()));
-        if (v.isUndefined())
-            return Value(0);
-        fail("a value of type " + v.typeName() + " has no length", line);
-    }
-    if (name == "tojson") {
-        // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
-        const Value width = arg(1, "indent");
-        if (width.isNumber() && (width.asInt() < 0 || width.asInt() > kMaxWidth))
-            fail("tojson's indent must be from 0 to " + std::to_string(kMaxWidth) + ", not " + width.str(), line);
-        Value::JsonStyle style;
-        style.indent = width.isNumber() ? int(width.asInt()) : -1;
-        style.ensureAscii = arg(0, "ensure_ascii").truthy();
-        style.sortKeys = arg(3, "sort_keys").truthy();
-        if (const Value separators = arg(2, "separators"); !separators.isUndefined() && !separators.isNone()) {
-            if (!separators.isList() || separators.asList().size() != 2 || !separators.asList()[0].isString() ||
-                !separators.asList()[1].isString())
-                fail("tojson's separators must be two strings, (item, key)", line);
-            style.separators = std::pair{separators.asList()[0].asString(), separators.asList()[1].asString()};
-        }
-        std::string json = v.toJson(style);
-        chargeBytes(json.size());
-        return Value(std::move(json));
-    }
-    if (name == "items") {
-        if (v.isUndefined() || v.isNone())
-            return Value::list();
-        if (!v.isMap())
-            fail("items needs a mapping, not " + v.typeName(), line);
-        Value pairs = mapItems(v);
-        return Value::generator(std::move(pairs.asList()));
-    }
-    if (name == "dictsort") {
-        Value items = applyFilter(renderer, "items", v, args, line);
-        auto& list = items.asList();
-        std::stable_sort(list.begin(), list.end(), [&](const Value& a, const Value& b) {
-            return compare(a.asList()[0], b.asList()[0], line) < 0;
-        });
-        return items;
-    }
-    if (name == "join") {
-        const Value sep = arg(0, "d");
-        const Value attribute = arg(1, "attribute");
-        std::string out;
-        bool firstItem = true;
-        for (const Value& item : iterate(v, line)) {
-            out += (firstItem ? "" : sep.str()) + (attribute.isString() ? attributeOf(item, attribute.asString()) : item).str();
-            firstItem = false;
-            if (out.size() > kMaxStringBytes)
-                fail("join's result grows beyond 16 MB", line);
-        }
-        chargeBytes(out.size());
-        return Value(std::move(out));
-    }
-    if (name == "upper")
-        return Value(upperAscii(v.str()));
-    if (name == "lower")
-        return Value(lowerAscii(v.str()));
-    if (name == "title")
-        return Value(title(v.str()));
-    if (name == "capitalize")
-        return Value(capitalize(v.str()));
-    if (name == "default" || name == "d") {
-        const bool boolean = arg(1, "boolean").truthy();
-        if (v.isUndefined() || (boolean && !v.truthy())) {
-            const Value fallback = arg(0, "default_value");
-            return fallback.isUndefined() ? Value("") : fallback;
-        }
-        return v;
-    }
-    if (name == "selectattr" || name == "rejectattr" || name == "select" || name == "reject") {
-        const bool byAttribute = name == "selectattr" || name == "rejectattr";
-        const bool keep = name == "selectattr" || name == "select";
-        const std::size_t testAt = byAttribute ? 1 : 0;
-        const Value attribute = byAttribute ? arg(0, nullptr) : Value();
-        const Value test = arg(testAt, nullptr);
-        CallArgs testArgs = restOf(args, testAt + 1);
-        if (test.isString() && !hasTest(test.asString()))
-            fail("unknown test '" + test.asString() + "'", line);
-        Value::List out;
-        for (const Value& item : v.truthy() ? iterate(v, line) : std::vector<Value>{}) { // Jinja2: `if seq:`
-            const Value subject = byAttribute ? attributeOf(item, attribute.str()) : item;
-            const bool passes = test.isString() ? applyTest(test.asString(), subject, testArgs, line) : subject.truthy();
-            if (passes == keep)
-                out.push_back(item);
-        }
-        return Value::generator(std::move(out));
-    }
-    if (name == "map") {
-        Value::List out;
-        const std::vector<Value> items = v.truthy() ? iterate(v, line) : std::vector<Value>{}; // Jinja2: `if value:`
-        const Value attribute = arg(99, "attribute");
-        if (attribute.isString()) {
-            const Value fallback = arg(99, "default");
-            for (const Value& item : items) {
-                Value a = attributeOf(item, attribute.asString());
-                out.push_back(a.isUndefined() && !fallback.isUndefined() ? fallback : a);
-            }
-        } else {
-            const Value filter = arg(0, nullptr);
-            if (!filter.isString())
-                fail("map needs a filter name or attribute=", line);
-            CallArgs rest = restOf(args, 1);
-            for (const Value& item : items)
-                out.push_back(applyFilter(renderer, filter.asString(), item, rest, line));
-        }
-        return Value::generator(std::move(out));
-    }
-    if (name == "first") {
-        const auto items = iterate(v, line);
-        return items.empty() ? Value() : items.front();
-    }
-    if (name == "last") {
-        if (v.isGenerator())
-            fail("last cannot read a generator backwards (what map, select or items return); add |list first", line);
-        const auto items = iterate(v, line);
-        return items.empty() ? Value() : items.back();
-    }
-    if (name == "replace") {
-        const Value count = arg(2, "count");
-        const std::string text = v.str(), from = arg(0, "old").str(), to = arg(1, "new").str();
-        if (to.size() > from.size()) { // the result's size before building it
-            std::uint64_t found = 0;
-            const std::size_t step = std::max<std::size_t>(from.size(), 1);
-            for (std::size_t at = text.find(from); at != std::string::npos && at <= text.size();
-                 at = text.find(from, at + step))
-                ++found;
-            if (from.empty())
-                found = text.size() + 1;
-            if (count.isNumber() && count.asInt() >= 0)
-                found = std::min<std::uint64_t>(found, std::uint64_t(count.asInt()));
-            if (text.size() + found * (to.size() - from.size()) > kMaxStringBytes)
-                fail("replace's result grows beyond 16 MB", line);
-        }
-        std::string replaced = replaceAll(text, from, to, count.isNumber() ? count.asInt() : -1);
-        chargeBytes(replaced.size());
-        return Value(std::move(replaced));
-    }
-    if (name == "indent") {
-        return Value(indent(v.str(), arg(0, "width"), arg(1, "first").truthy(), arg(2, "blank").truthy()));
-    }
-    if (name == "string")
-        return Value(v.str());
-    if (name == "safe")
-        return v.isMarkup() ? v : Value::markup(v.str());
-    if (name == "e" || name == "escape" || name == "forceescape")
-        return v.isMarkup() && name != "forceescape" ? v : Value::markup(escapeHtml(v.str()));
-    if (name == "int") {
-        if (v.isNumber())
-            return Value(v.asInt());
-        if (v.isString()) {
-            try {
-                return Value(Value(std::stod(v.asString())).asInt()); // "nan", "1e300": clamped, never undefined
-            } catch (...) {
-            }
-        }
-        const Value fallback = arg(0, "default");
-        return fallback.isUndefined() ? Value(0) : fallback;
-    }
-    if (name == "float") {
-        if (v.isNumber())
-            return Value(v.asDouble());
-        if (v.isString()) {
-            try {
-                return Value(std::stod(v.asString()));
-            } catch (...) {
-            }
-        }
-        return Value(0.0);
-    }
-    if (name == "abs") {
-        if (v.isFloat())
-            return Value(std::fabs(v.asDouble()));
-        if (v.isNumber()) {
-            if (v.asInt() == std::numeric_limits<std::int64_t>::min())
-                fail("integer overflow: abs(" + v.str() + ") does not fit in 64 bits", line);
-            return Value(std::int64_t(std::llabs(v.asInt())));
-        }
-        fail("abs needs a number", line);
-    }
-    if (name == "round") {
-        const std::int64_t precision = arg(0, "precision").isNumber() ? arg(0, "precision").asInt() : 0;
-        const std::string method = arg(1, "method").isString() ? arg(1, "method").asString() : "common";
-        const double scale = std::pow(10.0, double(precision));
-        double x = v.asDouble() * scale;
-        x = method == "floor" ? std::floor(x) : method == "ceil" ? std::ceil(x) : std::round(x);
-        return Value(x / scale);
-    }
-    if (name == "list")
-        return toList(v, line);
-    if (name == "reverse") {
-        if (v.isString()) {
-            auto cps = codePoints(v.asString());
-            std::string out;
-            for (auto it = cps.rbegin(); it != cps.rend(); ++it)
-                out += *it;
-            return Value(std::move(out));
-        }
-        Value::List items = iterate(v, line);
-        std::reverse(items.begin(), items.end());
-        return Value::list(std::move(items));
-    }
-    if (name == "sort") {
-        Value::List items = iterate(v, line);
-        const bool descending = arg(0, "reverse").truthy();
-        const Value attribute = arg(2, "attribute");
-        std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) {
-            const Value x = attribute.isString() ? attributeOf(a, attribute.asString()) : a;
-            const Value y = attribute.isString() ? attributeOf(b, attribute.asString()) : b;
-            return descending ? compare(x, y, line) > 0 : compare(x, y, line) < 0;
-        });
-        return Value::list(std::move(items));
-    }
-    if (name == "unique") {
-        Value::List out;
-        for (const Value& item : iterate(v, line))
-            if (std::none_of(out.begin(), out.end(), [&](const Value& o) { return o.equals(item); }))
-                out.push_back(item);
-        return Value::list(std::move(out));
-    }
-    if (name == "sum") {
-        Value total = arg(1, "start").isUndefined() ? Value(0) : arg(1, "start");
-        const Value attribute = arg(0, "attribute");
-        for (const Value& item : iterate(v, line)) {
-            const Value x = attribute.isString() ? attributeOf(item, attribute.asString()) : item;
-            total = total.isFloat() || x.isFloat() ? Value(total.asDouble() + x.asDouble()) : Value(total.asInt() + x.asInt());
-        }
-        return total;
-    }
-    if (name == "min" || name == "max") {
-        const auto items = iterate(v, line);
-        if (items.empty())
-            return {};
-        Value best = items[0];
-        for (const Value& item : items)
-            if (name == "min" ? compare(item, best, line) < 0 : compare(item, best, line) > 0)
-                best = item;
-        return best;
-    }
-    if (name == "wordcount")
-        return Value(std::int64_t(split(v.str(), Value(), -1).size()));
-    if (name == "attr")
-        return v.isMap() ? attributeOf(v, arg(0, "name").str()) : Value();
-    if (name == "center") {
-        const std::int64_t width = arg(0, "width").isNumber() ? arg(0, "width").asInt() : 80;
-        if (width > kMaxWidth)
-            fail("center's width must be at most " + std::to_string(kMaxWidth) + ", not " + std::to_string(width), line);
-        const std::string s = v.str();
-        const std::int64_t length = std::int64_t(codePoints(s).size());
-        if (length >= width)
-            return Value(s);
-        const std::int64_t total = width - length;
-        const std::int64_t left = total / 2 + (total & width & 1);
-        return Value(std::string(std::size_t(left), ' ') + s + std::string(std::size_t(total - left), ' '));
-    }
-    if (name == "batch") {
-        const std::int64_t size = arg(0, "linecount").asInt();
-        if (size <= 0)
-            fail("batch needs a positive size", line);
-        Value::List out;
-        Value::List current;
-        for (const Value& item : iterate(v, line)) {
-            current.push_back(item);
-            if (std::int64_t(current.size()) == size) {
-                out.push_back(Value::list(std::move(current)));
-                current.clear();
-            }
-        }
-        if (!current.empty())
-            out.push_back(Value::list(std::move(current)));
-        return Value::list(std::move(out));
-    }
-    if (name == "format") {
-        CallArgs none;
-        Value values = Value::list(args.positional);
-        (void)none;
-        // "%s" formatting with the filter's arguments
-        std::string out;
-        std::size_t next = 0;
-        const std::string f = v.str();
-        for (std::size_t i = 0; i < f.size(); ++i) {
-            if (f[i] != '%' || i + 1 >= f.size()) {
-                out += f[i];
-                continue;
-            }
-            const char spec = f[++i];
-            if (spec == '%')
-                out += '%';
-            else if (next < values.asList().size())
-                out += spec == 'r' ? values.asList()[next++].repr() : values.asList()[next++].str();
-        }
-        return Value(std::move(out));
-    }
-    fail("unknown filter '" + name + "'", line);
-}
+} // namespace
 
-Value method(const Value& self, const std::string& name, int line)
-{
-    const auto bind = [&](auto fn) {
-        Value captured = self;
-        return Value::callable(name, [captured, fn](CallArgs& args) { return fn(captured, args); });
+Test findTest(const std::string& name) {
+    static const std::unordered_map<std::string, Test> tests = {
+        {"defined", testDefined},
+        {"undefined", testUndefined},
+        {"none", testNone},
+        {"boolean", testBoolean},
+        {"true", testTrue},
+        {"false", testFalse},
+        {"integer", testInteger},
+        {"float", testFloat},
+        {"number", testNumber},
+        {"string", testString},
+        {"mapping", testMapping},
+        {"iterable", testIterable},
+        {"sequence", testSequence},
+        {"callable", testCallable},
+        {"odd", testOdd},
+        {"even", testEven},
+        {"divisibleby", testDivisibleby},
+        {"eq", testEq},
+        {"equalto", testEq},
+        {"==", testEq},
+        {"ne", testNe},
+        {"!=", testNe},
+        {"lt", testLt},
+        {"lessthan", testLt},
+        {"<", testLt},
+        {"le", testLe},
+        {"<=", testLe},
+        {"gt", testGt},
+        {"greaterthan", testGt},
+        {">", testGt},
+        {"ge", testGe},
+        {">=", testGe},
+        {"in", testIn},
+        {"sameas", testSameas},
+        {"lower", testLower},
+        {"upper", testUpper},
+        {"escaped", testEscaped},
+        {"filter", testFilter},
+        {"test", testFilter},
     };
-    if (self.isString()) {
-        if (name == "strip" || name == "lstrip" || name == "rstrip")
-            return bind([left = name != "rstrip", right = name != "lstrip"](const Value& s, CallArgs& a) {
-                return Value(strip(s.asString(), a.get(0, "chars"), left, right));
-            });
-        if (name == "split")
-            return bind([](const Value& s, CallArgs& a) {
-                const Value max = a.get(1, "maxsplit");
-                Value::List parts;
-                for (auto& p : split(s.asString(), a.get(0, "sep"), max.isNumber() ? max.asInt() : -1))
-                    parts.emplace_back(std::move(p));
-                return Value::list(std::move(parts));
-            });
-        if (name == "rsplit")
-            return bind([](const Value& s, CallArgs& a) {
-                const Value sep = a.get(0, "sep");
-                const Value max = a.get(1, "maxsplit");
-                const std::int64_t limit = max.isNumber() ? max.asInt() : -1;
-                if (!sep.isString() || limit < 0) {
-                    Value::List parts;
-                    for (auto& p : split(s.asString(), sep, -1))
-                        parts.emplace_back(std::move(p));
-                    return Value::list(std::move(parts));
-                }
-                std::vector<std::string> parts;
-                std::string rest = s.asString();
-                for (std::int64_t i = 0; i < limit; ++i) {
-                    const std::size_t at = rest.rfind(sep.asString());
-                    if (at == std::string::npos)
-                        break;
-                    parts.insert(parts.begin(), rest.substr(at + sep.asString().size()));
-                    rest = rest.substr(0, at);
-                }
-                parts.insert(parts.begin(), rest);
-                Value::List out;
-                for (auto& p : parts)
-                    out.emplace_back(std::move(p));
-                return Value::list(std::move(out));
-            });
-        if (name == "startswith" || name == "endswith")
-            return bind([atEnd = name == "endswith"](const Value& s, CallArgs& a) {
-                return Value(startsWith(s.asString(), a.get(0, nullptr), atEnd));
-            });
-        if (name == "upper")
-            return bind([](const Value& s, CallArgs&) { return Value(upperAscii(s.asString())); });
-        if (name == "lower")
-            return bind([](const Value& s, CallArgs&) { return Value(lowerAscii(s.asString())); });
-        if (name == "title")
-            return bind([](const Value& s, CallArgs&) { return Value(title(s.asString())); });
-        if (name == "capitalize")
-            return bind([](const Value& s, CallArgs&) { return Value(capitalize(s.asString())); });
-        if (name == "replace")
-            return bind([](const Value& s, CallArgs& a) {
-                const Value count = a.get(2, "count");
-                return Value(replaceAll(s.asString(), a.get(0, nullptr).str(), a.get(1, nullptr).str(),
-                    count.isNumber() ? count.asInt() : -1));
-            });
-        if (name == "find" || name == "rfind" || name == "count" || name == "index")
-            return bind([name](const Value& s, CallArgs& a) {
-                const std::string needle = a.get(0, nullptr).str();
-                const std::string& hay = s.asString();
-                if (name == "count") {
-                    if (needle.empty())
-                        return Value(std::int64_t(codePoints(hay).size() + 1));
-                    std::int64_t n = 0;
-                    for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size()))
-                        ++n;
-                    return Value(n);
-                }
-                const std::size_t at = name == "rfind" ? hay.rfind(needle) : hay.find(needle);
-                if (at == std::string::npos) {
-                    if (name == "index")
-                        throw TemplateError{"substring not found", 0};
-                    return Value(-1);
-                }
-                return Value(std::int64_t(codePoints(hay.substr(0, at)).size()));
-            });
-        if (name == "splitlines")
-            return bind([](const Value& s, CallArgs&) {
-                Value::List out;
-                for (auto& l : splitLines(s.asString()))
-                    out.emplace_back(std::move(l));
-                return Value::list(std::move(out));
-            });
-        if (name == "join")
-            return bind([](const Value& s, CallArgs& a) {
-                std::string out;
-                bool first = true;
-                for (const Value& item : iterate(a.get(0, nullptr), 0)) {
-                    out += (first ? "" : s.asString()) + item.str();
-                    first = false;
-                }
-                return Value(std::move(out));
-            });
-        if (name == "isdigit" || name == "isspace" || name == "isalpha" || name == "isalnum" || name == "isupper"
-            || name == "islower")
-            return bind([name](const Value& s, CallArgs&) {
-                const std::string& t = s.asString();
-                if (t.empty())
-                    return Value(false);
-                if (name == "isupper" || name == "islower") {
-                    const bool anyCased = std::any_of(t.begin(), t.end(), ::isalpha);
-                    const bool match = name == "isupper" ? t == upperAscii(t) : t == lowerAscii(t);
-                    return Value(anyCased && match);
-                }
-                int (*pred)(int) = name == "isdigit" ? ::isdigit : name == "isspace" ? ::isspace
-                    : name == "isalpha"                                  ? ::isalpha
-                                                                         : ::isalnum;
-                return Value(std::all_of(t.begin(), t.end(), [pred](char c) { return pred(static_cast<unsigned char>(c)) != 0; }));
-            });
-        if (name == "format")
-            return bind([](const Value& s, CallArgs& a) {
-                // str.format with {} and {0} fields
-                std::string out;
-                const std::string& f = s.asString();
-                std::size_t auto_ = 0;
-                for (std::size_t i = 0; i < f.size(); ++i) {
-                    if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '{') {
-                        out += '{';
-                        ++i;
-                    } else if (f[i] == '}' && i + 1 < f.size() && f[i + 1] == '}') {
-                        out += '}';
-                        ++i;
-                    } else if (f[i] == '{') {
-                        const std::size_t close = f.find('}', i);
-                        if (close == std::string::npos)
-                            throw TemplateError{"unmatched '{' in a format string", 0};
-                        const std::string field = f.substr(i + 1, close - i - 1);
-                        Value v = field.empty() ? a.get(auto_++, nullptr)
-                            : std::all_of(field.begin(), field.end(), ::isdigit) ? a.get(std::stoul(field), nullptr)
-                                                                                  : a.get(999, field.c_str());
-                        out += v.str();
-                        i = close;
-                    } else {
-                        out += f[i];
-                    }
-                }
-                return Value(std::move(out));
-            });
-        return {};
+    const auto found = tests.find(name);
+    return found == tests.end() ? nullptr : found->second;
+}
+
+namespace {
+
+// A filter by name, for the filters that take another filter's name (map) or use one (dictsort, items).
+Value applyFilter(const std::string& name, Value v, CallArgs& args, int line);
+
+Value filterTrim(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    return Value(strip(v.str(), arg(0, "chars"), true, true));
+}
+
+Value filterLength(const std::string&, Value v, CallArgs&, int line) {
+    if (v.isString())
+        return Value(std::int64_t(codePoints(v.asString()).size()));
+    if (v.isGenerator())
+        fail("a generator (what map, select or items return) has no length; add |list first", line);
+    if (v.isList())
+        return Value(std::int64_t(v.asList().size()));
+    if (v.isMap())
+        return Value(std::int64_t(v.asMap().entries.size()));
+    if (v.isUndefined())
+        return Value(0);
+    fail("a value of type " + v.typeName() + " has no length", line);
+}
+
+Value filterTojson(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
+    const Value width = arg(1, "indent");
+    if (width.isNumber() && (width.asInt() < 0 || width.asInt() > kMaxWidth))
+        fail("tojson's indent must be from 0 to " + std::to_string(kMaxWidth) + ", not " + width.str(), line);
+    Value::JsonStyle style;
+    style.indent = width.isNumber() ? int(width.asInt()) : -1;
+    style.ensureAscii = arg(0, "ensure_ascii").truthy();
+    style.sortKeys = arg(3, "sort_keys").truthy();
+    if (const Value separators = arg(2, "separators"); !separators.isUndefined() && !separators.isNone()) {
+        if (!separators.isList() || separators.asList().size() != 2 || !separators.asList()[0].isString() ||
+            !separators.asList()[1].isString())
+            fail("tojson's separators must be two strings, (item, key)", line);
+        style.separators = std::pair{separators.asList()[0].asString(), separators.asList()[1].asString()};
     }
-    if (self.isMap() && !self.asMap().isNamespace) {
-        if (name == "items")
-            return bind([](const Value& m, CallArgs&) { return mapItems(m); });
-        if (name == "keys")
-            return bind([](const Value& m, CallArgs&) { return Value::list(iterate(m, 0)); });
-        if (name == "values")
-            return bind([](const Value& m, CallArgs&) {
-                Value::List values;
-                for (const auto& [key, value] : m.asMap().entries)
-                    values.push_back(value);
-                return Value::list(std::move(values));
-            });
-        if (name == "get")
-            return bind([](const Value& m, CallArgs& a) {
-                const Value key = a.get(0, nullptr);
-                const Value* found = key.hashable() ? m.asMap().findKey(key) : nullptr;
-                if (found)
-                    return *found;
-                const Value fallback = a.get(1, "default");
-                return fallback.isUndefined() ? Value::none() : fallback;
-            });
-        return {};
+    std::string json = v.toJson(style);
+    chargeBytes(json.size());
+    return Value(std::move(json));
+}
+
+Value filterItems(const std::string&, Value v, CallArgs&, int line) {
+    if (v.isUndefined() || v.isNone())
+        return Value::list();
+    if (!v.isMap())
+        fail("items needs a mapping, not " + v.typeName(), line);
+    Value pairs = mapItems(v);
+    return Value::generator(std::move(pairs.asList()));
+}
+
+Value filterDictsort(const std::string&, Value v, CallArgs& args, int line) {
+    Value items = applyFilter("items", v, args, line);
+    auto& list = items.asList();
+    std::stable_sort(list.begin(), list.end(),
+                     [&](const Value& a, const Value& b) { return compare(a.asList()[0], b.asList()[0], line) < 0; });
+    return items;
+}
+
+Value filterJoin(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const Value sep = arg(0, "d");
+    const Value attribute = arg(1, "attribute");
+    std::string out;
+    bool firstItem = true;
+    for (const Value& item : iterate(v, line)) {
+        out += (firstItem ? "" : sep.str()) +
+               (attribute.isString() ? attributeOf(item, attribute.asString()) : item).str();
+        firstItem = false;
+        if (out.size() > kMaxStringBytes)
+            fail("join's result grows beyond 16 MB", line);
     }
-    if (self.isList()) {
-        if (name == "append" || name == "extend" || name == "insert" || name == "remove" || name == "reverse" || name == "sort")
-            fail("list." + name + " changes the list, which transformers' immutable sandbox refuses; build a new list instead", line);
-        if (name == "pop")
-            return bind([](const Value& l, CallArgs& a) {
-                auto& items = l.asList();
-                if (items.empty())
-                    throw TemplateError{"pop from an empty list", 0};
-                std::int64_t i = a.get(0, nullptr).isNumber() ? a.get(0, nullptr).asInt() : -1;
-                if (i < 0)
-                    i += std::int64_t(items.size());
-                if (i < 0 || i >= std::int64_t(items.size()))
-                    throw TemplateError{"pop index out of range", 0};
-                Value v = items[std::size_t(i)];
-                items.erase(items.begin() + i);
-                return v;
-            });
-        if (name == "index")
-            return bind([](const Value& l, CallArgs& a) {
-                const auto& items = l.asList();
-                for (std::size_t i = 0; i < items.size(); ++i)
-                    if (items[i].equals(a.get(0, nullptr)))
-                        return Value(std::int64_t(i));
-                throw TemplateError{"the value is not in the list", 0};
-            });
-        return {};
+    chargeBytes(out.size());
+    return Value(std::move(out));
+}
+
+Value filterUpper(const std::string&, Value v, CallArgs&, int) {
+    return Value(upperAscii(v.str()));
+}
+
+Value filterLower(const std::string&, Value v, CallArgs&, int) {
+    return Value(lowerAscii(v.str()));
+}
+
+Value filterTitle(const std::string&, Value v, CallArgs&, int) {
+    return Value(title(v.str()));
+}
+
+Value filterCapitalize(const std::string&, Value v, CallArgs&, int) {
+    return Value(capitalize(v.str()));
+}
+
+Value filterDefault(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const bool boolean = arg(1, "boolean").truthy();
+    if (v.isUndefined() || (boolean && !v.truthy())) {
+        const Value fallback = arg(0, "default_value");
+        return fallback.isUndefined() ? Value("") : fallback;
     }
-    (void)line;
-    return {};
+    return v;
+}
+
+Value filterSelectattr(const std::string& name, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const bool byAttribute = name == "selectattr" || name == "rejectattr";
+    const bool keep = name == "selectattr" || name == "select";
+    const std::size_t testAt = byAttribute ? 1 : 0;
+    const Value attribute = byAttribute ? arg(0, nullptr) : Value();
+    const Value test = arg(testAt, nullptr);
+    CallArgs testArgs = restOf(args, testAt + 1);
+    const Test named = test.isString() ? findTest(test.asString()) : nullptr;
+    if (test.isString() && !named)
+        fail("unknown test '" + test.asString() + "'", line);
+    Value::List out;
+    for (const Value& item : v.truthy() ? iterate(v, line) : std::vector<Value>{}) { // Jinja2: `if seq:`
+        const Value subject = byAttribute ? attributeOf(item, attribute.str()) : item;
+        const bool passes = named ? named(test.asString(), subject, testArgs, line) : subject.truthy();
+        if (passes == keep)
+            out.push_back(item);
+    }
+    return Value::generator(std::move(out));
+}
+
+Value filterMap(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    Value::List out;
+    const std::vector<Value> items = v.truthy() ? iterate(v, line) : std::vector<Value>{}; // Jinja2: `if value:`
+    const Value attribute = arg(99, "attribute");
+    if (attribute.isString()) {
+        const Value fallback = arg(99, "default");
+        for (const Value& item : items) {
+            Value a = attributeOf(item, attribute.asString());
+            out.push_back(a.isUndefined() && !fallback.isUndefined() ? fallback : a);
+        }
+    } else {
+        const Value filter = arg(0, nullptr);
+        if (!filter.isString())
+            fail("map needs a filter name or attribute=", line);
+        CallArgs rest = restOf(args, 1);
+        for (const Value& item : items)
+            out.push_back(applyFilter(filter.asString(), item, rest, line));
+    }
+    return Value::generator(std::move(out));
+}
+
+Value filterFirst(const std::string&, Value v, CallArgs&, int line) {
+    const auto items = iterate(v, line);
+    return items.empty() ? Value() : items.front();
+}
+
+Value filterLast(const std::string&, Value v, CallArgs&, int line) {
+    if (v.isGenerator())
+        fail("last cannot read a generator backwards (what map, select or items return); add |list first", line);
+    const auto items = iterate(v, line);
+    return items.empty() ? Value() : items.back();
+}
+
+Value filterReplace(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const Value count = arg(2, "count");
+    const std::string text = v.str(), from = arg(0, "old").str(), to = arg(1, "new").str();
+    if (to.size() > from.size()) { // the result's size before building it
+        std::uint64_t found = 0;
+        const std::size_t step = std::max<std::size_t>(from.size(), 1);
+        for (std::size_t at = text.find(from); at != std::string::npos && at <= text.size();
+             at = text.find(from, at + step))
+            ++found;
+        if (from.empty())
+            found = text.size() + 1;
+        if (count.isNumber() && count.asInt() >= 0)
+            found = std::min<std::uint64_t>(found, std::uint64_t(count.asInt()));
+        if (text.size() + found * (to.size() - from.size()) > kMaxStringBytes)
+            fail("replace's result grows beyond 16 MB", line);
+    }
+    std::string replaced = replaceAll(text, from, to, count.isNumber() ? count.asInt() : -1);
+    chargeBytes(replaced.size());
+    return Value(std::move(replaced));
+}
+
+Value filterIndent(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    return Value(indent(v.str(), arg(0, "width"), arg(1, "first").truthy(), arg(2, "blank").truthy()));
+}
+
+Value filterString(const std::string&, Value v, CallArgs&, int) {
+    return Value(v.str());
+}
+
+Value filterSafe(const std::string&, Value v, CallArgs&, int) {
+    return v.isMarkup() ? v : Value::markup(v.str());
+}
+
+Value filterE(const std::string& name, Value v, CallArgs&, int) {
+    return v.isMarkup() && name != "forceescape" ? v : Value::markup(escapeHtml(v.str()));
+}
+
+Value filterInt(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    if (v.isNumber())
+        return Value(v.asInt());
+    if (v.isString()) {
+        try {
+            return Value(Value(std::stod(v.asString())).asInt()); // "nan", "1e300": clamped, never undefined
+        } catch (...) {
+        }
+    }
+    const Value fallback = arg(0, "default");
+    return fallback.isUndefined() ? Value(0) : fallback;
+}
+
+Value filterFloat(const std::string&, Value v, CallArgs&, int) {
+    if (v.isNumber())
+        return Value(v.asDouble());
+    if (v.isString()) {
+        try {
+            return Value(std::stod(v.asString()));
+        } catch (...) {
+        }
+    }
+    return Value(0.0);
+}
+
+Value filterAbs(const std::string&, Value v, CallArgs&, int line) {
+    if (v.isFloat())
+        return Value(std::fabs(v.asDouble()));
+    if (v.isNumber()) {
+        if (v.asInt() == std::numeric_limits<std::int64_t>::min())
+            fail("integer overflow: abs(" + v.str() + ") does not fit in 64 bits", line);
+        return Value(std::int64_t(std::llabs(v.asInt())));
+    }
+    fail("abs needs a number", line);
+}
+
+Value filterRound(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const std::int64_t precision = arg(0, "precision").isNumber() ? arg(0, "precision").asInt() : 0;
+    const std::string method = arg(1, "method").isString() ? arg(1, "method").asString() : "common";
+    const double scale = std::pow(10.0, double(precision));
+    double x = v.asDouble() * scale;
+    x = method == "floor" ? std::floor(x) : method == "ceil" ? std::ceil(x) : std::round(x);
+    return Value(x / scale);
+}
+
+Value filterList(const std::string&, Value v, CallArgs&, int line) {
+    return toList(v, line);
+}
+
+Value filterReverse(const std::string&, Value v, CallArgs&, int line) {
+    if (v.isString()) {
+        auto cps = codePoints(v.asString());
+        std::string out;
+        for (auto it = cps.rbegin(); it != cps.rend(); ++it)
+            out += *it;
+        return Value(std::move(out));
+    }
+    Value::List items = iterate(v, line);
+    std::reverse(items.begin(), items.end());
+    return Value::list(std::move(items));
+}
+
+Value filterSort(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    Value::List items = iterate(v, line);
+    const bool descending = arg(0, "reverse").truthy();
+    const Value attribute = arg(2, "attribute");
+    std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) {
+        const Value x = attribute.isString() ? attributeOf(a, attribute.asString()) : a;
+        const Value y = attribute.isString() ? attributeOf(b, attribute.asString()) : b;
+        return descending ? compare(x, y, line) > 0 : compare(x, y, line) < 0;
+    });
+    return Value::list(std::move(items));
+}
+
+Value filterUnique(const std::string&, Value v, CallArgs&, int line) {
+    Value::List out;
+    for (const Value& item : iterate(v, line))
+        if (std::none_of(out.begin(), out.end(), [&](const Value& o) { return o.equals(item); }))
+            out.push_back(item);
+    return Value::list(std::move(out));
+}
+
+Value filterSum(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    Value total = arg(1, "start").isUndefined() ? Value(0) : arg(1, "start");
+    const Value attribute = arg(0, "attribute");
+    for (const Value& item : iterate(v, line)) {
+        const Value x = attribute.isString() ? attributeOf(item, attribute.asString()) : item;
+        total =
+            total.isFloat() || x.isFloat() ? Value(total.asDouble() + x.asDouble()) : Value(total.asInt() + x.asInt());
+    }
+    return total;
+}
+
+Value filterMin(const std::string& name, Value v, CallArgs&, int line) {
+    const auto items = iterate(v, line);
+    if (items.empty())
+        return {};
+    Value best = items[0];
+    for (const Value& item : items)
+        if (name == "min" ? compare(item, best, line) < 0 : compare(item, best, line) > 0)
+            best = item;
+    return best;
+}
+
+Value filterWordcount(const std::string&, Value v, CallArgs&, int) {
+    return Value(std::int64_t(split(v.str(), Value(), -1).size()));
+}
+
+Value filterAttr(const std::string&, Value v, CallArgs& args, int) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    return v.isMap() ? attributeOf(v, arg(0, "name").str()) : Value();
+}
+
+Value filterCenter(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const std::int64_t width = arg(0, "width").isNumber() ? arg(0, "width").asInt() : 80;
+    if (width > kMaxWidth)
+        fail("center's width must be at most " + std::to_string(kMaxWidth) + ", not " + std::to_string(width), line);
+    const std::string s = v.str();
+    const std::int64_t length = std::int64_t(codePoints(s).size());
+    if (length >= width)
+        return Value(s);
+    const std::int64_t total = width - length;
+    const std::int64_t left = total / 2 + (total & width & 1);
+    return Value(std::string(std::size_t(left), ' ') + s + std::string(std::size_t(total - left), ' '));
+}
+
+Value filterBatch(const std::string&, Value v, CallArgs& args, int line) {
+    const auto arg = [&](std::size_t i, const char* key) { return args.get(i, key); };
+    const std::int64_t size = arg(0, "linecount").asInt();
+    if (size <= 0)
+        fail("batch needs a positive size", line);
+    Value::List out;
+    Value::List current;
+    for (const Value& item : iterate(v, line)) {
+        current.push_back(item);
+        if (std::int64_t(current.size()) == size) {
+            out.push_back(Value::list(std::move(current)));
+            current.clear();
+        }
+    }
+    if (!current.empty())
+        out.push_back(Value::list(std::move(current)));
+    return Value::list(std::move(out));
+}
+
+Value filterFormat(const std::string&, Value v, CallArgs& args, int) {
+    CallArgs none;
+    Value values = Value::list(args.positional);
+    (void)none;
+    // "%s" formatting with the filter's arguments
+    std::string out;
+    std::size_t next = 0;
+    const std::string f = v.str();
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        if (f[i] != '%' || i + 1 >= f.size()) {
+            out += f[i];
+            continue;
+        }
+        const char spec = f[++i];
+        if (spec == '%')
+            out += '%';
+        else if (next < values.asList().size())
+            out += spec == 'r' ? values.asList()[next++].repr() : values.asList()[next++].str();
+    }
+    return Value(std::move(out));
+}
+
+} // namespace
+
+Filter findFilter(const std::string& name) {
+    static const std::unordered_map<std::string, Filter> filters = {
+        {"trim", filterTrim},
+        {"length", filterLength},
+        {"count", filterLength},
+        {"tojson", filterTojson},
+        {"items", filterItems},
+        {"dictsort", filterDictsort},
+        {"join", filterJoin},
+        {"upper", filterUpper},
+        {"lower", filterLower},
+        {"title", filterTitle},
+        {"capitalize", filterCapitalize},
+        {"default", filterDefault},
+        {"d", filterDefault},
+        {"selectattr", filterSelectattr},
+        {"rejectattr", filterSelectattr},
+        {"select", filterSelectattr},
+        {"reject", filterSelectattr},
+        {"map", filterMap},
+        {"first", filterFirst},
+        {"last", filterLast},
+        {"replace", filterReplace},
+        {"indent", filterIndent},
+        {"string", filterString},
+        {"safe", filterSafe},
+        {"e", filterE},
+        {"escape", filterE},
+        {"forceescape", filterE},
+        {"int", filterInt},
+        {"float", filterFloat},
+        {"abs", filterAbs},
+        {"round", filterRound},
+        {"list", filterList},
+        {"reverse", filterReverse},
+        {"sort", filterSort},
+        {"unique", filterUnique},
+        {"sum", filterSum},
+        {"min", filterMin},
+        {"max", filterMin},
+        {"wordcount", filterWordcount},
+        {"attr", filterAttr},
+        {"center", filterCenter},
+        {"batch", filterBatch},
+        {"format", filterFormat},
+    };
+    const auto found = filters.find(name);
+    return found == filters.end() ? nullptr : found->second;
+}
+
+namespace {
+
+Value applyFilter(const std::string& name, Value v, CallArgs& args, int line) {
+    const Filter filter = findFilter(name);
+    if (!filter)
+        fail("unknown filter '" + name + "'", line);
+    return filter(name, std::move(v), args, line);
+}
+
+} // namespace
+
+namespace {
+
+// A method bound to its value: a callable named after the method that receives the value first.
+template <typename Fn> Value bind(const Value& self, const std::string& name, Fn fn) {
+    Value captured = self;
+    return Value::callable(name, [captured, fn](CallArgs& args) { return fn(captured, args); });
+}
+
+// The methods of each kind of value by name (name is the one it was called by: some have several).
+using Method = Value (*)(const Value& self, const std::string& name, int line);
+
+Value stringStrip(const Value& self, const std::string& name, int) {
+    return bind(self, name, [left = name != "rstrip", right = name != "lstrip"](const Value& s, CallArgs& a) {
+        return Value(strip(s.asString(), a.get(0, "chars"), left, right));
+    });
+}
+
+Value stringSplit(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs& a) {
+        const Value max = a.get(1, "maxsplit");
+        Value::List parts;
+        for (auto& p : split(s.asString(), a.get(0, "sep"), max.isNumber() ? max.asInt() : -1))
+            parts.emplace_back(std::move(p));
+        return Value::list(std::move(parts));
+    });
+}
+
+Value stringRsplit(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs& a) {
+        const Value sep = a.get(0, "sep");
+        const Value max = a.get(1, "maxsplit");
+        const std::int64_t limit = max.isNumber() ? max.asInt() : -1;
+        if (!sep.isString() || limit < 0) {
+            Value::List parts;
+            for (auto& p : split(s.asString(), sep, -1))
+                parts.emplace_back(std::move(p));
+            return Value::list(std::move(parts));
+        }
+        std::vector<std::string> parts;
+        std::string rest = s.asString();
+        for (std::int64_t i = 0; i < limit; ++i) {
+            const std::size_t at = rest.rfind(sep.asString());
+            if (at == std::string::npos)
+                break;
+            parts.insert(parts.begin(), rest.substr(at + sep.asString().size()));
+            rest = rest.substr(0, at);
+        }
+        parts.insert(parts.begin(), rest);
+        Value::List out;
+        for (auto& p : parts)
+            out.emplace_back(std::move(p));
+        return Value::list(std::move(out));
+    });
+}
+
+Value stringStartswith(const Value& self, const std::string& name, int) {
+    return bind(self, name, [atEnd = name == "endswith"](const Value& s, CallArgs& a) {
+        return Value(startsWith(s.asString(), a.get(0, nullptr), atEnd));
+    });
+}
+
+Value stringUpper(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs&) { return Value(upperAscii(s.asString())); });
+}
+
+Value stringLower(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs&) { return Value(lowerAscii(s.asString())); });
+}
+
+Value stringTitle(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs&) { return Value(title(s.asString())); });
+}
+
+Value stringCapitalize(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs&) { return Value(capitalize(s.asString())); });
+}
+
+Value stringReplace(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs& a) {
+        const Value count = a.get(2, "count");
+        return Value(replaceAll(s.asString(), a.get(0, nullptr).str(), a.get(1, nullptr).str(),
+                                count.isNumber() ? count.asInt() : -1));
+    });
+}
+
+Value stringFind(const Value& self, const std::string& name, int) {
+    return bind(self, name, [name](const Value& s, CallArgs& a) {
+        const std::string needle = a.get(0, nullptr).str();
+        const std::string& hay = s.asString();
+        if (name == "count") {
+            if (needle.empty())
+                return Value(std::int64_t(codePoints(hay).size() + 1));
+            std::int64_t n = 0;
+            for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size()))
+                ++n;
+            return Value(n);
+        }
+        const std::size_t at = name == "rfind" ? hay.rfind(needle) : hay.find(needle);
+        if (at == std::string::npos) {
+            if (name == "index")
+                throw TemplateError{"substring not found", 0};
+            return Value(-1);
+        }
+        return Value(std::int64_t(codePoints(hay.substr(0, at)).size()));
+    });
+}
+
+Value stringSplitlines(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs&) {
+        Value::List out;
+        for (auto& l : splitLines(s.asString()))
+            out.emplace_back(std::move(l));
+        return Value::list(std::move(out));
+    });
+}
+
+Value stringJoin(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs& a) {
+        std::string out;
+        bool first = true;
+        for (const Value& item : iterate(a.get(0, nullptr), 0)) {
+            out += (first ? "" : s.asString()) + item.str();
+            first = false;
+        }
+        return Value(std::move(out));
+    });
+}
+
+Value stringIsdigit(const Value& self, const std::string& name, int) {
+    return bind(self, name, [name](const Value& s, CallArgs&) {
+        const std::string& t = s.asString();
+        if (t.empty())
+            return Value(false);
+        if (name == "isupper" || name == "islower") {
+            const bool anyCased = std::any_of(t.begin(), t.end(), ::isalpha);
+            const bool match = name == "isupper" ? t == upperAscii(t) : t == lowerAscii(t);
+            return Value(anyCased && match);
+        }
+        int (*pred)(int) = name == "isdigit"   ? ::isdigit
+                           : name == "isspace" ? ::isspace
+                           : name == "isalpha" ? ::isalpha
+                                               : ::isalnum;
+        return Value(
+            std::all_of(t.begin(), t.end(), [pred](char c) { return pred(static_cast<unsigned char>(c)) != 0; }));
+    });
+}
+
+Value stringFormat(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& s, CallArgs& a) {
+        // str.format with {} and {0} fields
+        std::string out;
+        const std::string& f = s.asString();
+        std::size_t auto_ = 0;
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '{') {
+                out += '{';
+                ++i;
+            } else if (f[i] == '}' && i + 1 < f.size() && f[i + 1] == '}') {
+                out += '}';
+                ++i;
+            } else if (f[i] == '{') {
+                const std::size_t close = f.find('}', i);
+                if (close == std::string::npos)
+                    throw TemplateError{"unmatched '{' in a format string", 0};
+                const std::string field = f.substr(i + 1, close - i - 1);
+                Value v = field.empty()                                        ? a.get(auto_++, nullptr)
+                          : std::all_of(field.begin(), field.end(), ::isdigit) ? a.get(std::stoul(field), nullptr)
+                                                                               : a.get(999, field.c_str());
+                out += v.str();
+                i = close;
+            } else {
+                out += f[i];
+            }
+        }
+        return Value(std::move(out));
+    });
+}
+
+Value mapItems(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& m, CallArgs&) { return mapItems(m); });
+}
+
+Value mapKeys(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& m, CallArgs&) { return Value::list(iterate(m, 0)); });
+}
+
+Value mapValues(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& m, CallArgs&) {
+        Value::List values;
+        for (const auto& [key, value] : m.asMap().entries)
+            values.push_back(value);
+        return Value::list(std::move(values));
+    });
+}
+
+Value mapGet(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& m, CallArgs& a) {
+        const Value key = a.get(0, nullptr);
+        const Value* found = key.hashable() ? m.asMap().findKey(key) : nullptr;
+        if (found)
+            return *found;
+        const Value fallback = a.get(1, "default");
+        return fallback.isUndefined() ? Value::none() : fallback;
+    });
+}
+
+Value listAppend(const Value&, const std::string& name, int line) {
+    fail("list." + name + " changes the list, which transformers' immutable sandbox refuses; build a new list instead",
+         line);
+}
+
+Value listPop(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& l, CallArgs& a) {
+        auto& items = l.asList();
+        if (items.empty())
+            throw TemplateError{"pop from an empty list", 0};
+        std::int64_t i = a.get(0, nullptr).isNumber() ? a.get(0, nullptr).asInt() : -1;
+        if (i < 0)
+            i += std::int64_t(items.size());
+        if (i < 0 || i >= std::int64_t(items.size()))
+            throw TemplateError{"pop index out of range", 0};
+        Value v = items[std::size_t(i)];
+        items.erase(items.begin() + i);
+        return v;
+    });
+}
+
+Value listIndex(const Value& self, const std::string& name, int) {
+    return bind(self, name, [](const Value& l, CallArgs& a) {
+        const auto& items = l.asList();
+        for (std::size_t i = 0; i < items.size(); ++i)
+            if (items[i].equals(a.get(0, nullptr)))
+                return Value(std::int64_t(i));
+        throw TemplateError{"the value is not in the list", 0};
+    });
+}
+
+const std::unordered_map<std::string, Method>& stringMethods() {
+    static const std::unordered_map<std::string, Method> methods = {
+        {"strip", stringStrip},
+        {"lstrip", stringStrip},
+        {"rstrip", stringStrip},
+        {"split", stringSplit},
+        {"rsplit", stringRsplit},
+        {"startswith", stringStartswith},
+        {"endswith", stringStartswith},
+        {"upper", stringUpper},
+        {"lower", stringLower},
+        {"title", stringTitle},
+        {"capitalize", stringCapitalize},
+        {"replace", stringReplace},
+        {"find", stringFind},
+        {"rfind", stringFind},
+        {"count", stringFind},
+        {"index", stringFind},
+        {"splitlines", stringSplitlines},
+        {"join", stringJoin},
+        {"isdigit", stringIsdigit},
+        {"isspace", stringIsdigit},
+        {"isalpha", stringIsdigit},
+        {"isalnum", stringIsdigit},
+        {"isupper", stringIsdigit},
+        {"islower", stringIsdigit},
+        {"format", stringFormat},
+    };
+    return methods;
+}
+
+const std::unordered_map<std::string, Method>& mapMethods() {
+    static const std::unordered_map<std::string, Method> methods = {
+        {"items", mapItems},
+        {"keys", mapKeys},
+        {"values", mapValues},
+        {"get", mapGet},
+    };
+    return methods;
+}
+
+const std::unordered_map<std::string, Method>& listMethods() {
+    static const std::unordered_map<std::string, Method> methods = {
+        {"append", listAppend},  {"extend", listAppend}, {"insert", listAppend}, {"remove", listAppend},
+        {"reverse", listAppend}, {"sort", listAppend},   {"pop", listPop},       {"index", listIndex},
+    };
+    return methods;
+}
+
+} // namespace
+
+Value method(const Value& self, const std::string& name, int line) {
+    const std::unordered_map<std::string, Method>* methods = self.isString() ? &stringMethods()
+                                                             : self.isMap() && !self.asMap().isNamespace ? &mapMethods()
+                                                             : self.isList() ? &listMethods()
+                                                                             : nullptr;
+    if (!methods)
+        return {};
+    const auto found = methods->find(name);
+    return found == methods->end() ? Value() : found->second(self, name, line);
 }
 
 Value makeGlobals()

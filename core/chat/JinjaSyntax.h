@@ -1,6 +1,7 @@
 #pragma once
 
-// The parsed form of a template, shared by the parser (JinjaTemplate.cpp) and the builtins.
+// The parsed form of a template, made by the parser (JinjaParser.cpp) and run by the renderer
+// (JinjaRenderer.cpp); the filters and tests by name (JinjaBuiltins.cpp).
 
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,13 @@ inline void chargeStep()
         throw TemplateError{"the template runs more than 20,000 loop iterations and macro calls", 0};
 }
 
+// A filter or a test (JinjaBuiltins.cpp): name is the one it was called by (some have several).
+using Filter = Value (*)(const std::string& name, Value subject, CallArgs& args, int line);
+using Test = bool (*)(const std::string& name, const Value& subject, CallArgs& args, int line);
+// The filter or test of a name; null when there is none by that name (JinjaParser.cpp says when that is an error).
+Filter findFilter(const std::string& name);
+Test findTest(const std::string& name);
+
 struct Expr {
     enum class Op {
         Literal, Name, List, Dict, Attr, Index, Slice, Call, Filter, Test, Not, Negate, Binary, And, Or, Conditional
@@ -59,6 +67,8 @@ struct Expr {
     int line = 0;
     Value literal;
     std::string name; // Name, Attr, Filter, Test; Binary: the operator
+    Filter filter = nullptr; // Filter: found by the parser (null: unknown, in an if's branch)
+    Test test = nullptr;     // Test: the same
     bool negated = false; // Test: "is not"; Binary "in": "not in"
     std::vector<std::unique_ptr<Expr>> children;
     std::vector<std::pair<std::string, std::unique_ptr<Expr>>> keywords;
@@ -86,17 +96,10 @@ struct Program {
     Body body;
 };
 
-class Renderer;
-
-// Filters, tests, methods and globals (JinjaBuiltins.cpp).
-Value applyFilter(Renderer& renderer, const std::string& name, Value subject, CallArgs& args, int line);
-bool applyTest(const std::string& name, const Value& subject, CallArgs& args, int line);
-bool hasTest(const std::string& name);
+// Methods and globals (JinjaBuiltins.cpp).
 // A bound method (str.strip, dict.items...), or undefined when the value has no such method.
 Value method(const Value& self, const std::string& name, int line);
 Value makeGlobals();
-// Calls a template value (a macro, loop.cycle, a global) from a builtin such as map.
-Value callFromBuiltin(Renderer& renderer, const Value& callee, CallArgs& args, int line);
 
 // Helpers shared with the builtins.
 Value getItem(const Value& object, const Value& key);

@@ -207,6 +207,10 @@ void TestChatTemplate::features_data()
     };
     // Output and literals
     row("text", "plain text", "{}", "plain text");
+    // Jinja 3's filter and test tests: whether a name is a filter, or a test ("upper" is both).
+    row("is filter, is test",
+        "{{ 'trim' is filter }} {{ 'trim' is test }} {{ 'upper' is filter }} {{ 'upper' is test }}", "{}",
+        "True False True True");
     row("variable", "{{ a }}-{{ b }}", R"({"a": "x", "b": 3})", "x-3");
     row("undefined prints nothing", "[{{ nope }}]", "{}", "[]");
     row("literals", "{{ 'a' ~ \"b\" }}{{ 1 + 2 * 3 }}{{ 7 // 2 }}{{ -7 // 2 }}{{ 7 % 3 }}{{ -7 % 3 }}{{ 2 ** 10 }}", "{}",
@@ -360,6 +364,22 @@ void TestChatTemplate::errors_data()
     QTest::newRow("unknown tag") << "a\nb\n{% frobnicate %}" << "ERROR: line 3: unknown tag '{% frobnicate %}'";
     QTest::newRow("unknown filter") << "{{ x | nosuch }}" << "ERROR: line 1: unknown filter 'nosuch'";
     QTest::newRow("unknown test") << "\n{{ x is nosuch }}" << "ERROR: line 2: unknown test 'nosuch'";
+    // Unknown filters and tests where Python's Jinja2 3.1 finds them: when the template is parsed, except in
+    // an if's conditions and branches or a conditional expression, where the error comes if that code runs.
+    QTest::newRow("unknown filter in a loop never run") << "{% for i in [] %}\n{{ x | trim | nosuch }}{% endfor %}"
+                                                        << "ERROR: line 2: unknown filter 'nosuch'";
+    QTest::newRow("unknown filter in a macro") << "{% macro m() %}{{ x | nosuch }}{% endmacro %}ok"
+                                               << "ERROR: line 1: unknown filter 'nosuch'";
+    QTest::newRow("unknown filter block in an if") << "{% if false %}{% filter nosuch %}x{% endfilter %}{% endif %}"
+                                                   << "ERROR: line 1: unknown filter 'nosuch'";
+    QTest::newRow("unknown filter in an untaken branch") << "{% if false %}{{ x | nosuch }}{% endif %}ok"
+                                                         << "ok";
+    QTest::newRow("unknown test in an untaken branch") << "{% if false %}{{ 1 is nosuch }}{% endif %}ok"
+                                                       << "ok";
+    QTest::newRow("unknown filter in a taken branch") << "{% if true %}\n{{ x | nosuch }}{% endif %}"
+                                                      << "ERROR: line 2: unknown filter 'nosuch'";
+    QTest::newRow("unknown filter in an untaken expression") << "{{ (y | nosuch) if false else 1 }}"
+                                                             << "1";
     QTest::newRow("unclosed expression") << "{{ x " << "ERROR: line 1: an expression is never closed with '}}'";
     QTest::newRow("unclosed string") << "{{ 'abc }}" << "ERROR: line 1: a string is never closed";
     QTest::newRow("bad character") << "{{ x ; y }}" << "ERROR: line 1: unexpected character ';'";

@@ -677,6 +677,103 @@ Result<std::vector<PreferenceReportRow>> Reports::preferences() {
     return rows;
 }
 
+namespace {
+
+// The pairwise table (rows, with sign-test and Holm-adjusted p values) from the battles, keyed by (lower, higher)
+// strategy position; each strategy's credit (a win 1, a tie 1/2) and battles played.
+std::map<std::pair<int, int>, PairwiseRow> pairwiseOf(const std::vector<RecordedBattle>& recorded,
+                                                      const StrategyIndex& index, std::vector<double>& credit,
+                                                      std::vector<int>& played, std::vector<PairwiseRow>& rows) {
+    std::map<std::pair<int, int>, PairwiseRow> pairs;
+    for (const RecordedBattle& b : recorded) {
+        const int lo = std::min(b.battle.a, b.battle.b);
+        const int hi = std::max(b.battle.a, b.battle.b);
+        PairwiseRow& row = pairs[{lo, hi}];
+        const bool loIsA = lo == b.battle.a;
+        if (b.battle.outcome == stats::BattleOutcome::Tie) {
+            ++(b.bothBad ? row.bothBad : row.ties);
+            credit[static_cast<std::size_t>(lo)] += 0.5;
+            credit[static_cast<std::size_t>(hi)] += 0.5;
+        } else {
+            const bool loWon = (b.battle.outcome == stats::BattleOutcome::AWins) == loIsA;
+            ++(loWon ? row.winsA : row.winsB);
+            credit[static_cast<std::size_t>(loWon ? lo : hi)] += 1.0;
+        }
+        ++played[static_cast<std::size_t>(lo)];
+        ++played[static_cast<std::size_t>(hi)];
+    }
+    for (auto& [key, row] : pairs) {
+        row.strategyA = label(key.first, index);
+        row.strategyB = label(key.second, index);
+        const int total = row.winsA + row.winsB + row.ties + row.bothBad;
+        row.winRateA = (row.winsA + 0.5 * (row.ties + row.bothBad)) / total;
+        row.signTestP = stats::signTestPValue(row.winsA, row.winsB);
+        rows.push_back(row);
+    }
+    std::vector<double> signP;
+    for (const PairwiseRow& row : rows)
+        signP.push_back(row.signTestP);
+    const std::vector<double> holm = stats::holmAdjust(signP);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i].holmP = holm[i];
+    return pairs;
+}
+
+// A strategy's text metrics over its runs: mean length, perplexity and raw entropy, distinct-n, rep-4.
+void addTextMetrics(StrategySummary& summary, const std::vector<qint64>& runs, const QHash<qint64, RunSteps>& steps) {
+    std::vector<double> lengths, perplexities, entropies, rep4;
+    std::vector<std::vector<int>> texts;
+    for (qint64 runId : runs) {
+        static const RunSteps kNoSteps;
+        const auto found = steps.constFind(runId);
+        const RunSteps& run = found != steps.cend() ? found.value() : kNoSteps;
+        lengths.push_back(static_cast<double>(run.tokens.size()));
+        if (!run.tokens.empty()) {
+            perplexities.push_back(stats::perplexity(run.rawP));
+            entropies.push_back(stats::mean(run.rawEntropy));
+        }
+        if (const double r = stats::repetitionRate(run.tokens, 4); !std::isnan(r))
+            rep4.push_back(r);
+        texts.push_back(run.tokens);
+    }
+    summary.meanLength = stats::mean(lengths);
+    summary.meanPerplexity = stats::mean(perplexities);
+    summary.meanRawEntropy = stats::mean(entropies);
+    summary.distinct1 = stats::distinctN(texts, 1);
+    summary.distinct2 = stats::distinctN(texts, 2);
+    summary.distinct3 = stats::distinctN(texts, 3);
+    summary.rep4 = stats::mean(rep4);
+}
+
+// Each rater's agreement without them, and the raters below the thresholds, suggested for setting aside
+// (the user decides).
+void suggestSettingAside(SummaryReport& report, const std::map<QString, std::vector<double>>& alphaWithout,
+                         const ReportOptions& options) {
+    for (RaterRow& row : report.raters) {
+        const auto found = alphaWithout.find(row.rater);
+        row.alphaWithout = found != alphaWithout.end()
+                               ? found->second
+                               : std::vector<double>(static_cast<std::size_t>(report.dimensions.size()), stats::kNaN);
+        std::vector<double> changes;
+        for (std::size_t d = 0; d < row.alphaWithout.size(); ++d)
+            if (std::isfinite(row.alphaWithout[d]) && std::isfinite(report.agreement[d].alphaOrdinal))
+                changes.push_back(row.alphaWithout[d] - report.agreement[d].alphaOrdinal);
+        row.alphaChange = stats::mean(changes);
+        // Below the thresholds: suggested for setting aside (the user decides).
+        QStringList why;
+        if (row.setAside.isEmpty() && std::isfinite(row.goldAccuracy) &&
+            row.goldAccuracy < options.goldAccuracyThreshold)
+            why << QStringLiteral("gold accuracy %1 below %2")
+                       .arg(row.goldAccuracy, 0, 'g', 3)
+                       .arg(options.goldAccuracyThreshold);
+        if (row.setAside.isEmpty() && std::isfinite(row.alphaChange) && row.alphaChange >= options.alphaRiseThreshold)
+            why << QStringLiteral("alpha rises by %1 without them").arg(row.alphaChange, 0, 'f', 3);
+        row.suggestion = why.join(QStringLiteral("; "));
+    }
+}
+
+} // namespace
+
 Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     Result<Judgements> judgements = loadJudgements(m_db, m_modelHash);
     if (!judgements)
@@ -726,40 +823,10 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     report.lengthCoefficient = controlled.lengthCoefficient;
 
     // Pairwise counts, keyed by (lower, higher) strategy position.
-    std::map<std::pair<int, int>, PairwiseRow> pairs;
     std::vector<double> credit(static_cast<std::size_t>(players), 0.0);
     std::vector<int> played(static_cast<std::size_t>(players), 0);
-    for (const RecordedBattle& b : recorded) {
-        const int lo = std::min(b.battle.a, b.battle.b);
-        const int hi = std::max(b.battle.a, b.battle.b);
-        PairwiseRow& row = pairs[{lo, hi}];
-        const bool loIsA = lo == b.battle.a;
-        if (b.battle.outcome == stats::BattleOutcome::Tie) {
-            ++(b.bothBad ? row.bothBad : row.ties);
-            credit[static_cast<std::size_t>(lo)] += 0.5;
-            credit[static_cast<std::size_t>(hi)] += 0.5;
-        } else {
-            const bool loWon = (b.battle.outcome == stats::BattleOutcome::AWins) == loIsA;
-            ++(loWon ? row.winsA : row.winsB);
-            credit[static_cast<std::size_t>(loWon ? lo : hi)] += 1.0;
-        }
-        ++played[static_cast<std::size_t>(lo)];
-        ++played[static_cast<std::size_t>(hi)];
-    }
-    for (auto& [key, row] : pairs) {
-        row.strategyA = label(key.first, *index);
-        row.strategyB = label(key.second, *index);
-        const int total = row.winsA + row.winsB + row.ties + row.bothBad;
-        row.winRateA = (row.winsA + 0.5 * (row.ties + row.bothBad)) / total;
-        row.signTestP = stats::signTestPValue(row.winsA, row.winsB);
-        report.pairwise.push_back(row);
-    }
-    std::vector<double> signP;
-    for (const PairwiseRow& row : report.pairwise)
-        signP.push_back(row.signTestP);
-    const std::vector<double> holm = stats::holmAdjust(signP);
-    for (std::size_t i = 0; i < report.pairwise.size(); ++i)
-        report.pairwise[i].holmP = holm[i];
+    const std::map<std::pair<int, int>, PairwiseRow> pairs =
+        pairwiseOf(recorded, *index, credit, played, report.pairwise);
     report.preferenceVerdict = preferenceVerdict(players, pairs, report.pairwise, *index, fit.scores);
 
     // Per strategy: runs, text metrics, ratings.
@@ -782,28 +849,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         if (played[su] > 0)
             summary.winRate = credit[su] / played[su];
 
-        std::vector<double> lengths, perplexities, entropies, rep4;
-        std::vector<std::vector<int>> texts;
-        for (qint64 runId : runsOf[su]) {
-            static const RunSteps kNoSteps;
-            const auto found = steps->constFind(runId);
-            const RunSteps& run = found != steps->cend() ? found.value() : kNoSteps;
-            lengths.push_back(static_cast<double>(run.tokens.size()));
-            if (!run.tokens.empty()) {
-                perplexities.push_back(stats::perplexity(run.rawP));
-                entropies.push_back(stats::mean(run.rawEntropy));
-            }
-            if (const double r = stats::repetitionRate(run.tokens, 4); !std::isnan(r))
-                rep4.push_back(r);
-            texts.push_back(run.tokens);
-        }
-        summary.meanLength = stats::mean(lengths);
-        summary.meanPerplexity = stats::mean(perplexities);
-        summary.meanRawEntropy = stats::mean(entropies);
-        summary.distinct1 = stats::distinctN(texts, 1);
-        summary.distinct2 = stats::distinctN(texts, 2);
-        summary.distinct3 = stats::distinctN(texts, 3);
-        summary.rep4 = stats::mean(rep4);
+        addTextMetrics(summary, runsOf[su], steps.value());
 
         for (qsizetype d = 0; d < report.dimensions.size(); ++d) {
             std::vector<double> scores;
@@ -838,29 +884,124 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
     report.ratingsUsed = static_cast<int>(ratings.size());
     report.preferencesUsed = static_cast<int>(preferences->size());
     report.ratersSetAside = static_cast<int>(judgements->setAside.size());
-    for (RaterRow& row : report.raters) {
-        const auto found = alphaWithout.find(row.rater);
-        row.alphaWithout = found != alphaWithout.end()
-                               ? found->second
-                               : std::vector<double>(static_cast<std::size_t>(report.dimensions.size()), stats::kNaN);
-        std::vector<double> changes;
-        for (std::size_t d = 0; d < row.alphaWithout.size(); ++d)
-            if (std::isfinite(row.alphaWithout[d]) && std::isfinite(report.agreement[d].alphaOrdinal))
-                changes.push_back(row.alphaWithout[d] - report.agreement[d].alphaOrdinal);
-        row.alphaChange = stats::mean(changes);
-        // Below the thresholds: suggested for setting aside (the user decides).
-        QStringList why;
-        if (row.setAside.isEmpty() && std::isfinite(row.goldAccuracy) &&
-            row.goldAccuracy < options.goldAccuracyThreshold)
-            why << QStringLiteral("gold accuracy %1 below %2")
-                       .arg(row.goldAccuracy, 0, 'g', 3)
-                       .arg(options.goldAccuracyThreshold);
-        if (row.setAside.isEmpty() && std::isfinite(row.alphaChange) && row.alphaChange >= options.alphaRiseThreshold)
-            why << QStringLiteral("alpha rises by %1 without them").arg(row.alphaChange, 0, 'f', 3);
-        row.suggestion = why.join(QStringLiteral("; "));
-    }
+    suggestSettingAside(report, alphaWithout, options);
     return report;
 }
+
+namespace {
+
+// The tables as CSV, one function each (the runs, steps and ratings tables are written where they are read).
+void writePreferencesTable(CsvWriter& csv, const std::vector<PreferenceReportRow>& rows) {
+    // One strategy column per blind label that occurs, in label order.
+    QStringList labels;
+    for (const PreferenceReportRow& row : rows)
+        for (const PreferenceReportRow::Slot& slot : row.entries)
+            if (!labels.contains(slot.label))
+                labels << slot.label;
+    std::sort(labels.begin(), labels.end(),
+              [](const QString& a, const QString& b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
+    QStringList header{QStringLiteral("comparison_id"), QStringLiteral("prompt"),          QStringLiteral("rater"),
+                       QStringLiteral("winner"),        QStringLiteral("winner_strategy"), QStringLiteral("note")};
+    for (const QString& l : labels)
+        header << QStringLiteral("strategy_%1").arg(l);
+    csv.writeRow(header);
+    for (const PreferenceReportRow& row : rows) {
+        QStringList cells{
+            QString::number(row.comparisonId), row.prompt, row.rater, row.winner, row.winnerStrategy, row.note};
+        for (const QString& l : labels) {
+            const auto slot = std::find_if(row.entries.begin(), row.entries.end(),
+                                           [&](const PreferenceReportRow::Slot& s) { return s.label == l; });
+            cells << (slot != row.entries.end() ? slot->strategy : QString());
+        }
+        csv.writeRow(cells);
+    }
+}
+
+void writeSummaryTable(CsvWriter& csv, const SummaryReport& report) {
+    QStringList header{QStringLiteral("strategy_id"), QStringLiteral("strategy"), QStringLiteral("runs")};
+    for (const QString& d : report.dimensions)
+        header << d + QStringLiteral("_mean") << d + QStringLiteral("_ci_low") << d + QStringLiteral("_ci_high")
+               << d + QStringLiteral("_n");
+    header << QStringLiteral("bt_score") << QStringLiteral("bt_ci_low") << QStringLiteral("bt_ci_high")
+           << QStringLiteral("bt_length_controlled") << QStringLiteral("length_coefficient")
+           << QStringLiteral("online_elo") << QStringLiteral("battles") << QStringLiteral("win_rate")
+           << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity") << QStringLiteral("mean_raw_entropy")
+           << QStringLiteral("distinct_1") << QStringLiteral("distinct_2") << QStringLiteral("distinct_3")
+           << QStringLiteral("rep_4") << QStringLiteral("preference_best") << QStringLiteral("preference_verdict");
+    for (const QString& d : report.dimensions)
+        header << d + QStringLiteral("_best") << d + QStringLiteral("_verdict");
+    header << QStringLiteral("raters_used") << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
+           << QStringLiteral("raters_set_aside");
+    csv.writeRow(header);
+    for (std::size_t i = 0; i < report.strategies.size(); ++i) {
+        const StrategySummary& s = report.strategies[i];
+        QStringList cells{QString::number(s.strategyId), s.strategy, QString::number(s.runs)};
+        for (const DimensionSummary& d : s.dimensions)
+            cells << CsvWriter::number(d.mean) << CsvWriter::number(d.interval.low)
+                  << CsvWriter::number(d.interval.high) << QString::number(d.n);
+        cells << CsvWriter::number(s.bradleyTerry) << CsvWriter::number(s.bradleyTerryInterval.low)
+              << CsvWriter::number(s.bradleyTerryInterval.high) << CsvWriter::number(s.bradleyTerryLengthControlled)
+              << CsvWriter::number(report.lengthCoefficient) << CsvWriter::number(s.onlineElo)
+              << QString::number(s.battles) << CsvWriter::number(s.winRate) << CsvWriter::number(s.meanLength)
+              << CsvWriter::number(s.meanPerplexity) << CsvWriter::number(s.meanRawEntropy)
+              << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
+              << CsvWriter::number(s.rep4)
+              << (report.preferenceVerdict.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false"))
+              << report.preferenceVerdict.evidence;
+        for (const PreferenceVerdict& v : report.dimensionVerdicts)
+            cells << (v.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false")) << v.evidence;
+        cells << QString::number(report.ratersUsed) << QString::number(report.ratingsUsed)
+              << QString::number(report.preferencesUsed) << QString::number(report.ratersSetAside);
+        csv.writeRow(cells);
+    }
+}
+
+void writePairwiseTable(CsvWriter& csv, const SummaryReport& report) {
+    csv.writeRow({QStringLiteral("strategy_a"), QStringLiteral("strategy_b"), QStringLiteral("wins_a"),
+                  QStringLiteral("wins_b"), QStringLiteral("ties"), QStringLiteral("bothbad"),
+                  QStringLiteral("win_rate_a"), QStringLiteral("sign_test_p"), QStringLiteral("holm_p")});
+    for (const PairwiseRow& row : report.pairwise)
+        csv.writeRow({row.strategyA, row.strategyB, QString::number(row.winsA), QString::number(row.winsB),
+                      QString::number(row.ties), QString::number(row.bothBad), CsvWriter::number(row.winRateA),
+                      CsvWriter::number(row.signTestP), CsvWriter::number(row.holmP)});
+}
+
+void writeAgreementTable(CsvWriter& csv, const SummaryReport& report) {
+    csv.writeRow({QStringLiteral("dimension"), QStringLiteral("alpha_ordinal"), QStringLiteral("alpha_interval"),
+                  QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters"),
+                  QStringLiteral("alpha_ordinal_ci_low"), QStringLiteral("alpha_ordinal_ci_high")});
+    for (const AgreementRow& row : report.agreement)
+        csv.writeRow({row.dimension, CsvWriter::number(row.alphaOrdinal), CsvWriter::number(row.alphaInterval),
+                      QString::number(row.units), CsvWriter::number(row.pairable), QString::number(row.raters),
+                      CsvWriter::number(row.alphaOrdinalInterval.low),
+                      CsvWriter::number(row.alphaOrdinalInterval.high)});
+}
+
+void writeRatersTable(CsvWriter& csv, const SummaryReport& report) {
+    QStringList header{QStringLiteral("rater"),        QStringLiteral("ratings"),
+                       QStringLiteral("preferences"),  QStringLiteral("gold_answered"),
+                       QStringLiteral("gold_correct"), QStringLiteral("gold_accuracy")};
+    for (const QString& d : report.dimensions)
+        header << QStringLiteral("alpha_without_") + d;
+    header << QStringLiteral("alpha_change") << QStringLiteral("median_seconds_per_item")
+           << QStringLiteral("straight_lining") << QStringLiteral("set_aside") << QStringLiteral("suggested");
+    csv.writeRow(header);
+    for (const RaterRow& row : report.raters) {
+        QStringList cells{row.rater,
+                          QString::number(row.ratings),
+                          QString::number(row.preferences),
+                          QString::number(row.goldAnswered),
+                          QString::number(row.goldCorrect),
+                          CsvWriter::number(row.goldAccuracy)};
+        for (double alpha : row.alphaWithout)
+            cells << CsvWriter::number(alpha);
+        cells << CsvWriter::number(row.alphaChange) << CsvWriter::number(row.medianSecondsPerItem)
+              << CsvWriter::number(row.straightLining) << row.setAside << row.suggestion;
+        csv.writeRow(cells);
+    }
+}
+
+} // namespace
 
 Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options, const TokenText& tokenText) {
     CsvWriter csv(device);
@@ -924,30 +1065,7 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
         Result<std::vector<PreferenceReportRow>> rows = preferences();
         if (!rows)
             return rows.error();
-        // One strategy column per blind label that occurs, in label order.
-        QStringList labels;
-        for (const PreferenceReportRow& row : rows.value())
-            for (const PreferenceReportRow::Slot& slot : row.entries)
-                if (!labels.contains(slot.label))
-                    labels << slot.label;
-        std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
-            return a.size() != b.size() ? a.size() < b.size() : a < b;
-        });
-        QStringList header{QStringLiteral("comparison_id"), QStringLiteral("prompt"),          QStringLiteral("rater"),
-                           QStringLiteral("winner"),        QStringLiteral("winner_strategy"), QStringLiteral("note")};
-        for (const QString& l : labels)
-            header << QStringLiteral("strategy_%1").arg(l);
-        csv.writeRow(header);
-        for (const PreferenceReportRow& row : rows.value()) {
-            QStringList cells{
-                QString::number(row.comparisonId), row.prompt, row.rater, row.winner, row.winnerStrategy, row.note};
-            for (const QString& l : labels) {
-                const auto slot = std::find_if(row.entries.begin(), row.entries.end(),
-                                               [&](const PreferenceReportRow::Slot& s) { return s.label == l; });
-                cells << (slot != row.entries.end() ? slot->strategy : QString());
-            }
-            csv.writeRow(cells);
-        }
+        writePreferencesTable(csv, rows.value());
         return finish();
     }
     case ReportKind::Summary:
@@ -963,83 +1081,19 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
     Result<SummaryReport> report = summary(effective);
     if (!report)
         return report.error();
-    if (kind == ReportKind::Summary) {
-        QStringList header{QStringLiteral("strategy_id"), QStringLiteral("strategy"), QStringLiteral("runs")};
-        for (const QString& d : report->dimensions)
-            header << d + QStringLiteral("_mean") << d + QStringLiteral("_ci_low") << d + QStringLiteral("_ci_high")
-                   << d + QStringLiteral("_n");
-        header << QStringLiteral("bt_score") << QStringLiteral("bt_ci_low") << QStringLiteral("bt_ci_high")
-               << QStringLiteral("bt_length_controlled") << QStringLiteral("length_coefficient")
-               << QStringLiteral("online_elo") << QStringLiteral("battles") << QStringLiteral("win_rate")
-               << QStringLiteral("mean_length") << QStringLiteral("mean_perplexity")
-               << QStringLiteral("mean_raw_entropy") << QStringLiteral("distinct_1") << QStringLiteral("distinct_2")
-               << QStringLiteral("distinct_3") << QStringLiteral("rep_4") << QStringLiteral("preference_best")
-               << QStringLiteral("preference_verdict");
-        for (const QString& d : report->dimensions)
-            header << d + QStringLiteral("_best") << d + QStringLiteral("_verdict");
-        header << QStringLiteral("raters_used") << QStringLiteral("ratings_used") << QStringLiteral("preferences_used")
-               << QStringLiteral("raters_set_aside");
-        csv.writeRow(header);
-        for (std::size_t i = 0; i < report->strategies.size(); ++i) {
-            const StrategySummary& s = report->strategies[i];
-            QStringList cells{QString::number(s.strategyId), s.strategy, QString::number(s.runs)};
-            for (const DimensionSummary& d : s.dimensions)
-                cells << CsvWriter::number(d.mean) << CsvWriter::number(d.interval.low)
-                      << CsvWriter::number(d.interval.high) << QString::number(d.n);
-            cells << CsvWriter::number(s.bradleyTerry) << CsvWriter::number(s.bradleyTerryInterval.low)
-                  << CsvWriter::number(s.bradleyTerryInterval.high) << CsvWriter::number(s.bradleyTerryLengthControlled)
-                  << CsvWriter::number(report->lengthCoefficient) << CsvWriter::number(s.onlineElo)
-                  << QString::number(s.battles) << CsvWriter::number(s.winRate) << CsvWriter::number(s.meanLength)
-                  << CsvWriter::number(s.meanPerplexity) << CsvWriter::number(s.meanRawEntropy)
-                  << CsvWriter::number(s.distinct1) << CsvWriter::number(s.distinct2) << CsvWriter::number(s.distinct3)
-                  << CsvWriter::number(s.rep4)
-                  << (report->preferenceVerdict.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false"))
-                  << report->preferenceVerdict.evidence;
-            for (const PreferenceVerdict& v : report->dimensionVerdicts)
-                cells << (v.winner == int(i) ? QStringLiteral("true") : QStringLiteral("false")) << v.evidence;
-            cells << QString::number(report->ratersUsed) << QString::number(report->ratingsUsed)
-                  << QString::number(report->preferencesUsed) << QString::number(report->ratersSetAside);
-            csv.writeRow(cells);
-        }
-    } else if (kind == ReportKind::Pairwise) {
-        csv.writeRow({QStringLiteral("strategy_a"), QStringLiteral("strategy_b"), QStringLiteral("wins_a"),
-                      QStringLiteral("wins_b"), QStringLiteral("ties"), QStringLiteral("bothbad"),
-                      QStringLiteral("win_rate_a"), QStringLiteral("sign_test_p"), QStringLiteral("holm_p")});
-        for (const PairwiseRow& row : report->pairwise)
-            csv.writeRow({row.strategyA, row.strategyB, QString::number(row.winsA), QString::number(row.winsB),
-                          QString::number(row.ties), QString::number(row.bothBad), CsvWriter::number(row.winRateA),
-                          CsvWriter::number(row.signTestP), CsvWriter::number(row.holmP)});
-    } else if (kind == ReportKind::Agreement) {
-        csv.writeRow({QStringLiteral("dimension"), QStringLiteral("alpha_ordinal"), QStringLiteral("alpha_interval"),
-                      QStringLiteral("units"), QStringLiteral("pairable_values"), QStringLiteral("raters"),
-                      QStringLiteral("alpha_ordinal_ci_low"), QStringLiteral("alpha_ordinal_ci_high")});
-        for (const AgreementRow& row : report->agreement)
-            csv.writeRow({row.dimension, CsvWriter::number(row.alphaOrdinal), CsvWriter::number(row.alphaInterval),
-                          QString::number(row.units), CsvWriter::number(row.pairable), QString::number(row.raters),
-                          CsvWriter::number(row.alphaOrdinalInterval.low),
-                          CsvWriter::number(row.alphaOrdinalInterval.high)});
-    } else {
-        QStringList header{QStringLiteral("rater"),        QStringLiteral("ratings"),
-                           QStringLiteral("preferences"),  QStringLiteral("gold_answered"),
-                           QStringLiteral("gold_correct"), QStringLiteral("gold_accuracy")};
-        for (const QString& d : report->dimensions)
-            header << QStringLiteral("alpha_without_") + d;
-        header << QStringLiteral("alpha_change") << QStringLiteral("median_seconds_per_item")
-               << QStringLiteral("straight_lining") << QStringLiteral("set_aside") << QStringLiteral("suggested");
-        csv.writeRow(header);
-        for (const RaterRow& row : report->raters) {
-            QStringList cells{row.rater,
-                              QString::number(row.ratings),
-                              QString::number(row.preferences),
-                              QString::number(row.goldAnswered),
-                              QString::number(row.goldCorrect),
-                              CsvWriter::number(row.goldAccuracy)};
-            for (double alpha : row.alphaWithout)
-                cells << CsvWriter::number(alpha);
-            cells << CsvWriter::number(row.alphaChange) << CsvWriter::number(row.medianSecondsPerItem)
-                  << CsvWriter::number(row.straightLining) << row.setAside << row.suggestion;
-            csv.writeRow(cells);
-        }
+    switch (kind) {
+    case ReportKind::Summary:
+        writeSummaryTable(csv, report.value());
+        break;
+    case ReportKind::Pairwise:
+        writePairwiseTable(csv, report.value());
+        break;
+    case ReportKind::Agreement:
+        writeAgreementTable(csv, report.value());
+        break;
+    default:
+        writeRatersTable(csv, report.value());
+        break;
     }
     return finish();
 }

@@ -38,4 +38,7 @@ cmake --build "$build" --parallel "$(nproc)"
 if [[ "$mode" == run ]]; then
     exec "$build/app/sampling-workbench" "$@"
 fi
-QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --timeout $((sanitize ? 2400 : 900)) "$@"
+# One test per core at a time (each test has its own settings and data folders); ctest options given here
+# come after, so --parallel 1 runs them one by one.
+QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure --timeout $((sanitize ? 2400 : 900)) \
+    --parallel "$(nproc)" "$@"

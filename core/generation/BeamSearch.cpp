@@ -247,7 +247,7 @@ std::vector<Scored> drawWithoutReplacement(const std::vector<Scored>& scored, st
 } // namespace
 
 bool isBeamDecoder(const DecoderSpec& decoder) {
-    return decoder.type == QLatin1String("beam") || decoder.type == QLatin1String("group_beam");
+    return decoderFamily(decoder) == DecoderFamily::Beam;
 }
 
 Result<BeamOptions> beamOptions(const DecoderSpec& decoder, const Tokenizer& tokenizer) {
@@ -300,7 +300,7 @@ Status Generator::checkStrategy(const Strategy& strategy) const {
             return options.error();
         return checkDecoderChain(strategy, options->doSample, QStringLiteral("beam search"));
     }
-    if (strategy.decoder.type == QLatin1String("contrastive_search"))
+    if (decoderFamily(strategy.decoder) == DecoderFamily::Search)
         return checkDecoderChain(strategy, false, QStringLiteral("contrastive search"));
     return {};
 }

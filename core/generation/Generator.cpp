@@ -87,7 +87,7 @@ Result<GenerationResult> Generator::generate(const GenerationRequest& request,
         return chain.error();
     if (isBeamDecoder(request.strategy.decoder))
         return generateWithBeams(request, onStep, cancel);
-    if (request.strategy.decoder.type == QLatin1String("contrastive_search"))
+    if (decoderFamily(request.strategy.decoder) == DecoderFamily::Search)
         return contrastiveSearch(request, onStep, cancel);
     // Contrastive decoding and guidance rewrite each step's logits from a second view kept in the scorer.
     Result<std::unique_ptr<StepScorer>> scorer = makeStepScorer(request.strategy.decoder, m_model, m_tokenizer);

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include "Result.h"
+#include "sampling/DecoderRegistry.h"
 
 namespace swb {
 
@@ -23,34 +24,6 @@ struct SamplerSpec {
     // The parameters in a few words, as lists and tables show a stage: "p=0.9", "ids=[0, 13]",
     // "bias={50: -5}"; min_keep at its default 1 left out, long lists cut ("[1, 2, 3, … 12 in all]").
     QString summary() const;
-};
-
-// How tokens are chosen beyond the chain of one sampled path. "sample" (the default): the chain, then its
-// selector. "beam": Hugging Face transformers' beam search, with its fields validated and completed:
-// beams (1..256), length_penalty (finite, default 1), early_stopping (true, false or "never"; default
-// false), return (1..beams, default 1). The chain's samplers act as transformers' logits processors on
-// each beam's log-probabilities (only those that are processors there: logit bias, banned tokens and
-// words, repetition and presence/frequency penalties, no-repeat n-grams; the selector is not used).
-// beam also takes "do_sample" (beam sampling: the warpers temperature, top_k, top_p, min_p, typical,
-// epsilon, eta act too and the candidates are drawn) and "force_words" (constrained beam search: up to 16
-// words, each a string or a list of alternative strings, tokenized without special tokens).
-// "group_beam": diverse beam search, with beam's fields less do_sample and force_words, plus "groups"
-// (dividing beams, default 2) and "diversity_penalty" (>= 0, default 1). See BeamSearch.h.
-// "contrastive_search": Su et al. 2022 as transformers does it: "top_k" candidates (1..256, default 4), each
-// scored (1 - penalty_alpha) p - penalty_alpha * max cosine similarity of its last hidden state to those of
-// the context ("penalty_alpha" in [0, 1], default 0.6); the chain acts as logits processors.
-// "contrastive_decoding": Li et al. 2022 with a weaker "amateur" model (a path; it must share the
-// tokenizer): tokens with p_expert < alpha * max p_expert (alpha in (0, 1], default 0.1) are cut, the
-// others scored log p_expert - log p_amateur, or with "beta" (O'Brien & Lewis 2023)
-// (1 + beta) * logit_expert - beta * logit_amateur; the chain and its selector then act on those scores.
-// "cfg": classifier-free guidance as transformers does it: guidance_scale g (default 1.5), the
-// unconditional context "negative_prompt" (default: the prompt's last token); scores
-// g * (log p_cond - log p_uncond) + log p_uncond, then the chain.
-struct DecoderSpec {
-    QString type = QStringLiteral("sample");
-    QJsonObject params;
-    bool isSample() const { return type == QLatin1String("sample"); }
-    bool operator==(const DecoderSpec&) const = default;
 };
 
 // Engines whose order of applying samplers a strategy can follow (see StrategyPresets).

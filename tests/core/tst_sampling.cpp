@@ -614,6 +614,36 @@ private slots:
         kernelsMatchPlainLoops();
     }
 
+    // The decoder registry: each decoder's listed fields are exactly those its validation takes (a field it
+    // does not list is refused by name, one it lists never as unknown), each runs in the family its
+    // documentation gives, and the unknown-type sentence names every decoder.
+    void decoderRegistryListsWhatItValidates() {
+        const std::map<QString, DecoderFamily> families = {{"sample", DecoderFamily::Sample},
+                                                           {"beam", DecoderFamily::Beam},
+                                                           {"group_beam", DecoderFamily::Beam},
+                                                           {"contrastive_search", DecoderFamily::Search},
+                                                           {"contrastive_decoding", DecoderFamily::Scored},
+                                                           {"cfg", DecoderFamily::Scored}};
+        QCOMPARE(decoderDescriptors().size(), families.size());
+        for (const DecoderDescriptor& d : decoderDescriptors()) {
+            QVERIFY2(families.count(d.type) && families.at(d.type) == d.family, qPrintable(d.type));
+            const Result<DecoderSpec> extra = validateDecoder(QJsonObject{{"type", d.type}, {"no_such_field", 1}});
+            QVERIFY2(!extra, qPrintable(d.type));
+            QVERIFY2(extra.error().message.contains(d.type == "sample" ? "takes no fields"
+                                                                       : "unknown field 'no_such_field'"),
+                     qPrintable(extra.error().message));
+            for (const QString& field : d.fields) {
+                const Result<DecoderSpec> one = validateDecoder(QJsonObject{{"type", d.type}, {field, QJsonValue()}});
+                QVERIFY2(one || !one.error().message.contains("unknown field"), qPrintable(d.type + ": " + field));
+            }
+        }
+        const Result<DecoderSpec> unknown = validateDecoder(QJsonObject{{"type", "nucleus_beam"}});
+        QVERIFY(!unknown);
+        for (const auto& [type, family] : families)
+            QVERIFY2(unknown.error().message.contains(type), qPrintable(unknown.error().message));
+        QCOMPARE(decoderFamily(DecoderSpec{}), DecoderFamily::Sample);
+    }
+
     // The dense draw picks the item whose cumulative weight (in index order) brackets u * total.
     void denseDrawBracketsTheTarget() {
         Pcg64 rng(23);

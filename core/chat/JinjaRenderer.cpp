@@ -35,6 +35,9 @@ public:
 
     Value eval(const Expr& e);
     Value callValue(const Value& callee, CallArgs& args, int line);
+    // A call's, filter's or test's arguments: its children after the first (the callee or subject), evaluated,
+    // and its keywords.
+    CallArgs arguments(const Expr& e);
 
 private:
     struct Scope {
@@ -173,11 +176,7 @@ Value Renderer::filterChain(const Expr* chain, Value value) {
     for (const Expr* f = chain; f; f = f->children[0].get())
         filters.push_back(f);
     for (auto it = filters.rbegin(); it != filters.rend(); ++it) {
-        CallArgs args;
-        for (std::size_t i = 1; i < (*it)->children.size(); ++i)
-            args.positional.push_back(eval(*(*it)->children[i]));
-        for (const auto& [key, expr] : (*it)->keywords)
-            args.keyword.emplace_back(key, eval(*expr));
+        CallArgs args = arguments(**it);
         value = (*it)->filter((*it)->name, value, args, (*it)->line);
     }
     return value;
@@ -280,6 +279,15 @@ Value Renderer::defineMacro(const Node& node) {
         --m_callDepth;
         return Value(std::move(out));
     });
+}
+
+CallArgs Renderer::arguments(const Expr& e) {
+    CallArgs args;
+    for (std::size_t i = 1; i < e.children.size(); ++i)
+        args.positional.push_back(eval(*e.children[i]));
+    for (const auto& [key, expr] : e.keywords)
+        args.keyword.emplace_back(key, eval(*expr));
+    return args;
 }
 
 Value Renderer::callValue(const Value& callee, CallArgs& args, int line) {
@@ -569,31 +577,19 @@ Value Renderer::eval(const Expr& e) {
                     " is undefined",
                 e.line};
         }
-        CallArgs args;
-        for (std::size_t i = 1; i < e.children.size(); ++i)
-            args.positional.push_back(eval(*e.children[i]));
-        for (const auto& [key, expr] : e.keywords)
-            args.keyword.emplace_back(key, eval(*expr));
+        CallArgs args = arguments(e);
         return callValue(callee, args, e.line);
     }
     case Expr::Op::Filter: {
         Value subject = eval(*e.children[0]);
-        CallArgs args;
-        for (std::size_t i = 1; i < e.children.size(); ++i)
-            args.positional.push_back(eval(*e.children[i]));
-        for (const auto& [key, expr] : e.keywords)
-            args.keyword.emplace_back(key, eval(*expr));
+        CallArgs args = arguments(e);
         if (!e.filter) // in a branch of an if: Jinja2 says so when it runs
             throw TemplateError{"unknown filter '" + e.name + "'", e.line};
         return e.filter(e.name, std::move(subject), args, e.line);
     }
     case Expr::Op::Test: {
         const Value subject = eval(*e.children[0]);
-        CallArgs args;
-        for (std::size_t i = 1; i < e.children.size(); ++i)
-            args.positional.push_back(eval(*e.children[i]));
-        for (const auto& [key, expr] : e.keywords)
-            args.keyword.emplace_back(key, eval(*expr));
+        CallArgs args = arguments(e);
         if (!e.test)
             throw TemplateError{"unknown test '" + e.name + "'", e.line};
         return Value(e.test(e.name, subject, args, e.line) != e.negated);

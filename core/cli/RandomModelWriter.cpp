@@ -176,6 +176,31 @@ struct TensorPlan {
     std::uint64_t offset;
 };
 
+// A SentencePiece-style vocabulary of `vocab` tokens: <unk>, <s>, </s>, the 256 byte tokens, then distinct
+// pieces; with their GGUF token types.
+void randomVocabulary(int vocab, std::vector<std::string>& tokens, std::vector<std::int32_t>& types) {
+    tokens = {"<unk>", "<s>", "</s>"};
+    types = {2, 3, 3};
+    char byteName[8];
+    for (int b = 0; b < 256; ++b) {
+        std::snprintf(byteName, sizeof byteName, "<0x%02X>", b);
+        tokens.emplace_back(byteName);
+        types.push_back(6);
+    }
+    for (int i = 0; static_cast<int>(tokens.size()) < vocab; ++i) {
+        std::string piece = "\xe2\x96\x81"; // ▁
+        for (int n = i;; n = n / 26 - 1) {
+            piece += static_cast<char>('a' + n % 26);
+            if (n < 26)
+                break;
+        }
+        tokens.push_back(piece);
+        types.push_back(1);
+    }
+    tokens.resize(static_cast<std::size_t>(vocab));
+    types.resize(static_cast<std::size_t>(vocab));
+}
+
 } // namespace
 
 QString writeRandomGguf(const QString& path, const RandomShape& s, const QString& typeName, std::uint64_t seed) {
@@ -232,27 +257,9 @@ QString writeRandomGguf(const QString& path, const RandomShape& s, const QString
     add("output_norm.weight", s.dim, 1, false);
     add("output.weight", s.dim, s.vocab, true);
 
-    // A SentencePiece-style vocabulary: <unk>, <s>, </s>, the 256 byte tokens, then distinct pieces.
-    std::vector<std::string> tokens = {"<unk>", "<s>", "</s>"};
-    std::vector<std::int32_t> types = {2, 3, 3};
-    char byteName[8];
-    for (int b = 0; b < 256; ++b) {
-        std::snprintf(byteName, sizeof byteName, "<0x%02X>", b);
-        tokens.emplace_back(byteName);
-        types.push_back(6);
-    }
-    for (int i = 0; static_cast<int>(tokens.size()) < s.vocab; ++i) {
-        std::string piece = "\xe2\x96\x81"; // ▁
-        for (int n = i;; n = n / 26 - 1) {
-            piece += static_cast<char>('a' + n % 26);
-            if (n < 26)
-                break;
-        }
-        tokens.push_back(piece);
-        types.push_back(1);
-    }
-    tokens.resize(static_cast<std::size_t>(s.vocab));
-    types.resize(static_cast<std::size_t>(s.vocab));
+    std::vector<std::string> tokens;
+    std::vector<std::int32_t> types;
+    randomVocabulary(s.vocab, tokens, types);
 
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))

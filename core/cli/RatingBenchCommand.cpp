@@ -132,6 +132,37 @@ private:
     int m_round = 0;
 };
 
+// The bench's store: `comparisons` comparisons of two strategies on the model (four tokens each), then a
+// campaign dealing them to `raters` raters.
+CampaignRecord makeBenchCampaign(const Invocation& call, Database& database, int raters, int comparisons) {
+    LoadedModel loaded = loadModelFromArguments(call);
+    ComparisonPlan plan;
+    plan.promptSetName = QStringLiteral("bench");
+    plan.promptSetSource = QStringLiteral("swb bench rating");
+    for (int i = 0; i < comparisons; ++i)
+        plan.prompts << QStringLiteral("And God said %1").arg(i);
+    plan.strategies = {Strategy::parse(QStringLiteral("greedy")).value(), Strategy::parse(QStringLiteral("creative")).value()};
+    plan.strategies[0].name = QStringLiteral("greedy");
+    plan.strategies[1].name = QStringLiteral("creative");
+    plan.maxTokens = 4;
+    if (Result<ComparisonOutcome> ran = runComparisonPlan(*loaded.model, *loaded.tokenizer, database, plan); !ran)
+        failBadInput(ran.error().message);
+    QStringList names;
+    for (int r = 0; r < raters; ++r)
+        names << QStringLiteral("rater%1").arg(r);
+    RatingRepository ratings(database);
+    Result<Rubric> rubric = ratings.defaultRubric();
+    if (!rubric)
+        failBadInput(rubric.error().message);
+    CampaignPlan campaignPlan;
+    campaignPlan.goldShare = 0.0;
+    Result<CampaignRecord> campaign =
+        createCampaign(database, QStringLiteral("bench"), rubric->id, names, campaignPlan, {});
+    if (!campaign)
+        failBadInput(campaign.error().message);
+    return campaign.value();
+}
+
 int runRatingBench(const Invocation& call) {
     const int raters = static_cast<int>(call.integer(QStringLiteral("raters"), 20, 3, 1000));
     const int seconds = static_cast<int>(call.integer(QStringLiteral("seconds"), 60, 1, 3600));
@@ -144,34 +175,10 @@ int runRatingBench(const Invocation& call) {
     if (!opened)
         failBadInput(opened.error().message);
 
-    // Comparisons of two strategies on the demo model (four tokens each), then the campaign.
-    LoadedModel loaded = loadModelFromArguments(call);
-    ComparisonPlan plan;
-    plan.promptSetName = QStringLiteral("bench");
-    plan.promptSetSource = QStringLiteral("swb bench rating");
-    for (int i = 0; i < comparisons; ++i)
-        plan.prompts << QStringLiteral("And God said %1").arg(i);
-    plan.strategies = {Strategy::parse(QStringLiteral("greedy")).value(), Strategy::parse(QStringLiteral("creative")).value()};
-    plan.strategies[0].name = QStringLiteral("greedy");
-    plan.strategies[1].name = QStringLiteral("creative");
-    plan.maxTokens = 4;
-    if (Result<ComparisonOutcome> ran = runComparisonPlan(*loaded.model, *loaded.tokenizer, *opened.value(), plan); !ran)
-        failBadInput(ran.error().message);
-    QStringList names;
-    for (int r = 0; r < raters; ++r)
-        names << QStringLiteral("rater%1").arg(r);
+    const CampaignRecord campaign = makeBenchCampaign(call, *opened.value(), raters, comparisons);
     RatingRepository ratings(*opened.value());
-    Result<Rubric> rubric = ratings.defaultRubric();
-    if (!rubric)
-        failBadInput(rubric.error().message);
-    CampaignPlan campaignPlan;
-    campaignPlan.goldShare = 0.0;
     CampaignRepository campaigns(*opened.value());
-    Result<CampaignRecord> campaign =
-        createCampaign(*opened.value(), QStringLiteral("bench"), rubric->id, names, campaignPlan, {});
-    if (!campaign)
-        failBadInput(campaign.error().message);
-    Result<std::vector<CampaignRater>> links = campaigns.raters(campaign->id);
+    Result<std::vector<CampaignRater>> links = campaigns.raters(campaign.id);
     if (!links)
         failBadInput(links.error().message);
 
@@ -189,7 +196,7 @@ int runRatingBench(const Invocation& call) {
     std::vector<std::unique_ptr<RaterClient>> clients;
     std::vector<std::vector<CampaignQueueItem>> queues;
     for (std::size_t r = 0; r < links->size(); ++r) {
-        Result<std::vector<CampaignQueueItem>> queue = campaigns.queue(campaign->id, (*links)[r].raterId);
+        Result<std::vector<CampaignQueueItem>> queue = campaigns.queue(campaign.id, (*links)[r].raterId);
         if (!queue)
             failBadInput(queue.error().message);
         std::vector<int> outputs;

@@ -10,6 +10,29 @@ namespace swb {
 
 namespace {
 
+// No two tensors may share bytes (llama.cpp lays them end to end and refuses any other offset): one
+// written through the other would change both.
+Status checkNoOverlap(const std::vector<GgufFile::Tensor>& tensors, const QString& name) {
+    std::vector<const GgufFile::Tensor*> byOffset;
+    for (const GgufFile::Tensor& t : tensors)
+        if (t.data && t.bytes > 0)
+            byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](const GgufFile::Tensor* a, const GgufFile::Tensor* b) { return a->offset < b->offset; });
+    for (std::size_t i = 1; i < byOffset.size(); ++i) {
+        const GgufFile::Tensor& before = *byOffset[i - 1];
+        const GgufFile::Tensor& after = *byOffset[i];
+        if (after.offset < before.offset + before.bytes)
+            return Error::badInput(
+                QStringLiteral("%1: tensors '%2' and '%3' overlap (bytes %4 to %5 and %6 to %7 of the "
+                               "data section)")
+                    .arg(name, QString::fromStdString(before.name), QString::fromStdString(after.name),
+                         QString::number(before.offset), QString::number(before.offset + before.bytes),
+                         QString::number(after.offset), QString::number(after.offset + after.bytes)));
+    }
+    return {};
+}
+
 constexpr std::uint32_t kMagic = 0x46554747; // "GGUF" read as a little-endian uint32
 constexpr int kMaxArrayDepth = 8;            // nested arrays are legal; bound the recursion
 constexpr std::uint32_t kMaxDims = 8;        // ggml uses 4; anything far beyond is corruption
@@ -408,24 +431,8 @@ Result<GgufFile> GgufFile::open(const QString& path) {
         t.bytes = *bytes;
         t.data = file.bytes() + file.m_dataOffset + t.offset;
     }
-    // No two tensors may share bytes (llama.cpp lays them end to end and refuses any other offset): one
-    // written through the other would change both.
-    std::vector<const Tensor*> byOffset;
-    for (const Tensor& t : file.m_tensors)
-        if (t.data && t.bytes > 0)
-            byOffset.push_back(&t);
-    std::sort(byOffset.begin(), byOffset.end(),
-              [](const Tensor* a, const Tensor* b) { return a->offset < b->offset; });
-    for (std::size_t i = 1; i < byOffset.size(); ++i) {
-        const Tensor& before = *byOffset[i - 1];
-        const Tensor& after = *byOffset[i];
-        if (after.offset < before.offset + before.bytes)
-            return Error::badInput(QStringLiteral("%1: tensors '%2' and '%3' overlap (bytes %4 to %5 and %6 to %7 of the "
-                                                  "data section)")
-                                       .arg(name, QString::fromStdString(before.name), QString::fromStdString(after.name),
-                                            QString::number(before.offset), QString::number(before.offset + before.bytes),
-                                            QString::number(after.offset), QString::number(after.offset + after.bytes)));
-    }
+    if (Status status = checkNoOverlap(file.m_tensors, name); !status)
+        return status.error();
     return file;
 }
 

@@ -419,8 +419,12 @@ ModelInfo remoteModelInfo(const RemoteModel& model) {
     return info;
 }
 
-Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
-                                    const std::function<bool(const RemoteStep&)>& onStep, const std::atomic<bool>* cancel) {
+namespace {
+
+// The streamed completion request for the engine: the strategy's sampling fields in the engine's names, the
+// prompt (ids, text or the conversation's messages), max_tokens, a seed always, stop strings, and what
+// each engine needs to send back token ids and log-probabilities.
+Result<QJsonObject> remoteRequestBody(const RemoteModel& model, const RemoteRequest& request) {
     Result<QJsonObject> sampling = remoteSamplingFields(request.strategy, model.engine);
     if (!sampling)
         return sampling.error();
@@ -469,12 +473,25 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
         body.insert(QStringLiteral("post_sampling_probs"), true);
     if (model.engine == RemoteEngineKind::LlamaCpp)
         body.insert(QStringLiteral("n_probs"), request.topN);
+    return body;
+}
+
+} // namespace
+
+Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteRequest& request,
+                                    const std::function<bool(const RemoteStep&)>& onStep,
+                                    const std::atomic<bool>* cancel) {
+    const bool chat = !request.conversationJson.empty();
+    Result<QJsonObject> body = remoteRequestBody(model, request);
+    if (!body)
+        return body.error();
 
     const QString where = model.base.toString();
     QNetworkAccessManager network;
     // No limit on the whole answer, but one on silence: an engine that sends nothing for 5 minutes has stalled.
-    QNetworkReply* reply = network.post(makeRequest(model, chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions"), 300000),
-                                        QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply* reply = network.post(
+        makeRequest(model, chat ? QStringLiteral("/chat/completions") : QStringLiteral("/completions"), 300000),
+        QJsonDocument(body.value()).toJson(QJsonDocument::Compact));
     RemoteResult result;
     QByteArray pending, all;
     std::string held; // text of events without tokens, not yet given to a step

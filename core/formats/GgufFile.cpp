@@ -10,6 +10,17 @@ namespace swb {
 
 namespace {
 
+// GGUF versions 2 and 3 are read; a byte-swapped version means a big-endian file, which this little-endian
+// reader cannot use.
+Status checkVersion(std::uint32_t version, const QString& name) {
+    if (version == 2 || version == 3)
+        return {};
+    if (version == 0x02000000 || version == 0x03000000)
+        return Error::badInput(QStringLiteral("%1 is a big-endian GGUF file, which is not supported").arg(name));
+    return Error::badInput(
+        QStringLiteral("%1 has unsupported GGUF version %2 (2 and 3 are supported)").arg(name).arg(version));
+}
+
 // No two tensors may share bytes (llama.cpp lays them end to end and refuses any other offset): one
 // written through the other would change both.
 Status checkNoOverlap(const std::vector<GgufFile::Tensor>& tensors, const QString& name) {
@@ -303,15 +314,8 @@ Result<GgufFile> GgufFile::open(const QString& path) {
     file.m_version = in.read<std::uint32_t>("the header");
     if (in.failed())
         return Error::badInput(in.error());
-    if (file.m_version != 2 && file.m_version != 3) {
-        // A byte-swapped version means a big-endian file, which this little-endian reader cannot use.
-        const bool bigEndian = file.m_version == 0x02000000 || file.m_version == 0x03000000;
-        return Error::badInput(bigEndian
-                                   ? QStringLiteral("%1 is a big-endian GGUF file, which is not supported").arg(name)
-                                   : QStringLiteral("%1 has unsupported GGUF version %2 (2 and 3 are supported)")
-                                         .arg(name)
-                                         .arg(file.m_version));
-    }
+    if (Status status = checkVersion(file.m_version, name); !status)
+        return status.error();
     const auto tensorCount = in.read<std::uint64_t>("the header");
     const auto kvCount = in.read<std::uint64_t>("the header");
     if (in.failed())

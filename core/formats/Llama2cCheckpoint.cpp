@@ -19,6 +19,82 @@ std::int32_t readInt32(const std::byte* p) {
     return value;
 }
 
+// Where each tensor of a checkpoint with header h lies (byte offsets from the file's start, the weights
+// after `offset`), in the file's order; *end is where the last one ends. Laid out before the total is
+// checked against the file size, so no pointer is formed into a file too short for it.
+struct PlannedTensor {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    bool quantized;
+    std::uint64_t offset;
+    std::uint64_t scalesOffset;
+};
+
+std::vector<PlannedTensor> planTensors(const Llama2cCheckpoint::Header& h, std::uint64_t offset, std::uint64_t* end) {
+    const std::int64_t dim = h.dim;
+    const std::int64_t hidden = h.hiddenDim;
+    const std::int64_t headSize = dim / h.heads;
+    const std::int64_t kvDim = headSize * h.kvHeads;
+    const std::int64_t vocab = h.vocabSize;
+
+    std::vector<PlannedTensor> plan;
+    std::uint64_t cursor = offset;
+    const auto add = [&](std::string tensorName, std::vector<std::int64_t> shape, bool quantized) {
+        std::uint64_t n = 1;
+        for (const std::int64_t d : shape)
+            n *= static_cast<std::uint64_t>(d);
+        PlannedTensor p{std::move(tensorName), std::move(shape), quantized, cursor, 0};
+        if (quantized) {
+            cursor += n;
+            p.scalesOffset = cursor;
+            cursor += n / static_cast<std::uint64_t>(h.groupSize) * sizeof(float);
+        } else {
+            cursor += n * sizeof(float);
+        }
+        plan.push_back(std::move(p));
+    };
+    const auto perLayer = [&](const char* tensorName, std::vector<std::int64_t> shape, bool quantized) {
+        for (int l = 0; l < h.layers; ++l)
+            add("layers." + std::to_string(l) + "." + tensorName, shape, quantized);
+    };
+    const auto skip = [&](std::uint64_t bytes) { cursor += bytes; };
+
+    if (h.version == 0) {
+        add("tok_embeddings", {vocab, dim}, false);
+        perLayer("attention_norm", {dim}, false);
+        perLayer("wq", {dim, dim}, false);
+        perLayer("wk", {kvDim, dim}, false);
+        perLayer("wv", {kvDim, dim}, false);
+        perLayer("wo", {dim, dim}, false);
+        perLayer("ffn_norm", {dim}, false);
+        perLayer("w1", {hidden, dim}, false);
+        perLayer("w2", {dim, hidden}, false);
+        perLayer("w3", {hidden, dim}, false);
+        add("norm", {dim}, false);
+        // freq_cis_real and freq_cis_imag: run.c skips them and computes RoPE itself, so do we.
+        skip(2 * static_cast<std::uint64_t>(h.seqLen) * static_cast<std::uint64_t>(headSize / 2) * sizeof(float));
+        if (!h.sharedClassifier)
+            add("output", {vocab, dim}, false);
+    } else {
+        const bool q = h.version == 2;
+        perLayer("attention_norm", {dim}, false);
+        perLayer("ffn_norm", {dim}, false);
+        add("norm", {dim}, false);
+        add("tok_embeddings", {vocab, dim}, q);
+        perLayer("wq", {dim, dim}, q);
+        perLayer("wk", {kvDim, dim}, q);
+        perLayer("wv", {kvDim, dim}, q);
+        perLayer("wo", {dim, dim}, q);
+        perLayer("w1", {hidden, dim}, q);
+        perLayer("w2", {dim, hidden}, q);
+        perLayer("w3", {hidden, dim}, q);
+        if (!h.sharedClassifier)
+            add("output", {vocab, dim}, q);
+    }
+    *end = cursor;
+    return plan;
+}
+
 } // namespace
 
 std::int64_t Llama2cCheckpoint::Tensor::elements() const {
@@ -122,75 +198,8 @@ Result<Llama2cCheckpoint> Llama2cCheckpoint::open(const QString& path) {
                 .arg(name)
                 .arg(h.groupSize));
 
-    const std::int64_t dim = h.dim;
-    const std::int64_t hidden = h.hiddenDim;
-    const std::int64_t headSize = dim / h.heads;
-    const std::int64_t kvDim = headSize * h.kvHeads;
-    const std::int64_t vocab = h.vocabSize;
-
-    // First lay out every tensor's place (as byte offsets), then check the total against the file
-    // size before any pointer is formed.
-    struct Planned {
-        std::string name;
-        std::vector<std::int64_t> shape;
-        bool quantized;
-        std::uint64_t offset;
-        std::uint64_t scalesOffset;
-    };
-    std::vector<Planned> plan;
-    std::uint64_t cursor = offset;
-    const auto add = [&](std::string tensorName, std::vector<std::int64_t> shape, bool quantized) {
-        std::uint64_t n = 1;
-        for (const std::int64_t d : shape)
-            n *= static_cast<std::uint64_t>(d);
-        Planned p{std::move(tensorName), std::move(shape), quantized, cursor, 0};
-        if (quantized) {
-            cursor += n;
-            p.scalesOffset = cursor;
-            cursor += n / static_cast<std::uint64_t>(h.groupSize) * sizeof(float);
-        } else {
-            cursor += n * sizeof(float);
-        }
-        plan.push_back(std::move(p));
-    };
-    const auto perLayer = [&](const char* tensorName, std::vector<std::int64_t> shape, bool quantized) {
-        for (int l = 0; l < h.layers; ++l)
-            add("layers." + std::to_string(l) + "." + tensorName, shape, quantized);
-    };
-    const auto skip = [&](std::uint64_t bytes) { cursor += bytes; };
-
-    if (h.version == 0) {
-        add("tok_embeddings", {vocab, dim}, false);
-        perLayer("attention_norm", {dim}, false);
-        perLayer("wq", {dim, dim}, false);
-        perLayer("wk", {kvDim, dim}, false);
-        perLayer("wv", {kvDim, dim}, false);
-        perLayer("wo", {dim, dim}, false);
-        perLayer("ffn_norm", {dim}, false);
-        perLayer("w1", {hidden, dim}, false);
-        perLayer("w2", {dim, hidden}, false);
-        perLayer("w3", {hidden, dim}, false);
-        add("norm", {dim}, false);
-        // freq_cis_real and freq_cis_imag: run.c skips them and computes RoPE itself, so do we.
-        skip(2 * static_cast<std::uint64_t>(h.seqLen) * static_cast<std::uint64_t>(headSize / 2) * sizeof(float));
-        if (!h.sharedClassifier)
-            add("output", {vocab, dim}, false);
-    } else {
-        const bool q = h.version == 2;
-        perLayer("attention_norm", {dim}, false);
-        perLayer("ffn_norm", {dim}, false);
-        add("norm", {dim}, false);
-        add("tok_embeddings", {vocab, dim}, q);
-        perLayer("wq", {dim, dim}, q);
-        perLayer("wk", {kvDim, dim}, q);
-        perLayer("wv", {kvDim, dim}, q);
-        perLayer("wo", {dim, dim}, q);
-        perLayer("w1", {hidden, dim}, q);
-        perLayer("w2", {dim, hidden}, q);
-        perLayer("w3", {hidden, dim}, q);
-        if (!h.sharedClassifier)
-            add("output", {vocab, dim}, q);
-    }
+    std::uint64_t cursor = 0;
+    const std::vector<PlannedTensor> plan = planTensors(h, offset, &cursor);
 
     if (cursor > size)
         return Error::badInput(QStringLiteral("%1 is truncated or does not match its header: the header (%2) needs %3 "
@@ -206,7 +215,7 @@ Result<Llama2cCheckpoint> Llama2cCheckpoint::open(const QString& path) {
                 .arg(cursor)
                 .arg(size));
 
-    for (const Planned& p : plan) {
+    for (const PlannedTensor& p : plan) {
         Tensor t;
         t.name = p.name;
         t.shape = p.shape;

@@ -53,6 +53,25 @@ class TestConversation : public QObject {
         return runs.loadRun(id, false).value();
     }
 
+    // Explore in chat mode (the Conversation tab), as withoutATemplateTheUiSaysSo leaves it.
+    void openChat() {
+        auto* tabs = m_explore->findChild<QTabWidget*>(QStringLiteral("inputMode"));
+        QVERIFY(tabs);
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(1).center());
+        QVERIFY(m_explore->isChatMode());
+    }
+
+    // A template that names each role, so the tests can read the rendered prompt.
+    QString useRolesTemplate() {
+        const QString templatePath = m_dir.filePath(QStringLiteral("roles.jinja"));
+        if (!swb::test::writeFile(
+                templatePath, "{% for m in messages %}{{ m.role | upper }}: {{ m.content }}<|endoftext|>\n{% endfor %}"
+                              "{% if add_generation_prompt %}ASSISTANT:{% endif %}"))
+            return {};
+        m_explore->setChatTemplateFile(templatePath);
+        return templatePath;
+    }
+
 private slots:
     void initTestCase() {
         m_window = std::make_unique<MainWindow>();
@@ -68,10 +87,7 @@ private slots:
     }
 
     void withoutATemplateTheUiSaysSo() {
-        auto* tabs = m_explore->findChild<QTabWidget*>(QStringLiteral("inputMode"));
-        QVERIFY(tabs);
-        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(1).center());
-        QVERIFY(m_explore->isChatMode());
+        openChat();
         // The demo model ships no chat template: raw text, and the panel says so.
         QVERIFY(!m_chat->hasTemplate());
         QVERIFY2(m_chat->templateNote()->text().contains(QStringLiteral("no chat template")),
@@ -79,12 +95,9 @@ private slots:
     }
 
     void twoTurnConversation() {
-        const QString templatePath = m_dir.filePath(QStringLiteral("roles.jinja"));
-        QVERIFY(swb::test::writeFile(templatePath,
-                                     "{% for m in messages %}{{ m.role | upper }}: {{ m.content }}<|endoftext|>\n{% endfor %}"
-                                     "{% if add_generation_prompt %}ASSISTANT:{% endif %}"));
-        m_explore->setChatTemplateFile(templatePath);
-        QVERIFY(m_chat->hasTemplate());
+        openChat();
+        const QString templatePath = useRolesTemplate();
+        QVERIFY(!templatePath.isEmpty() && m_chat->hasTemplate());
         QCOMPARE(m_chat->templateNote()->text(), QStringLiteral("Chat template: %1").arg(templatePath));
 
         QTest::keyClicks(m_chat->systemEdit(), QStringLiteral("Speak as the prophets."));
@@ -135,6 +148,11 @@ private slots:
     }
 
     void branchingAReplyReplacesIt() {
+        if (m_explore->run().conversationJson.isEmpty()) { // run alone: a conversation of one turn to branch
+            openChat();
+            QVERIFY(!useRolesTemplate().isEmpty());
+            QVERIFY(send(QStringLiteral("Who made the heaven?")) > 0);
+        }
         const ExploreRun parent = m_explore->run();
         QVERIFY(!parent.conversationJson.isEmpty());
         QVERIFY(parent.steps.size() > 3);

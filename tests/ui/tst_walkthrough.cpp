@@ -78,6 +78,28 @@ class TestWalkthrough : public QObject {
         return ended.wait(60000) ? ended.front().front().toLongLong() : -1;
     }
 
+    // A comparison of two strategies on the loaded model, from the Compare tab's Run button.
+    bool runComparison() {
+        CompareView* compare = m_window->compare();
+        compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+        compare->setPrompts({QStringLiteral("And God said")});
+        compare->maxTokensBox()->setValue(6);
+        QSignalSpy changed(compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        return changed.wait(120000);
+    }
+
+    // Runs in the Runs list from the llama2.c checkpoint (model.bin) and from the demo model.
+    std::pair<int, int> runsByModel(int column) {
+        QStandardItemModel* model = m_window->runs()->model();
+        int checkpointRuns = 0, demoRuns = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            checkpointRuns += model->item(row, column)->text() == QStringLiteral("model.bin");
+            demoRuns += model->item(row, column)->text() == QStringLiteral("kjv-tiny");
+        }
+        return {checkpointRuns, demoRuns};
+    }
+
     bool loadDemo() {
         m_explore->openModel(bundledModelPath());
         return QTest::qWaitFor(
@@ -328,12 +350,7 @@ private slots:
             texts.push_back(m_explore->stream()->step(i).text);
         QVERIFY(!texts.empty());
         CompareView* compare = m_window->compare();
-        compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
-        compare->setPrompts({QStringLiteral("And God said")});
-        compare->maxTokensBox()->setValue(6);
-        QSignalSpy changed(compare, &CompareView::comparisonsChanged);
-        QTest::mouseClick(compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
-        QVERIFY(changed.wait(120000));
+        QVERIFY(runComparison());
 
         // Another model with another vocabulary.
         m_explore->openModel(m_checkpoint, m_tokenizer);
@@ -374,6 +391,8 @@ private slots:
         CompareView* compare = m_window->compare();
         QVERIFY(m_window->selectTab(QStringLiteral("compare")));
         compare->setRater(QStringLiteral("ann"));
+        if (compare->comparisonCount() == 0) // run alone
+            QVERIFY(runComparison());
         QVERIFY(compare->comparisonCount() > 0);
         QVERIFY(compare->showComparison(0));
         QSpinBox* first = compare->panes().front()->scoreBox(0);
@@ -409,10 +428,16 @@ private slots:
             if (model->horizontalHeaderItem(c)->text() == QStringLiteral("Model"))
                 column = c;
         QVERIFY(column >= 0);
-        int checkpointRuns = 0, demoRuns = 0;
-        for (int row = 0; row < model->rowCount(); ++row) {
-            checkpointRuns += model->item(row, column)->text() == QStringLiteral("model.bin");
-            demoRuns += model->item(row, column)->text() == QStringLiteral("kjv-tiny");
+        auto [checkpointRuns, demoRuns] = runsByModel(column);
+        if (checkpointRuns == 0 || demoRuns == 0) { // run alone: a run of each model
+            m_explore->openModel(m_checkpoint, m_tokenizer);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !m_explore->isModelLoading() && m_explore->loadedModel()->info.path == m_checkpoint, 60000);
+            QVERIFY(generate(4) > 0);
+            QVERIFY(loadDemo());
+            QVERIFY(generate(4) > 0);
+            list->refresh();
+            std::tie(checkpointRuns, demoRuns) = runsByModel(column);
         }
         QVERIFY(checkpointRuns > 0 && demoRuns > 0);
         list->setFilter(QStringLiteral("model.bin"));

@@ -53,6 +53,21 @@ class TestCompare : public QObject {
         }
     }
 
+    // The comparisons runsAComparisonFromTheGui makes (two strategies, three prompts, 12 tokens): made here
+    // when a function that rates, shows or counts them runs alone.
+    void ensureComparisons() {
+        if (m_compare->comparisonCount() > 0)
+            return;
+        m_compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
+        m_compare->setPrompts({QStringLiteral("And God said"), QStringLiteral("In the beginning"),
+                               QStringLiteral("Blessed are the meek")});
+        m_compare->maxTokensBox()->setValue(12);
+        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
+        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
+        QVERIFY(changed.wait(120000));
+        QVERIFY(m_compare->showComparison(0));
+    }
+
 private slots:
     void initTestCase() {
         // Start from an empty run store and settings, also when the test runs again in the same home.
@@ -87,6 +102,7 @@ private slots:
     }
 
     void ratesBlindEntirelyFromTheKeyboard() {
+        ensureComparisons();
         // The rater types a name, then Ctrl+N goes to the first unrated comparison.
         auto* rater = m_compare->findChild<QComboBox*>(QStringLiteral("rater"));
         rater->setFocus();
@@ -167,6 +183,7 @@ private slots:
     }
 
     void rubricsAreEditable() {
+        ensureComparisons();
         RatingRepository ratings(*m_window->database());
         RubricDialog dialog(ratings, Rubric{0, QStringLiteral("strict"), {{QStringLiteral("accuracy"), 1, 5}}});
         QVERIFY(dialog.save());
@@ -252,6 +269,7 @@ private slots:
     }
 
     void clickingATokenOpensItsStepInExplore() {
+        ensureComparisons();
         ComparePane* pane = m_compare->panes().back();
         QVERIFY(pane->stream()->stepCount() > 2);
         QTest::mouseClick(pane->stream(), Qt::LeftButton, {}, pane->stream()->chipRect(2).center());
@@ -300,6 +318,7 @@ private slots:
     // A campaign created in Compare over the store's comparisons, its progress read live from the store as
     // raters answer (here a preference saved as the rating server saves it).
     void campaignPanelShowsProgress() {
+        ensureComparisons();
         QVERIFY(m_window->selectTab(QStringLiteral("compare")));
         CampaignPanel* panel = m_compare->campaigns();
         QVERIFY(panel);
@@ -407,6 +426,7 @@ private slots:
     // The same setup on `swb serve` (the demo model) opened as a remote model: the engine generates each run,
     // the panes show them, and their texts are the local model's for the same strategies and seeds.
     void comparesOnARemoteModel() {
+        ensureComparisons();
         swb::test::ServeProcess serve({});
         QVERIFY(serve.port() > 0);
         const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
@@ -442,6 +462,7 @@ private slots:
     // A comparison whose runs were computed differently (an exact run beside a fast-math one) says what differs,
     // not which output is which; one whose runs agree says nothing.
     void flagsRunsComputedDifferently() {
+        ensureComparisons();
         const ModelInfo& info = m_window->explore()->loadedModel()->info;
         RunRepository runs(*m_window->database());
         const qint64 modelId =

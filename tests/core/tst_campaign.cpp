@@ -73,6 +73,17 @@ class TestCampaign : public QObject {
     QTemporaryDir m_dir;
     QString m_db;
 
+    // The campaign createsACampaignWithALinkPerRater makes (ann and bob, two ratings per output, no gold,
+    // comparison 7 an anchor): made here when a function that serves it runs alone.
+    void ensurePilotCampaign() {
+        if (swb::test::runSwbProcess({"campaign", "status", "--db", m_db, "--name", "pilot"}).status == 0)
+            return;
+        const auto created = swb::test::runSwbProcess({"campaign", "create", "--db", m_db, "--name", "pilot",
+                                                       "--raters", "ann,bob", "--ratings-per-output", "2",
+                                                       "--gold-share", "0", "--anchor", "7=high:Fluent and on topic"});
+        QVERIFY2(created.status == 0, created.err.constData());
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
@@ -110,6 +121,7 @@ private slots:
     }
 
     void ratersRateThroughTheServer() {
+        ensurePilotCampaign();
         const QJsonObject status = object(swb::test::runSwbProcess({"campaign", "status", "--db", m_db, "--name", "pilot"}).out);
         std::map<QString, QString> links;
         for (const QJsonValue& r : status.value("raters").toArray())

@@ -84,17 +84,13 @@ private slots:
     }
 
     void runsAComparisonFromTheGui() {
-        m_compare->setStrategies({QStringLiteral("greedy"), QStringLiteral("creative")});
-        m_compare->setPrompts({QStringLiteral("And God said"), QStringLiteral("In the beginning"),
-                               QStringLiteral("Blessed are the meek")});
-        m_compare->maxTokensBox()->setValue(12);
-        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
-        QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
-        QVERIFY(changed.wait(120000));
+        QCOMPARE(m_compare->comparisonCount(), 0);
+        ensureComparisons();
         QCOMPARE(m_compare->comparisonCount(), 3);
         RunRepository runs(*m_window->database());
         QCOMPARE(runs.listRuns()->size(), std::size_t(6));
         // Running the same setup again resumes: nothing new is generated.
+        QSignalSpy changed(m_compare, &CompareView::comparisonsChanged);
         QTest::mouseClick(m_compare->findChild<QPushButton*>(QStringLiteral("runComparison")), Qt::LeftButton);
         QVERIFY(changed.wait(120000));
         QCOMPARE(runs.listRuns()->size(), std::size_t(6));

@@ -16,11 +16,13 @@
 #include <QVBoxLayout>
 
 #include "AppInfo.h"
+#include "InferenceSession.h"
 #include "MessageBar.h"
 #include "Settings.h"
 #include "compare/CompareView.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
+#include "explore/StrategyEditor.h"
 #include "reports/ReportsView.h"
 #include "runs/RunsView.h"
 #include "serving/RemoteEngine.h"
@@ -44,9 +46,10 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
-    m_explore = new ExploreView(*m_settings, m_database.get(), databasePath, m_tabs);
+    m_session = std::make_unique<InferenceSession>(*m_settings, databasePath);
+    m_explore = new ExploreView(*m_settings, m_database.get(), *m_session, m_tabs);
     m_tabs->addTab(m_explore, tr("&Explore"));
-    m_compare = new CompareView(*m_settings, m_database.get(), m_explore, m_tabs);
+    m_compare = new CompareView(*m_settings, m_database.get(), *m_session, *m_explore->strategyEditor(), m_tabs);
     m_tabs->addTab(m_compare, tr("&Compare"));
     connect(m_compare, &CompareView::openStep, this, [this](qint64 runId, int step) {
         if (m_explore->openRun(runId)) {
@@ -54,7 +57,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
             selectTab(QStringLiteral("explore"));
         }
     });
-    m_sweepView = new SweepView(*m_settings, m_database.get(), m_explore, m_tabs);
+    m_sweepView = new SweepView(*m_settings, m_database.get(), *m_session, *m_explore->strategyEditor(), m_tabs);
     m_tabs->addTab(m_sweepView, tr("S&weep"));
     m_runsView = new RunsView(m_database.get(), m_tabs);
     m_tabs->addTab(m_runsView, tr("&Runs"));
@@ -85,6 +88,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
         if (m_tabs->currentWidget() == m_reportsView)
             m_reportsView->refresh();
     });
+    connect(m_session.get(), &InferenceSession::errorMessage, this, &MainWindow::showError);
     for (QObject* source : {static_cast<QObject*>(m_explore), static_cast<QObject*>(m_compare),
                             static_cast<QObject*>(m_sweepView), static_cast<QObject*>(m_runsView), static_cast<QObject*>(m_reportsView)}) {
         connect(source, SIGNAL(statusMessage(QString)), this, SLOT(showStatus(QString)));
@@ -123,7 +127,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
 }
 
 MainWindow::~MainWindow() {
-    // The views use the settings and the run store: they go first.
+    // The views use the settings, the run store and the inference session: they go first.
     delete m_tabs;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+
 #include <QMainWindow>
 #include <QStringList>
 
@@ -11,6 +13,7 @@ class CompareView;
 class MessageBar;
 class Database;
 class ExploreView;
+class InferenceSession;
 class ReportsView;
 class RunsView;
 class SweepView;
@@ -35,6 +38,8 @@ public:
     QString currentTabKey() const;
     bool selectTab(const QString& key);
     QTabWidget* tabs() const { return m_tabs; }
+    // The model the views work with (its worker thread, the lease of long jobs).
+    InferenceSession* session() const { return m_session.get(); }
     ExploreView* explore() const { return m_explore; }
     CompareView* compare() const { return m_compare; }
     RunsView* runs() const { return m_runsView; }
@@ -62,6 +67,7 @@ private:
 
     std::unique_ptr<Settings> m_settings;
     std::unique_ptr<Database> m_database;
+    std::unique_ptr<InferenceSession> m_session;
     QString m_databaseError;
     QTabWidget* m_tabs = nullptr;
     MessageBar* m_messageBar = nullptr;

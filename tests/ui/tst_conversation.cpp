@@ -22,6 +22,7 @@
 #include <QUndoStack>
 #include <QToolButton>
 
+#include "InferenceSession.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
@@ -190,7 +191,7 @@ private slots:
         QVERIFY(prepared);
         QCOMPARE(QString::fromStdString(prepared->prompt), QStringLiteral("[1]Hello=>"));
         // A broken text: one sentence in the message bar, and the next choice down is used.
-        QSignalSpy errors(m_explore, &ExploreView::errorMessage);
+        QSignalSpy errors(m_window->session(), &InferenceSession::errorMessage);
         m_explore->setChatTemplateText(QStringLiteral("{% if %}"));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.front().front().toString().contains(QStringLiteral("does not parse: line 1")));

@@ -22,6 +22,7 @@
 #include <qcustomplot.h>
 
 #include "AppInfo.h"
+#include "InferenceSession.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "explore/ExploreView.h"
@@ -220,11 +221,11 @@ private slots:
         m_sweep->setSpec(spec);
         QCOMPARE(m_sweep->spec()->seed, std::uint64_t(5000000000ull));
         // While another view has the model busy, a sweep waits its turn.
-        m_window->explore()->setWorkerBusy(true);
+        QVERIFY(m_window->session()->acquire(InferenceSession::Holder::Compare));
         QTest::mouseClick(m_sweep->findChild<QPushButton*>(QStringLiteral("sweepRun")), Qt::LeftButton);
         QVERIFY(!m_sweep->isRunning());
         QVERIFY(m_sweep->statusLabel()->text().startsWith(QStringLiteral("Wait for the running comparison")));
-        m_window->explore()->setWorkerBusy(false);
+        m_window->session()->release(InferenceSession::Holder::Compare);
         m_sweep->findChild<QCheckBox*>(QStringLiteral("sweepUseY"))->setChecked(true);
     }
 

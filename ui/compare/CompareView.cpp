@@ -29,14 +29,15 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "InferenceSession.h"
 #include "RunTokenizers.h"
 #include "Settings.h"
+#include "StrategySource.h"
 #include "compare/CampaignPanel.h"
 #include "compare/ComparePane.h"
 #include "compare/RubricDialog.h"
 #include "evaluation/PromptFile.h"
 #include "explore/ConversationPanel.h"
-#include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
 #include "runs/RunSetupText.h"
 #include "storage/Database.h"
@@ -49,11 +50,13 @@ namespace {
 constexpr int kMaxStrategies = 4;
 }
 
-CompareView::CompareView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent)
+CompareView::CompareView(Settings& settings, Database* database, InferenceSession& session,
+                         const StrategySource& edited, QWidget* parent)
     : QWidget(parent)
     , m_settings(settings)
     , m_database(database)
-    , m_explore(explore) {
+    , m_session(session)
+    , m_edited(edited) {
     setObjectName(QStringLiteral("compare"));
     if (m_database) {
         m_comparisonStore = std::make_unique<ComparisonRepository>(*m_database);
@@ -89,8 +92,7 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
     fromExplore->setText(tr("From Explore"));
     fromExplore->setToolTip(tr("Add the strategy being edited in Explore"));
     connect(fromExplore, &QToolButton::clicked, this, [this] {
-        addStrategyRow(QString::fromUtf8(
-            QJsonDocument(m_explore->strategyEditor()->strategy().toJson()).toJson(QJsonDocument::Compact)));
+        addStrategyRow(QString::fromUtf8(QJsonDocument(m_edited.strategy().toJson()).toJson(QJsonDocument::Compact)));
     });
     rowButtons->addWidget(add);
     rowButtons->addWidget(remove);
@@ -320,13 +322,13 @@ CompareView::CompareView(Settings& settings, Database* database, ExploreView* ex
         shortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
                  [this, i] { prefer(ComparisonRecord::labelAt(i)); });
 
-    InferenceWorker* worker = m_explore->worker();
+    InferenceWorker* worker = m_session.worker();
     connect(worker, &InferenceWorker::comparisonProgress, this, &CompareView::onProgress);
     connect(worker, &InferenceWorker::comparisonFinished, this, &CompareView::onFinished);
     connect(worker, &InferenceWorker::comparisonFailed, this, &CompareView::onFailed);
     // Token texts need the run's tokenizer: show the comparison again once a model is loaded.
     // A run's texts come from its own model's tokenizer, which may become available later.
-    connect(m_explore->runTokenizers(), &RunTokenizers::available, this, [this](const QString& hash) {
+    connect(m_session.runTokenizers(), &RunTokenizers::available, this, [this](const QString& hash) {
         if (m_shownModels.count(hash) != 0)
             showComparison(m_index);
     });
@@ -435,13 +437,8 @@ void CompareView::run() {
         m_runStatus->setText(tr("The run store is not open, so comparisons cannot be saved."));
         return;
     }
-    if (m_explore->isWorkerBusy()) {
-        m_runStatus->setText(
-            tr("Wait for the running sweep to finish (or cancel it): the model does one job at a time."));
-        return;
-    }
-    if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {
-        m_runStatus->setText(tr("Wait for the model to load and Explore to finish generating."));
+    if (QString why; !m_session.canAcquire(&why)) {
+        m_runStatus->setText(why);
         return;
     }
     ComparisonPlan plan;
@@ -469,9 +466,9 @@ void CompareView::run() {
                                                            .toHex()
                                                            .left(16))
                              : m_promptSource;
-    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson) && !m_explore->isRemoteModel()) {
+    if (std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson) && !m_session.isRemote()) {
         // (A remote engine takes conversations as they are and renders them with its own template.)
-        plan.chatTemplate = m_explore->conversation()->chatTemplate();
+        plan.chatTemplate = m_session.chatTemplate();
         if (!plan.chatTemplate) {
             m_runStatus->setText(tr("Some prompts are conversations, but the loaded model has no chat template; "
                                     "choose one in Explore's Chat tab."));
@@ -484,6 +481,8 @@ void CompareView::run() {
     plan.maxTokens = m_maxTokens->value();
     plan.blind = m_blind->isChecked();
 
+    if (!m_session.acquire(InferenceSession::Holder::Compare))
+        return; // checked above: nothing can have taken it since
     m_runningId = m_nextId++;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
@@ -494,15 +493,14 @@ void CompareView::run() {
     m_overall->show();
     m_item->show();
     m_runStatus->setText(tr("Running…"));
-    m_explore->setWorkerBusy(true);
-    InferenceWorker* worker = m_explore->worker();
+    InferenceWorker* worker = m_session.worker();
     QMetaObject::invokeMethod(worker, [worker, id = m_runningId, ticket = worker->takeTicket(),
                                        plan = std::move(plan)] { worker->runComparison(id, ticket, plan); });
 }
 
 void CompareView::cancel() {
     if (isRunning()) {
-        m_explore->worker()->requestStop();
+        m_session.stopJob();
         m_runStatus->setText(tr("Cancelling…"));
     }
 }
@@ -519,7 +517,7 @@ void CompareView::onProgress(quint64 id, const ComparisonProgress& progress) {
 
 void CompareView::runEnded() {
     m_runningId = 0;
-    m_explore->setWorkerBusy(false);
+    m_session.release(InferenceSession::Holder::Compare);
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
     m_overall->hide();
@@ -709,8 +707,8 @@ bool CompareView::showComparison(int index) {
         if (Result<ModelRecord> model = runs.loadModel(record->modelId)) {
             m_shownModels.insert(model->contentHash);
             const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
-            tokenizer = m_explore->runTokenizers()->request(model->contentHash, model->path,
-                                                            info.value(QLatin1String("tokenizer")).toString());
+            tokenizer = m_session.runTokenizers()->request(model->contentHash, model->path,
+                                                           info.value(QLatin1String("tokenizer")).toString());
         }
         pane->setRun(entry.runId, strategyName, generatedSteps(record.value(), tokenizer.get()), tokenizer);
         pane->setRevealed(m_revealed);

@@ -27,7 +27,8 @@ namespace swb {
 class ComparePane;
 class CampaignPanel;
 class Database;
-class ExploreView;
+class InferenceSession;
+class StrategySource;
 class Settings;
 
 // Compare: set up 2–4 strategies on a prompt or prompt set and run them (a queue with progress,
@@ -38,7 +39,8 @@ class CompareView final : public QWidget {
     Q_OBJECT
 
 public:
-    CompareView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent = nullptr);
+    CompareView(Settings& settings, Database* database, InferenceSession& session, const StrategySource& edited,
+                QWidget* parent = nullptr);
     ~CompareView() override;
 
     // Setup, also for tests.
@@ -110,7 +112,8 @@ private:
     Settings& m_settings;
     Database* m_database = nullptr;
     CampaignPanel* m_campaigns = nullptr;
-    ExploreView* m_explore = nullptr;
+    InferenceSession& m_session;
+    const StrategySource& m_edited; // Explore's strategy
     std::unique_ptr<ComparisonRepository> m_comparisonStore;
     std::unique_ptr<RatingRepository> m_ratings;
     Rubric m_rubric;

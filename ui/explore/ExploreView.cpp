@@ -112,49 +112,46 @@ QString tokenLabel(const Tokenizer* tokenizer, TokenId id) {
 
 } // namespace
 
-ExploreView::ExploreView(Settings& settings, Database* database, const QString& databasePath, QWidget* parent)
+ExploreView::ExploreView(Settings& settings, Database* database, InferenceSession& session, QWidget* parent)
     : QWidget(parent)
     , m_settings(settings)
-    , m_database(database) {
+    , m_database(database)
+    , m_session(session) {
     setObjectName(QStringLiteral("explore"));
     setAcceptDrops(true);
     if (m_database)
         m_runs = std::make_unique<RunRepository>(*m_database);
 
-    m_worker = new InferenceWorker(databasePath);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &InferenceWorker::modelLoaded, this, &ExploreView::onModelLoaded);
-    connect(m_worker, &InferenceWorker::modelFailed, this, [this](quint64 id, const QString& message) {
-        if (id != m_loadId)
-            return;
-        m_loadId = 0;
-        m_modelBar->setFailed(message);
-        // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
-        if (m_model && !needsSeparateTokenizer(m_loadingPath))
-            m_modelBar->setLoaded(m_model->info);
-        emit errorMessage(m_model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(m_model->info.path).fileName())
-                                  : message);
-        updateButtons();
-    });
-    connect(m_worker, &InferenceWorker::loadProgress, this, [this](quint64 id, int done, int total) {
-        if (id == m_loadId)
-            m_modelBar->setProgress(done, total);
-    });
-    connect(m_worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
-    connect(m_worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
-    connect(m_worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
-    connect(m_worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
-    connect(m_worker, &InferenceWorker::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
-    connect(m_worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
-    connect(m_worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
+    InferenceWorker* worker = m_session.worker();
+    connect(worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
+    connect(worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
+    connect(worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
+    connect(worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
+    connect(worker, &InferenceWorker::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
+    connect(worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
+    connect(worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
         if (id == m_inspectId)
             m_whatIf->setText(tr("Cannot replay this step: %1").arg(message));
     });
-    m_runTokenizers = new RunTokenizers(this);
-    connect(m_runTokenizers, &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
-    m_thread.setObjectName(QStringLiteral("inference"));
-    m_thread.start();
+    connect(m_session.runTokenizers(), &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
+    connect(&m_session, &InferenceSession::loadStarted, this,
+            [this](const QString& path, const QString& tokenizer) { m_modelBar->setLoading(path, tokenizer); });
+    connect(&m_session, &InferenceSession::loadProgress, this,
+            [this](int done, int total) { m_modelBar->setProgress(done, total); });
+    connect(&m_session, &InferenceSession::loadFailed, this, &ExploreView::onModelFailed);
+    connect(&m_session, &InferenceSession::loadCancelled, this, [this] {
+        if (m_session.model())
+            m_modelBar->setLoaded(m_session.model()->info);
+        else
+            m_modelBar->setFailed(tr("Loading cancelled."));
+        emit statusMessage(tr("Model loading cancelled."));
+    });
+    connect(&m_session, &InferenceSession::modelLoaded, this, &ExploreView::onModelLoaded);
+    connect(&m_session, &InferenceSession::chatTemplateChanged, this, [this] {
+        m_chat->setTokenizer(m_session.model()->tokenizer);
+        m_chat->setChatTemplate(m_session.chatTemplate(), m_session.chatTemplateNote());
+    });
+    connect(&m_session, &InferenceSession::stateChanged, this, &ExploreView::updateButtons);
 
     // Model bar.
     m_modelBar = new ModelBar(this);
@@ -170,10 +167,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
     connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
     connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
         // Reload what the user last asked for: the model loading now, else the one loaded.
-        if (m_loadId != 0)
-            openModel(m_loadingPath, m_loadingTokenizer);
-        else if (m_model)
-            openModel(m_model->info.path, m_model->info.tokenizerPath);
+        if (m_session.isLoading())
+            openModel(m_session.loadingPath(), m_session.loadingTokenizer());
+        else if (m_session.model())
+            openModel(m_session.model()->info.path, m_session.model()->info.tokenizerPath);
     });
 
     // Strategy editor.
@@ -206,14 +203,14 @@ ExploreView::ExploreView(Settings& settings, Database* database, const QString& 
             setChatTemplateFile(path);
     });
     connect(m_chat, &ConversationPanel::templateTextRequested, this, [this] {
-        if (!m_model)
+        if (!m_session.model())
             return;
         QDialog dialog(this);
         dialog.setWindowTitle(tr("Chat Template"));
         auto* edit = new QPlainTextEdit(&dialog);
         edit->setObjectName(QStringLiteral("chatTemplateText"));
         edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        const QString own = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
+        const QString own = m_session.chatTemplateText();
         edit->setPlainText(!own.isEmpty()           ? own
                            : m_chat->chatTemplate() ? QString::fromStdString(m_chat->chatTemplate()->source())
                                                     : QString());
@@ -513,14 +510,7 @@ void ExploreView::openLastModel() {
     openModel(!last.isEmpty() && QFileInfo::exists(last) ? last : bundledModelPath());
 }
 
-ExploreView::~ExploreView() {
-    // Nothing queued is wanted any more: stop a generation, a load and any replay.
-    m_worker->requestStop();
-    m_worker->requestCancelLoad();
-    m_worker->setLatestInspect(std::numeric_limits<quint64>::max());
-    m_thread.quit();
-    m_thread.wait();
-}
+ExploreView::~ExploreView() = default;
 
 void ExploreView::saveSettings() {
     m_settings.set(settings::exploreStrategy,
@@ -543,114 +533,66 @@ void ExploreView::saveSettings() {
 }
 
 void ExploreView::openModel(const QString& path, const QString& tokenizerPath) {
-    if (m_generating) {
-        emit statusMessage(tr("Stop the generation before opening another model."));
-        return;
-    }
-    if (m_workerBusy) {
-        emit statusMessage(tr("Wait for the comparison to finish, or cancel it, before opening another model."));
-        return;
-    }
-    if (m_loadId != 0)
-        m_worker->requestCancelLoad(); // the newer request replaces the load in flight
-    QString tokenizer = tokenizerPath;
-    if (tokenizer.isEmpty() && needsSeparateTokenizer(path)) {
-        const QString remembered = m_settings.get(settings::modelTokenizers).value(path).toString();
-        if (QFileInfo::exists(remembered))
-            tokenizer = remembered;
-    }
-    m_loadId = m_nextId++;
-    m_loadingPath = path;
-    m_loadingTokenizer = tokenizer;
-    m_modelBar->setLoading(path, tokenizer);
-    updateButtons();
-    ModelOptions options = m_modelBar->options();
-    options.tokenizerPath = tokenizer;
-    const quint64 id = m_loadId;
-    QMetaObject::invokeMethod(m_worker,
-                              [worker = m_worker, id, ticket = m_worker->takeTicket(), path, options,
-                               key = m_remoteKeys.value(path)] { worker->loadModel(id, ticket, path, options, key); });
+    if (QString why; !m_session.openModel(path, tokenizerPath, m_modelBar->options(), &why))
+        emit statusMessage(why);
 }
 
 void ExploreView::openRemoteModel(const QString& address, const QString& apiKey) {
-    m_remoteKeys.insert(address, apiKey);
+    m_session.setRemoteKey(address, apiKey);
     openModel(address);
 }
 
 bool ExploreView::isRemoteModel() const {
-    return m_model && m_model->info.format == QLatin1String("remote");
+    return m_session.isRemote();
 }
 
 void ExploreView::cancelModelLoad() {
-    // The load stops at its next layer; the model loaded before stays in use.
-    m_worker->requestCancelLoad();
-    m_loadId = 0;
-    if (m_model)
-        m_modelBar->setLoaded(m_model->info);
-    else
-        m_modelBar->setFailed(tr("Loading cancelled."));
-    emit statusMessage(tr("Model loading cancelled."));
-    updateButtons();
+    m_session.cancelLoad();
 }
 
-void ExploreView::onModelLoaded(quint64 id, const LoadedModelInfo& model) {
-    if (id != m_loadId) {
-        // A load cancelled or replaced too late to stop finished anyway: the worker now holds this model,
-        // so everything that shows or uses the model follows it. A newer load still running keeps its bar.
-        m_model = model;
-        m_runTokenizers->add(model.info.contentHash, model.tokenizer);
-        loadChatTemplate();
-        if (m_loadId == 0)
+void ExploreView::onModelFailed(const QString& message) {
+    const std::optional<LoadedModelInfo>& model = m_session.model();
+    m_modelBar->setFailed(message);
+    // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
+    if (model && !needsSeparateTokenizer(m_session.loadingPath()))
+        m_modelBar->setLoaded(model->info);
+    emit errorMessage(model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(model->info.path).fileName())
+                            : message);
+}
+
+void ExploreView::onModelLoaded(const LoadedModelInfo& model, bool late) {
+    if (late) {
+        // A newer load still running keeps its bar.
+        if (!m_session.isLoading())
             m_modelBar->setLoaded(model.info);
-        updateButtons();
         emit statusMessage(
             tr("Loaded %1 (the cancel came after it had finished).").arg(QDir::toNativeSeparators(model.info.path)));
         emit modelReady(model.info.path);
         return;
     }
-    m_loadId = 0;
-    m_model = model;
-    m_runTokenizers->add(model.info.contentHash, model.tokenizer);
     m_modelBar->setLoaded(model.info);
     for (const QString& warning : model.warnings)
         emit statusMessage(warning);
-    if (QFileInfo(model.info.path) != QFileInfo(bundledModelPath())) {
-        QStringList recent = m_settings.get(settings::recentModels);
-        recent.removeAll(model.info.path);
-        recent.prepend(model.info.path);
-        while (recent.size() > 8)
-            recent.removeLast();
-        m_settings.set(settings::recentModels, recent);
-        m_modelBar->setRecent(recent);
-    }
-    m_settings.set(settings::modelPath, model.info.path);
-    loadChatTemplate();
-    if (!model.info.tokenizerPath.isEmpty()) {
-        QVariantMap tokenizers = m_settings.get(settings::modelTokenizers);
-        tokenizers.insert(model.info.path, model.info.tokenizerPath);
-        m_settings.set(settings::modelTokenizers, tokenizers);
-    }
-    updateButtons();
+    m_modelBar->setRecent(m_settings.get(settings::recentModels));
     updateContextWarning();
     emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
     emit modelReady(model.info.path);
 }
 
-void ExploreView::setWorkerBusy(bool busy) {
-    m_workerBusy = busy;
-    updateButtons();
+void ExploreView::updateButtons() {
+    const bool ready = m_session.canAcquire();
+    m_generate->setEnabled(ready);
+    m_generateAction->setEnabled(m_front && ready);
+    m_stop->setEnabled(isGenerating());
+    m_stopAction->setEnabled(m_front && isGenerating());
 }
 
-void ExploreView::updateButtons() {
-    const bool ready = m_model.has_value() && m_loadId == 0 && !m_workerBusy;
-    m_generate->setEnabled(ready && !m_generating);
-    m_generateAction->setEnabled(m_front && ready && !m_generating);
-    m_stop->setEnabled(m_generating);
-    m_stopAction->setEnabled(m_front && m_generating);
+bool ExploreView::isGenerating() const {
+    return m_session.holds(InferenceSession::Holder::Explore);
 }
 
 void ExploreView::updateContextWarning() {
-    const int context = m_model ? m_model->info.contextLength : 0;
+    const int context = m_session.model() ? m_session.model()->info.contextLength : 0;
     const bool past = context > 0 && m_maxTokens->value() >= context;
     m_contextWarning->setText(past ? tr("The context holds %1 tokens, the prompt's included: the run ends sooner.")
                                          .arg(context)
@@ -677,74 +619,18 @@ void ExploreView::setChatMode(bool on) {
 }
 
 void ExploreView::setChatTemplateFile(const QString& path) {
-    if (!m_model)
-        return;
-    QVariantMap chosen = m_settings.get(settings::modelChatTemplates);
-    if (path.isEmpty())
-        chosen.remove(m_model->info.path);
-    else
-        chosen.insert(m_model->info.path, path);
-    m_settings.set(settings::modelChatTemplates, chosen);
-    loadChatTemplate();
+    m_session.setChatTemplateFile(path);
 }
 
 void ExploreView::setChatTemplateText(const QString& text) {
-    if (!m_model)
-        return;
-    QVariantMap texts = m_settings.get(settings::modelChatTemplateTexts);
-    if (text.trimmed().isEmpty())
-        texts.remove(m_model->info.path);
-    else
-        texts.insert(m_model->info.path, text);
-    m_settings.set(settings::modelChatTemplateTexts, texts);
-    loadChatTemplate();
-}
-
-void ExploreView::loadChatTemplate() {
-    if (!m_model)
-        return;
-    m_chat->setTokenizer(m_model->tokenizer);
-    if (isRemoteModel()) {
-        // The engine renders conversations with its own template.
-        m_chat->setChatTemplate(std::nullopt, tr("The server applies its own chat template; the messages are sent "
-                                                 "as they are."));
-        return;
-    }
-    const QString text = m_settings.get(settings::modelChatTemplateTexts).value(m_model->info.path).toString();
-    if (!text.isEmpty()) {
-        Result<ChatTemplate> t = ChatTemplate::fromText(text.toStdString(), tr("your template"));
-        if (t) {
-            // bos/eos strings still come from the model's files
-            if (Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path);
-                own && own.value())
-                t->setSpecialTokens(own.value()->bosToken(), own.value()->eosToken());
-            m_chat->setChatTemplate(std::move(t).value(), {});
-            return;
-        }
-        emit errorMessage(t.error().message);
-    }
-    const QString chosen = m_settings.get(settings::modelChatTemplates).value(m_model->info.path).toString();
-    if (!chosen.isEmpty()) {
-        Result<ChatTemplate> t = ChatTemplate::fromFile(chosen, m_model->info.path);
-        if (t) {
-            m_chat->setChatTemplate(std::move(t).value(), {});
-            return;
-        }
-        emit errorMessage(t.error().message);
-    }
-    Result<std::optional<ChatTemplate>> own = ChatTemplate::forModel(m_model->info.path);
-    if (!own) {
-        // A broken template: the model still opens; chat falls back to raw text and says why.
-        emit errorMessage(own.error().message);
-        m_chat->setChatTemplate(std::nullopt, own.error().message);
-    } else {
-        m_chat->setChatTemplate(std::move(own).value(), tr("This model has no chat template"));
-    }
+    m_session.setChatTemplateText(text);
 }
 
 void ExploreView::generate() {
-    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy)
+    if (QString why; !m_session.canAcquire(&why)) {
+        emit statusMessage(why);
         return;
+    }
     GenerationJob job;
     if (isChatMode()) {
         Result<ConversationPanel::Prepared> prepared = m_chat->prepare();
@@ -785,9 +671,10 @@ void ExploreView::generate() {
 }
 
 void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
-    job.id = m_nextId++;
+    if (!m_session.acquire(InferenceSession::Holder::Explore))
+        return;
+    job.id = m_session.nextId();
     m_jobId = job.id;
-    m_generating = true;
     m_maxTokensOfJob = job.request.maxTokens;
     m_run = {};
     m_run.promptText = shownPrompt;
@@ -795,8 +682,8 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_run.replyPrefix = m_chatReplyPrefix;
     m_run.strategy = job.request.strategy;
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
-    m_run.modelHash = m_model->info.contentHash;
-    m_run.vocabSize = m_model->info.vocabSize;
+    m_run.modelHash = m_session.model()->info.contentHash;
+    m_run.vocabSize = m_session.model()->info.vocabSize;
     m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
@@ -811,9 +698,9 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     m_progress->setText(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
     updateButtons();
     emit generationStarted();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
-        worker->generate(job, ticket);
-    });
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), ticket = m_session.worker()->takeTicket(),
+                               job = std::move(job)] { worker->generate(job, ticket); });
 }
 
 bool ExploreView::showsBeamTree() const {
@@ -836,24 +723,25 @@ void ExploreView::showBeamTexts(const BeamResult* result) {
 }
 
 void ExploreView::startBeamJob(GenerationJob job) {
-    job.id = m_nextId++;
+    if (!m_session.acquire(InferenceSession::Holder::Explore))
+        return;
+    job.id = m_session.nextId();
     m_jobId = job.id;
-    m_generating = true;
     m_maxTokensOfJob = job.request.maxTokens;
     m_run = {};
     m_run.promptText = QString::fromStdString(job.request.prompt);
     m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
     m_run.strategy = job.request.strategy;
     m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
-    m_run.modelHash = m_model->info.contentHash;
-    m_run.vocabSize = m_model->info.vocabSize;
+    m_run.modelHash = m_session.model()->info.contentHash;
+    m_run.vocabSize = m_session.model()->info.vocabSize;
     m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
     m_stream->clearSteps();
     m_stream->setPrompt(m_run.promptText);
     m_beamTree->clear();
-    m_beamTree->setTokenizer(m_model->tokenizer);
+    m_beamTree->setTokenizer(m_session.model()->tokenizer);
     showBeamTexts(nullptr);
     m_streamStack->setCurrentWidget(m_beamPage);
     m_timeline->clearSteps();
@@ -865,9 +753,9 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_progress->setText(tr("Beam search…"));
     updateButtons();
     emit generationStarted();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket = m_worker->takeTicket(), job = std::move(job)] {
-        worker->generate(job, ticket);
-    });
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), ticket = m_session.worker()->takeTicket(),
+                               job = std::move(job)] { worker->generate(job, ticket); });
 }
 
 void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
@@ -880,22 +768,22 @@ void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
 void ExploreView::traceBeamNode(int index) {
     m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped());
     // The node's distribution, as for a sampled step: recomputed for its path on the run's model.
-    if (!m_model || m_generating || m_workerBusy || m_run.promptIds.empty() ||
-        m_run.modelHash != m_model->info.contentHash)
+    if (!m_session.model() || m_session.holder() != InferenceSession::Holder::None || m_run.promptIds.empty() ||
+        m_run.modelHash != m_session.model()->info.contentHash)
         return;
     m_inspectDebounce->stop();
     dropInspection(); // the node's distribution, not a replay of the best path's step, fills the plot
-    m_beamNodeJob = m_nextId++;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id = m_beamNodeJob, prompt = m_run.promptIds,
-                                         path = m_beamTree->pathTokens(index), strategy = m_run.strategy] {
-        worker->traceBeamNode(id, prompt, path, strategy);
-    });
+    m_beamNodeJob = m_session.nextId();
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), id = m_beamNodeJob, prompt = m_run.promptIds,
+                               path = m_beamTree->pathTokens(index),
+                               strategy = m_run.strategy] { worker->traceBeamNode(id, prompt, path, strategy); });
 }
 
 void ExploreView::onBeamNodeTraced(quint64 id, const StepTrace& trace) {
     if (id != m_beamNodeJob || !showsBeamTree())
         return;
-    const std::shared_ptr<const Tokenizer> tokenizer = m_runTokenizers->find(m_run.modelHash);
+    const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer.get(), m_run.vocabSize));
     fillPipeline(trace, m_run.strategy);
     m_pipelineStep = -1;
@@ -903,7 +791,7 @@ void ExploreView::onBeamNodeTraced(quint64 id, const StepTrace& trace) {
 
 void ExploreView::showBeamSearch(const BeamResult& result) {
     m_beamTree->clear();
-    m_beamTree->setTokenizer(m_runTokenizers->find(m_run.modelHash));
+    m_beamTree->setTokenizer(m_session.runTokenizers()->find(m_run.modelHash));
     for (const BeamStep& step : result.steps)
         m_beamTree->appendStep(step);
     m_beamTree->setResult(result);
@@ -913,8 +801,8 @@ void ExploreView::showBeamSearch(const BeamResult& result) {
 }
 
 void ExploreView::stop() {
-    if (m_generating)
-        m_worker->requestStop();
+    if (isGenerating())
+        m_session.stopJob();
 }
 
 void ExploreView::onStep(quint64 id, const GeneratedStep& step) {
@@ -947,7 +835,7 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
         return;
     m_flush->stop();
     flushPending();
-    m_generating = false;
+    m_session.release(InferenceSession::Holder::Explore);
     m_run.runId = outcome.runId;
     m_run.promptIds = outcome.result.promptIds;
     m_run.finish = finishReasonName(outcome.result.finish);
@@ -1003,7 +891,7 @@ void ExploreView::onFailed(quint64 id, const QString& message) {
     m_replayOf.reset();
     m_flush->stop();
     flushPending();
-    m_generating = false;
+    m_session.release(InferenceSession::Holder::Explore);
     updateButtons();
     m_progress->setText(tr("Failed"));
     m_plot->clear(message);
@@ -1016,18 +904,20 @@ void ExploreView::selectStep(int step) {
 }
 
 void ExploreView::branch(int step, TokenId token) {
-    if (m_model && m_run.remote && tokenDisplayText(m_model->tokenizer.get(), token).startsWith(QLatin1Char('#'))) {
+    if (m_session.model() && m_run.remote &&
+        tokenDisplayText(m_session.model()->tokenizer.get(), token).startsWith(QLatin1Char('#'))) {
         emit statusMessage(tr("The engine did not say this token's text, so the branch cannot be sent as text."));
         return;
     }
-    startBranch(step, {token}, m_model ? tokenDisplayText(m_model->tokenizer.get(), token) : QString());
+    startBranch(step, {token},
+                m_session.model() ? tokenDisplayText(m_session.model()->tokenizer.get(), token) : QString());
 }
 
 void ExploreView::branchWithText(int step, const QString& text) {
-    if (!m_model)
+    if (!m_session.model())
         return;
     // The edited text as the model's tokenizer splits it on its own (no special tokens added or parsed).
-    startBranch(step, m_model->tokenizer->encode(text.toStdString(), false, false), text);
+    startBranch(step, m_session.model()->tokenizer->encode(text.toStdString(), false, false), text);
 }
 
 void ExploreView::editAndContinue(int step) {
@@ -1048,13 +938,13 @@ void ExploreView::editAndContinue(int step) {
 }
 
 void ExploreView::replayRun() {
-    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || m_run.steps.empty())
+    if (!m_session.canAcquire() || m_run.steps.empty())
         return;
     if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
         emit statusMessage(tr("Replaying needs a finished, saved run."));
         return;
     }
-    if (m_run.modelHash != m_model->info.contentHash) {
+    if (m_run.modelHash != m_session.model()->info.contentHash) {
         emit statusMessage(tr("This run came from another model; open that model to replay it."));
         return;
     }
@@ -1085,14 +975,13 @@ void ExploreView::replayRun() {
 }
 
 void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText) {
-    if (!m_model || m_generating || m_loadId != 0 || m_workerBusy || step < 0 ||
-        step >= static_cast<int>(m_run.steps.size()))
+    if (!m_session.canAcquire() || step < 0 || step >= static_cast<int>(m_run.steps.size()))
         return;
     if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
         emit statusMessage(tr("Branching needs a finished, saved run."));
         return;
     }
-    if (m_run.modelHash != m_model->info.contentHash) {
+    if (m_run.modelHash != m_session.model()->info.contentHash) {
         emit statusMessage(tr("This run came from another model; open that model to branch from it."));
         return;
     }
@@ -1138,7 +1027,7 @@ void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation
 }
 
 bool ExploreView::openRun(qint64 runId) {
-    if (!m_runs || m_generating)
+    if (!m_runs || isGenerating())
         return false;
     Result<RunRecord> record = m_runs->loadRun(runId);
     if (!record) {
@@ -1164,8 +1053,8 @@ bool ExploreView::openRun(qint64 runId) {
         const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
         m_run.vocabSize = info.value(QLatin1String("vocab_size")).toInt();
         // Token texts come from the run's own tokenizer: known, or loaded from its model's files.
-        tokenizer = m_runTokenizers->request(model->contentHash, model->path,
-                                             info.value(QLatin1String("tokenizer")).toString());
+        tokenizer = m_session.runTokenizers()->request(model->contentHash, model->path,
+                                                       info.value(QLatin1String("tokenizer")).toString());
     }
     // Step texts decoded in context with that tokenizer, else as stored with the run.
     m_run.steps = generatedSteps(record.value(), tokenizer.get());
@@ -1205,7 +1094,7 @@ bool ExploreView::openRun(qint64 runId) {
         m_stream->setSelectedStep(0);
     else
         showStep();
-    if (!m_model || m_model->info.contentHash != m_run.modelHash)
+    if (!m_session.model() || m_session.model()->info.contentHash != m_run.modelHash)
         emit statusMessage(tr("Run %1 came from a model that is not loaded: its stored trace is shown, and what-if "
                               "replay and branching need that model.")
                                .arg(runId));
@@ -1283,7 +1172,7 @@ void ExploreView::tryLoopRemedy(int index) {
 }
 
 TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
-    if (m_run.steps.empty() || m_generating) {
+    if (m_run.steps.empty() || isGenerating()) {
         emit statusMessage(tr("Generate or open a run first: the probe follows a token through a finished run."));
         return nullptr;
     }
@@ -1292,7 +1181,7 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
                               "only its top candidates."));
         return nullptr;
     }
-    if (!m_model || m_run.modelHash != m_model->info.contentHash || m_run.promptIds.empty()) {
+    if (!m_session.model() || m_run.modelHash != m_session.model()->info.contentHash || m_run.promptIds.empty()) {
         emit statusMessage(tr("The token probe recomputes the run on its model: open that model first."));
         return nullptr;
     }
@@ -1300,28 +1189,29 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
         m_probe = new TokenProbeDialog(this);
         connect(m_probe, &TokenProbeDialog::probeRequested, this, [this](TokenId probed) {
             // The run the dialog was opened for, on its own model (the loaded one may have changed since).
-            if (!m_model || m_probeRun.modelHash != m_model->info.contentHash) {
+            if (!m_session.model() || m_probeRun.modelHash != m_session.model()->info.contentHash) {
                 m_probe->showFailure(
                     tr("the run's model is no longer the loaded one; open it again to probe this run"));
                 return;
             }
-            m_probeId = m_nextId++;
-            QMetaObject::invokeMethod(
-                m_worker, [worker = m_worker, id = m_probeId, prompt = m_probeRun.promptIds,
-                           tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy, seed = m_probeRun.seed,
-                           probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
+            m_probeId = m_session.nextId();
+            QMetaObject::invokeMethod(m_session.worker(),
+                                      [worker = m_session.worker(), id = m_probeId, prompt = m_probeRun.promptIds,
+                                       tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy,
+                                       seed = m_probeRun.seed,
+                                       probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
         });
         connect(m_probe, &TokenProbeDialog::stepActivated, this, &ExploreView::selectStep);
-        connect(m_worker, &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
+        connect(m_session.worker(), &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
             if (id == m_probeId && m_probe)
                 m_probe->showProbe(probe);
         });
-        connect(m_worker, &InferenceWorker::probeFailed, this, [this](quint64 id, const QString& message) {
+        connect(m_session.worker(), &InferenceWorker::probeFailed, this, [this](quint64 id, const QString& message) {
             if (id == m_probeId && m_probe)
                 m_probe->showFailure(message);
         });
     }
-    const std::shared_ptr<const Tokenizer> tokenizer = m_runTokenizers->find(m_run.modelHash);
+    const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     QStringList texts;
     for (const GeneratedStep& step : m_run.steps)
         texts << visibleTokenText(tokenDisplayText(tokenizer.get(), step.token));
@@ -1346,20 +1236,20 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
 void ExploreView::showRunSteps() {
     m_streamStack->setCurrentWidget(m_streamScroll);
     m_timeline->show();
-    m_stream->setTokenizer(m_runTokenizers->find(m_run.modelHash));
+    m_stream->setTokenizer(m_session.runTokenizers()->find(m_run.modelHash));
     m_stream->clearSteps();
     m_stream->setPrompt(m_run.promptText);
     m_stream->appendSteps(m_run.steps);
 }
 
 void ExploreView::onRunTokenizerAvailable(const QString& modelHash) {
-    if (m_run.runId == 0 || m_run.modelHash != modelHash || m_generating)
+    if (m_run.runId == 0 || m_run.modelHash != modelHash || isGenerating())
         return;
     RunRecord record;
     record.promptIds = m_run.promptIds;
     for (const GeneratedStep& step : m_run.steps)
         record.steps.push_back(step.trace);
-    const auto tokenizer = m_runTokenizers->find(modelHash);
+    const auto tokenizer = m_session.runTokenizers()->find(modelHash);
     std::vector<GeneratedStep> decoded = generatedSteps(record, tokenizer.get());
     for (std::size_t i = 0; i < decoded.size(); ++i)
         m_run.steps[i].text = std::move(decoded[i].text);
@@ -1391,7 +1281,7 @@ void ExploreView::showStep() {
         return;
     }
     // Token texts only from the tokenizer of the run's own model.
-    const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
+    const std::shared_ptr<const Tokenizer> runTokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     const Tokenizer* tokenizer = runTokenizer.get();
     const int vocab = m_run.vocabSize;
     const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
@@ -1409,7 +1299,7 @@ void ExploreView::showStep() {
             m_pipelineStep = step;
         }
     }
-    if (m_inspectedStep != step && !m_generating)
+    if (m_inspectedStep != step && !isGenerating())
         m_inspectDebounce->start();
     updateWhatIf();
 }
@@ -1440,14 +1330,14 @@ void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy)
 
 void ExploreView::requestInspection() {
     const int step = m_stream->selectedStep();
-    if (!m_model || m_generating || step < 0 || step >= static_cast<int>(m_run.steps.size()) ||
-        (m_run.promptIds.empty() && !m_run.remote) || m_run.modelHash != m_model->info.contentHash)
+    if (!m_session.model() || isGenerating() || step < 0 || step >= static_cast<int>(m_run.steps.size()) ||
+        (m_run.promptIds.empty() && !m_run.remote) || m_run.modelHash != m_session.model()->info.contentHash)
         return;
     InspectJob job;
-    job.id = m_nextId++;
+    job.id = m_session.nextId();
     m_inspectId = job.id;
     m_requestedStep = step;
-    m_worker->setLatestInspect(job.id);
+    m_session.worker()->setLatestInspect(job.id);
     job.promptIds = m_run.promptIds;
     job.tokens = m_run.tokens();
     job.step = step;
@@ -1456,7 +1346,8 @@ void ExploreView::requestInspection() {
     if (m_run.remote)
         for (const GeneratedStep& s : m_run.steps)
             job.traces.push_back(s.trace);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = std::move(job)] { worker->inspect(job); });
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), job = std::move(job)] { worker->inspect(job); });
 }
 
 void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
@@ -1489,7 +1380,7 @@ void ExploreView::dropInspection() {
     m_requestedStep = -1;
     m_pipelineStep = -1;
     m_inspectId = 0;
-    m_worker->setLatestInspect(m_nextId++); // replays already queued are skipped
+    m_session.worker()->setLatestInspect(m_session.nextId()); // replays already queued are skipped
 }
 
 void ExploreView::updateWhatIf() {
@@ -1498,7 +1389,7 @@ void ExploreView::updateWhatIf() {
         m_whatIf->clear();
         return;
     }
-    const std::shared_ptr<const Tokenizer> runTokenizer = m_runTokenizers->find(m_run.modelHash);
+    const std::shared_ptr<const Tokenizer> runTokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     const Tokenizer* tokenizer = runTokenizer.get();
     const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
     QString text = m_run.remote ? tr("<b>Step %1</b>: the engine drew “%2” — raw p %3, %4 (its top %5 candidates "
@@ -1526,7 +1417,7 @@ void ExploreView::updateWhatIf() {
                                        replay.finalCount))
                         .arg(tokenLabel(tokenizer, replay.chosen).toHtmlEscaped())
                         .arg(replay.finalP, 0, 'g', 3);
-    } else if (m_model && m_run.modelHash != m_model->info.contentHash) {
+    } else if (m_session.model() && m_run.modelHash != m_session.model()->info.contentHash) {
         text += tr("<br>Stored trace (the run's model is not loaded).");
     }
     const DecoderStepTrace& decoder = m_run.steps[static_cast<std::size_t>(step)].decoder;

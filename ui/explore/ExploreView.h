@@ -4,12 +4,10 @@
 #include <optional>
 #include <vector>
 
-#include <QHash>
-#include <QThread>
 #include <QWidget>
 
+#include "InferenceSession.h"
 #include "evaluation/LoopRemedies.h"
-#include "explore/InferenceWorker.h"
 #include "explore/ReplayDialog.h"
 
 class QLabel;
@@ -66,9 +64,8 @@ class ExploreView final : public QWidget {
     Q_OBJECT
 
 public:
-    // database: the GUI thread's connection to the run store (may be null when it cannot be opened);
-    // databasePath: where the worker saves runs.
-    ExploreView(Settings& settings, Database* database, const QString& databasePath, QWidget* parent = nullptr);
+    // database: the GUI thread's connection to the run store (may be null when it cannot be opened).
+    ExploreView(Settings& settings, Database* database, InferenceSession& session, QWidget* parent = nullptr);
     ~ExploreView() override;
 
     // tokenizerPath: the tokenizer file to use with a model that needs one (a llama2.c checkpoint); when
@@ -82,12 +79,12 @@ public:
     // The model of the last session, else the bundled demo model.
     void openLastModel();
     void cancelModelLoad();
-    bool isModelLoaded() const { return m_model.has_value(); }
-    bool isModelLoading() const { return m_loadId != 0; }
+    bool isModelLoaded() const { return m_session.model().has_value(); }
+    bool isModelLoading() const { return m_session.isLoading(); }
     // The shown run may have been deleted (with a parent): it then counts as unsaved.
     void forgetDeletedRun();
-    const std::optional<LoadedModelInfo>& loadedModel() const { return m_model; }
-    bool isGenerating() const { return m_generating; }
+    const std::optional<LoadedModelInfo>& loadedModel() const { return m_session.model(); }
+    bool isGenerating() const;
     void generate();
     void stop();
     // Continues the current run from `step` with `token` in place of what was drawn there.
@@ -104,18 +101,12 @@ public:
     bool openRun(qint64 runId);
     void selectStep(int step);
     void saveSettings();
-    // Another view has the worker busy (e.g. running a comparison): Generate waits for it.
-    void setWorkerBusy(bool busy);
-    // Whether another view (Compare, Sweep) has the worker busy.
-    bool isWorkerBusy() const { return m_workerBusy; }
 
     const ExploreRun& run() const { return m_run; }
     const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
     int inspectedStep() const { return m_inspectedStep; }
-    InferenceWorker* worker() const { return m_worker; }
+    InferenceWorker* worker() const { return m_session.worker(); }
     ModelBar* modelBar() const { return m_modelBar; }
-    // The tokenizers of the models runs came from (shared with Compare).
-    RunTokenizers* runTokenizers() const { return m_runTokenizers; }
     TokenStreamView* stream() const { return m_stream; }
     DistributionPlot* distribution() const { return m_plot; }
     TimelinePlot* timeline() const { return m_timeline; }
@@ -179,7 +170,8 @@ private:
     // Fills the decoder table for a step (hidden when the step has no decoder trace); returns its caption.
     void clearStepDetails();
     QString fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer);
-    void onModelLoaded(quint64 id, const LoadedModelInfo& model);
+    void onModelLoaded(const LoadedModelInfo& model, bool late);
+    void onModelFailed(const QString& message);
     void onStep(quint64 id, const GeneratedStep& step);
     void onFinished(quint64 id, const GenerationOutcome& outcome);
     void onFailed(quint64 id, const QString& message);
@@ -201,27 +193,16 @@ private:
     // The beam search's returned texts above its tree (none: hidden).
     void showBeamTexts(const BeamResult* result);
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
-    void loadChatTemplate();
 
     Settings& m_settings;
     Database* m_database = nullptr;
     std::unique_ptr<RunRepository> m_runs;
-    QThread m_thread;
-    InferenceWorker* m_worker = nullptr;
-    RunTokenizers* m_runTokenizers = nullptr;
+    InferenceSession& m_session;
 
-    std::optional<LoadedModelInfo> m_model;
-    QString m_loadingPath;
-    QHash<QString, QString> m_remoteKeys; // API keys by server address, for this session only
-    QString m_loadingTokenizer;
-    quint64 m_nextId = 1;
-    quint64 m_loadId = 0;
     quint64 m_jobId = 0;
     quint64 m_inspectId = 0;
     quint64 m_beamNodeJob = 0;
-    bool m_generating = false;
     bool m_front = true;
-    bool m_workerBusy = false;
     ExploreRun m_run;
     std::vector<GeneratedStep> m_pending;
     std::optional<ReplayedStep> m_inspection;

@@ -5,6 +5,7 @@
 #include <QJsonValue>
 #include <QWidget>
 
+#include "StrategySource.h"
 #include "sampling/Strategy.h"
 
 class QComboBox;
@@ -27,7 +28,7 @@ class StrategyFormatsDialog;
 // reorder), a parameter form per sampler with its range and documented semantics, presets and
 // engine orders, a JSON view that round-trips, the seed (with "new seed"), undo/redo of every
 // edit, and named strategies saved in the run store.
-class StrategyEditor final : public QWidget {
+class StrategyEditor final : public QWidget, public StrategySource {
     Q_OBJECT
 
 public:
@@ -35,7 +36,7 @@ public:
     ~StrategyEditor() override;
 
     // The current strategy, always valid (its seed included).
-    const Strategy& strategy() const { return m_strategy; }
+    const Strategy& strategy() const override { return m_strategy; }
     // Replaces the strategy as one undoable edit.
     void setStrategy(Strategy strategy, const QString& what = {});
     // The strategy in other tools' settings, both ways (shows the dialog; it follows the editor's strategy).

@@ -25,11 +25,12 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "SaveFileDialog.h"
+#include "InferenceSession.h"
 #include "JsonError.h"
+#include "SaveFileDialog.h"
 #include "Settings.h"
+#include "StrategySource.h"
 #include "evaluation/Statistics.h"
-#include "explore/ExploreView.h"
 #include "explore/StrategyEditor.h"
 #include "sampling/SamplerRegistry.h"
 #include "storage/RunRepository.h"
@@ -74,11 +75,13 @@ QString SweepView::metricTitle(const SweepMetric& metric) {
     return titles.value(metric.key, metric.key);
 }
 
-SweepView::SweepView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent)
+SweepView::SweepView(Settings& settings, Database* database, InferenceSession& session, const StrategySource& edited,
+                     QWidget* parent)
     : QWidget(parent)
     , m_settings(settings)
     , m_database(database)
-    , m_explore(explore) {
+    , m_session(session)
+    , m_edited(edited) {
     setObjectName(QStringLiteral("sweep"));
 
     auto* setup = new QGroupBox(tr("New sweep"), this);
@@ -260,7 +263,7 @@ SweepView::SweepView(Settings& settings, Database* database, ExploreView* explor
             emit openRun(id);
     });
 
-    InferenceWorker* worker = m_explore->worker();
+    InferenceWorker* worker = m_session.worker();
     connect(worker, &InferenceWorker::sweepProgress, this, &SweepView::onProgress);
     connect(worker, &InferenceWorker::sweepFinished, this, &SweepView::onFinished);
     connect(worker, &InferenceWorker::sweepFailed, this, &SweepView::onFailed);
@@ -312,7 +315,7 @@ void SweepView::saveForm() {
 Result<Strategy> SweepView::baseStrategy() const {
     const QString text = m_strategy->currentText().trimmed();
     if (text == m_strategy->itemText(0))
-        return m_explore->strategyEditor()->strategy();
+        return m_edited.strategy();
     if (m_database) {
         RunRepository runs(*m_database);
         if (auto named = runs.listNamedStrategies())
@@ -424,12 +427,8 @@ void SweepView::run() {
         m_status->setText(tr("The run store is not open, so a sweep cannot be saved."));
         return;
     }
-    if (m_explore->isWorkerBusy()) {
-        m_status->setText(tr("Wait for the running comparison to finish (or cancel it): the model does one job at a time."));
-        return;
-    }
-    if (!m_explore->isModelLoaded() || m_explore->isModelLoading() || m_explore->isGenerating()) {
-        m_status->setText(tr("Wait for the model to load and Explore to finish generating."));
+    if (QString why; !m_session.canAcquire(&why)) {
+        m_status->setText(why);
         return;
     }
     Result<SweepSpec> current = spec();
@@ -438,6 +437,8 @@ void SweepView::run() {
         return;
     }
     m_runningSpec = current.value();
+    if (!m_session.acquire(InferenceSession::Holder::Sweep))
+        return; // checked above: nothing can have taken it since
     m_runningId = m_nextId++;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
@@ -448,8 +449,7 @@ void SweepView::run() {
     m_overall->show();
     m_batch->show();
     m_status->setText(tr("Running %n cell(s)…", nullptr, m_runningSpec.columns() * m_runningSpec.rows()));
-    m_explore->setWorkerBusy(true);
-    InferenceWorker* worker = m_explore->worker();
+    InferenceWorker* worker = m_session.worker();
     QMetaObject::invokeMethod(worker, [worker, id = m_runningId, ticket = worker->takeTicket(), spec = m_runningSpec] {
         worker->runSweep(id, ticket, spec);
     });
@@ -461,7 +461,7 @@ QString SweepView::cellHint() {
 
 void SweepView::cancel() {
     if (isRunning()) {
-        m_explore->worker()->requestStop();
+        m_session.stopJob();
         m_status->setText(tr("Cancelling…"));
     }
 }
@@ -477,7 +477,7 @@ void SweepView::onProgress(quint64 id, const SweepProgress& progress) {
 
 void SweepView::runEnded() {
     m_runningId = 0;
-    m_explore->setWorkerBusy(false);
+    m_session.release(InferenceSession::Holder::Sweep);
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
     m_overall->hide();

@@ -4,8 +4,8 @@
 
 #include <QWidget>
 
+#include "InferenceWorker.h"
 #include "evaluation/Sweep.h"
-#include "explore/InferenceWorker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -21,7 +21,8 @@ class QTreeWidget;
 namespace swb {
 
 class Database;
-class ExploreView;
+class InferenceSession;
+class StrategySource;
 class Settings;
 class SweepHeatmap;
 
@@ -33,7 +34,8 @@ class SweepView final : public QWidget {
     Q_DISABLE_COPY_MOVE(SweepView)
 
 public:
-    SweepView(Settings& settings, Database* database, ExploreView* explore, QWidget* parent = nullptr);
+    SweepView(Settings& settings, Database* database, InferenceSession& session, const StrategySource& edited,
+              QWidget* parent = nullptr);
     ~SweepView() override;
 
     // The sweep the form describes, checked; an error sentence otherwise.
@@ -73,7 +75,8 @@ private:
 
     Settings& m_settings;
     Database* m_database = nullptr;
-    ExploreView* m_explore = nullptr;
+    InferenceSession& m_session;
+    const StrategySource& m_edited; // Explore's strategy
 
     QComboBox* m_strategy = nullptr;
     QComboBox* m_xParam = nullptr;

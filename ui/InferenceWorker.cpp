@@ -1,4 +1,4 @@
-#include "explore/InferenceWorker.h"
+#include "InferenceWorker.h"
 
 #include <algorithm>
 #include <cmath>

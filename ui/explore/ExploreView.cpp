@@ -84,32 +84,6 @@ QString describeStrategy(const Strategy& strategy) {
     return stages.join(QStringLiteral(" → "));
 }
 
-// A legend for the chip colours: a gradient from p = 0 to p = 1.
-class ProbabilityLegend final : public QWidget {
-public:
-    explicit ProbabilityLegend(QWidget* parent)
-        : QWidget(parent) {
-        setFixedSize(150, 22);
-        setToolTip(QObject::tr("Chip colour: the token's probability"));
-    }
-
-protected:
-    void paintEvent(QPaintEvent*) override {
-        QPainter painter(this);
-        QLinearGradient gradient(30, 0, width() - 24, 0);
-        for (int i = 0; i <= 10; ++i)
-            gradient.setColorAt(i / 10.0, palette::probability(i / 10.0));
-        painter.fillRect(QRect(30, 4, width() - 54, height() - 8), gradient);
-        painter.setPen(palette().color(QPalette::WindowText));
-        painter.drawText(QRect(0, 0, 28, height()), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("p 0"));
-        painter.drawText(QRect(width() - 22, 0, 22, height()), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("1"));
-    }
-};
-
-QString tokenLabel(const Tokenizer* tokenizer, TokenId id) {
-    return visibleTokenText(tokenDisplayText(tokenizer, id));
-}
-
 } // namespace
 
 ExploreView::ExploreView(Settings& settings, Database* database, InferenceSession& session, QWidget* parent)
@@ -131,7 +105,7 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     connect(worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
     connect(worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
         if (id == m_inspectId)
-            m_whatIf->setText(tr("Cannot replay this step: %1").arg(message));
+            m_details->setText(tr("Cannot replay this step: %1").arg(message));
     });
     connect(m_session.runTokenizers(), &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
     connect(&m_session, &InferenceSession::loadStarted, this,
@@ -270,56 +244,20 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     m_stopAction->setObjectName(QStringLiteral("actionStop"));
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(m_stopAction, &QAction::triggered, this, &ExploreView::stop);
-    m_progress = new QLabel(this);
-    m_progress->setObjectName(QStringLiteral("generationProgress"));
-    // Wraps: one line of "124 tokens · max_tokens, 1540 tok/s · computed with …" widened the whole window past a
-    // 1024 px screen after generating.
-    m_progress->setWordWrap(true);
-    m_progress->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_replayAction = new QAction(tr("&Replay Run with Edited Strategy"), this);
+    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
+    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_replayAction->setToolTip(tr("Decode the shown run again with the strategy in the editor (same model, prompt and "
+                                  "seed) and see where the two part (Ctrl+Shift+R)"));
+    connect(m_replayAction, &QAction::triggered, this, &ExploreView::replayRun);
+    addAction(m_replayAction);
 
-    m_showRaw = new QRadioButton(tr("raw p"), this);
-    m_showFinal = new QRadioButton(tr("final p"), this);
-    m_showRaw->setToolTip(tr("Colour tokens by their probability under the model's raw logits"));
-    m_showFinal->setToolTip(tr("Colour tokens by their probability in the distribution the selector drew from"));
-    auto* group = new QButtonGroup(this);
-    group->addButton(m_showRaw);
-    group->addButton(m_showFinal);
-    (m_settings.get(settings::exploreShowFinal) ? m_showFinal : m_showRaw)->setChecked(true);
-
-    m_stream = new TokenStreamView(this);
-    m_stream->setShowFinal(m_showFinal->isChecked());
-    connect(m_showFinal, &QRadioButton::toggled, this, [this](bool on) { m_stream->setShowFinal(on); });
-    m_streamScroll = new QScrollArea(this);
-    m_streamScroll->setObjectName(QStringLiteral("streamScroll"));
-    m_streamScroll->setWidget(m_stream);
-    m_streamScroll->setWidgetResizable(true);
-    m_streamScroll->setMinimumHeight(90);
-    m_streamScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_streamPanel = new RunStreamPanel(m_settings.get(settings::exploreShowFinal), m_replayAction, this);
+    m_stream = m_streamPanel->stream();
+    m_beamTree = m_streamPanel->beamTree();
+    connect(m_streamPanel, &RunStreamPanel::probeRequested, this, [this] { openTokenProbe(); });
+    connect(m_streamPanel, &RunStreamPanel::remedyChosen, this, &ExploreView::tryLoopRemedy);
     connect(m_stream, &TokenStreamView::stepSelected, this, [this](int) { showStep(); });
-    // The selected chip in view (End, Home, the arrows, a replay's highlight).
-    connect(m_stream, &TokenStreamView::revealRequested, this, [this](int step) {
-        const QRect chip = m_stream->chipRect(step);
-        if (chip.isValid())
-            m_streamScroll->ensureVisible(chip.center().x(), chip.center().y(), 8, chip.height());
-    });
-    m_beamTree = new BeamTreeView(this);
-    m_beamScroll = new QScrollArea(this);
-    m_beamScroll->setWidget(m_beamTree);
-    m_beamScroll->setWidgetResizable(false);
-    m_beamScroll->setMinimumHeight(90);
-    // Above the tree, the texts the search returned, best first (the tree alone showed none of them).
-    m_beamTexts = new QLabel(this);
-    m_beamTexts->setObjectName(QStringLiteral("beamTexts"));
-    m_beamTexts->setWordWrap(true);
-    m_beamTexts->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_beamPage = new QWidget(this);
-    auto* beamColumn = new QVBoxLayout(m_beamPage);
-    beamColumn->setContentsMargins(0, 0, 0, 0);
-    beamColumn->addWidget(m_beamTexts);
-    beamColumn->addWidget(m_beamScroll, 1);
-    m_streamStack = new QStackedWidget(this);
-    m_streamStack->addWidget(m_streamScroll);
-    m_streamStack->addWidget(m_beamPage);
     connect(m_beamTree, &BeamTreeView::nodeSelected, this, &ExploreView::traceBeamNode);
     connect(m_stream, &TokenStreamView::branchRequested, this, &ExploreView::branch);
     connect(m_stream, &TokenStreamView::editRequested, this, &ExploreView::editAndContinue);
@@ -336,33 +274,8 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     connect(m_plot, &DistributionPlot::branchRequested, this,
             [this](TokenId token) { branch(m_stream->selectedStep(), token); });
 
-    m_pipeline = new QTableWidget(0, 5, this);
-    m_pipeline->setObjectName(QStringLiteral("pipeline"));
-    m_pipeline->setHorizontalHeaderLabels(
-        {tr("Sampler"), tr("Parameters"), tr("Kept"), tr("Kept mass"), tr("Threshold")});
-    m_pipeline->verticalHeader()->setVisible(true);
-    // Every column in view at 1024 px wide: the figures as wide as they need, the parameters the rest.
-    for (int column : {0, 2, 3, 4})
-        m_pipeline->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_pipeline->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_pipeline->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_pipeline->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_pipeline->setToolTip(tr("Each stage of the chain at this step; select one to see the distribution after it"));
-    connect(m_pipeline, &QTableWidget::itemSelectionChanged, this, &ExploreView::showStep);
-    m_whatIf = new QLabel(this);
-    m_whatIf->setObjectName(QStringLiteral("whatIf"));
-    m_whatIf->setWordWrap(true);
-    m_whatIf->setTextFormat(Qt::RichText);
-    // What a decoder other than sampling weighed at the selected step (contrastive decoding, contrastive
-    // search, guidance); hidden for sampled and beam runs.
-    m_decoderTable = new QTableWidget(0, 5, this);
-    m_decoderTable->setObjectName(QStringLiteral("decoderCandidates"));
-    m_decoderTable->verticalHeader()->hide();
-    m_decoderTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_decoderTable->setSelectionMode(QAbstractItemView::NoSelection);
-    m_decoderTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_decoderTable->hide();
+    m_details = new StepDetailsPanel(this);
+    connect(m_details, &StepDetailsPanel::stageSelected, this, &ExploreView::showStep);
 
     // Layout.
     auto* promptRow = new QHBoxLayout;
@@ -372,70 +285,16 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     buttons->addWidget(m_stop);
     buttons->addWidget(m_maxTokens);
     promptRow->addLayout(buttons);
-    auto* streamHeader = new QHBoxLayout;
-    auto* colourBy = new QLabel(tr("Colour by"), this);
-    streamHeader->addWidget(colourBy);
-    streamHeader->addWidget(m_showRaw);
-    streamHeader->addWidget(m_showFinal);
-    streamHeader->addWidget(new ProbabilityLegend(this));
-    streamHeader->addStretch();
-    auto* probeButton = new QToolButton(this);
-    probeButton->setObjectName(QStringLiteral("openTokenProbe"));
-    probeButton->setText(tr("Token probe…"));
-    probeButton->setToolTip(tr("Why is a token never chosen? Follow one through every step of the run: its raw p "
-                               "and rank, and the stage of the chain that cut it"));
-    connect(probeButton, &QToolButton::clicked, this, [this] { openTokenProbe(); });
-    m_replayAction = new QAction(tr("&Replay Run with Edited Strategy"), this);
-    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
-    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_replayAction->setToolTip(tr("Decode the shown run again with the strategy in the editor (same model, prompt and "
-                                  "seed) and see where the two part (Ctrl+Shift+R)"));
-    connect(m_replayAction, &QAction::triggered, this, &ExploreView::replayRun);
-    addAction(m_replayAction);
-    auto* replayButton = new QToolButton(this);
-    replayButton->setObjectName(QStringLiteral("replayRun"));
-    replayButton->setDefaultAction(m_replayAction);
-    replayButton->setText(tr("Replay…"));
-    streamHeader->addWidget(replayButton);
-    streamHeader->addWidget(probeButton);
-    streamHeader->addWidget(m_progress);
-
-    // A run caught in a repetition loop says so under the stream, with the samplers that address it.
-    m_loopPanel = new QWidget(this);
-    m_loopPanel->setObjectName(QStringLiteral("loopPanel"));
-    auto* loopRow = new QHBoxLayout(m_loopPanel);
-    loopRow->setContentsMargins(0, 0, 0, 0);
-    m_loopLabel = new QLabel(m_loopPanel);
-    m_loopLabel->setWordWrap(true);
-    m_loopButton = new QToolButton(m_loopPanel);
-    m_loopButton->setText(tr("Try a remedy"));
-    m_loopButton->setToolTip(tr("Put a sampler that addresses the loop into the editor and select the step where it "
-                                "can act: the what-if shows whether it breaks the loop there"));
-    m_loopButton->setPopupMode(QToolButton::InstantPopup);
-    m_loopButton->setMenu(new QMenu(m_loopButton));
-    loopRow->addWidget(m_loopLabel, 1);
-    loopRow->addWidget(m_loopButton);
-    m_loopPanel->hide();
-
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addLayout(promptRow);
     topLayout->addWidget(m_contextWarning); // the full width: one line, not a column under the buttons
-    topLayout->addLayout(streamHeader);
-    topLayout->addWidget(m_streamStack, 1);
-    topLayout->addWidget(m_loopPanel);
-
-    auto* pipelineBox = new QWidget(this);
-    auto* pipelineLayout = new QVBoxLayout(pipelineBox);
-    pipelineLayout->setContentsMargins(0, 0, 0, 0);
-    pipelineLayout->addWidget(m_whatIf);
-    pipelineLayout->addWidget(m_pipeline, 1);
-    pipelineLayout->addWidget(m_decoderTable, 1);
+    topLayout->addWidget(m_streamPanel, 1);
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_plot);
-    m_bottomSplitter->addWidget(pipelineBox);
+    m_bottomSplitter->addWidget(m_details);
     m_bottomSplitter->setStretchFactor(0, 1);
     m_bottomSplitter->setStretchFactor(1, 1);
     m_bottomSplitter->setSizes({500, 440});
@@ -519,7 +378,7 @@ void ExploreView::saveSettings() {
     m_settings.set(settings::exploreChatMode, isChatMode());
     m_settings.set(settings::exploreSystemPrompt, m_chat->systemEdit()->text());
     m_settings.set(settings::exploreMaxTokens, m_maxTokens->value());
-    m_settings.set(settings::exploreShowFinal, m_showFinal->isChecked());
+    m_settings.set(settings::exploreShowFinal, m_streamPanel->showsFinal());
     m_settings.set(settings::exploreLogScale, m_plot->logScale());
     const ModelOptions options = m_modelBar->options();
     m_settings.set(settings::modelDevice, options.device);
@@ -692,10 +551,10 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     showRunSteps();
     m_timeline->clearSteps();
     m_loops.clear();
-    m_loopPanel->hide();
-    clearStepDetails();
+    m_streamPanel->showLoops({}, {});
+    m_details->clear();
     m_plot->clear(tr("Generating…"));
-    m_progress->setText(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
+    m_streamPanel->setProgress(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
     updateButtons();
     emit generationStarted();
     QMetaObject::invokeMethod(m_session.worker(),
@@ -704,22 +563,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
 }
 
 bool ExploreView::showsBeamTree() const {
-    return m_streamStack->currentWidget() == m_beamPage;
-}
-
-void ExploreView::showBeamTexts(const BeamResult* result) {
-    QString html;
-    if (result) {
-        for (std::size_t i = 0; i < result->hypotheses.size(); ++i) {
-            const BeamHypothesis& h = result->hypotheses[i];
-            const QString score = QString::number(h.score, 'f', 3);
-            const QString text = QString::fromStdString(h.text).toHtmlEscaped();
-            html += i == 0 ? tr("<b>Best</b> (score %1): %2").arg(score, text)
-                           : QStringLiteral("<br>") + tr("%1. (score %2): %3").arg(QString::number(i + 1), score, text);
-        }
-    }
-    m_beamTexts->setText(html);
-    m_beamTexts->setVisible(!html.isEmpty());
+    return m_streamPanel->showsBeamTree();
 }
 
 void ExploreView::startBeamJob(GenerationJob job) {
@@ -738,19 +582,14 @@ void ExploreView::startBeamJob(GenerationJob job) {
     m_run.remote = isRemoteModel();
     m_pending.clear();
     dropInspection();
-    m_stream->clearSteps();
-    m_stream->setPrompt(m_run.promptText);
-    m_beamTree->clear();
-    m_beamTree->setTokenizer(m_session.model()->tokenizer);
-    showBeamTexts(nullptr);
-    m_streamStack->setCurrentWidget(m_beamPage);
+    m_streamPanel->startBeamSearch(m_session.model()->tokenizer, m_run.promptText);
     m_timeline->clearSteps();
     m_timeline->hide(); // no per-step path to plot: the tree takes its room
     m_loops.clear();
-    m_loopPanel->hide();
-    clearStepDetails();
+    m_streamPanel->showLoops({}, {});
+    m_details->clear();
     m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
-    m_progress->setText(tr("Beam search…"));
+    m_streamPanel->setProgress(tr("Beam search…"));
     updateButtons();
     emit generationStarted();
     QMetaObject::invokeMethod(m_session.worker(),
@@ -762,11 +601,11 @@ void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
     if (id != m_jobId)
         return;
     m_beamTree->appendStep(step);
-    m_progress->setText(tr("Beam search: step %1 / %2").arg(m_beamTree->stepCount()).arg(m_maxTokensOfJob));
+    m_streamPanel->setProgress(tr("Beam search: step %1 / %2").arg(m_beamTree->stepCount()).arg(m_maxTokensOfJob));
 }
 
 void ExploreView::traceBeamNode(int index) {
-    m_whatIf->setText(m_beamTree->describe(index).toHtmlEscaped());
+    m_details->setText(m_beamTree->describe(index).toHtmlEscaped());
     // The node's distribution, as for a sampled step: recomputed for its path on the run's model.
     if (!m_session.model() || m_session.holder() != InferenceSession::Holder::None || m_run.promptIds.empty() ||
         m_run.modelHash != m_session.model()->info.contentHash)
@@ -785,18 +624,12 @@ void ExploreView::onBeamNodeTraced(quint64 id, const StepTrace& trace) {
         return;
     const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer.get(), m_run.vocabSize));
-    fillPipeline(trace, m_run.strategy);
+    m_details->fillPipeline(trace, m_run.strategy);
     m_pipelineStep = -1;
 }
 
 void ExploreView::showBeamSearch(const BeamResult& result) {
-    m_beamTree->clear();
-    m_beamTree->setTokenizer(m_session.runTokenizers()->find(m_run.modelHash));
-    for (const BeamStep& step : result.steps)
-        m_beamTree->appendStep(step);
-    m_beamTree->setResult(result);
-    showBeamTexts(&result);
-    m_streamStack->setCurrentWidget(m_beamPage);
+    m_streamPanel->showBeamSearch(m_session.runTokenizers()->find(m_run.modelHash), result);
     m_timeline->hide();
 }
 
@@ -820,14 +653,9 @@ void ExploreView::flushPending() {
     m_timeline->appendSteps(m_pending);
     m_run.steps.insert(m_run.steps.end(), m_pending.begin(), m_pending.end());
     m_pending.clear();
-    m_progress->setText(tr("%1 / %2 tokens").arg(m_run.steps.size()).arg(m_maxTokensOfJob));
+    m_streamPanel->setProgress(tr("%1 / %2 tokens").arg(m_run.steps.size()).arg(m_maxTokensOfJob));
     emit stepsAppended(static_cast<int>(m_run.steps.size()));
-    // Follow the stream while it grows.
-    QTimer::singleShot(0, this, [this] {
-        const QRect last = m_stream->chipRect(m_stream->stepCount() - 1);
-        if (last.isValid())
-            m_streamScroll->ensureVisible(last.center().x(), last.bottom(), 0, 8);
-    });
+    m_streamPanel->followEnd(); // follow the stream while it grows
 }
 
 void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
@@ -845,15 +673,15 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     const QString speed = outcome.result.tokensPerSecond > 0
                               ? tr(", %1 tok/s").arg(rateText(outcome.result.tokensPerSecond))
                               : QString();
-    m_progress->setText(
+    m_streamPanel->setProgress(
         tr("%n token(s) · %1%2", nullptr, static_cast<int>(m_run.steps.size())).arg(m_run.finish, speed));
     if (outcome.result.beam) {
         m_beamTree->setResult(*outcome.result.beam);
-        showBeamTexts(&*outcome.result.beam);
+        m_streamPanel->showBeamTexts(&*outcome.result.beam);
         if (!outcome.result.beam->hypotheses.empty()) {
             const BeamHypothesis& best = outcome.result.beam->hypotheses.front();
-            m_progress->setText(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
-                                    .arg(best.score, 0, 'f', 3));
+            m_streamPanel->setProgress(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
+                                           .arg(best.score, 0, 'f', 3));
         }
     }
     if (outcome.runId > 0) {
@@ -893,7 +721,7 @@ void ExploreView::onFailed(quint64 id, const QString& message) {
     flushPending();
     m_session.release(InferenceSession::Holder::Explore);
     updateButtons();
-    m_progress->setText(tr("Failed"));
+    m_streamPanel->setProgress(tr("Failed"));
     m_plot->clear(message);
     emit errorMessage(message);
     emit generationEnded(0);
@@ -1074,8 +902,9 @@ bool ExploreView::openRun(qint64 runId) {
                                                                    : tr("Run %1").arg(m_run.runId);
     // How it was computed (threads, fast math, dtype, device, kernel path), so an exact run and a fast-math run
     // of one model are told apart.
-    m_progress->setText(tr("%1 · %n token(s) · %2 · computed with %3", nullptr, static_cast<int>(m_run.steps.size()))
-                            .arg(name, m_run.finish, setupText(record->setup)));
+    m_streamPanel->setProgress(
+        tr("%1 · %n token(s) · %2 · computed with %3", nullptr, static_cast<int>(m_run.steps.size()))
+            .arg(name, m_run.finish, setupText(record->setup)));
     if (strategy)
         setStrategyFromRun(m_run.strategy, m_run.seed);
     if (!m_run.conversationJson.isEmpty()) {
@@ -1111,46 +940,7 @@ void ExploreView::updateLoops() {
     for (const stats::RepetitionLoop& loop : m_loops)
         spans.emplace_back(loop.start, loop.end);
     m_timeline->setLoops(spans);
-    m_loopPanel->setVisible(!m_loops.empty());
-    if (m_loops.empty())
-        return;
-    const stats::RepetitionLoop& loop = m_loops.front();
-    QString text =
-        tr("<b>Repetition loop</b>: steps %1–%2 repeat a cycle of %n token(s) %3 times.", nullptr, loop.period)
-            .arg(loop.start + 1)
-            .arg(loop.end)
-            .arg(loop.repeats);
-    if (m_loops.size() > 1)
-        text += QLatin1Char(' ') +
-                tr("%n more loop(s) marked on the timeline.", nullptr, static_cast<int>(m_loops.size() - 1));
-    m_loopLabel->setText(text);
-    QMenu* menu = m_loopButton->menu();
-    menu->clear();
-    const std::vector<LoopRemedy> remedies = loopRemediesOffered();
-    for (std::size_t i = 0; i < remedies.size(); ++i) {
-        const LoopRemedy& remedy = remedies[i];
-        QString name;
-        switch (remedy.kind) {
-        case LoopRemedy::Kind::RepetitionPenalty:
-            name = tr("Repetition penalty %1 (transformers)").arg(remedy.value);
-            break;
-        case LoopRemedy::Kind::Dry:
-            name = tr("DRY, multiplier %1 (llama.cpp)").arg(remedy.value);
-            break;
-        case LoopRemedy::Kind::NoRepeatNgram:
-            name = tr("No repeated %1-grams (transformers)").arg(remedy.value);
-            break;
-        case LoopRemedy::Kind::Temperature:
-            name = tr("Temperature %1").arg(remedy.value);
-            break;
-        case LoopRemedy::Kind::SampleInsteadOfGreedy:
-            name = tr("Sample at temperature %1 instead of greedy").arg(remedy.value);
-            break;
-        }
-        menu->addAction(tr("%1 — what-if at step %2").arg(name).arg(remedy.step + 1), this,
-                        [this, index = static_cast<int>(i)] { tryLoopRemedy(index); });
-    }
-    m_loopButton->setEnabled(!remedies.empty());
+    m_streamPanel->showLoops(m_loops, loopRemediesOffered());
 }
 
 std::vector<LoopRemedy> ExploreView::loopRemediesOffered() const {
@@ -1234,12 +1024,8 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
 }
 
 void ExploreView::showRunSteps() {
-    m_streamStack->setCurrentWidget(m_streamScroll);
+    m_streamPanel->showSteps(m_session.runTokenizers()->find(m_run.modelHash), m_run.promptText, m_run.steps);
     m_timeline->show();
-    m_stream->setTokenizer(m_session.runTokenizers()->find(m_run.modelHash));
-    m_stream->clearSteps();
-    m_stream->setPrompt(m_run.promptText);
-    m_stream->appendSteps(m_run.steps);
 }
 
 void ExploreView::onRunTokenizerAvailable(const QString& modelHash) {
@@ -1277,15 +1063,14 @@ void ExploreView::showStep() {
     m_timeline->setSelectedStep(step);
     if (step < 0 || step >= static_cast<int>(m_run.steps.size())) {
         m_plot->clear(tr("Select a token to see its step."));
-        clearStepDetails();
+        m_details->clear();
         return;
     }
     // Token texts only from the tokenizer of the run's own model.
     const std::shared_ptr<const Tokenizer> runTokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     const Tokenizer* tokenizer = runTokenizer.get();
     const int vocab = m_run.vocabSize;
-    const QList<QTableWidgetItem*> selected = m_pipeline->selectedItems();
-    const int stage = selected.isEmpty() ? -1 : selected.front()->row();
+    const int stage = m_details->selectedStage();
     // A beam or contrastive run drew by its decoder: a replay of its chain is a plain draw that never happened.
     const bool replayed = m_inspection && m_inspectedStep == step && m_run.strategy.decoder.isSample();
     if (replayed) {
@@ -1294,38 +1079,14 @@ void ExploreView::showStep() {
     } else {
         const StepTrace& trace = m_run.steps[static_cast<std::size_t>(step)].trace;
         m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer, vocab));
-        if (selected.isEmpty() || m_pipelineStep != step) {
-            fillPipeline(trace, m_run.strategy);
+        if (stage < 0 || m_pipelineStep != step) {
+            m_details->fillPipeline(trace, m_run.strategy);
             m_pipelineStep = step;
         }
     }
     if (m_inspectedStep != step && !isGenerating())
         m_inspectDebounce->start();
     updateWhatIf();
-}
-
-void ExploreView::fillPipeline(const StepTrace& trace, const Strategy& strategy) {
-    const QSignalBlocker blocker(m_pipeline);
-    m_pipeline->clearSelection();
-    m_pipeline->setRowCount(static_cast<int>(trace.stages.size()));
-    for (std::size_t i = 0; i < trace.stages.size(); ++i) {
-        const StageTrace& stage = trace.stages[i];
-        const QString params = i < strategy.samplers.size() ? strategy.samplers[i].summary() : QString();
-        const QStringList cells{stage.sampler, params, QString::number(stage.kept),
-                                QStringLiteral("%1%").arg(stage.keptMass * 100.0, 0, 'f', 1),
-                                std::isfinite(stage.threshold) ? QString::number(stage.threshold, 'g', 4)
-                                                               : QStringLiteral("–")};
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            if (c >= 2)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (i < strategy.samplers.size())
-                item->setToolTip(describeStage(stage, &strategy.samplers[i]));
-            m_pipeline->setItem(static_cast<int>(i), c, item);
-        }
-    }
-    m_pipeline->resizeColumnsToContents();
-    m_pipeline->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
 }
 
 void ExploreView::requestInspection() {
@@ -1358,7 +1119,7 @@ void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
     m_inspectedStep = step;
     if (step != m_stream->selectedStep())
         return; // the selection moved on; its own request follows
-    fillPipeline(replay.trace, m_editor->strategy());
+    m_details->fillPipeline(replay.trace, m_editor->strategy());
     m_pipelineStep = step;
     showStep();
     emit inspectionUpdated(step);
@@ -1370,7 +1131,7 @@ void ExploreView::forgetDeletedRun() {
     const Result<bool> exists = RunRepository(*m_database).hasRun(m_run.runId);
     if (exists && !exists.value()) {
         m_run.runId = 0;
-        m_progress->setText(tr("This run was deleted; it is shown until you generate or open another."));
+        m_streamPanel->setProgress(tr("This run was deleted; it is shown until you generate or open another."));
     }
 }
 
@@ -1386,99 +1147,21 @@ void ExploreView::dropInspection() {
 void ExploreView::updateWhatIf() {
     const int step = m_stream->selectedStep();
     if (step < 0 || step >= static_cast<int>(m_run.steps.size())) {
-        m_whatIf->clear();
+        m_details->setText({});
         return;
     }
-    const std::shared_ptr<const Tokenizer> runTokenizer = m_session.runTokenizers()->find(m_run.modelHash);
-    const Tokenizer* tokenizer = runTokenizer.get();
-    const StepTrace& actual = m_run.steps[static_cast<std::size_t>(step)].trace;
-    QString text = m_run.remote ? tr("<b>Step %1</b>: the engine drew “%2” — raw p %3, %4 (its top %5 candidates "
-                                     "shown, the rest as others)")
-                                      .arg(step + 1)
-                                      .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
-                                      .arg(actual.rawP, 0, 'g', 3)
-                                      .arg(actual.finalP > 0.0f ? tr("final p %1").arg(actual.finalP, 0, 'g', 3)
-                                                                : tr("no final p (the engine does not give it)"))
-                                      .arg(actual.top.size())
-                                : tr("<b>Step %1</b>: drew “%2” — raw p %3, final p %4, %n survivor(s)", nullptr,
-                                     actual.finalCount)
-                                      .arg(step + 1)
-                                      .arg(tokenLabel(tokenizer, actual.chosen).toHtmlEscaped())
-                                      .arg(actual.rawP, 0, 'g', 3)
-                                      .arg(actual.finalP, 0, 'g', 3);
-    if (m_inspection && m_inspectedStep == step) {
-        const StepTrace& replay = m_inspection->trace;
-        if (!editorMatchesRun() && m_run.strategy.decoder.isSample())
-            text += (m_run.remote ? tr("<br><span style='color:#e06c00'><b>What-if, top-N only</b> (edited chain, "
-                                       "replayed on the candidates the engine gave, the rest unseen): would draw "
-                                       "“%1” — final p %2 among them, %n survivor(s)</span>", nullptr, replay.finalCount)
-                                  : tr("<br><span style='color:#e06c00'><b>What-if</b> (edited chain, replayed on this "
-                                       "step's logits): would draw “%1” — final p %2, %n survivor(s)</span>", nullptr,
-                                       replay.finalCount))
-                        .arg(tokenLabel(tokenizer, replay.chosen).toHtmlEscaped())
-                        .arg(replay.finalP, 0, 'g', 3);
-    } else if (m_session.model() && m_run.modelHash != m_session.model()->info.contentHash) {
-        text += tr("<br>Stored trace (the run's model is not loaded).");
-    }
-    const DecoderStepTrace& decoder = m_run.steps[static_cast<std::size_t>(step)].decoder;
-    text += fillDecoderTable(decoder, tokenizer);
-    m_whatIf->setText(text);
-}
-
-// No step shown: the stage table empty and in view, a decoder's candidate table (of an earlier contrastive or
-// guided run) gone, no what-if text.
-void ExploreView::clearStepDetails() {
-    m_pipeline->setRowCount(0);
-    m_pipeline->show();
-    m_decoderTable->setRowCount(0);
-    m_decoderTable->hide();
-    m_whatIf->clear();
-}
-
-QString ExploreView::fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer) {
-    const QString type = m_run.strategy.decoder.type;
-    if (decoder.empty()) {
-        m_decoderTable->hide();
-        m_pipeline->show();
-        return {};
-    }
-    QStringList headers;
-    QString caption;
-    if (type == QLatin1String("contrastive_decoding")) {
-        headers = {tr("Token"), tr("Expert p"), tr("Amateur p"), tr("Contrastive score"), tr("Plausible")};
-        caption = tr("<br><b>Contrastive decoding</b>: candidates with expert p ≥ %1 (α · max p) are plausible and "
-                     "scored; the chain then acts on the scores.")
-                      .arg(decoder.threshold, 0, 'g', 3);
-    } else if (type == QLatin1String("contrastive_search")) {
-        headers = {tr("Token"), tr("p (confidence)"), tr("Degeneration penalty"), tr("Score"), tr("Chosen")};
-        caption = tr("<br><b>Contrastive search</b>: score = (1 − α) · p − α · max cosine similarity to the context; "
-                     "the best is taken.");
-    } else {
-        headers = {tr("Token"), tr("p with the prompt"), tr("p without"), tr("Guided logit"), tr("Kept")};
-        caption = tr("<br><b>Guidance</b>: guided logit = g · (log p − log p without) + log p without.");
-    }
-    m_decoderTable->setHorizontalHeaderLabels(headers);
-    m_decoderTable->setRowCount(static_cast<int>(decoder.candidates.size()));
-    for (std::size_t r = 0; r < decoder.candidates.size(); ++r) {
-        const DecoderCandidate& c = decoder.candidates[r];
-        const QStringList cells = {tokenLabel(tokenizer, c.token), QString::number(c.first, 'g', 4),
-                                   QString::number(c.second, 'g', 4),
-                                   std::isfinite(c.score) ? QString::number(c.score, 'g', 4) : QStringLiteral("cut"),
-                                   c.kept ? QStringLiteral("✓") : QString()};
-        for (int col = 0; col < cells.size(); ++col) {
-            auto* item = new QTableWidgetItem(cells[col]);
-            if (col > 0)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (!c.kept)
-                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
-            m_decoderTable->setItem(static_cast<int>(r), col, item);
-        }
-    }
-    m_decoderTable->resizeColumnsToContents();
-    m_decoderTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_decoderTable->show();
-    m_pipeline->hide();
-    return caption;
+    const GeneratedStep& shown = m_run.steps[static_cast<std::size_t>(step)];
+    StepSummary summary;
+    summary.step = step;
+    summary.drawn = &shown.trace;
+    summary.remote = m_run.remote;
+    if (m_inspection && m_inspectedStep == step)
+        summary.whatIf = !editorMatchesRun() && m_run.strategy.decoder.isSample() ? &m_inspection->trace : nullptr;
+    else
+        summary.storedOnly = m_session.model() && m_run.modelHash != m_session.model()->info.contentHash;
+    summary.decoder = &shown.decoder;
+    summary.decoderType = m_run.strategy.decoder.type;
+    m_details->showSummary(summary, m_session.runTokenizers()->find(m_run.modelHash).get());
 }
 
 void ExploreView::dragEnterEvent(QDragEnterEvent* event) {

@@ -9,6 +9,8 @@
 #include "InferenceSession.h"
 #include "evaluation/LoopRemedies.h"
 #include "explore/ReplayDialog.h"
+#include "explore/RunStreamPanel.h"
+#include "explore/StepDetailsPanel.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -111,8 +113,8 @@ public:
     DistributionPlot* distribution() const { return m_plot; }
     TimelinePlot* timeline() const { return m_timeline; }
     StrategyEditor* strategyEditor() const { return m_editor; }
-    QTableWidget* pipeline() const { return m_pipeline; }
-    QTableWidget* decoderTable() const { return m_decoderTable; }
+    QTableWidget* pipeline() const { return m_details->pipeline(); }
+    QTableWidget* decoderTable() const { return m_details->decoderTable(); }
     QPlainTextEdit* promptEdit() const { return m_prompt; }
     ConversationPanel* conversation() const { return m_chat; }
     BeamTreeView* beamTree() const { return m_beamTree; }
@@ -129,7 +131,7 @@ public:
     // Repetition loops of the shown run (stats::findRepetitionLoops), marked on the timeline and named with
     // the samplers that address them above it.
     const std::vector<stats::RepetitionLoop>& loops() const { return m_loops; }
-    QWidget* loopPanel() const { return m_loopPanel; }
+    QWidget* loopPanel() const { return m_streamPanel->loopPanel(); }
     // The remedies offered for the first loop, and one applied: the editor takes the run's strategy with it and
     // the step where it can act is selected, so the what-if replay shows whether it breaks the loop there.
     std::vector<LoopRemedy> loopRemediesOffered() const;
@@ -167,9 +169,6 @@ private:
     void traceBeamNode(int index);
     void onBeamNodeTraced(quint64 id, const StepTrace& trace);
     void showBeamSearch(const BeamResult& result);
-    // Fills the decoder table for a step (hidden when the step has no decoder trace); returns its caption.
-    void clearStepDetails();
-    QString fillDecoderTable(const DecoderStepTrace& decoder, const Tokenizer* tokenizer);
     void onModelLoaded(const LoadedModelInfo& model, bool late);
     void onModelFailed(const QString& message);
     void onStep(quint64 id, const GeneratedStep& step);
@@ -181,7 +180,6 @@ private:
     void onRunTokenizerAvailable(const QString& modelHash);
     void requestInspection();
     void showStep();
-    void fillPipeline(const StepTrace& trace, const Strategy& strategy);
     // Forgets the replay shown and any still on its way (a new run is displayed).
     void dropInspection();
     void updateWhatIf();
@@ -190,8 +188,6 @@ private:
     void updateContextWarning();
     // The editor holds the shown run's chain and seed: a replay of a step is then the run's own draw.
     bool editorMatchesRun() const;
-    // The beam search's returned texts above its tree (none: hidden).
-    void showBeamTexts(const BeamResult* result);
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
 
     Settings& m_settings;
@@ -222,25 +218,14 @@ private:
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;
     QLabel* m_contextWarning = nullptr;
-    QLabel* m_beamTexts = nullptr;
-    QWidget* m_beamPage = nullptr;
     QAction* m_generateAction = nullptr;
     QAction* m_stopAction = nullptr;
-    QLabel* m_progress = nullptr;
-    QRadioButton* m_showRaw = nullptr;
-    QRadioButton* m_showFinal = nullptr;
-    TokenStreamView* m_stream = nullptr;
-    QScrollArea* m_streamScroll = nullptr;
-    QStackedWidget* m_streamStack = nullptr;
-    QScrollArea* m_beamScroll = nullptr;
-    BeamTreeView* m_beamTree = nullptr;
+    RunStreamPanel* m_streamPanel = nullptr;
+    TokenStreamView* m_stream = nullptr; // the panel's
+    BeamTreeView* m_beamTree = nullptr;  // the panel's
     TimelinePlot* m_timeline = nullptr;
     DistributionPlot* m_plot = nullptr;
-    QTableWidget* m_pipeline = nullptr;
-    QLabel* m_whatIf = nullptr;
-    QWidget* m_loopPanel = nullptr;
-    QLabel* m_loopLabel = nullptr;
-    QToolButton* m_loopButton = nullptr;
+    StepDetailsPanel* m_details = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
     ExploreRun m_probeRun; // the run the probe dialog was opened for
@@ -248,7 +233,6 @@ private:
     ReplayDialog* m_replayDialog = nullptr;
     std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from
     quint64 m_probeId = 0;
-    QTableWidget* m_decoderTable = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;
     QSplitter* m_bottomSplitter = nullptr;

@@ -51,6 +51,7 @@
 #include "explore/DistributionPlot.h"
 #include "explore/ModelBar.h"
 #include "explore/Palette.h"
+#include "explore/PromptPanel.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
@@ -121,10 +122,6 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
         emit statusMessage(tr("Model loading cancelled."));
     });
     connect(&m_session, &InferenceSession::modelLoaded, this, &ExploreView::onModelLoaded);
-    connect(&m_session, &InferenceSession::chatTemplateChanged, this, [this] {
-        m_chat->setTokenizer(m_session.model()->tokenizer);
-        m_chat->setChatTemplate(m_session.chatTemplate(), m_session.chatTemplateNote());
-    });
     connect(&m_session, &InferenceSession::stateChanged, this, &ExploreView::updateButtons);
 
     // Model bar.
@@ -163,79 +160,14 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     connect(m_editor, &StrategyEditor::message, this, &ExploreView::statusMessage);
 
     // Prompt and controls.
-    m_prompt = new QPlainTextEdit(this);
-    m_prompt->setObjectName(QStringLiteral("prompt"));
-    m_prompt->setPlaceholderText(tr("Type a prompt, then Generate (Ctrl+Return)"));
-    m_prompt->setPlainText(m_settings.get(settings::explorePrompt));
-    m_prompt->setMaximumHeight(64);
-    m_chat = new ConversationPanel(this);
-    m_chat->systemEdit()->setText(m_settings.get(settings::exploreSystemPrompt));
-    connect(m_chat, &ConversationPanel::templateFileRequested, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Chat Template"), QString(),
-                                                          tr("Chat templates (*.jinja *.json);;All files (*)"));
-        if (!path.isEmpty())
-            setChatTemplateFile(path);
-    });
-    connect(m_chat, &ConversationPanel::templateTextRequested, this, [this] {
-        if (!m_session.model())
-            return;
-        QDialog dialog(this);
-        dialog.setWindowTitle(tr("Chat Template"));
-        auto* edit = new QPlainTextEdit(&dialog);
-        edit->setObjectName(QStringLiteral("chatTemplateText"));
-        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        const QString own = m_session.chatTemplateText();
-        edit->setPlainText(!own.isEmpty()           ? own
-                           : m_chat->chatTemplate() ? QString::fromStdString(m_chat->chatTemplate()->source())
-                                                    : QString());
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-        connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-        connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-        auto* layout = new QVBoxLayout(&dialog);
-        layout->addWidget(new QLabel(tr("Jinja template; messages, add_generation_prompt, bos_token and eos_token are "
-                                        "defined."),
-                                     &dialog));
-        layout->addWidget(edit, 1);
-        layout->addWidget(buttons);
-        dialog.resize(720, 480);
-        if (dialog.exec() == QDialog::Accepted)
-            setChatTemplateText(edit->toPlainText());
-    });
-    connect(m_chat, &ConversationPanel::modelTemplateRequested, this, [this] {
-        setChatTemplateText({});
-        setChatTemplateFile({});
-    });
-    m_inputTabs = new QTabWidget(this);
-    m_inputTabs->setObjectName(QStringLiteral("inputMode"));
-    m_inputTabs->setDocumentMode(true);
-    m_inputTabs->addTab(m_prompt, tr("&Prompt"));
-    m_inputTabs->addTab(m_chat, tr("C&hat"));
-    m_inputTabs->setTabToolTip(0, tr("A raw prompt, continued as it is"));
-    m_inputTabs->setTabToolTip(1, tr("A conversation, rendered with the model's chat template; the model writes the "
-                                     "assistant's next turn"));
-    m_inputTabs->setCurrentIndex(m_settings.get(settings::exploreChatMode) ? 1 : 0);
-    m_maxTokens = new QSpinBox(this);
-    m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
-    m_maxTokens->setRange(1, 100000);
-    m_maxTokens->setValue(m_settings.get(settings::exploreMaxTokens));
-    m_maxTokens->setPrefix(tr("max "));
-    m_maxTokens->setSuffix(tr(" tokens"));
-    // More tokens than the model's context holds: the run ends at the context limit, so say so beside it.
-    m_contextWarning = new QLabel(this);
-    m_contextWarning->setObjectName(QStringLiteral("contextWarning"));
-    m_contextWarning->setWordWrap(true);
-    m_contextWarning->setStyleSheet(QStringLiteral("color: #b35c00;"));
-    m_contextWarning->hide();
-    connect(m_maxTokens, qOverload<int>(&QSpinBox::valueChanged), this, &ExploreView::updateContextWarning);
-    m_generate = new QPushButton(tr("&Generate"), this);
-    m_generate->setObjectName(QStringLiteral("generate"));
-    m_generate->setToolTip(tr("Generate from the prompt with this strategy (Ctrl+Return)"));
-    m_generate->setDefault(true);
-    m_stop = new QPushButton(tr("&Stop"), this);
-    m_stop->setObjectName(QStringLiteral("stop"));
-    m_stop->setToolTip(tr("Stop generating (Esc)"));
-    connect(m_generate, &QPushButton::clicked, this, &ExploreView::generate);
-    connect(m_stop, &QPushButton::clicked, this, &ExploreView::stop);
+    m_input = new PromptPanel(m_settings, m_session, this);
+    m_prompt = m_input->promptEdit();
+    m_chat = m_input->conversation();
+    m_maxTokens = m_input->maxTokens();
+    m_generate = m_input->generateButton();
+    m_stop = m_input->stopButton();
+    connect(m_input, &PromptPanel::generateRequested, this, &ExploreView::generate);
+    connect(m_input, &PromptPanel::stopRequested, this, &ExploreView::stop);
     m_generateAction = new QAction(tr("&Generate"), this);
     m_generateAction->setObjectName(QStringLiteral("actionGenerate"));
     m_generateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
@@ -278,18 +210,10 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     connect(m_details, &StepDetailsPanel::stageSelected, this, &ExploreView::showStep);
 
     // Layout.
-    auto* promptRow = new QHBoxLayout;
-    promptRow->addWidget(m_inputTabs, 1);
-    auto* buttons = new QVBoxLayout;
-    buttons->addWidget(m_generate);
-    buttons->addWidget(m_stop);
-    buttons->addWidget(m_maxTokens);
-    promptRow->addLayout(buttons);
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addLayout(promptRow);
-    topLayout->addWidget(m_contextWarning); // the full width: one line, not a column under the buttons
+    topLayout->addWidget(m_input);
     topLayout->addWidget(m_streamPanel, 1);
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
@@ -315,19 +239,16 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     m_rightSplitter->setSizes({160, 200, 360});
     // A conversation needs more room than a prompt: the input area takes a share of the top pane and the
     // pane grows when chat mode opens; a prompt keeps its few lines.
-    const auto fitInput = [this, topLayout] {
-        const bool chat = isChatMode();
-        m_inputTabs->setMaximumHeight(
-            chat ? QWIDGETSIZE_MAX : m_prompt->maximumHeight() + m_inputTabs->tabBar()->sizeHint().height() + 4);
+    const auto fitInput = [topLayout](bool chat) {
         topLayout->setStretch(0, chat ? 3 : 0);
-        topLayout->setStretch(2, chat ? 2 : 1);
+        topLayout->setStretch(1, chat ? 2 : 1);
     };
-    fitInput();
-    connect(m_inputTabs, &QTabWidget::currentChanged, this, [this, fitInput] {
-        fitInput();
+    fitInput(isChatMode());
+    connect(m_input, &PromptPanel::chatModeChanged, this, [this, fitInput](bool chat) {
+        fitInput(chat);
         QList<int> sizes = m_rightSplitter->sizes();
         const int total = sizes.size() == 3 ? sizes[0] + sizes[1] + sizes[2] : 0;
-        if (isChatMode() && total > 0 && sizes[0] < total * 50 / 100) {
+        if (chat && total > 0 && sizes[0] < total * 50 / 100) {
             int want = total * 50 / 100 - sizes[0];
             const int fromTimeline = std::clamp(sizes[1] - 110, 0, want);
             sizes[1] -= fromTimeline;
@@ -374,10 +295,7 @@ ExploreView::~ExploreView() = default;
 void ExploreView::saveSettings() {
     m_settings.set(settings::exploreStrategy,
                    QString::fromUtf8(QJsonDocument(m_editor->strategy().toJson()).toJson(QJsonDocument::Compact)));
-    m_settings.set(settings::explorePrompt, m_prompt->toPlainText());
-    m_settings.set(settings::exploreChatMode, isChatMode());
-    m_settings.set(settings::exploreSystemPrompt, m_chat->systemEdit()->text());
-    m_settings.set(settings::exploreMaxTokens, m_maxTokens->value());
+    m_input->saveSettings();
     m_settings.set(settings::exploreShowFinal, m_streamPanel->showsFinal());
     m_settings.set(settings::exploreLogScale, m_plot->logScale());
     const ModelOptions options = m_modelBar->options();
@@ -433,7 +351,7 @@ void ExploreView::onModelLoaded(const LoadedModelInfo& model, bool late) {
     for (const QString& warning : model.warnings)
         emit statusMessage(warning);
     m_modelBar->setRecent(m_settings.get(settings::recentModels));
-    updateContextWarning();
+    m_input->updateContextWarning();
     emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
     emit modelReady(model.info.path);
 }
@@ -450,15 +368,6 @@ bool ExploreView::isGenerating() const {
     return m_session.holds(InferenceSession::Holder::Explore);
 }
 
-void ExploreView::updateContextWarning() {
-    const int context = m_session.model() ? m_session.model()->info.contextLength : 0;
-    const bool past = context > 0 && m_maxTokens->value() >= context;
-    m_contextWarning->setText(past ? tr("The context holds %1 tokens, the prompt's included: the run ends sooner.")
-                                         .arg(context)
-                                   : QString());
-    m_contextWarning->setVisible(past);
-}
-
 bool ExploreView::editorMatchesRun() const {
     return m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
            m_editor->seed() == m_run.seed;
@@ -470,11 +379,11 @@ void ExploreView::setFront(bool front) {
 }
 
 bool ExploreView::isChatMode() const {
-    return m_inputTabs->currentWidget() == m_chat;
+    return m_input->isChatMode();
 }
 
 void ExploreView::setChatMode(bool on) {
-    m_inputTabs->setCurrentWidget(on ? static_cast<QWidget*>(m_chat) : m_prompt);
+    m_input->setChatMode(on);
 }
 
 void ExploreView::setChatTemplateFile(const QString& path) {

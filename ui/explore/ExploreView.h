@@ -32,6 +32,7 @@ class DistributionPlot;
 class BeamTreeView;
 class ConversationPanel;
 class ModelBar;
+class PromptPanel;
 class RunRepository;
 class RunTokenizers;
 class Settings;
@@ -185,7 +186,6 @@ private:
     void updateWhatIf();
     void updateLoops();
     void updateButtons();
-    void updateContextWarning();
     // The editor holds the shown run's chain and seed: a replay of a step is then the run's own draw.
     bool editorMatchesRun() const;
     void setStrategyFromRun(const Strategy& strategy, std::uint64_t seed);
@@ -210,14 +210,13 @@ private:
     ModelBar* m_modelBar = nullptr;
     StrategyEditor* m_editor = nullptr;
     QPlainTextEdit* m_prompt = nullptr;
-    QTabWidget* m_inputTabs = nullptr;
+    PromptPanel* m_input = nullptr;
     ConversationPanel* m_chat = nullptr;
     // A chat generation's reply starts with this (a branch keeps the reply up to its step).
     QString m_chatReplyPrefix;
     QSpinBox* m_maxTokens = nullptr;
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;
-    QLabel* m_contextWarning = nullptr;
     QAction* m_generateAction = nullptr;
     QAction* m_stopAction = nullptr;
     RunStreamPanel* m_streamPanel = nullptr;

@@ -49,6 +49,7 @@
 #include "explore/ConversationPanel.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
+#include "explore/ExploreRun.h"
 #include "explore/ModelBar.h"
 #include "explore/Palette.h"
 #include "explore/PromptPanel.h"
@@ -62,30 +63,6 @@
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
-
-std::vector<TokenId> ExploreRun::tokens() const {
-    std::vector<TokenId> ids;
-    ids.reserve(steps.size());
-    for (const GeneratedStep& step : steps)
-        ids.push_back(step.token);
-    return ids;
-}
-
-namespace {
-
-// A strategy in a few words: its name, else its stages with their numeric parameters.
-QString describeStrategy(const Strategy& strategy) {
-    if (!strategy.name.isEmpty())
-        return strategy.name;
-    QStringList stages;
-    for (const SamplerSpec& sampler : strategy.samplers) {
-        const QString params = sampler.summary();
-        stages << (params.isEmpty() ? sampler.type : sampler.type + QLatin1Char(' ') + params);
-    }
-    return stages.join(QStringLiteral(" → "));
-}
-
-} // namespace
 
 ExploreView::ExploreView(Settings& settings, Database* database, InferenceSession& session, QWidget* parent)
     : QWidget(parent)
@@ -400,6 +377,7 @@ void ExploreView::generate() {
         return;
     }
     GenerationJob job;
+    QString shown;
     if (isChatMode()) {
         Result<ConversationPanel::Prepared> prepared = m_chat->prepare();
         if (!prepared) {
@@ -411,36 +389,25 @@ void ExploreView::generate() {
         // A rendered conversation spells its own special tokens.
         job.request.addSpecial = !m_chat->hasTemplate();
         job.request.parseSpecial = m_chat->hasTemplate();
-        job.request.strategy = m_editor->strategy();
-        job.request.seed = m_editor->seed();
-        job.request.maxTokens = m_maxTokens->value();
-        job.request.traceLevel = TraceLevel::Full;
-        job.request.topN = 64;
         m_chat->commitMessage();
-        m_chatReplyPrefix.clear();
-        const QString shown = QString::fromStdString(prepared->prompt);
-        if (isBeamDecoder(job.request.strategy.decoder))
-            startBeamJob(std::move(job));
-        else
-            startJob(std::move(job), shown);
-        return;
+        shown = QString::fromStdString(prepared->prompt);
+    } else {
+        shown = m_prompt->toPlainText();
+        job.request.prompt = shown.toStdString();
     }
-    job.request.prompt = m_prompt->toPlainText().toStdString();
+    m_chatReplyPrefix.clear();
     job.request.strategy = m_editor->strategy();
     job.request.seed = m_editor->seed();
     job.request.maxTokens = m_maxTokens->value();
     job.request.traceLevel = TraceLevel::Full;
     job.request.topN = 64;
-    if (isBeamDecoder(job.request.strategy.decoder)) {
-        startBeamJob(std::move(job));
-        return;
-    }
-    startJob(std::move(job), m_prompt->toPlainText());
+    startJob(std::move(job), shown);
 }
 
 void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     if (!m_session.acquire(InferenceSession::Holder::Explore))
         return;
+    const bool beam = isBeamDecoder(job.request.strategy.decoder);
     job.id = m_session.nextId();
     m_jobId = job.id;
     m_maxTokensOfJob = job.request.maxTokens;
@@ -457,13 +424,20 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     dropInspection();
     if (m_probe)
         m_probe->hide(); // it follows one run
-    showRunSteps();
     m_timeline->clearSteps();
     m_loops.clear();
     m_streamPanel->showLoops({}, {});
     m_details->clear();
-    m_plot->clear(tr("Generating…"));
-    m_streamPanel->setProgress(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
+    if (beam) {
+        m_streamPanel->startBeamSearch(m_session.model()->tokenizer, m_run.promptText);
+        m_timeline->hide(); // no per-step path to plot: the tree takes its room
+        m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
+        m_streamPanel->setProgress(tr("Beam search…"));
+    } else {
+        showRunSteps();
+        m_plot->clear(tr("Generating…"));
+        m_streamPanel->setProgress(tr("0 / %n token(s)", nullptr, m_maxTokensOfJob));
+    }
     updateButtons();
     emit generationStarted();
     QMetaObject::invokeMethod(m_session.worker(),
@@ -473,37 +447,6 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
 
 bool ExploreView::showsBeamTree() const {
     return m_streamPanel->showsBeamTree();
-}
-
-void ExploreView::startBeamJob(GenerationJob job) {
-    if (!m_session.acquire(InferenceSession::Holder::Explore))
-        return;
-    job.id = m_session.nextId();
-    m_jobId = job.id;
-    m_maxTokensOfJob = job.request.maxTokens;
-    m_run = {};
-    m_run.promptText = QString::fromStdString(job.request.prompt);
-    m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
-    m_run.strategy = job.request.strategy;
-    m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
-    m_run.modelHash = m_session.model()->info.contentHash;
-    m_run.vocabSize = m_session.model()->info.vocabSize;
-    m_run.remote = isRemoteModel();
-    m_pending.clear();
-    dropInspection();
-    m_streamPanel->startBeamSearch(m_session.model()->tokenizer, m_run.promptText);
-    m_timeline->clearSteps();
-    m_timeline->hide(); // no per-step path to plot: the tree takes its room
-    m_loops.clear();
-    m_streamPanel->showLoops({}, {});
-    m_details->clear();
-    m_plot->clear(tr("Beam search: the tree above shows every step's beams; click a node for its path."));
-    m_streamPanel->setProgress(tr("Beam search…"));
-    updateButtons();
-    emit generationStarted();
-    QMetaObject::invokeMethod(m_session.worker(),
-                              [worker = m_session.worker(), ticket = m_session.worker()->takeTicket(),
-                               job = std::move(job)] { worker->generate(job, ticket); });
 }
 
 void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
@@ -604,17 +547,11 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
     if (m_stream->selectedStep() < 0 && m_stream->stepCount() > 0)
         m_stream->setSelectedStep(0);
     if (m_replayOf && outcome.runId > 0) {
-        ReplayDialog::Side replay;
-        replay.runId = outcome.runId;
-        replay.strategy = describeStrategy(m_run.strategy);
-        replay.tokens = m_run.tokens();
-        for (const GeneratedStep& step : m_run.steps)
-            replay.texts << QString::fromStdString(step.text);
         if (!m_replayDialog) {
             m_replayDialog = new ReplayDialog(m_database, this);
             connect(m_replayDialog, &ReplayDialog::comparisonMade, this, &ExploreView::comparisonMade);
         }
-        m_replayDialog->setPair(m_run.promptText, *m_replayOf, replay);
+        m_replayDialog->setPair(m_run.promptText, *m_replayOf, m_run.replaySide());
         m_replayDialog->show();
         m_replayDialog->raise();
     }
@@ -685,12 +622,6 @@ void ExploreView::replayRun() {
         emit statusMessage(tr("This run came from another model; open that model to replay it."));
         return;
     }
-    ReplayDialog::Side original;
-    original.runId = m_run.runId;
-    original.strategy = describeStrategy(m_run.strategy);
-    original.tokens = m_run.tokens();
-    for (const GeneratedStep& step : m_run.steps)
-        original.texts << QString::fromStdString(step.text);
     GenerationJob job;
     job.request.prompt = m_run.promptText.toStdString();
     job.request.promptIds = m_run.promptIds;
@@ -707,7 +638,7 @@ void ExploreView::replayRun() {
         emit statusMessage(tr("A replay compares sampled runs; the editor holds a beam search."));
         return;
     }
-    m_replayOf = original;
+    m_replayOf = m_run.replaySide();
     startJob(std::move(job), prompt);
 }
 
@@ -727,105 +658,50 @@ void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation
                               "token there. Branch from a raw prompt's run instead."));
         return;
     }
-    GenerationJob job;
-    job.request.promptIds = m_run.promptIds;
-    for (int i = 0; i < step; ++i)
-        job.request.promptIds.push_back(m_run.steps[static_cast<std::size_t>(i)].token);
-    job.request.promptIds.insert(job.request.promptIds.end(), continuation.begin(), continuation.end());
-    job.request.usePromptIds = true;
-    job.request.strategy = m_editor->strategy();
-    job.request.seed = m_editor->seed();
-    job.request.maxTokens = std::max(1, m_maxTokens->value() - step - static_cast<int>(continuation.size()));
-    job.request.traceLevel = TraceLevel::Full;
-    job.provenance.parentRunId = m_run.runId;
-    job.provenance.branchStep = step;
-    // A branch of a conversation's reply: the same conversation, the reply up to the step, then the rest.
-    job.request.conversationJson = m_run.conversationJson.toStdString();
-    m_chatReplyPrefix = m_run.replyPrefix;
-    for (int i = 0; i < step; ++i)
-        m_chatReplyPrefix += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
-    m_chatReplyPrefix += continuationText;
-    // What the user sees as the branch's prompt: the text up to the step, then the token or the edited text.
-    QString shown = m_run.promptText;
-    for (int i = 0; i < step; ++i)
-        shown += QString::fromStdString(m_run.steps[static_cast<std::size_t>(i)].text);
-    shown += continuationText;
-    job.request.prompt = shown.toStdString();
-    if (m_run.remote && m_run.promptIds.empty()) {
-        // The engine was given text: the branch is that text, the steps before and the continuation, as text
-        // (the engine tokenizes it again).
-        job.request.promptIds.clear();
-        job.request.usePromptIds = false;
-    }
-    if (isBeamDecoder(job.request.strategy.decoder))
-        startBeamJob(std::move(job));
-    else
-        startJob(std::move(job), shown);
+    BranchStart branch = branchOf(m_run, step, continuation, continuationText);
+    branch.job.request.strategy = m_editor->strategy();
+    branch.job.request.seed = m_editor->seed();
+    branch.job.request.maxTokens = std::max(1, m_maxTokens->value() - step - static_cast<int>(continuation.size()));
+    m_chatReplyPrefix = branch.replyPrefix;
+    startJob(std::move(branch.job), branch.shownPrompt);
 }
 
 bool ExploreView::openRun(qint64 runId) {
     if (!m_runs || isGenerating())
         return false;
-    Result<RunRecord> record = m_runs->loadRun(runId);
-    if (!record) {
-        emit errorMessage(record.error().message);
+    Result<StoredRun> stored = loadStoredRun(*m_runs, *m_session.runTokenizers(), runId);
+    if (!stored) {
+        emit errorMessage(stored.error().message);
         return false;
     }
-    Result<Strategy> strategy = m_runs->loadStrategy(record->strategyId);
+    const RunRecord& record = stored->record;
     if (m_probe)
         m_probe->hide(); // it follows one run
-    m_run = {};
-    m_run.runId = record->id;
-    m_run.promptText = record->promptText;
-    m_run.promptIds = record->promptIds;
-    m_run.seed = record->seed;
-    m_run.finish = record->finishReason;
-    m_run.conversationJson = record->messagesJson;
-    if (strategy)
-        m_run.strategy = strategy.value();
-    std::shared_ptr<const Tokenizer> tokenizer;
-    if (Result<ModelRecord> model = m_runs->loadModel(record->modelId)) {
-        m_run.modelHash = model->contentHash;
-        m_run.remote = model->format == QLatin1String("remote");
-        const QJsonObject info = QJsonDocument::fromJson(model->infoJson.toUtf8()).object();
-        m_run.vocabSize = info.value(QLatin1String("vocab_size")).toInt();
-        // Token texts come from the run's own tokenizer: known, or loaded from its model's files.
-        tokenizer = m_session.runTokenizers()->request(model->contentHash, model->path,
-                                                       info.value(QLatin1String("tokenizer")).toString());
-    }
-    // Step texts decoded in context with that tokenizer, else as stored with the run.
-    m_run.steps = generatedSteps(record.value(), tokenizer.get());
+    m_run = stored->run;
     dropInspection();
     showRunSteps();
     m_timeline->clearSteps();
     m_timeline->appendSteps(m_run.steps);
     updateLoops();
-    if (const Result<DecoderRecord> decoder = decoderRecord(record.value()); decoder && decoder->beam)
-        showBeamSearch(*decoder->beam); // a beam run: its tree, with the best path's steps behind it
-    else if (!decoder)
-        emit errorMessage(decoder.error().message);
-    const QString name = record->parentRunId && record->branchStep ? tr("Run %1, branch of run %2 at step %3")
-                                                                         .arg(m_run.runId)
-                                                                         .arg(*record->parentRunId)
-                                                                         .arg(*record->branchStep + 1)
-                                                                   : tr("Run %1").arg(m_run.runId);
+    if (stored->beam)
+        showBeamSearch(*stored->beam); // a beam run: its tree, with the best path's steps behind it
+    else if (!stored->decoderError.isEmpty())
+        emit errorMessage(stored->decoderError);
+    const QString name = record.parentRunId && record.branchStep ? tr("Run %1, branch of run %2 at step %3")
+                                                                       .arg(m_run.runId)
+                                                                       .arg(*record.parentRunId)
+                                                                       .arg(*record.branchStep + 1)
+                                                                 : tr("Run %1").arg(m_run.runId);
     // How it was computed (threads, fast math, dtype, device, kernel path), so an exact run and a fast-math run
     // of one model are told apart.
     m_streamPanel->setProgress(
         tr("%1 · %n token(s) · %2 · computed with %3", nullptr, static_cast<int>(m_run.steps.size()))
-            .arg(name, m_run.finish, setupText(record->setup)));
-    if (strategy)
+            .arg(name, m_run.finish, setupText(record.setup)));
+    if (stored->strategyKnown)
         setStrategyFromRun(m_run.strategy, m_run.seed);
     if (!m_run.conversationJson.isEmpty()) {
         // A conversation's run: show the conversation with this reply (a branch's reply starts in its prompt).
-        if (record->parentRunId) {
-            Result<RunRecord> root = m_runs->loadRun(*record->parentRunId, false);
-            while (root && root->parentRunId)
-                root = m_runs->loadRun(*root->parentRunId, false);
-            if (root && m_run.promptText.startsWith(root->promptText))
-                m_run.replyPrefix = m_run.promptText.mid(root->promptText.size());
-        }
-        m_chat->setConversation(m_run.conversationJson, m_run.replyPrefix + record->text);
+        m_chat->setConversation(m_run.conversationJson, m_run.replyPrefix + record.text);
         setChatMode(true);
     }
     if (!m_run.steps.empty())

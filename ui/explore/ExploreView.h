@@ -8,6 +8,7 @@
 
 #include "InferenceSession.h"
 #include "evaluation/LoopRemedies.h"
+#include "explore/ExploreRun.h"
 #include "explore/ReplayDialog.h"
 #include "explore/RunStreamPanel.h"
 #include "explore/StepDetailsPanel.h"
@@ -40,25 +41,6 @@ class StrategyEditor;
 class TimelinePlot;
 class TokenProbeDialog;
 class TokenStreamView;
-
-// The run shown in Explore: a live generation or one opened from the run store.
-struct ExploreRun {
-    qint64 runId = 0;
-    QString promptText;
-    std::vector<TokenId> promptIds;
-    Strategy strategy;
-    std::uint64_t seed = 0;
-    std::vector<GeneratedStep> steps;
-    QString modelHash; // the weights the run came from
-    int vocabSize = 0; // of that model
-    QString finish;
-    // The conversation the prompt was rendered from (Explore's chat mode); empty for a raw prompt.
-    QString conversationJson;
-    // The assistant's reply before this run's first step (a branch's prompt ends with it).
-    QString replyPrefix;
-    bool remote = false; // a remote engine's run: its steps know only their top-N candidates
-    std::vector<TokenId> tokens() const;
-};
 
 // Explore: model bar, strategy editor, prompt, the token stream, timelines, the selected step's
 // distribution and the chain's stages; what-if replay of a step with the edited chain, and
@@ -165,7 +147,6 @@ protected:
 private:
     void startJob(GenerationJob job, const QString& shownPrompt);
     void startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText);
-    void startBeamJob(GenerationJob job);
     void onBeamStep(quint64 id, const BeamStep& step);
     void traceBeamNode(int index);
     void onBeamNodeTraced(quint64 id, const StepTrace& trace);

@@ -33,6 +33,7 @@
 #include <qcustomplot.h>
 
 #include "AppInfo.h"
+#include "InferenceSession.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "compare/CompareView.h"
@@ -969,7 +970,7 @@ private slots:
 
     // Issue 35: the empty probe chart's rank axis was labelled 0.001 to 1; ranks start at 1.
     void emptyProbeChartRanksFromOne() {
-        TokenProbeDialog dialog;
+        TokenProbeDialog dialog(*m_window->session());
         auto* plot = dialog.findChild<QCustomPlot*>();
         QVERIFY(plot);
         QVERIFY(plot->yAxis2->range().lower >= 0.5);

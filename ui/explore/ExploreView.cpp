@@ -761,50 +761,10 @@ TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {
         return nullptr;
     }
     if (!m_probe) {
-        m_probe = new TokenProbeDialog(this);
-        connect(m_probe, &TokenProbeDialog::probeRequested, this, [this](TokenId probed) {
-            // The run the dialog was opened for, on its own model (the loaded one may have changed since).
-            if (!m_session.model() || m_probeRun.modelHash != m_session.model()->info.contentHash) {
-                m_probe->showFailure(
-                    tr("the run's model is no longer the loaded one; open it again to probe this run"));
-                return;
-            }
-            m_probeId = m_session.nextId();
-            QMetaObject::invokeMethod(m_session.worker(),
-                                      [worker = m_session.worker(), id = m_probeId, prompt = m_probeRun.promptIds,
-                                       tokens = m_probeRun.tokens(), strategy = m_probeRun.strategy,
-                                       seed = m_probeRun.seed,
-                                       probed] { worker->probe(id, prompt, tokens, strategy, seed, probed); });
-        });
+        m_probe = new TokenProbeDialog(m_session, this);
         connect(m_probe, &TokenProbeDialog::stepActivated, this, &ExploreView::selectStep);
-        connect(m_session.worker(), &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
-            if (id == m_probeId && m_probe)
-                m_probe->showProbe(probe);
-        });
-        connect(m_session.worker(), &InferenceWorker::probeFailed, this, [this](quint64 id, const QString& message) {
-            if (id == m_probeId && m_probe)
-                m_probe->showFailure(message);
-        });
     }
-    const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(m_run.modelHash);
-    QStringList texts;
-    for (const GeneratedStep& step : m_run.steps)
-        texts << visibleTokenText(tokenDisplayText(tokenizer.get(), step.token));
-    const int selected = std::max(0, m_stream->selectedStep());
-    std::vector<std::pair<TokenId, QString>> candidates;
-    for (const TopCandidate& candidate : m_run.steps[static_cast<std::size_t>(selected)].trace.top) {
-        if (candidates.size() >= 12)
-            break;
-        candidates.emplace_back(candidate.id, visibleTokenText(tokenDisplayText(tokenizer.get(), candidate.id)));
-    }
-    m_probeRun = m_run;
-    m_probe->setWindowTitle(tr("Token Probe: run %1").arg(m_run.runId));
-    m_probe->setRun(tokenizer, texts, candidates);
-    for (int i = 0; token >= 0 && i < m_probe->tokenBox()->count(); ++i)
-        if (m_probe->tokenBox()->itemData(i).toInt() == token)
-            m_probe->tokenBox()->setCurrentIndex(i);
-    m_probe->show();
-    m_probe->raise();
+    m_probe->probeRun(m_run, std::max(0, m_stream->selectedStep()), token);
     return m_probe;
 }
 

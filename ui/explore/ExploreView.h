@@ -208,11 +208,9 @@ private:
     StepDetailsPanel* m_details = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
-    ExploreRun m_probeRun; // the run the probe dialog was opened for
     QAction* m_replayAction = nullptr;
     ReplayDialog* m_replayDialog = nullptr;
     std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from
-    quint64 m_probeId = 0;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;
     QSplitter* m_bottomSplitter = nullptr;

@@ -12,14 +12,26 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "InferenceSession.h"
+#include "RunTokenizers.h"
 #include "explore/DistributionModel.h"
 #include "explore/Palette.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
 
-TokenProbeDialog::TokenProbeDialog(QWidget* parent)
-    : QDialog(parent) {
+TokenProbeDialog::TokenProbeDialog(InferenceSession& session, QWidget* parent)
+    : QDialog(parent)
+    , m_session(session) {
+    connect(this, &TokenProbeDialog::probeRequested, this, &TokenProbeDialog::requestProbe);
+    connect(m_session.worker(), &InferenceWorker::tokenProbed, this, [this](quint64 id, const TokenProbe& probe) {
+        if (id == m_probeId)
+            showProbe(probe);
+    });
+    connect(m_session.worker(), &InferenceWorker::probeFailed, this, [this](quint64 id, const QString& message) {
+        if (id == m_probeId)
+            showFailure(message);
+    });
     setWindowTitle(tr("Token Probe"));
     setObjectName(QStringLiteral("tokenProbe"));
     resize(760, 560);
@@ -154,6 +166,40 @@ void TokenProbeDialog::probe() {
     m_note = note;
     m_summary->setText(tr("Probing “%1”…").arg(tokenText(*token)));
     emit probeRequested(*token);
+}
+
+void TokenProbeDialog::probeRun(const ExploreRun& run, int selected, TokenId token) {
+    const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(run.modelHash);
+    QStringList texts;
+    for (const GeneratedStep& step : run.steps)
+        texts << visibleTokenText(tokenDisplayText(tokenizer.get(), step.token));
+    std::vector<std::pair<TokenId, QString>> candidates;
+    for (const TopCandidate& candidate : run.steps[static_cast<std::size_t>(selected)].trace.top) {
+        if (candidates.size() >= 12)
+            break;
+        candidates.emplace_back(candidate.id, visibleTokenText(tokenDisplayText(tokenizer.get(), candidate.id)));
+    }
+    m_probed = run;
+    setWindowTitle(tr("Token Probe: run %1").arg(run.runId));
+    setRun(tokenizer, texts, candidates);
+    for (int i = 0; token >= 0 && i < m_token->count(); ++i)
+        if (m_token->itemData(i).toInt() == token)
+            m_token->setCurrentIndex(i);
+    show();
+    raise();
+}
+
+void TokenProbeDialog::requestProbe(TokenId token) {
+    // The run the dialog was opened for, on its own model (the loaded one may have changed since).
+    if (!m_session.model() || m_probed.modelHash != m_session.model()->info.contentHash) {
+        showFailure(tr("the run's model is no longer the loaded one; open it again to probe this run"));
+        return;
+    }
+    m_probeId = m_session.nextId();
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), id = m_probeId, prompt = m_probed.promptIds,
+                               tokens = m_probed.tokens(), strategy = m_probed.strategy, seed = m_probed.seed,
+                               token] { worker->probe(id, prompt, tokens, strategy, seed, token); });
 }
 
 QString TokenProbeDialog::fate(const TokenProbeStep& step) const {

@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+#include "explore/ExploreRun.h"
 #include "generation/TokenProbe.h"
 
 class QComboBox;
@@ -16,16 +17,21 @@ class QTableWidget;
 
 namespace swb {
 
+class InferenceSession;
 class Tokenizer;
 
 // "Why is this token never chosen?": pick one of a step's candidates or type a word, and see the token at
 // every step of the run: its raw p and rank (a timeline), and whether the run drew it, it survived the chain
-// without being drawn, or which stage cut it. Non-modal; the computing is the worker's (probeRequested).
+// without being drawn, or which stage cut it. Non-modal; the session's worker recomputes the run.
 class TokenProbeDialog final : public QDialog {
     Q_OBJECT
 
 public:
-    explicit TokenProbeDialog(QWidget* parent = nullptr);
+    explicit TokenProbeDialog(InferenceSession& session, QWidget* parent = nullptr);
+
+    // Probes `run` (made on the loaded model), offering the candidates of its step `selected`, `token` chosen
+    // when it is among them; shows the dialog.
+    void probeRun(const ExploreRun& run, int selected, TokenId token = -1);
 
     // The run being probed: its tokenizer (for typed words and texts), the texts of its steps' tokens, and
     // the candidates offered (id, text), the first one chosen.
@@ -51,6 +57,11 @@ signals:
 
 private:
     QString tokenText(TokenId token) const;
+    void requestProbe(TokenId token);
+
+    InferenceSession& m_session;
+    ExploreRun m_probed; // the run the dialog was opened for
+    quint64 m_probeId = 0;
 
     std::shared_ptr<const Tokenizer> m_tokenizer;
     QStringList m_stepTexts;

@@ -24,6 +24,30 @@ QString describeStrategy(const Strategy& strategy) {
 
 } // namespace
 
+ExploreRun ExploreRun::starting(const GenerationJob& job, const QString& shownPrompt, const QString& replyPrefix,
+                                const ModelInfo& model) {
+    ExploreRun run;
+    run.promptText = shownPrompt;
+    run.conversationJson = QString::fromStdString(job.request.conversationJson);
+    run.replyPrefix = replyPrefix;
+    run.strategy = job.request.strategy;
+    run.seed = job.request.strategy.seed.value_or(job.request.seed);
+    run.modelHash = model.contentHash;
+    run.vocabSize = model.vocabSize;
+    run.remote = model.format == QLatin1String("remote");
+    return run;
+}
+
+void ExploreRun::decodeTexts(const Tokenizer* tokenizer) {
+    RunRecord record;
+    record.promptIds = promptIds;
+    for (const GeneratedStep& step : steps)
+        record.steps.push_back(step.trace);
+    std::vector<GeneratedStep> decoded = generatedSteps(record, tokenizer);
+    for (std::size_t i = 0; i < decoded.size(); ++i)
+        steps[i].text = std::move(decoded[i].text);
+}
+
 std::vector<TokenId> ExploreRun::tokens() const {
     std::vector<TokenId> ids;
     ids.reserve(steps.size());

@@ -4,41 +4,20 @@
 #include <limits>
 
 #include <QAction>
-#include <QButtonGroup>
-#include <QComboBox>
 #include <QDataStream>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QJsonDocument>
-#include <QJsonObject>
-#include <QLabel>
-#include <QLineEdit>
-#include <QMenu>
 #include <QMimeData>
-#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRadioButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStackedWidget>
-#include <QTabBar>
-#include <QTabWidget>
-#include <QTableWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -51,7 +30,6 @@
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreRun.h"
 #include "explore/ModelBar.h"
-#include "explore/Palette.h"
 #include "explore/PromptPanel.h"
 #include "explore/StrategyEditor.h"
 #include "explore/TimelinePlot.h"
@@ -60,7 +38,6 @@
 #include "runs/RunSetupText.h"
 #include "storage/Database.h"
 #include "storage/RunRepository.h"
-#include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
 
@@ -86,30 +63,19 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
             m_details->setText(tr("Cannot replay this step: %1").arg(message));
     });
     connect(m_session.runTokenizers(), &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
-    connect(&m_session, &InferenceSession::loadStarted, this,
-            [this](const QString& path, const QString& tokenizer) { m_modelBar->setLoading(path, tokenizer); });
-    connect(&m_session, &InferenceSession::loadProgress, this,
-            [this](int done, int total) { m_modelBar->setProgress(done, total); });
-    connect(&m_session, &InferenceSession::loadFailed, this, &ExploreView::onModelFailed);
-    connect(&m_session, &InferenceSession::loadCancelled, this, [this] {
-        if (m_session.model())
-            m_modelBar->setLoaded(m_session.model()->info);
-        else
-            m_modelBar->setFailed(tr("Loading cancelled."));
-        emit statusMessage(tr("Model loading cancelled."));
+    connect(&m_session, &InferenceSession::loadFailed, this, [this](const QString& message) {
+        const std::optional<LoadedModelInfo>& model = m_session.model();
+        emit errorMessage(model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(model->info.path).fileName())
+                                : message);
     });
+    connect(&m_session, &InferenceSession::loadCancelled, this,
+            [this] { emit statusMessage(tr("Model loading cancelled.")); });
     connect(&m_session, &InferenceSession::modelLoaded, this, &ExploreView::onModelLoaded);
     connect(&m_session, &InferenceSession::stateChanged, this, &ExploreView::updateButtons);
 
     // Model bar.
     m_modelBar = new ModelBar(this);
-    ModelOptions options;
-    options.device = m_settings.get(settings::modelDevice);
-    options.dtype = m_settings.get(settings::modelDtype);
-    options.threads = m_settings.get(settings::modelThreads);
-    options.fastMath = m_settings.get(settings::modelFastMath);
-    m_modelBar->setOptions(options);
-    m_modelBar->setRecent(m_settings.get(settings::recentModels));
+    m_modelBar->follow(m_session, m_settings);
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
     connect(m_modelBar, &ModelBar::openRemoteRequested, this, &ExploreView::openRemoteModel);
     connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
@@ -145,23 +111,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     m_stop = m_input->stopButton();
     connect(m_input, &PromptPanel::generateRequested, this, &ExploreView::generate);
     connect(m_input, &PromptPanel::stopRequested, this, &ExploreView::stop);
-    m_generateAction = new QAction(tr("&Generate"), this);
-    m_generateAction->setObjectName(QStringLiteral("actionGenerate"));
-    m_generateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    connect(m_generateAction, &QAction::triggered, this, &ExploreView::generate);
-    m_stopAction = new QAction(tr("&Stop"), this);
-    m_stopAction->setObjectName(QStringLiteral("actionStop"));
-    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(m_stopAction, &QAction::triggered, this, &ExploreView::stop);
-    m_replayAction = new QAction(tr("&Replay Run with Edited Strategy"), this);
-    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
-    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_replayAction->setToolTip(tr("Decode the shown run again with the strategy in the editor (same model, prompt and "
-                                  "seed) and see where the two part (Ctrl+Shift+R)"));
-    connect(m_replayAction, &QAction::triggered, this, &ExploreView::replayRun);
-    addAction(m_replayAction);
 
-    m_streamPanel = new RunStreamPanel(m_settings.get(settings::exploreShowFinal), m_replayAction, this);
+    m_streamPanel = new RunStreamPanel(m_settings.get(settings::exploreShowFinal), this);
+    connect(m_streamPanel, &RunStreamPanel::replayRequested, this, &ExploreView::replayRun);
     m_stream = m_streamPanel->stream();
     m_beamTree = m_streamPanel->beamTree();
     connect(m_streamPanel, &RunStreamPanel::probeRequested, this, [this] { openTokenProbe(); });
@@ -275,11 +227,7 @@ void ExploreView::saveSettings() {
     m_input->saveSettings();
     m_settings.set(settings::exploreShowFinal, m_streamPanel->showsFinal());
     m_settings.set(settings::exploreLogScale, m_plot->logScale());
-    const ModelOptions options = m_modelBar->options();
-    m_settings.set(settings::modelDevice, options.device);
-    m_settings.set(settings::modelDtype, options.dtype);
-    m_settings.set(settings::modelThreads, options.threads);
-    m_settings.set(settings::modelFastMath, options.fastMath);
+    m_modelBar->saveOptions(m_settings);
     QByteArray state;
     QDataStream out(&state, QIODevice::WriteOnly);
     out << m_mainSplitter->saveState() << m_rightSplitter->saveState() << m_bottomSplitter->saveState();
@@ -304,30 +252,15 @@ void ExploreView::cancelModelLoad() {
     m_session.cancelLoad();
 }
 
-void ExploreView::onModelFailed(const QString& message) {
-    const std::optional<LoadedModelInfo>& model = m_session.model();
-    m_modelBar->setFailed(message);
-    // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
-    if (model && !needsSeparateTokenizer(m_session.loadingPath()))
-        m_modelBar->setLoaded(model->info);
-    emit errorMessage(model ? tr("%1 (%2 stays loaded.)").arg(message, QFileInfo(model->info.path).fileName())
-                            : message);
-}
-
 void ExploreView::onModelLoaded(const LoadedModelInfo& model, bool late) {
     if (late) {
-        // A newer load still running keeps its bar.
-        if (!m_session.isLoading())
-            m_modelBar->setLoaded(model.info);
         emit statusMessage(
             tr("Loaded %1 (the cancel came after it had finished).").arg(QDir::toNativeSeparators(model.info.path)));
         emit modelReady(model.info.path);
         return;
     }
-    m_modelBar->setLoaded(model.info);
     for (const QString& warning : model.warnings)
         emit statusMessage(warning);
-    m_modelBar->setRecent(m_settings.get(settings::recentModels));
     m_input->updateContextWarning();
     emit statusMessage(tr("Loaded %1.").arg(QDir::toNativeSeparators(model.info.path)));
     emit modelReady(model.info.path);
@@ -336,9 +269,9 @@ void ExploreView::onModelLoaded(const LoadedModelInfo& model, bool late) {
 void ExploreView::updateButtons() {
     const bool ready = m_session.canAcquire();
     m_generate->setEnabled(ready);
-    m_generateAction->setEnabled(m_front && ready);
+    m_input->generateAction()->setEnabled(m_front && ready);
     m_stop->setEnabled(isGenerating());
-    m_stopAction->setEnabled(m_front && isGenerating());
+    m_input->stopAction()->setEnabled(m_front && isGenerating());
 }
 
 bool ExploreView::isGenerating() const {
@@ -411,15 +344,7 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
     job.id = m_session.nextId();
     m_jobId = job.id;
     m_maxTokensOfJob = job.request.maxTokens;
-    m_run = {};
-    m_run.promptText = shownPrompt;
-    m_run.conversationJson = QString::fromStdString(job.request.conversationJson);
-    m_run.replyPrefix = m_chatReplyPrefix;
-    m_run.strategy = job.request.strategy;
-    m_run.seed = job.request.strategy.seed.value_or(job.request.seed);
-    m_run.modelHash = m_session.model()->info.contentHash;
-    m_run.vocabSize = m_session.model()->info.vocabSize;
-    m_run.remote = isRemoteModel();
+    m_run = ExploreRun::starting(job, shownPrompt, m_chatReplyPrefix, m_session.model()->info);
     m_pending.clear();
     dropInspection();
     if (m_probe)
@@ -527,15 +452,8 @@ void ExploreView::onFinished(quint64 id, const GenerationOutcome& outcome) {
                               : QString();
     m_streamPanel->setProgress(
         tr("%n token(s) · %1%2", nullptr, static_cast<int>(m_run.steps.size())).arg(m_run.finish, speed));
-    if (outcome.result.beam) {
-        m_beamTree->setResult(*outcome.result.beam);
-        m_streamPanel->showBeamTexts(&*outcome.result.beam);
-        if (!outcome.result.beam->hypotheses.empty()) {
-            const BeamHypothesis& best = outcome.result.beam->hypotheses.front();
-            m_streamPanel->setProgress(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
-                                           .arg(best.score, 0, 'f', 3));
-        }
-    }
+    if (outcome.result.beam)
+        m_streamPanel->finishBeamSearch(*outcome.result.beam);
     if (outcome.runId > 0) {
         emit statusMessage(
             tr("Saved run %1 (%2 tokens, finished: %3).").arg(outcome.runId).arg(m_run.steps.size()).arg(m_run.finish));
@@ -776,14 +694,7 @@ void ExploreView::showRunSteps() {
 void ExploreView::onRunTokenizerAvailable(const QString& modelHash) {
     if (m_run.runId == 0 || m_run.modelHash != modelHash || isGenerating())
         return;
-    RunRecord record;
-    record.promptIds = m_run.promptIds;
-    for (const GeneratedStep& step : m_run.steps)
-        record.steps.push_back(step.trace);
-    const auto tokenizer = m_session.runTokenizers()->find(modelHash);
-    std::vector<GeneratedStep> decoded = generatedSteps(record, tokenizer.get());
-    for (std::size_t i = 0; i < decoded.size(); ++i)
-        m_run.steps[i].text = std::move(decoded[i].text);
+    m_run.decodeTexts(m_session.runTokenizers()->find(modelHash).get());
     const int selected = m_stream->selectedStep();
     const QSignalBlocker quiet(m_stream);
     showRunSteps();

@@ -9,6 +9,7 @@
 #include "InferenceSession.h"
 #include "evaluation/LoopRemedies.h"
 #include "explore/ExploreRun.h"
+#include "explore/PromptPanel.h"
 #include "explore/ReplayDialog.h"
 #include "explore/RunStreamPanel.h"
 #include "explore/StepDetailsPanel.h"
@@ -33,7 +34,6 @@ class DistributionPlot;
 class BeamTreeView;
 class ConversationPanel;
 class ModelBar;
-class PromptPanel;
 class RunRepository;
 class RunTokenizers;
 class Settings;
@@ -81,7 +81,7 @@ public:
     // Re-decodes the shown run with the edited strategy (same model, prompt and seed) as a new run, then shows
     // the two side by side from where they part (ReplayDialog), ready to become a comparison.
     void replayRun();
-    QAction* replayAction() const { return m_replayAction; }
+    QAction* replayAction() const { return m_streamPanel->replayAction(); }
     ReplayDialog* replayDialog() const { return m_replayDialog; }
     bool openRun(qint64 runId);
     void selectStep(int step);
@@ -122,8 +122,8 @@ public:
     // The token probe of the shown run, offering the selected step's candidates (`token` chosen when given);
     // null (with a status message) when the run's model is not the loaded one or the run is a remote engine's.
     TokenProbeDialog* openTokenProbe(TokenId token = -1);
-    QAction* generateAction() const { return m_generateAction; }
-    QAction* stopAction() const { return m_stopAction; }
+    QAction* generateAction() const { return m_input->generateAction(); }
+    QAction* stopAction() const { return m_input->stopAction(); }
     // Whether Explore is the tab in front: its window-wide Generate (Ctrl+Return) and Stop (Esc) shortcuts
     // only act then, so Sweep's Run and Cancel can take the same keys.
     void setFront(bool front);
@@ -152,7 +152,6 @@ private:
     void onBeamNodeTraced(quint64 id, const StepTrace& trace);
     void showBeamSearch(const BeamResult& result);
     void onModelLoaded(const LoadedModelInfo& model, bool late);
-    void onModelFailed(const QString& message);
     void onStep(quint64 id, const GeneratedStep& step);
     void onFinished(quint64 id, const GenerationOutcome& outcome);
     void onFailed(quint64 id, const QString& message);
@@ -198,8 +197,6 @@ private:
     QSpinBox* m_maxTokens = nullptr;
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;
-    QAction* m_generateAction = nullptr;
-    QAction* m_stopAction = nullptr;
     RunStreamPanel* m_streamPanel = nullptr;
     TokenStreamView* m_stream = nullptr; // the panel's
     BeamTreeView* m_beamTree = nullptr;  // the panel's
@@ -208,7 +205,6 @@ private:
     StepDetailsPanel* m_details = nullptr;
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
-    QAction* m_replayAction = nullptr;
     ReplayDialog* m_replayDialog = nullptr;
     std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from
     QSplitter* m_mainSplitter = nullptr;

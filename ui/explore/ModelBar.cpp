@@ -21,6 +21,8 @@
 #include <QToolButton>
 
 #include "AppInfo.h"
+#include "InferenceSession.h"
+#include "Settings.h"
 #include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -146,6 +148,46 @@ ModelBar::ModelBar(QWidget* parent)
     layout->addWidget(m_threads);
     layout->addWidget(m_fastMath);
     layout->addWidget(m_open);
+}
+
+void ModelBar::follow(InferenceSession& session, Settings& settings) {
+    ModelOptions saved;
+    saved.device = settings.get(settings::modelDevice);
+    saved.dtype = settings.get(settings::modelDtype);
+    saved.threads = settings.get(settings::modelThreads);
+    saved.fastMath = settings.get(settings::modelFastMath);
+    setOptions(saved);
+    setRecent(settings.get(settings::recentModels));
+    connect(&session, &InferenceSession::loadStarted, this, &ModelBar::setLoading);
+    connect(&session, &InferenceSession::loadProgress, this, &ModelBar::setProgress);
+    connect(&session, &InferenceSession::loadCancelled, this, [this, &session] {
+        if (session.model())
+            setLoaded(session.model()->info);
+        else
+            setFailed(tr("Loading cancelled."));
+    });
+    connect(&session, &InferenceSession::loadFailed, this, [this, &session](const QString& message) {
+        setFailed(message);
+        // A checkpoint that needs its tokenizer keeps the failure and the Tokenizer button in the bar.
+        if (session.model() && !needsSeparateTokenizer(session.loadingPath()))
+            setLoaded(session.model()->info);
+    });
+    connect(&session, &InferenceSession::modelLoaded, this,
+            [this, &session, &settings](const LoadedModelInfo& model, bool late) {
+                // A load that finished after its cancel: a newer load still running keeps its bar.
+                if (!late || !session.isLoading())
+                    setLoaded(model.info);
+                if (!late)
+                    setRecent(settings.get(settings::recentModels));
+            });
+}
+
+void ModelBar::saveOptions(Settings& settings) const {
+    const ModelOptions chosen = options();
+    settings.set(settings::modelDevice, chosen.device);
+    settings.set(settings::modelDtype, chosen.dtype);
+    settings.set(settings::modelThreads, chosen.threads);
+    settings.set(settings::modelFastMath, chosen.fastMath);
 }
 
 ModelOptions ModelBar::options() const {

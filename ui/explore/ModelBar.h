@@ -14,6 +14,9 @@ class QMenu;
 
 namespace swb {
 
+class InferenceSession;
+class Settings;
+
 // The model strip at the top of Explore: the current model, Open (folder or file, recent models,
 // the bundled demo), device / dtype / threads, and while loading a progress bar with Cancel.
 class ModelBar final : public QWidget {
@@ -22,6 +25,10 @@ class ModelBar final : public QWidget {
 public:
     explicit ModelBar(QWidget* parent = nullptr);
 
+    // Shows the session's loads (progress, the model loaded, a failure) and the recent models; the options start as
+    // last saved.
+    void follow(InferenceSession& session, Settings& settings);
+    void saveOptions(Settings& settings) const;
     ModelOptions options() const;
     void setOptions(const ModelOptions& options);
     void setRecent(const QStringList& paths);

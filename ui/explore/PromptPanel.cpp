@@ -1,5 +1,6 @@
 #include "explore/PromptPanel.h"
 
+#include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -81,6 +82,14 @@ PromptPanel::PromptPanel(Settings& settings, InferenceSession& session, QWidget*
     m_stop->setToolTip(tr("Stop generating (Esc)"));
     connect(m_generate, &QPushButton::clicked, this, &PromptPanel::generateRequested);
     connect(m_stop, &QPushButton::clicked, this, &PromptPanel::stopRequested);
+    m_generateAction = new QAction(tr("&Generate"), this);
+    m_generateAction->setObjectName(QStringLiteral("actionGenerate"));
+    m_generateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    connect(m_generateAction, &QAction::triggered, this, &PromptPanel::generateRequested);
+    m_stopAction = new QAction(tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("actionStop"));
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_stopAction, &QAction::triggered, this, &PromptPanel::stopRequested);
 
     auto* promptRow = new QHBoxLayout;
     promptRow->addWidget(m_tabs, 1);

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -28,6 +29,9 @@ public:
     QSpinBox* maxTokens() const { return m_maxTokens; }
     QPushButton* generateButton() const { return m_generate; }
     QPushButton* stopButton() const { return m_stop; }
+    // Generate (Ctrl+Return) and Stop (Esc) for the window's menu and shortcuts.
+    QAction* generateAction() const { return m_generateAction; }
+    QAction* stopAction() const { return m_stopAction; }
     bool isChatMode() const;
     void setChatMode(bool on);
     // Shows or hides the context warning for the loaded model.
@@ -53,6 +57,8 @@ private:
     QPushButton* m_generate = nullptr;
     QPushButton* m_stop = nullptr;
     QLabel* m_contextWarning = nullptr;
+    QAction* m_generateAction = nullptr;
+    QAction* m_stopAction = nullptr;
 };
 
 } // namespace swb

@@ -45,9 +45,16 @@ protected:
 
 } // namespace
 
-RunStreamPanel::RunStreamPanel(bool showFinal, QAction* replay, QWidget* parent)
+RunStreamPanel::RunStreamPanel(bool showFinal, QWidget* parent)
     : QWidget(parent) {
-    QWidget* header = makeHeader(showFinal, replay);
+    m_replayAction = new QAction(tr("&Replay Run with Edited Strategy"), this);
+    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
+    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_replayAction->setToolTip(tr("Decode the shown run again with the strategy in the editor (same model, prompt and "
+                                  "seed) and see where the two part (Ctrl+Shift+R)"));
+    connect(m_replayAction, &QAction::triggered, this, &RunStreamPanel::replayRequested);
+    addAction(m_replayAction);
+    QWidget* header = makeHeader(showFinal);
 
     m_stream = new TokenStreamView(this);
     m_stream->setShowFinal(showFinal);
@@ -90,7 +97,7 @@ RunStreamPanel::RunStreamPanel(bool showFinal, QAction* replay, QWidget* parent)
     layout->addWidget(makeLoopPanel());
 }
 
-QWidget* RunStreamPanel::makeHeader(bool showFinal, QAction* replay) {
+QWidget* RunStreamPanel::makeHeader(bool showFinal) {
     auto* header = new QWidget(this);
     auto* row = new QHBoxLayout(header);
     row->setContentsMargins(0, 0, 0, 0);
@@ -109,7 +116,7 @@ QWidget* RunStreamPanel::makeHeader(bool showFinal, QAction* replay) {
     row->addStretch();
     auto* replayButton = new QToolButton(header);
     replayButton->setObjectName(QStringLiteral("replayRun"));
-    replayButton->setDefaultAction(replay);
+    replayButton->setDefaultAction(m_replayAction);
     replayButton->setText(tr("Replay…"));
     auto* probeButton = new QToolButton(header);
     probeButton->setObjectName(QStringLiteral("openTokenProbe"));
@@ -202,6 +209,14 @@ void RunStreamPanel::showBeamTexts(const BeamResult* result) {
     }
     m_beamTexts->setText(html);
     m_beamTexts->setVisible(!html.isEmpty());
+}
+
+void RunStreamPanel::finishBeamSearch(const BeamResult& result) {
+    m_beamTree->setResult(result);
+    showBeamTexts(&result);
+    if (!result.hypotheses.empty())
+        setProgress(tr("Beam search: %n step(s), best score %1", nullptr, m_beamTree->stepCount())
+                        .arg(result.hypotheses.front().score, 0, 'f', 3));
 }
 
 void RunStreamPanel::followEnd() {

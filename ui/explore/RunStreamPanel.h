@@ -30,11 +30,13 @@ class RunStreamPanel final : public QWidget {
     Q_OBJECT
 
 public:
-    RunStreamPanel(bool showFinal, QAction* replay, QWidget* parent = nullptr);
+    explicit RunStreamPanel(bool showFinal, QWidget* parent = nullptr);
 
     TokenStreamView* stream() const { return m_stream; }
     BeamTreeView* beamTree() const { return m_beamTree; }
     QWidget* loopPanel() const { return m_loopPanel; }
+    // Replay Run with Edited Strategy (Ctrl+Shift+R), for the window's menu.
+    QAction* replayAction() const { return m_replayAction; }
     bool showsFinal() const;
     // Whether the beam tree (a beam search) is shown rather than the chips.
     bool showsBeamTree() const;
@@ -49,6 +51,8 @@ public:
     void showBeamSearch(std::shared_ptr<const Tokenizer> tokenizer, const BeamResult& result);
     // The texts the search returned, best first, above its tree (result null: none).
     void showBeamTexts(const BeamResult* result);
+    // The search just made has ended: its result on the tree, its texts, and the best score in the progress line.
+    void finishBeamSearch(const BeamResult& result);
     // The last chip in view (the stream follows a run while it grows).
     void followEnd();
     // Names the first loop and offers the remedies (none: the panel hidden).
@@ -56,12 +60,14 @@ public:
 
 signals:
     void probeRequested();
+    void replayRequested();
     void remedyChosen(int index);
 
 private:
-    QWidget* makeHeader(bool showFinal, QAction* replay);
+    QWidget* makeHeader(bool showFinal);
     QWidget* makeLoopPanel();
 
+    QAction* m_replayAction = nullptr;
     QRadioButton* m_showFinal = nullptr;
     QLabel* m_progress = nullptr;
     TokenStreamView* m_stream = nullptr;

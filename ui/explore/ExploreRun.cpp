@@ -56,6 +56,19 @@ std::vector<TokenId> ExploreRun::tokens() const {
     return ids;
 }
 
+InspectJob ExploreRun::inspectJob(int step, const Strategy& chain, std::uint64_t seed) const {
+    InspectJob job;
+    job.promptIds = promptIds;
+    job.tokens = tokens();
+    job.step = step;
+    job.strategy = chain;
+    job.seed = seed;
+    if (remote)
+        for (const GeneratedStep& s : steps)
+            job.traces.push_back(s.trace);
+    return job;
+}
+
 ReplayDialog::Side ExploreRun::replaySide() const {
     ReplayDialog::Side side;
     side.runId = runId;

@@ -50,18 +50,32 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     setAcceptDrops(true);
     if (m_database)
         m_runs = std::make_unique<RunRepository>(*m_database);
+    createViews();
+    layOutViews();
+    connectSession();
+    m_flush = new QTimer(this);
+    m_flush->setSingleShot(true);
+    m_flush->setInterval(33); // repaint at most ~30 times a second while streaming
+    connect(m_flush, &QTimer::timeout, this, &ExploreView::flushPending);
+    m_inspectDebounce = new QTimer(this);
+    m_inspectDebounce->setSingleShot(true);
+    m_inspectDebounce->setInterval(60);
+    connect(m_inspectDebounce, &QTimer::timeout, this, &ExploreView::requestInspection);
+    updateButtons();
+}
 
+// The worker's answers to Explore's jobs, and the session's loads.
+void ExploreView::connectSession() {
     InferenceWorker* worker = m_session.worker();
     connect(worker, &InferenceWorker::stepGenerated, this, &ExploreView::onStep);
     connect(worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
     connect(worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
     connect(worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
     connect(worker, &InferenceWorker::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
-    connect(worker, &InferenceWorker::stepInspected, this, &ExploreView::onInspected);
-    connect(worker, &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
-        if (id == m_inspectId)
-            m_details->setText(tr("Cannot replay this step: %1").arg(message));
-    });
+    m_inspector = new StepInspector(m_session, this);
+    connect(m_inspector, &StepInspector::replayed, this, &ExploreView::onInspected);
+    connect(m_inspector, &StepInspector::failed, this,
+            [this](const QString& message) { m_details->setText(tr("Cannot replay this step: %1").arg(message)); });
     connect(m_session.runTokenizers(), &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
     connect(&m_session, &InferenceSession::loadFailed, this, [this](const QString& message) {
         const std::optional<LoadedModelInfo>& model = m_session.model();
@@ -72,8 +86,9 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
             [this] { emit statusMessage(tr("Model loading cancelled.")); });
     connect(&m_session, &InferenceSession::modelLoaded, this, &ExploreView::onModelLoaded);
     connect(&m_session, &InferenceSession::stateChanged, this, &ExploreView::updateButtons);
+}
 
-    // Model bar.
+void ExploreView::createViews() {
     m_modelBar = new ModelBar(this);
     m_modelBar->follow(m_session, m_settings);
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
@@ -137,8 +152,11 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
 
     m_details = new StepDetailsPanel(this);
     connect(m_details, &StepDetailsPanel::stageSelected, this, &ExploreView::showStep);
+}
 
-    // Layout.
+// The editor on the left; on the right the input and the run, the timeline, and the distribution beside the
+// step's details, in splitters that keep their sizes across sessions.
+void ExploreView::layOutViews() {
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
@@ -201,17 +219,6 @@ ExploreView::ExploreView(Settings& settings, Database* database, InferenceSessio
     layout->setContentsMargins(6, 0, 6, 6);
     layout->addWidget(m_modelBar);
     layout->addWidget(m_mainSplitter, 1);
-
-    m_flush = new QTimer(this);
-    m_flush->setSingleShot(true);
-    m_flush->setInterval(33); // repaint at most ~30 times a second while streaming
-    connect(m_flush, &QTimer::timeout, this, &ExploreView::flushPending);
-    m_inspectDebounce = new QTimer(this);
-    m_inspectDebounce->setSingleShot(true);
-    m_inspectDebounce->setInterval(60);
-    connect(m_inspectDebounce, &QTimer::timeout, this, &ExploreView::requestInspection);
-
-    updateButtons();
 }
 
 void ExploreView::openLastModel() {
@@ -529,17 +536,25 @@ void ExploreView::editAndContinue(int step) {
         branchWithText(step, edited);
 }
 
-void ExploreView::replayRun() {
+bool ExploreView::canContinueRun(bool replay) {
     if (!m_session.canAcquire() || m_run.steps.empty())
-        return;
+        return false;
     if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
-        emit statusMessage(tr("Replaying needs a finished, saved run."));
-        return;
+        emit statusMessage(replay ? tr("Replaying needs a finished, saved run.")
+                                  : tr("Branching needs a finished, saved run."));
+        return false;
     }
     if (m_run.modelHash != m_session.model()->info.contentHash) {
-        emit statusMessage(tr("This run came from another model; open that model to replay it."));
-        return;
+        emit statusMessage(replay ? tr("This run came from another model; open that model to replay it.")
+                                  : tr("This run came from another model; open that model to branch from it."));
+        return false;
     }
+    return true;
+}
+
+void ExploreView::replayRun() {
+    if (!canContinueRun(true))
+        return;
     GenerationJob job;
     job.request.prompt = m_run.promptText.toStdString();
     job.request.promptIds = m_run.promptIds;
@@ -561,16 +576,8 @@ void ExploreView::replayRun() {
 }
 
 void ExploreView::startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText) {
-    if (!m_session.canAcquire() || step < 0 || step >= static_cast<int>(m_run.steps.size()))
+    if (step < 0 || step >= static_cast<int>(m_run.steps.size()) || !canContinueRun(false))
         return;
-    if (m_run.runId == 0 || (m_run.promptIds.empty() && !m_run.remote)) {
-        emit statusMessage(tr("Branching needs a finished, saved run."));
-        return;
-    }
-    if (m_run.modelHash != m_session.model()->info.contentHash) {
-        emit statusMessage(tr("This run came from another model; open that model to branch from it."));
-        return;
-    }
     if (m_run.remote && !m_run.conversationJson.isEmpty()) {
         emit statusMessage(tr("A remote engine renders conversations itself: a reply cannot be continued from a "
                               "token there. Branch from a raw prompt's run instead."));
@@ -728,10 +735,10 @@ void ExploreView::showStep() {
     const int vocab = m_run.vocabSize;
     const int stage = m_details->selectedStage();
     // A beam or contrastive run drew by its decoder: a replay of its chain is a plain draw that never happened.
-    const bool replayed = m_inspection && m_inspectedStep == step && m_run.strategy.decoder.isSample();
-    if (replayed) {
-        m_plot->setModel(buildDistributionModel(m_inspection->trace, m_editor->strategy(), &m_inspection->stages, stage,
-                                                tokenizer, vocab, !editorMatchesRun()));
+    const ReplayedStep* replay = m_run.strategy.decoder.isSample() ? m_inspector->replayOf(step) : nullptr;
+    if (replay) {
+        m_plot->setModel(buildDistributionModel(replay->trace, m_editor->strategy(), &replay->stages, stage, tokenizer,
+                                                vocab, !editorMatchesRun()));
     } else {
         const StepTrace& trace = m_run.steps[static_cast<std::size_t>(step)].trace;
         m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer, vocab));
@@ -740,42 +747,20 @@ void ExploreView::showStep() {
             m_pipelineStep = step;
         }
     }
-    if (m_inspectedStep != step && !isGenerating())
+    if (m_inspector->step() != step && !isGenerating())
         m_inspectDebounce->start();
     updateWhatIf();
 }
 
 void ExploreView::requestInspection() {
-    const int step = m_stream->selectedStep();
-    if (!m_session.model() || isGenerating() || step < 0 || step >= static_cast<int>(m_run.steps.size()) ||
-        (m_run.promptIds.empty() && !m_run.remote) || m_run.modelHash != m_session.model()->info.contentHash)
-        return;
-    InspectJob job;
-    job.id = m_session.nextId();
-    m_inspectId = job.id;
-    m_requestedStep = step;
-    m_session.worker()->setLatestInspect(job.id);
-    job.promptIds = m_run.promptIds;
-    job.tokens = m_run.tokens();
-    job.step = step;
-    job.strategy = m_editor->strategy();
-    job.seed = m_editor->seed();
-    if (m_run.remote)
-        for (const GeneratedStep& s : m_run.steps)
-            job.traces.push_back(s.trace);
-    QMetaObject::invokeMethod(m_session.worker(),
-                              [worker = m_session.worker(), job = std::move(job)] { worker->inspect(job); });
+    if (!isGenerating())
+        m_inspector->request(m_run, m_stream->selectedStep(), m_editor->strategy(), m_editor->seed());
 }
 
-void ExploreView::onInspected(quint64 id, const ReplayedStep& replay) {
-    if (id != m_inspectId || (showsBeamTree() && m_beamTree->selectedNode() >= 0))
-        return;
-    const int step = m_requestedStep;
-    m_inspection = replay;
-    m_inspectedStep = step;
-    if (step != m_stream->selectedStep())
-        return; // the selection moved on; its own request follows
-    m_details->fillPipeline(replay.trace, m_editor->strategy());
+void ExploreView::onInspected(int step) {
+    if ((showsBeamTree() && m_beamTree->selectedNode() >= 0) || step != m_stream->selectedStep())
+        return; // a beam node is shown, or the selection moved on (its own request follows)
+    m_details->fillPipeline(m_inspector->replay()->trace, m_editor->strategy());
     m_pipelineStep = step;
     showStep();
     emit inspectionUpdated(step);
@@ -792,12 +777,8 @@ void ExploreView::forgetDeletedRun() {
 }
 
 void ExploreView::dropInspection() {
-    m_inspection.reset();
-    m_inspectedStep = -1;
-    m_requestedStep = -1;
+    m_inspector->drop();
     m_pipelineStep = -1;
-    m_inspectId = 0;
-    m_session.worker()->setLatestInspect(m_session.nextId()); // replays already queued are skipped
 }
 
 void ExploreView::updateWhatIf() {
@@ -811,8 +792,8 @@ void ExploreView::updateWhatIf() {
     summary.step = step;
     summary.drawn = &shown.trace;
     summary.remote = m_run.remote;
-    if (m_inspection && m_inspectedStep == step)
-        summary.whatIf = !editorMatchesRun() && m_run.strategy.decoder.isSample() ? &m_inspection->trace : nullptr;
+    if (const ReplayedStep* replay = m_inspector->replayOf(step))
+        summary.whatIf = !editorMatchesRun() && m_run.strategy.decoder.isSample() ? &replay->trace : nullptr;
     else
         summary.storedOnly = m_session.model() && m_run.modelHash != m_session.model()->info.contentHash;
     summary.decoder = &shown.decoder;

@@ -13,6 +13,7 @@
 #include "explore/ReplayDialog.h"
 #include "explore/RunStreamPanel.h"
 #include "explore/StepDetailsPanel.h"
+#include "explore/StepInspector.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -88,8 +89,8 @@ public:
     void saveSettings();
 
     const ExploreRun& run() const { return m_run; }
-    const std::optional<ReplayedStep>& inspection() const { return m_inspection; }
-    int inspectedStep() const { return m_inspectedStep; }
+    const std::optional<ReplayedStep>& inspection() const { return m_inspector->replay(); }
+    int inspectedStep() const { return m_inspector->step(); }
     InferenceWorker* worker() const { return m_session.worker(); }
     ModelBar* modelBar() const { return m_modelBar; }
     TokenStreamView* stream() const { return m_stream; }
@@ -145,6 +146,11 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void createViews();
+    void layOutViews();
+    void connectSession();
+    // Whether the shown run can be replayed (replay) or branched on the loaded model; says why not.
+    bool canContinueRun(bool replay);
     void startJob(GenerationJob job, const QString& shownPrompt);
     void startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText);
     void onBeamStep(quint64 id, const BeamStep& step);
@@ -155,7 +161,7 @@ private:
     void onStep(quint64 id, const GeneratedStep& step);
     void onFinished(quint64 id, const GenerationOutcome& outcome);
     void onFailed(quint64 id, const QString& message);
-    void onInspected(quint64 id, const ReplayedStep& replay);
+    void onInspected(int step);
     void flushPending();
     void showRunSteps();
     void onRunTokenizerAvailable(const QString& modelHash);
@@ -176,14 +182,11 @@ private:
     InferenceSession& m_session;
 
     quint64 m_jobId = 0;
-    quint64 m_inspectId = 0;
     quint64 m_beamNodeJob = 0;
     bool m_front = true;
     ExploreRun m_run;
     std::vector<GeneratedStep> m_pending;
-    std::optional<ReplayedStep> m_inspection;
-    int m_inspectedStep = -1;
-    int m_requestedStep = -1;
+    StepInspector* m_inspector = nullptr;
     int m_pipelineStep = -1; // the step whose stages the pipeline table shows
     int m_maxTokensOfJob = 0;
 

@@ -56,6 +56,13 @@ std::vector<TokenId> ExploreRun::tokens() const {
     return ids;
 }
 
+QString ExploreRun::text(int from, int to) const {
+    QString joined;
+    for (int i = from; i < to; ++i)
+        joined += QString::fromStdString(steps[static_cast<std::size_t>(i)].text);
+    return joined;
+}
+
 InspectJob ExploreRun::inspectJob(int step, const Strategy& chain, std::uint64_t seed) const {
     InspectJob job;
     job.promptIds = promptIds;
@@ -137,9 +144,7 @@ BranchStart branchOf(const ExploreRun& run, int step, const std::vector<TokenId>
     start.job.provenance.branchStep = step;
     // A branch of a conversation's reply: the same conversation, the reply up to the step, then the rest.
     request.conversationJson = run.conversationJson.toStdString();
-    QString before; // the run's text before the step
-    for (int i = 0; i < step; ++i)
-        before += QString::fromStdString(run.steps[static_cast<std::size_t>(i)].text);
+    const QString before = run.text(0, step);
     start.replyPrefix = run.replyPrefix + before + continuationText;
     // What the user sees as the branch's prompt: the text up to the step, then the token or the edited text.
     start.shownPrompt = run.promptText + before + continuationText;

@@ -33,6 +33,8 @@ struct ExploreRun {
     static ExploreRun starting(const GenerationJob& job, const QString& shownPrompt, const QString& replyPrefix,
                                const ModelInfo& model);
     std::vector<TokenId> tokens() const;
+    // The text of steps [from, to).
+    QString text(int from, int to) const;
     // A replay of `step` with `strategy` (a remote run's on the candidates its engine gave).
     InspectJob inspectJob(int step, const Strategy& strategy, std::uint64_t seed) const;
     // The step texts decoded again in context with the run's tokenizer (it became available after the run was

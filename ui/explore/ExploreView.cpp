@@ -71,11 +71,11 @@ void ExploreView::connectSession() {
     connect(worker, &InferenceWorker::generationFinished, this, &ExploreView::onFinished);
     connect(worker, &InferenceWorker::generationFailed, this, &ExploreView::onFailed);
     connect(worker, &InferenceWorker::beamStepTaken, this, &ExploreView::onBeamStep);
-    connect(worker, &InferenceWorker::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
     m_inspector = new StepInspector(m_session, this);
     connect(m_inspector, &StepInspector::replayed, this, &ExploreView::onInspected);
     connect(m_inspector, &StepInspector::failed, this,
             [this](const QString& message) { m_details->setText(tr("Cannot replay this step: %1").arg(message)); });
+    connect(m_inspector, &StepInspector::beamNodeTraced, this, &ExploreView::onBeamNodeTraced);
     connect(m_session.runTokenizers(), &RunTokenizers::available, this, &ExploreView::onRunTokenizerAvailable);
     connect(&m_session, &InferenceSession::loadFailed, this, [this](const QString& message) {
         const std::optional<LoadedModelInfo>& model = m_session.model();
@@ -251,14 +251,6 @@ void ExploreView::openRemoteModel(const QString& address, const QString& apiKey)
     openModel(address);
 }
 
-bool ExploreView::isRemoteModel() const {
-    return m_session.isRemote();
-}
-
-void ExploreView::cancelModelLoad() {
-    m_session.cancelLoad();
-}
-
 void ExploreView::onModelLoaded(const LoadedModelInfo& model, bool late) {
     if (late) {
         emit statusMessage(
@@ -281,10 +273,6 @@ void ExploreView::updateButtons() {
     m_input->stopAction()->setEnabled(m_front && isGenerating());
 }
 
-bool ExploreView::isGenerating() const {
-    return m_session.holds(InferenceSession::Holder::Explore);
-}
-
 bool ExploreView::editorMatchesRun() const {
     return m_editor->strategy().canonicalSamplersJson() == m_run.strategy.canonicalSamplersJson() &&
            m_editor->seed() == m_run.seed;
@@ -293,22 +281,6 @@ bool ExploreView::editorMatchesRun() const {
 void ExploreView::setFront(bool front) {
     m_front = front;
     updateButtons();
-}
-
-bool ExploreView::isChatMode() const {
-    return m_input->isChatMode();
-}
-
-void ExploreView::setChatMode(bool on) {
-    m_input->setChatMode(on);
-}
-
-void ExploreView::setChatTemplateFile(const QString& path) {
-    m_session.setChatTemplateFile(path);
-}
-
-void ExploreView::setChatTemplateText(const QString& text) {
-    m_session.setChatTemplateText(text);
 }
 
 void ExploreView::generate() {
@@ -377,10 +349,6 @@ void ExploreView::startJob(GenerationJob job, const QString& shownPrompt) {
                                job = std::move(job)] { worker->generate(job, ticket); });
 }
 
-bool ExploreView::showsBeamTree() const {
-    return m_streamPanel->showsBeamTree();
-}
-
 void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
     if (id != m_jobId)
         return;
@@ -391,20 +359,14 @@ void ExploreView::onBeamStep(quint64 id, const BeamStep& step) {
 void ExploreView::traceBeamNode(int index) {
     m_details->setText(m_beamTree->describe(index).toHtmlEscaped());
     // The node's distribution, as for a sampled step: recomputed for its path on the run's model.
-    if (!m_session.model() || m_session.holder() != InferenceSession::Holder::None || m_run.promptIds.empty() ||
-        m_run.modelHash != m_session.model()->info.contentHash)
-        return;
-    m_inspectDebounce->stop();
-    dropInspection(); // the node's distribution, not a replay of the best path's step, fills the plot
-    m_beamNodeJob = m_session.nextId();
-    QMetaObject::invokeMethod(m_session.worker(),
-                              [worker = m_session.worker(), id = m_beamNodeJob, prompt = m_run.promptIds,
-                               path = m_beamTree->pathTokens(index),
-                               strategy = m_run.strategy] { worker->traceBeamNode(id, prompt, path, strategy); });
+    if (m_inspector->traceBeamNode(m_run, m_beamTree->pathTokens(index))) {
+        m_inspectDebounce->stop();
+        m_pipelineStep = -1;
+    }
 }
 
-void ExploreView::onBeamNodeTraced(quint64 id, const StepTrace& trace) {
-    if (id != m_beamNodeJob || !showsBeamTree())
+void ExploreView::onBeamNodeTraced(const StepTrace& trace) {
+    if (!showsBeamTree())
         return;
     const std::shared_ptr<const Tokenizer> tokenizer = m_session.runTokenizers()->find(m_run.modelHash);
     m_plot->setModel(buildDistributionModel(trace, m_run.strategy, nullptr, -1, tokenizer.get(), m_run.vocabSize));
@@ -522,9 +484,7 @@ void ExploreView::branchWithText(int step, const QString& text) {
 void ExploreView::editAndContinue(int step) {
     if (step < 0 || step >= static_cast<int>(m_run.steps.size()))
         return;
-    QString rest;
-    for (std::size_t i = static_cast<std::size_t>(step); i < m_run.steps.size(); ++i)
-        rest += QString::fromStdString(m_run.steps[i].text);
+    const QString rest = m_run.text(step, static_cast<int>(m_run.steps.size()));
     bool ok = false;
     const QString edited = QInputDialog::getMultiLineText(
         this, tr("Edit and Continue"),
@@ -767,9 +727,9 @@ void ExploreView::onInspected(int step) {
 }
 
 void ExploreView::forgetDeletedRun() {
-    if (m_run.runId == 0 || !m_database)
+    if (m_run.runId == 0 || !m_runs)
         return;
-    const Result<bool> exists = RunRepository(*m_database).hasRun(m_run.runId);
+    const Result<bool> exists = m_runs->hasRun(m_run.runId);
     if (exists && !exists.value()) {
         m_run.runId = 0;
         m_streamPanel->setProgress(tr("This run was deleted; it is shown until you generate or open another."));

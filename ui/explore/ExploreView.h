@@ -61,16 +61,16 @@ public:
     // address until the app quits, never saved.
     void openRemoteModel(const QString& address, const QString& apiKey = {});
     // Whether the loaded model is a remote engine's.
-    bool isRemoteModel() const;
+    bool isRemoteModel() const { return m_session.isRemote(); }
     // The model of the last session, else the bundled demo model.
     void openLastModel();
-    void cancelModelLoad();
+    void cancelModelLoad() { m_session.cancelLoad(); }
     bool isModelLoaded() const { return m_session.model().has_value(); }
     bool isModelLoading() const { return m_session.isLoading(); }
     // The shown run may have been deleted (with a parent): it then counts as unsaved.
     void forgetDeletedRun();
     const std::optional<LoadedModelInfo>& loadedModel() const { return m_session.model(); }
-    bool isGenerating() const;
+    bool isGenerating() const { return m_session.holds(InferenceSession::Holder::Explore); }
     void generate();
     void stop();
     // Continues the current run from `step` with `token` in place of what was drawn there.
@@ -103,14 +103,14 @@ public:
     ConversationPanel* conversation() const { return m_chat; }
     BeamTreeView* beamTree() const { return m_beamTree; }
     // Whether the beam tree (a beam search) is what the stream area shows.
-    bool showsBeamTree() const;
-    bool isChatMode() const;
-    void setChatMode(bool on);
+    bool showsBeamTree() const { return m_streamPanel->showsBeamTree(); }
+    bool isChatMode() const { return m_input->isChatMode(); }
+    void setChatMode(bool on) { m_input->setChatMode(on); }
     // A chat template file to use instead of the loaded model's own (remembered for that model); empty:
     // the model's own again.
-    void setChatTemplateFile(const QString& path);
+    void setChatTemplateFile(const QString& path) { m_session.setChatTemplateFile(path); }
     // Template text of the user's own for the loaded model (remembered; wins over a file); empty: none.
-    void setChatTemplateText(const QString& text);
+    void setChatTemplateText(const QString& text) { m_session.setChatTemplateText(text); }
     QSpinBox* maxTokens() const { return m_maxTokens; }
     // Repetition loops of the shown run (stats::findRepetitionLoops), marked on the timeline and named with
     // the samplers that address them above it.
@@ -155,7 +155,7 @@ private:
     void startBranch(int step, const std::vector<TokenId>& continuation, const QString& continuationText);
     void onBeamStep(quint64 id, const BeamStep& step);
     void traceBeamNode(int index);
-    void onBeamNodeTraced(quint64 id, const StepTrace& trace);
+    void onBeamNodeTraced(const StepTrace& trace);
     void showBeamSearch(const BeamResult& result);
     void onModelLoaded(const LoadedModelInfo& model, bool late);
     void onStep(quint64 id, const GeneratedStep& step);
@@ -182,7 +182,6 @@ private:
     InferenceSession& m_session;
 
     quint64 m_jobId = 0;
-    quint64 m_beamNodeJob = 0;
     bool m_front = true;
     ExploreRun m_run;
     std::vector<GeneratedStep> m_pending;

@@ -15,6 +15,10 @@ StepInspector::StepInspector(InferenceSession& session, QObject* parent)
         m_step = m_requested;
         emit replayed(m_step);
     });
+    connect(m_session.worker(), &InferenceWorker::beamNodeTraced, this, [this](quint64 id, const StepTrace& trace) {
+        if (id == m_beamNodeId)
+            emit beamNodeTraced(trace);
+    });
     connect(m_session.worker(), &InferenceWorker::inspectFailed, this, [this](quint64 id, const QString& message) {
         if (id == m_id)
             emit failed(message);
@@ -33,6 +37,19 @@ bool StepInspector::request(const ExploreRun& run, int step, const Strategy& str
     m_session.worker()->setLatestInspect(job.id);
     QMetaObject::invokeMethod(m_session.worker(),
                               [worker = m_session.worker(), job = std::move(job)] { worker->inspect(job); });
+    return true;
+}
+
+bool StepInspector::traceBeamNode(const ExploreRun& run, const std::vector<TokenId>& path) {
+    const std::optional<LoadedModelInfo>& model = m_session.model();
+    if (!model || m_session.holder() != InferenceSession::Holder::None || run.promptIds.empty() ||
+        run.modelHash != model->info.contentHash)
+        return false;
+    drop(); // the node's distribution, not a replay of the best path's step, fills the plot
+    m_beamNodeId = m_session.nextId();
+    QMetaObject::invokeMethod(m_session.worker(),
+                              [worker = m_session.worker(), id = m_beamNodeId, prompt = run.promptIds, path,
+                               strategy = run.strategy] { worker->traceBeamNode(id, prompt, path, strategy); });
     return true;
 }
 

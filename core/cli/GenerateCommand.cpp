@@ -165,7 +165,18 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
     return 0;
 }
 
-int runGenerate(const Invocation& call) {
+// The prompt options of swb generate: which was given, and the prompt text or token ids it holds.
+struct PromptArguments {
+    bool hasIds = false;
+    bool hasMessages = false;
+    bool chat = false;
+    std::string prompt;
+    std::vector<TokenId> promptIds;
+};
+
+// Exactly one of --prompt, --prompt-file, --prompt-ids and --messages, read (the messages are read later).
+PromptArguments readPromptArguments(const Invocation& call) {
+    PromptArguments input;
     const bool hasPrompt = call.args.isSet(QStringLiteral("prompt"));
     const bool hasFile = call.args.isSet(QStringLiteral("prompt-file"));
     const bool hasIds = call.args.isSet(QStringLiteral("prompt-ids"));
@@ -175,8 +186,11 @@ int runGenerate(const Invocation& call) {
     const bool chat = call.args.isSet(QStringLiteral("chat")) || hasMessages || call.args.isSet(QStringLiteral("system"));
     if (chat && hasIds)
         failBadInput(QStringLiteral("--prompt-ids are used as they are; they cannot be rendered as a chat"));
-    std::string prompt;
-    std::vector<TokenId> promptIds;
+    input.hasIds = hasIds;
+    input.hasMessages = hasMessages;
+    input.chat = chat;
+    std::string& prompt = input.prompt;
+    std::vector<TokenId>& promptIds = input.promptIds;
     if (hasIds) {
         // Token ids as they are, no BOS added: the exact input a reference implementation was given.
         const QStringList words = call.args.value(QStringLiteral("prompt-ids"))
@@ -200,7 +214,11 @@ int runGenerate(const Invocation& call) {
             failBadInput(QStringLiteral("cannot read prompt file %1: %2").arg(path, file.errorString()));
         prompt = readInput(file, path).toStdString();
     }
+    return input;
+}
 
+// --strategy (greedy by default) with --seed and every --stop.
+Strategy strategyFromArguments(const Invocation& call) {
     Result<Strategy> strategy =
         Strategy::parse(call.args.isSet(QStringLiteral("strategy")) ? call.args.value(QStringLiteral("strategy"))
                                                                     : QStringLiteral("greedy"));
@@ -214,32 +232,117 @@ int runGenerate(const Invocation& call) {
             failBadInput(QStringLiteral("--stop needs a non-empty string"));
         strategy->stop.push_back(stop.toStdString());
     }
+    return std::move(strategy).value();
+}
 
-    // A conversation: the messages given, or the prompt as the user's one message (after --system).
+// A conversation: the messages given, or the prompt as the user's one message (after --system); empty when not
+// a chat.
+std::string conversationFromArguments(const Invocation& call, const PromptArguments& input) {
     std::string conversation;
-    if (hasMessages) {
+    if (input.hasMessages) {
         conversation = readConversation(call.args.value(QStringLiteral("messages")));
-    } else if (chat) {
+    } else if (input.chat) {
         QJsonArray messages;
         if (call.args.isSet(QStringLiteral("system")))
             messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("system")},
                                         {QStringLiteral("content"), call.args.value(QStringLiteral("system"))}});
         messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                    {QStringLiteral("content"), QString::fromStdString(prompt)}});
+                                    {QStringLiteral("content"), QString::fromStdString(input.prompt)}});
         conversation = QJsonDocument(messages).toJson(QJsonDocument::Compact).toStdString();
     }
-    if (isRemoteModelAddress(call.args.value(QStringLiteral("model"))))
-        return runRemoteGenerate(call, prompt, promptIds, conversation, strategy.value());
-    if (chat) {
-        QString note;
-        std::optional<ChatTemplate> chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
-        if (!chatTemplate)
-            failBadInput(note + QStringLiteral("; give one with --chat-template, or use the prompt raw (without --chat)"));
-        Result<std::string> rendered = chatTemplate->render(conversation, true);
-        if (!rendered)
-            failBadInput(rendered.error().message);
-        prompt = std::move(rendered).value();
+    return conversation;
+}
+
+// The conversation rendered with the chat template of the arguments (or the model's).
+std::string renderConversation(const Invocation& call, const std::string& conversation) {
+    QString note;
+    std::optional<ChatTemplate> chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
+    if (!chatTemplate)
+        failBadInput(note + QStringLiteral("; give one with --chat-template, or use the prompt raw (without --chat)"));
+    Result<std::string> rendered = chatTemplate->render(conversation, true);
+    if (!rendered)
+        failBadInput(rendered.error().message);
+    return std::move(rendered).value();
+}
+
+// One line per step of the search: its beams and candidates, with the best hypothesis's step where it has one.
+void writeBeamTrace(QIODevice& traceFile, const GenerationResult& result, const Tokenizer& tokenizer) {
+    for (std::size_t i = 0; i < result.beam->steps.size(); ++i) {
+        QJsonObject line;
+        if (i < result.steps.size()) {
+            line = stepTraceToJson(result.steps[i].trace);
+            line.insert(QStringLiteral("token_text"),
+                        QString::fromStdString(tokenizer.tokenText(result.steps[i].token)));
+        }
+        line.insert(QStringLiteral("step"), static_cast<int>(i));
+        line.insert(QStringLiteral("beam"), beamStepJson(result.beam->steps[i], tokenizer));
+        traceFile.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
     }
+}
+
+// Every returned hypothesis, best first (the first is the run's text).
+QJsonArray hypothesesJson(const BeamResult& beam, const Strategy& strategy) {
+    QJsonArray hypotheses;
+    for (const BeamHypothesis& h : beam.hypotheses) {
+        QJsonArray ids;
+        for (TokenId id : h.tokens)
+            ids.append(id);
+        QJsonObject hypothesis{
+            {QStringLiteral("text"), QString::fromStdString(h.text)},
+            {QStringLiteral("tokens"), ids},
+            {QStringLiteral("sum_logprob"), h.sumLogProb},
+            {QStringLiteral("score"), h.score},
+            {QStringLiteral("finish_reason"), h.finishedByEos ? QStringLiteral("eos") : QStringLiteral("max_tokens")}};
+        if (strategy.decoder.params.contains(QLatin1String("force_words")))
+            hypothesis.insert(QStringLiteral("words_forced"), h.wordsForced);
+        hypotheses.append(hypothesis);
+    }
+    return hypotheses;
+}
+
+// --json's summary of a local run (prompt: the prompt as rendered, given for a chat).
+QJsonObject generationJson(const GenerationResult& result, const GenerationRequest& request, const Tokenizer& tokenizer,
+                           bool echo, bool chat, const std::string& prompt, qint64 runId) {
+    QJsonArray tokens;
+    for (const GeneratedStep& step : result.steps)
+        tokens.append(step.token);
+    QJsonArray promptIds;
+    for (TokenId id : result.promptIds)
+        promptIds.append(id);
+    const std::string promptText = tokenizer.decode(result.promptIds);
+    QJsonObject out{
+        {QStringLiteral("text"), QString::fromStdString(echo ? promptText + result.text : result.text)},
+        {QStringLiteral("prompt_ids"), promptIds},
+        {QStringLiteral("tokens"), tokens},
+        {QStringLiteral("finish_reason"), finishReasonName(result.finish)},
+        {QStringLiteral("strategy"), request.strategy.toJson()},
+        {QStringLiteral("seed"), static_cast<double>(result.seed)},
+        {QStringLiteral("time_to_first_token_ms"), result.timeToFirstTokenMs},
+        {QStringLiteral("tokens_per_second"), result.tokensPerSecond},
+    };
+    if (runId > 0)
+        out.insert(QStringLiteral("run_id"), runId);
+    if (result.finish == FinishReason::StopString)
+        out.insert(QStringLiteral("stop_string"), QString::fromStdString(result.stopString));
+    if (chat)
+        out.insert(QStringLiteral("prompt"), QString::fromStdString(prompt));
+    if (result.beam) {
+        out.insert(QStringLiteral("hypotheses"), hypothesesJson(*result.beam, request.strategy));
+        out.insert(QStringLiteral("beam_steps"), static_cast<int>(result.beam->steps.size()));
+    }
+    return out;
+}
+
+int runGenerate(const Invocation& call) {
+    PromptArguments input = readPromptArguments(call);
+    const bool chat = input.chat;
+    std::string& prompt = input.prompt;
+    const Strategy strategy = strategyFromArguments(call);
+    const std::string conversation = conversationFromArguments(call, input);
+    if (isRemoteModelAddress(call.args.value(QStringLiteral("model"))))
+        return runRemoteGenerate(call, prompt, input.promptIds, conversation, strategy);
+    if (chat)
+        prompt = renderConversation(call, conversation);
 
     LoadedModel loaded = loadModelFromArguments(call);
     GenerationRequest request;
@@ -248,9 +351,9 @@ int runGenerate(const Invocation& call) {
     // A rendered conversation carries its own special tokens, spelled as text.
     request.addSpecial = !chat;
     request.parseSpecial = chat;
-    request.promptIds = promptIds;
-    request.usePromptIds = hasIds;
-    request.strategy = strategy.value();
+    request.promptIds = input.promptIds;
+    request.usePromptIds = input.hasIds;
+    request.strategy = strategy;
     request.maxTokens = static_cast<int>(call.integer(QStringLiteral("max-tokens"), 128, 0, 10'000'000));
     const bool json = call.args.isSet(QStringLiteral("json"));
     const QString tracePath = call.args.value(QStringLiteral("trace"));
@@ -297,20 +400,8 @@ int runGenerate(const Invocation& call) {
     Result<GenerationResult> result = generator.generate(request, onStep);
     if (!result)
         throw Failure{result.error().kind == ErrorKind::BadInput ? 2 : 1, result.error().message};
-    if (traceFile && result->beam) {
-        // One line per step of the search: its beams and candidates, with the best hypothesis's step where it has one.
-        for (std::size_t i = 0; i < result->beam->steps.size(); ++i) {
-            QJsonObject line;
-            if (i < result->steps.size()) {
-                line = stepTraceToJson(result->steps[i].trace);
-                line.insert(QStringLiteral("token_text"),
-                            QString::fromStdString(loaded.tokenizer->tokenText(result->steps[i].token)));
-            }
-            line.insert(QStringLiteral("step"), static_cast<int>(i));
-            line.insert(QStringLiteral("beam"), beamStepJson(result->beam->steps[i], *loaded.tokenizer));
-            traceFile->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
-        }
-    }
+    if (traceFile && result->beam)
+        writeBeamTrace(*traceFile, result.value(), *loaded.tokenizer);
     if (traceOutput)
         traceOutput->commit();
 
@@ -324,50 +415,9 @@ int runGenerate(const Invocation& call) {
     }
 
     if (json) {
-        QJsonArray tokens;
-        for (const GeneratedStep& step : result->steps)
-            tokens.append(step.token);
-        QJsonArray promptIds;
-        for (TokenId id : result->promptIds)
-            promptIds.append(id);
-        const std::string promptText = loaded.tokenizer->decode(result->promptIds);
-        QJsonObject out{
-            {QStringLiteral("text"), QString::fromStdString(echo ? promptText + result->text : result->text)},
-            {QStringLiteral("prompt_ids"), promptIds},
-            {QStringLiteral("tokens"), tokens},
-            {QStringLiteral("finish_reason"), finishReasonName(result->finish)},
-            {QStringLiteral("strategy"), request.strategy.toJson()},
-            {QStringLiteral("seed"), static_cast<double>(result->seed)},
-            {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
-            {QStringLiteral("tokens_per_second"), result->tokensPerSecond},
-        };
-        if (runId > 0)
-            out.insert(QStringLiteral("run_id"), runId);
-        if (result->finish == FinishReason::StopString)
-            out.insert(QStringLiteral("stop_string"), QString::fromStdString(result->stopString));
-        if (chat)
-            out.insert(QStringLiteral("prompt"), QString::fromStdString(prompt));
-        if (result->beam) {
-            // Every returned hypothesis, best first (the first is the run's text).
-            QJsonArray hypotheses;
-            for (const BeamHypothesis& h : result->beam->hypotheses) {
-                QJsonArray ids;
-                for (TokenId id : h.tokens)
-                    ids.append(id);
-                QJsonObject hypothesis{{QStringLiteral("text"), QString::fromStdString(h.text)},
-                                       {QStringLiteral("tokens"), ids},
-                                       {QStringLiteral("sum_logprob"), h.sumLogProb},
-                                       {QStringLiteral("score"), h.score},
-                                       {QStringLiteral("finish_reason"),
-                                        h.finishedByEos ? QStringLiteral("eos") : QStringLiteral("max_tokens")}};
-                if (request.strategy.decoder.params.contains(QLatin1String("force_words")))
-                    hypothesis.insert(QStringLiteral("words_forced"), h.wordsForced);
-                hypotheses.append(hypothesis);
-            }
-            out.insert(QStringLiteral("hypotheses"), hypotheses);
-            out.insert(QStringLiteral("beam_steps"), static_cast<int>(result->beam->steps.size()));
-        }
-        call.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
+        call.out << QJsonDocument(generationJson(result.value(), request, *loaded.tokenizer, echo, chat, prompt, runId))
+                        .toJson(QJsonDocument::Compact)
+                 << '\n';
     } else {
         // text a stop string held back and then released at the end
         if (streamed < result->text.size())

@@ -273,204 +273,178 @@ double measureReadBandwidth(int threads, std::size_t bytes) {
     return best;
 }
 
-int runBenchDecode(const Invocation& inv) {
-    if (inv.args.isSet(QStringLiteral("write-random-model"))) {
-        const QString target = inv.args.value(QStringLiteral("write-random-model"));
-        RandomShape shape = parseRandomShape(inv);
-        const auto seed = static_cast<std::uint64_t>(inv.integer(QStringLiteral("seed"), 1, 0, 1LL << 62));
-        if (inv.args.isSet(QStringLiteral("kv-heads"))) {
-            shape.kvHeads = static_cast<int>(inv.integer(QStringLiteral("kv-heads"), 0, 1, 1 << 16));
-            if (shape.heads % shape.kvHeads != 0)
-                failBadInput(QStringLiteral("--kv-heads must divide the %1 heads").arg(shape.heads));
-        }
-        if (inv.args.isSet(QStringLiteral("weight-type"))) {
-            if (const QString error =
-                    writeRandomGguf(target, shape, inv.args.value(QStringLiteral("weight-type")).toLower(), seed);
-                !error.isEmpty())
-                failBadInput(error);
-        } else {
-            if (shape.kvHeads > 0 && shape.kvHeads != shape.heads)
-                failBadInput(QStringLiteral("--kv-heads needs --weight-type (a GGUF model)"));
-            writeRandomModel(target, shape, seed);
-        }
-        if (!inv.args.isSet(QStringLiteral("model"))) {
-            inv.out << QJsonDocument(
-                           QJsonObject{{QStringLiteral("written"), QFileInfo(target).absoluteFilePath()},
-                                       {QStringLiteral("bytes"), static_cast<double>(QFileInfo(target).size())}})
-                           .toJson(QJsonDocument::Compact)
-                    << '\n';
-            return 0;
-        }
+// --write-random-model: writes the model asked for; true when that is all there is to do (no --model to bench,
+// so the file written has been reported).
+bool writeRequestedRandomModel(const Invocation& inv) {
+    const QString target = inv.args.value(QStringLiteral("write-random-model"));
+    RandomShape shape = parseRandomShape(inv);
+    const auto seed = static_cast<std::uint64_t>(inv.integer(QStringLiteral("seed"), 1, 0, 1LL << 62));
+    if (inv.args.isSet(QStringLiteral("kv-heads"))) {
+        shape.kvHeads = static_cast<int>(inv.integer(QStringLiteral("kv-heads"), 0, 1, 1 << 16));
+        if (shape.heads % shape.kvHeads != 0)
+            failBadInput(QStringLiteral("--kv-heads must divide the %1 heads").arg(shape.heads));
     }
-    const QString path = inv.required(QStringLiteral("model"));
-    refuseRemoteModel(path);
-    const ModelOptions options = modelOptions(inv);
-    const int decodeTokens = static_cast<int>(inv.integer(QStringLiteral("tokens"), 128, 1, 1 << 20));
-    const int promptTokens = static_cast<int>(inv.integer(QStringLiteral("prompt-tokens"), 32, 1, 1 << 20));
-
-    // What the process holds before the model: libtorch and its dependencies (in Debian's build, OpenCV and
-    // some 280 other libraries) take well over 100 MB of their own; the model's share is what comes on top.
-    const std::int64_t baselineRss = processMemory().resident;
-    const auto loadStart = Clock::now();
-    Result<std::unique_ptr<Model>> loaded = Model::load(path, options);
-    if (!loaded)
-        fail(loaded.error());
-    Model& model = *loaded.value();
-    const double loadSeconds = seconds(loadStart, Clock::now());
-    for (const QString& warning : model.warnings())
-        inv.err << "swb: warning: " << warning << '\n';
-    const ModelInfo info = model.info();
-    if (promptTokens + decodeTokens > info.contextLength)
-        failBadInput(QStringLiteral("--prompt-tokens %1 plus --tokens %2 exceed the model's context length of %3")
-                         .arg(promptTokens)
-                         .arg(decodeTokens)
-                         .arg(info.contextLength));
-
-    // A fixed spread of ids, the same on every run.
-    std::vector<TokenId> prompt;
-    for (int i = 0; i < promptTokens; ++i)
-        prompt.push_back(static_cast<TokenId>((static_cast<std::int64_t>(i) * 7919 + 3) % info.vocabSize));
-    const auto check = [](const Result<std::vector<float>>& r) {
-        if (!r)
-            fail(r.error());
-    };
-    {
-        // Warm-up: faults the mapped weights in and lets the allocators settle, as any real session has.
-        auto warm = model.newState();
-        check(model.forward(*warm, std::vector<TokenId>{prompt.front()}));
+    if (inv.args.isSet(QStringLiteral("weight-type"))) {
+        if (const QString error =
+                writeRandomGguf(target, shape, inv.args.value(QStringLiteral("weight-type")).toLower(), seed);
+            !error.isEmpty())
+            failBadInput(error);
+    } else {
+        if (shape.kvHeads > 0 && shape.kvHeads != shape.heads)
+            failBadInput(QStringLiteral("--kv-heads needs --weight-type (a GGUF model)"));
+        writeRandomModel(target, shape, seed);
     }
-    // The prompt prefilled, then greedy decode: seconds of each and every step's milliseconds.
-    struct Timing {
-        double prefillSeconds = 0.0;
-        double decodeSeconds = 0.0;
-        std::vector<double> stepMs;
-    };
-    const auto measure = [&] {
-        Timing t;
-        auto state = model.newState();
-        const auto prefillStart = Clock::now();
-        Result<std::vector<float>> logits = model.forward(*state, prompt);
-        check(logits);
-        t.prefillSeconds = seconds(prefillStart, Clock::now());
-        const auto decodeStart = Clock::now();
-        for (int i = 0; i < decodeTokens; ++i) {
-            const std::vector<float>& row = logits.value();
-            const TokenId next = static_cast<TokenId>(std::max_element(row.begin(), row.end()) - row.begin());
-            const auto stepStart = Clock::now();
-            logits = model.forward(*state, std::vector<TokenId>{next});
-            check(logits);
-            t.stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
-        }
-        t.decodeSeconds = seconds(decodeStart, Clock::now());
-        return t;
-    };
-    const Timing idle = measure();
-    const double prefillSeconds = idle.prefillSeconds, decodeSeconds = idle.decodeSeconds;
-    const std::vector<double>& stepMs = idle.stepMs;
-    // --contend N: the same again beside N busy processes of our own (a user's desktop), in the same run.
-    const int contenders = static_cast<int>(inv.integer(QStringLiteral("contend"), 0, 0, 64));
-    Timing contended;
-    if (contenders > 0) {
-        BusyProcesses busy(contenders, 900);
-        contended = measure();
+    if (!inv.args.isSet(QStringLiteral("model"))) {
+        inv.out << QJsonDocument(QJsonObject{{QStringLiteral("written"), QFileInfo(target).absoluteFilePath()},
+                                             {QStringLiteral("bytes"), static_cast<double>(QFileInfo(target).size())}})
+                       .toJson(QJsonDocument::Compact)
+                << '\n';
+        return true;
     }
-    const ProcessMemory memory = processMemory();
-    const std::int64_t peakRss = memory.peak, anonRss = memory.anonymous,
-                       fileRss = memory.fileBacked; // what makes up the peak: the decode loop is flat
+    return false;
+}
 
-    // Beam search from the same prompt for as many steps (end tokens banned, so it runs them all): its time
-    // per step against the single path's time per token above.
-    const int beamCount = static_cast<int>(inv.integer(QStringLiteral("beams"), 0, 0, 256));
+// A failed forward pass ends the bench.
+void checkLogits(const Result<std::vector<float>>& r) {
+    if (!r)
+        fail(r.error());
+}
+
+// The tokenizer for the model at path (--tokenizer, or the one beside the model); its failure is fatal.
+std::unique_ptr<Tokenizer> requireTokenizer(const Invocation& inv, const QString& path) {
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, inv.args.value(QStringLiteral("tokenizer")));
+    if (!tokenizer)
+        fail(tokenizer.error());
+    return std::move(tokenizer.value());
+}
+
+QJsonArray stopTokenIds(const Generator& generator) {
+    QJsonArray ends;
+    for (TokenId id : generator.stopTokens())
+        ends.append(id);
+    return ends;
+}
+
+// The prompt prefilled, then greedy decode: seconds of each and every step's milliseconds.
+struct Timing {
+    double prefillSeconds = 0.0;
+    double decodeSeconds = 0.0;
+    std::vector<double> stepMs;
+};
+
+Timing measureDecode(Model& model, const std::vector<TokenId>& prompt, int decodeTokens) {
+    Timing t;
+    auto state = model.newState();
+    const auto prefillStart = Clock::now();
+    Result<std::vector<float>> logits = model.forward(*state, prompt);
+    checkLogits(logits);
+    t.prefillSeconds = seconds(prefillStart, Clock::now());
+    const auto decodeStart = Clock::now();
+    for (int i = 0; i < decodeTokens; ++i) {
+        const std::vector<float>& row = logits.value();
+        const TokenId next = static_cast<TokenId>(std::max_element(row.begin(), row.end()) - row.begin());
+        const auto stepStart = Clock::now();
+        logits = model.forward(*state, std::vector<TokenId>{next});
+        checkLogits(logits);
+        t.stepMs.push_back(seconds(stepStart, Clock::now()) * 1e3);
+    }
+    t.decodeSeconds = seconds(decodeStart, Clock::now());
+    return t;
+}
+
+// Beam search from the same prompt for as many steps (end tokens banned, so it runs them all): its time
+// per step against the single path's time per token above.
+double measureBeamMsPerStep(const Invocation& inv, const QString& path, Model& model,
+                            const std::vector<TokenId>& prompt, int decodeTokens, int beamCount, int& beamSteps) {
     double beamMsPerStep = 0.0;
-    int beamSteps = 0;
-    if (beamCount > 0) {
-        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, inv.args.value(QStringLiteral("tokenizer")));
-        if (!tokenizer)
-            fail(tokenizer.error());
-        Generator generator(model, *tokenizer.value());
-        QJsonArray ends;
-        for (TokenId id : generator.stopTokens())
-            ends.append(id);
-        GenerationRequest request;
-        request.promptIds = prompt;
-        request.usePromptIds = true;
-        request.maxTokens = decodeTokens;
-        request.strategy =
-            Strategy::fromJson(
-                QJsonObject{{QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("beam")},
-                                                                    {QStringLiteral("beams"), beamCount}}},
-                            {QStringLiteral("samplers"),
-                             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
-                                                    {QStringLiteral("ids"), ends}}}}})
-                .value();
-        // The prefill is the same as the single path's: time the steps only.
-        Clock::time_point firstStep;
-        Result<BeamResult> beam = generator.beamSearch(request, [&](const BeamStep&) {
-            if (beamSteps++ == 0)
-                firstStep = Clock::now();
-            return true;
-        });
-        if (!beam)
-            fail(beam.error());
-        if (beamSteps > 1)
-            beamMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (beamSteps - 1);
+    const std::unique_ptr<Tokenizer> tokenizer = requireTokenizer(inv, path);
+    Generator generator(model, *tokenizer);
+    QJsonArray ends = stopTokenIds(generator);
+    GenerationRequest request;
+    request.promptIds = prompt;
+    request.usePromptIds = true;
+    request.maxTokens = decodeTokens;
+    request.strategy =
+        Strategy::fromJson(
+            QJsonObject{{QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("beam")},
+                                                                {QStringLiteral("beams"), beamCount}}},
+                        {QStringLiteral("samplers"),
+                         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
+                                                {QStringLiteral("ids"), ends}}}}})
+            .value();
+    // The prefill is the same as the single path's: time the steps only.
+    Clock::time_point firstStep;
+    Result<BeamResult> beam = generator.beamSearch(request, [&](const BeamStep&) {
+        if (beamSteps++ == 0)
+            firstStep = Clock::now();
+        return true;
+    });
+    if (!beam)
+        fail(beam.error());
+    if (beamSteps > 1)
+        beamMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (beamSteps - 1);
+    return beamMsPerStep;
+}
+
+// The amateur model's own greedy time per token on the same prompt; the model is unloaded on return.
+double measureAmateurMsPerToken(const QString& amateurPath, const std::vector<TokenId>& prompt, int decodeTokens) {
+    Result<std::unique_ptr<Model>> amateur = Model::load(amateurPath);
+    if (!amateur)
+        fail(amateur.error());
+    auto amateurState = amateur.value()->newState();
+    Result<std::vector<float>> row = amateur.value()->forward(*amateurState, prompt);
+    checkLogits(row);
+    const auto amateurStart = Clock::now();
+    for (int i = 0; i < decodeTokens; ++i) {
+        const TokenId next = static_cast<TokenId>(std::max_element(row->begin(), row->end()) - row->begin());
+        row = amateur.value()->forward(*amateurState, std::vector<TokenId>{next});
+        checkLogits(row);
     }
-    // Contrastive decoding with --amateur: its time per step against the expert's (above) plus the amateur's
-    // own time per token on the same tokens.
-    const QString amateurPath = inv.args.value(QStringLiteral("amateur"));
-    double amateurMsPerToken = 0.0, contrastiveMsPerStep = 0.0;
-    if (!amateurPath.isEmpty()) {
-        Result<std::unique_ptr<Model>> amateur = Model::load(amateurPath);
-        if (!amateur)
-            fail(amateur.error());
-        auto amateurState = amateur.value()->newState();
-        Result<std::vector<float>> row = amateur.value()->forward(*amateurState, prompt);
-        check(row);
-        const auto amateurStart = Clock::now();
-        for (int i = 0; i < decodeTokens; ++i) {
-            const TokenId next = static_cast<TokenId>(std::max_element(row->begin(), row->end()) - row->begin());
-            row = amateur.value()->forward(*amateurState, std::vector<TokenId>{next});
-            check(row);
-        }
-        amateurMsPerToken = seconds(amateurStart, Clock::now()) * 1e3 / decodeTokens;
-        amateur.value().reset();
-        Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path, inv.args.value(QStringLiteral("tokenizer")));
-        if (!tokenizer)
-            fail(tokenizer.error());
-        Generator generator(model, *tokenizer.value());
-        GenerationRequest request;
-        request.promptIds = prompt;
-        request.usePromptIds = true;
-        request.maxTokens = decodeTokens;
-        request.traceLevel = TraceLevel::None;
-        QJsonArray ends;
-        for (TokenId id : generator.stopTokens())
-            ends.append(id);
-        Result<Strategy> strategy = Strategy::fromJson(QJsonObject{
-            {QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("contrastive_decoding")},
-                                                    {QStringLiteral("amateur"), amateurPath}}},
-            {QStringLiteral("samplers"),
-             QJsonArray{
-                 QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")}, {QStringLiteral("ids"), ends}},
-                 QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
-        if (!strategy)
-            fail(strategy.error());
-        request.strategy = strategy.value();
-        int steps = 0;
-        Clock::time_point firstStep;
-        Result<GenerationResult> generated = generator.generate(request, [&](const GeneratedStep&) {
-            if (steps++ == 0)
-                firstStep = Clock::now();
-            return true;
-        });
-        if (!generated)
-            fail(generated.error());
-        if (steps > 1)
-            contrastiveMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (steps - 1);
-    }
-    // Batched decode with --batch N[,N…]: N sequences, each prefilled with the same prompt, decoding together in
-    // one forward pass a step (Compare's batches, the server's continuous batching); aggregate tokens/s
-    // against the single path's.
+    const double amateurMsPerToken = seconds(amateurStart, Clock::now()) * 1e3 / decodeTokens;
+    amateur.value().reset();
+    return amateurMsPerToken;
+}
+
+// Contrastive decoding (greedy, end tokens banned) against the amateur at amateurPath: its time per step.
+double measureContrastiveMsPerStep(const Invocation& inv, const QString& path, Model& model,
+                                   const std::vector<TokenId>& prompt, int decodeTokens, const QString& amateurPath) {
+    double contrastiveMsPerStep = 0.0;
+    const std::unique_ptr<Tokenizer> tokenizer = requireTokenizer(inv, path);
+    Generator generator(model, *tokenizer);
+    GenerationRequest request;
+    request.promptIds = prompt;
+    request.usePromptIds = true;
+    request.maxTokens = decodeTokens;
+    request.traceLevel = TraceLevel::None;
+    QJsonArray ends = stopTokenIds(generator);
+    Result<Strategy> strategy = Strategy::fromJson(QJsonObject{
+        {QStringLiteral("decoder"), QJsonObject{{QStringLiteral("type"), QStringLiteral("contrastive_decoding")},
+                                                {QStringLiteral("amateur"), amateurPath}}},
+        {QStringLiteral("samplers"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("banned_tokens")},
+                                                            {QStringLiteral("ids"), ends}},
+                                                QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
+    if (!strategy)
+        fail(strategy.error());
+    request.strategy = strategy.value();
+    int steps = 0;
+    Clock::time_point firstStep;
+    Result<GenerationResult> generated = generator.generate(request, [&](const GeneratedStep&) {
+        if (steps++ == 0)
+            firstStep = Clock::now();
+        return true;
+    });
+    if (!generated)
+        fail(generated.error());
+    if (steps > 1)
+        contrastiveMsPerStep = seconds(firstStep, Clock::now()) * 1e3 / (steps - 1);
+    return contrastiveMsPerStep;
+}
+
+// Batched decode with --batch N[,N…]: N sequences, each prefilled with the same prompt, decoding together in
+// one forward pass a step (Compare's batches, the server's continuous batching); aggregate tokens/s
+// against the single path's.
+QJsonArray measureBatches(const Invocation& inv, Model& model, const std::vector<TokenId>& prompt, int vocabSize,
+                          int decodeTokens, double decodeSeconds) {
     QJsonArray batches;
     for (const QString& item : inv.args.value(QStringLiteral("batch")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
@@ -485,17 +459,17 @@ int runBenchDecode(const Invocation& inv) {
             owned.push_back(model.newState());
             states.push_back(owned.back().get());
             Result<std::vector<float>> row = model.forward(*owned.back(), prompt);
-            check(row);
+            checkLogits(row);
             next.push_back(static_cast<TokenId>(std::max_element(row->begin(), row->end()) - row->begin()));
         }
         const auto batchStart = Clock::now();
         for (int step = 0; step < decodeTokens; ++step) {
             Result<std::vector<float>> rows = model.forwardBatch(states, next);
-            check(rows);
+            checkLogits(rows);
             for (int i = 0; i < n; ++i) {
-                const auto begin = rows->begin() + static_cast<std::ptrdiff_t>(i) * info.vocabSize;
+                const auto begin = rows->begin() + static_cast<std::ptrdiff_t>(i) * vocabSize;
                 next[static_cast<std::size_t>(i)] =
-                    static_cast<TokenId>(std::max_element(begin, begin + info.vocabSize) - begin);
+                    static_cast<TokenId>(std::max_element(begin, begin + vocabSize) - begin);
             }
         }
         const double tokS = static_cast<double>(n) * decodeTokens / seconds(batchStart, Clock::now());
@@ -504,24 +478,45 @@ int runBenchDecode(const Invocation& inv) {
             {QStringLiteral("tok_s"), std::round(tokS * 100) / 100},
             {QStringLiteral("vs_single"), std::round(tokS / (decodeTokens / decodeSeconds) * 1000) / 1000}});
     }
-    // On a GPU the ceiling is the device's memory, not the host's: a device-to-device copy in the same run.
-    const double deviceCopyGbs = info.device == QLatin1String("cuda") ? model.measureCopyBandwidth(1ULL << 31) : 0.0;
-    loaded.value().reset();
+    return batches;
+}
 
+// Everything bench decode measured, for its report.
+struct DecodeBench {
+    ModelInfo info;
+    int promptTokens = 0;
+    int decodeTokens = 0;
+    std::int64_t baselineRss = 0;
+    double loadSeconds = 0.0;
+    Timing idle;
+    int contenders = 0;
+    Timing contended;
+    std::int64_t peakRss = 0, anonRss = 0, fileRss = 0;
+    int beamCount = 0;
+    double beamMsPerStep = 0.0;
+    int beamSteps = 0;
+    QString amateurPath;
+    double amateurMsPerToken = 0.0, contrastiveMsPerStep = 0.0;
+    QJsonArray batches;
+    double deviceCopyGbs = 0.0;
+    double machineGbs = 0.0;
+};
+
+double roundTo(double v, int digits) {
+    const double f = std::pow(10.0, digits);
+    return std::round(v * f) / f;
+}
+
+QJsonObject decodeBenchJson(const DecodeBench& b) {
+    const ModelInfo& info = b.info;
     const int threads = info.threads;
-    // After the model's peak RSS is taken, so the probe's buffer does not count against the model.
-    const auto probeMegabytes =
-        static_cast<std::size_t>(inv.integer(QStringLiteral("probe-megabytes"), 512, 16, 1 << 16));
-    const double machineGbs = measureReadBandwidth(threads, probeMegabytes << 20);
-
-    std::vector<double> sorted = stepMs;
+    const int promptTokens = b.promptTokens, decodeTokens = b.decodeTokens;
+    const double prefillSeconds = b.idle.prefillSeconds, decodeSeconds = b.idle.decodeSeconds;
+    const std::int64_t peakRss = b.peakRss, baselineRss = b.baselineRss;
+    std::vector<double> sorted = b.idle.stepMs;
     std::sort(sorted.begin(), sorted.end());
     const double decodeTokS = decodeTokens / decodeSeconds;
     const double effectiveGbs = static_cast<double>(info.weightBytesPerToken) * decodeTokS / 1e9;
-    const auto round = [](double v, int digits) {
-        const double f = std::pow(10.0, digits);
-        return std::round(v * f) / f;
-    };
     const QJsonObject json{
         {QStringLiteral("mode"), QStringLiteral("decode")},
         {QStringLiteral("model"), info.path},
@@ -538,57 +533,132 @@ int runBenchDecode(const Invocation& inv) {
         {QStringLiteral("threads_reason"), info.threadsReason},
         {QStringLiteral("prompt_tokens"), promptTokens},
         {QStringLiteral("decode_tokens"), decodeTokens},
-        {QStringLiteral("load_s"), round(loadSeconds, 3)},
-        {QStringLiteral("prefill_tok_s"), round(promptTokens / prefillSeconds, 2)},
-        {QStringLiteral("decode_tok_s"), round(decodeTokS, 2)},
-        {QStringLiteral("ms_per_token"), round(decodeSeconds * 1e3 / decodeTokens, 3)},
-        {QStringLiteral("ms_per_token_median"), round(sorted[sorted.size() / 2], 3)},
+        {QStringLiteral("load_s"), roundTo(b.loadSeconds, 3)},
+        {QStringLiteral("prefill_tok_s"), roundTo(promptTokens / prefillSeconds, 2)},
+        {QStringLiteral("decode_tok_s"), roundTo(decodeTokS, 2)},
+        {QStringLiteral("ms_per_token"), roundTo(decodeSeconds * 1e3 / decodeTokens, 3)},
+        {QStringLiteral("ms_per_token_median"), roundTo(sorted[sorted.size() / 2], 3)},
         {QStringLiteral("model_bytes"), static_cast<double>(info.fileBytes)},
         {QStringLiteral("weight_bytes_per_token"), static_cast<double>(info.weightBytesPerToken)},
-        {QStringLiteral("effective_gb_s"), round(effectiveGbs, 3)},
-        {QStringLiteral("machine_read_gb_s"), round(machineGbs, 3)},
-        {QStringLiteral("bandwidth_fraction"), round(effectiveGbs / machineGbs, 3)},
+        {QStringLiteral("effective_gb_s"), roundTo(effectiveGbs, 3)},
+        {QStringLiteral("machine_read_gb_s"), roundTo(b.machineGbs, 3)},
+        {QStringLiteral("bandwidth_fraction"), roundTo(effectiveGbs / b.machineGbs, 3)},
         {QStringLiteral("peak_rss_bytes"), static_cast<double>(peakRss)},
         {QStringLiteral("peak_rss_over_file"),
-         round(static_cast<double>(peakRss) / static_cast<double>(info.fileBytes), 3)},
+         roundTo(static_cast<double>(peakRss) / static_cast<double>(info.fileBytes), 3)},
         {QStringLiteral("baseline_rss_bytes"), static_cast<double>(baselineRss)},
-        {QStringLiteral("rss_anon_bytes"), static_cast<double>(anonRss)},
-        {QStringLiteral("rss_file_bytes"), static_cast<double>(fileRss)},
+        {QStringLiteral("rss_anon_bytes"), static_cast<double>(b.anonRss)},
+        {QStringLiteral("rss_file_bytes"), static_cast<double>(b.fileRss)},
         {QStringLiteral("model_rss_bytes"), static_cast<double>(peakRss - baselineRss)},
         {QStringLiteral("model_rss_over_file"),
-         round(static_cast<double>(peakRss - baselineRss) / static_cast<double>(info.fileBytes), 3)},
+         roundTo(static_cast<double>(peakRss - baselineRss) / static_cast<double>(info.fileBytes), 3)},
     };
     QJsonObject out = json;
-    if (beamCount > 0) {
-        out.insert(QStringLiteral("beams"), beamCount);
-        out.insert(QStringLiteral("beam_steps"), beamSteps);
-        out.insert(QStringLiteral("beam_ms_per_step"), round(beamMsPerStep, 3));
+    if (b.beamCount > 0) {
+        out.insert(QStringLiteral("beams"), b.beamCount);
+        out.insert(QStringLiteral("beam_steps"), b.beamSteps);
+        out.insert(QStringLiteral("beam_ms_per_step"), roundTo(b.beamMsPerStep, 3));
         out.insert(QStringLiteral("beam_step_vs_single_path"),
-                   round(beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
+                   roundTo(b.beamMsPerStep / (decodeSeconds * 1e3 / decodeTokens), 3));
     }
-    if (!batches.isEmpty())
-        out.insert(QStringLiteral("batched_decode"), batches);
-    if (contenders > 0) {
-        const double loadedTokS = decodeTokens / contended.decodeSeconds;
+    if (!b.batches.isEmpty())
+        out.insert(QStringLiteral("batched_decode"), b.batches);
+    if (b.contenders > 0) {
+        const double loadedTokS = decodeTokens / b.contended.decodeSeconds;
         out.insert(QStringLiteral("contended"),
-                   QJsonObject{{QStringLiteral("busy_processes"), contenders},
-                               {QStringLiteral("prefill_tok_s"), round(promptTokens / contended.prefillSeconds, 2)},
-                               {QStringLiteral("decode_tok_s"), round(loadedTokS, 2)},
-                               {QStringLiteral("decode_vs_idle"), round(loadedTokS / decodeTokS, 3)}});
+                   QJsonObject{{QStringLiteral("busy_processes"), b.contenders},
+                               {QStringLiteral("prefill_tok_s"), roundTo(promptTokens / b.contended.prefillSeconds, 2)},
+                               {QStringLiteral("decode_tok_s"), roundTo(loadedTokS, 2)},
+                               {QStringLiteral("decode_vs_idle"), roundTo(loadedTokS / decodeTokS, 3)}});
     }
-    if (deviceCopyGbs > 0) {
+    if (b.deviceCopyGbs > 0) {
         // Bytes read (a copy also writes as many): what decode's weight reads are measured against.
-        out.insert(QStringLiteral("device_copy_read_gb_s"), round(deviceCopyGbs, 1));
-        out.insert(QStringLiteral("device_bandwidth_fraction"), round(effectiveGbs / deviceCopyGbs, 3));
+        out.insert(QStringLiteral("device_copy_read_gb_s"), roundTo(b.deviceCopyGbs, 1));
+        out.insert(QStringLiteral("device_bandwidth_fraction"), roundTo(effectiveGbs / b.deviceCopyGbs, 3));
     }
-    if (!amateurPath.isEmpty()) {
+    if (!b.amateurPath.isEmpty()) {
         const double expertMs = decodeSeconds * 1e3 / decodeTokens;
-        out.insert(QStringLiteral("amateur_ms_per_token"), round(amateurMsPerToken, 3));
-        out.insert(QStringLiteral("contrastive_ms_per_step"), round(contrastiveMsPerStep, 3));
+        out.insert(QStringLiteral("amateur_ms_per_token"), roundTo(b.amateurMsPerToken, 3));
+        out.insert(QStringLiteral("contrastive_ms_per_step"), roundTo(b.contrastiveMsPerStep, 3));
         out.insert(QStringLiteral("contrastive_vs_expert_plus_amateur"),
-                   round(contrastiveMsPerStep / (expertMs + amateurMsPerToken), 3));
+                   roundTo(b.contrastiveMsPerStep / (expertMs + b.amateurMsPerToken), 3));
     }
-    inv.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << '\n';
+    return out;
+}
+
+int runBenchDecode(const Invocation& inv) {
+    if (inv.args.isSet(QStringLiteral("write-random-model")) && writeRequestedRandomModel(inv))
+        return 0;
+    const QString path = inv.required(QStringLiteral("model"));
+    refuseRemoteModel(path);
+    const ModelOptions options = modelOptions(inv);
+    DecodeBench b;
+    b.decodeTokens = static_cast<int>(inv.integer(QStringLiteral("tokens"), 128, 1, 1 << 20));
+    b.promptTokens = static_cast<int>(inv.integer(QStringLiteral("prompt-tokens"), 32, 1, 1 << 20));
+    const int decodeTokens = b.decodeTokens, promptTokens = b.promptTokens;
+
+    // What the process holds before the model: libtorch and its dependencies (in Debian's build, OpenCV and
+    // some 280 other libraries) take well over 100 MB of their own; the model's share is what comes on top.
+    b.baselineRss = processMemory().resident;
+    const auto loadStart = Clock::now();
+    Result<std::unique_ptr<Model>> loaded = Model::load(path, options);
+    if (!loaded)
+        fail(loaded.error());
+    Model& model = *loaded.value();
+    b.loadSeconds = seconds(loadStart, Clock::now());
+    for (const QString& warning : model.warnings())
+        inv.err << "swb: warning: " << warning << '\n';
+    b.info = model.info();
+    const ModelInfo& info = b.info;
+    if (promptTokens + decodeTokens > info.contextLength)
+        failBadInput(QStringLiteral("--prompt-tokens %1 plus --tokens %2 exceed the model's context length of %3")
+                         .arg(promptTokens)
+                         .arg(decodeTokens)
+                         .arg(info.contextLength));
+
+    // A fixed spread of ids, the same on every run.
+    std::vector<TokenId> prompt;
+    for (int i = 0; i < promptTokens; ++i)
+        prompt.push_back(static_cast<TokenId>((static_cast<std::int64_t>(i) * 7919 + 3) % info.vocabSize));
+    {
+        // Warm-up: faults the mapped weights in and lets the allocators settle, as any real session has.
+        auto warm = model.newState();
+        checkLogits(model.forward(*warm, std::vector<TokenId>{prompt.front()}));
+    }
+    b.idle = measureDecode(model, prompt, decodeTokens);
+    // --contend N: the same again beside N busy processes of our own (a user's desktop), in the same run.
+    b.contenders = static_cast<int>(inv.integer(QStringLiteral("contend"), 0, 0, 64));
+    if (b.contenders > 0) {
+        BusyProcesses busy(b.contenders, 900);
+        b.contended = measureDecode(model, prompt, decodeTokens);
+    }
+    const ProcessMemory memory = processMemory();
+    // The peak and what makes it up: the decode loop is flat.
+    b.peakRss = memory.peak;
+    b.anonRss = memory.anonymous;
+    b.fileRss = memory.fileBacked;
+
+    b.beamCount = static_cast<int>(inv.integer(QStringLiteral("beams"), 0, 0, 256));
+    if (b.beamCount > 0)
+        b.beamMsPerStep = measureBeamMsPerStep(inv, path, model, prompt, decodeTokens, b.beamCount, b.beamSteps);
+    // Contrastive decoding with --amateur: its time per step against the expert's (above) plus the amateur's
+    // own time per token on the same tokens.
+    b.amateurPath = inv.args.value(QStringLiteral("amateur"));
+    if (!b.amateurPath.isEmpty()) {
+        b.amateurMsPerToken = measureAmateurMsPerToken(b.amateurPath, prompt, decodeTokens);
+        b.contrastiveMsPerStep = measureContrastiveMsPerStep(inv, path, model, prompt, decodeTokens, b.amateurPath);
+    }
+    b.batches = measureBatches(inv, model, prompt, info.vocabSize, decodeTokens, b.idle.decodeSeconds);
+    // On a GPU the ceiling is the device's memory, not the host's: a device-to-device copy in the same run.
+    b.deviceCopyGbs = info.device == QLatin1String("cuda") ? model.measureCopyBandwidth(1ULL << 31) : 0.0;
+    loaded.value().reset();
+
+    // After the model's peak RSS is taken, so the probe's buffer does not count against the model.
+    const auto probeMegabytes =
+        static_cast<std::size_t>(inv.integer(QStringLiteral("probe-megabytes"), 512, 16, 1 << 16));
+    b.machineGbs = measureReadBandwidth(info.threads, probeMegabytes << 20);
+
+    inv.out << QJsonDocument(decodeBenchJson(b)).toJson(QJsonDocument::Compact) << '\n';
     return 0;
 }
 

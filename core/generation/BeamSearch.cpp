@@ -244,6 +244,343 @@ std::vector<Scored> drawWithoutReplacement(const std::vector<Scored>& scored, st
     return drawn;
 }
 
+// One beam search as it runs: its settings, the running beams and finished hypotheses of every group, and the
+// scratch its steps reuse.
+struct BeamSearchState {
+    const BeamOptions& options;
+    const std::vector<TokenId>& stopTokens;
+    const std::vector<TokenId>& promptIds;
+    SamplerChain& chain;
+    int groups = 1;
+    int groupSize = 1;
+    bool constrained = false;
+    std::vector<Beam> beams;
+    std::vector<FinishedHypotheses> finished;
+    std::vector<bool> groupDone;
+    std::size_t keep = 0;
+    std::size_t vocab = 0;
+    std::vector<Scored> scored;
+    std::vector<float> logProbs;
+    std::vector<TokenId> history;
+    std::vector<int> chosenThisStep; // tokens earlier groups chose at this step (diversity)
+    Candidates candidates;
+
+    // The first beams, every one from the prompt (first: the logits after it), and the groups' empty hypotheses.
+    BeamSearchState(const BeamOptions& options, const std::vector<TokenId>& stopTokens,
+                    const std::vector<TokenId>& promptIds, SamplerChain& chain,
+                    const std::shared_ptr<Model::State>& promptState, const std::vector<float>& first, int maxGenerated)
+        : options(options)
+        , stopTokens(stopTokens)
+        , promptIds(promptIds)
+        , chain(chain) {
+        const int k = options.beams;
+        groups = std::max(1, options.groups);
+        groupSize = k / groups;
+        constrained = !options.forcedWords.empty();
+        // transformers starts every beam from the prompt, all but the first of each group at -1e9 so that the
+        // first step draws from one beam per group only.
+        beams = std::vector<Beam>(static_cast<std::size_t>(k));
+        for (int b = 0; b < k; ++b) {
+            beams[std::size_t(b)].state = promptState;
+            beams[std::size_t(b)].score = b % groupSize == 0 ? 0.0 : -1e9;
+            beams[std::size_t(b)].group = b / groupSize;
+            beams[std::size_t(b)].logits = first;
+        }
+
+        finished = std::vector<FinishedHypotheses>(static_cast<std::size_t>(groups),
+                                                   FinishedHypotheses(options, groupSize, maxGenerated));
+        groupDone = std::vector<bool>(static_cast<std::size_t>(groups), false);
+        keep = static_cast<std::size_t>(constrained ? 2 : std::max<std::size_t>(2, 1 + stopTokens.size())) *
+               std::size_t(groupSize);
+        vocab = first.size();
+        chosenThisStep.assign(vocab, 0);
+    }
+
+    bool isEos(TokenId t) const { return std::find(stopTokens.begin(), stopTokens.end(), t) != stopTokens.end(); }
+};
+
+// The beams of one group this step, each with its row of processed log-probabilities.
+struct GroupRows {
+    std::vector<int> members;
+    std::vector<std::vector<float>> rows;
+};
+
+// Every beam of group g: processed log-probabilities (a full row each), plus its score; its candidates go to
+// search.scored.
+Status scoreGroup(BeamSearchState& search, int g, GroupRows& group) {
+    search.scored.clear();
+    for (int b = 0; b < int(search.beams.size()); ++b) {
+        const Beam& beam = search.beams[std::size_t(b)];
+        if (beam.group != g)
+            continue;
+        const double partition = logPartition(beam.logits);
+        if (!std::isfinite(partition))
+            return Error::badInput(QStringLiteral("the model's logits hold NaN or no finite value"));
+        search.logProbs.resize(search.vocab);
+        for (std::size_t v = 0; v < search.vocab; ++v)
+            search.logProbs[v] = static_cast<float>(double(beam.logits[v]) - partition -
+                                                    search.options.diversityPenalty * search.chosenThisStep[v]);
+        search.history = search.promptIds;
+        search.history.insert(search.history.end(), beam.tokens.begin(), beam.tokens.end());
+        search.candidates.assign(search.logProbs);
+        search.chain.process(search.candidates, search.history);
+        std::vector<float> row(search.vocab, -std::numeric_limits<float>::infinity());
+        const auto ids = search.candidates.ids();
+        const auto values = search.candidates.logits();
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            if (values[i] > -std::numeric_limits<float>::infinity()) {
+                row[std::size_t(ids[i])] = values[i];
+                search.scored.push_back({beam.score + double(values[i]), b, ids[i]});
+            }
+        group.members.push_back(b);
+        group.rows.push_back(std::move(row));
+    }
+    return {};
+}
+
+// The group's candidates worth considering, at most search.keep, best first: the top scores, or with do_sample
+// a draw by their probabilities.
+std::vector<Scored> rankCandidates(BeamSearchState& search) {
+    std::vector<Scored> ranked;
+    if (search.options.doSample) {
+        ranked = drawWithoutReplacement(search.scored, search.keep, search.chain.rng());
+    } else {
+        const std::size_t considered = std::min(search.keep, search.scored.size());
+        std::partial_sort(search.scored.begin(), search.scored.begin() + std::ptrdiff_t(considered),
+                          search.scored.end(), ranksBefore);
+        ranked.assign(search.scored.begin(), search.scored.begin() + std::ptrdiff_t(considered));
+    }
+    return ranked;
+}
+
+// transformers' BeamSearchScorer.process for group g: an end token among the first groupSize finishes a
+// hypothesis, other candidates continue until groupSize do; every ranked candidate is traced with its fate.
+std::vector<Scored> processCandidates(BeamSearchState& search, int g, const std::vector<Scored>& ranked,
+                                      int generatedLength, BeamStep& trace) {
+    std::vector<Scored> kept;
+    for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
+        const Scored& c = ranked[rank];
+        BeamCandidate candidate{c.beam, c.token, c.score, BeamCandidate::Fate::Pruned, false, g};
+        if (int(kept.size()) < search.groupSize) {
+            const Beam& parent = search.beams[std::size_t(c.beam)];
+            if (search.isEos(c.token)) {
+                if (int(rank) < search.groupSize &&
+                    (!search.constrained || WordsProgress(search.options, parent.tokens).completed())) {
+                    std::vector<TokenId> tokens = parent.tokens;
+                    tokens.push_back(c.token);
+                    search.finished[std::size_t(g)].add(std::move(tokens), c.score, generatedLength, true);
+                    candidate.fate = BeamCandidate::Fate::Finished;
+                }
+            } else {
+                kept.push_back(c);
+                candidate.fate = BeamCandidate::Fate::Continued;
+            }
+        }
+        trace.candidates.push_back(candidate);
+    }
+    return kept;
+}
+
+// A candidate of the constrained step, with the bank (progress through the forced words) it reaches.
+struct WordOption {
+    Scored scored;
+    int bank;
+    bool forced;
+};
+
+// The kept candidates, then the next token of every word each beam of the group has not finished (a sequence
+// offered once), each with its bank.
+std::vector<WordOption> wordOptions(const BeamSearchState& search, const GroupRows& group,
+                                    const std::vector<Scored>& kept) {
+    std::vector<WordOption> options2;
+    std::vector<std::vector<TokenId>> seqs;
+    const auto sequence = [&](const Scored& s) {
+        std::vector<TokenId> seq = search.beams[std::size_t(s.beam)].tokens;
+        seq.push_back(s.token);
+        return seq;
+    };
+    for (const Scored& s : kept) {
+        seqs.push_back(sequence(s));
+        options2.push_back({s, WordsProgress(search.options, seqs.back()).bank(), false});
+    }
+    for (std::size_t m = 0; m < group.members.size(); ++m) {
+        const Beam& beam = search.beams[std::size_t(group.members[m])];
+        const WordsProgress progress(search.options, beam.tokens);
+        if (progress.completed())
+            continue;
+        for (TokenId t : progress.next()) {
+            const Scored s{beam.score + double(group.rows[m][std::size_t(t)]), group.members[m], t};
+            std::vector<TokenId> seq = sequence(s);
+            if (std::find(seqs.begin(), seqs.end(), seq) != seqs.end())
+                continue;
+            WordsProgress advanced = progress;
+            advanced.add(t);
+            seqs.push_back(std::move(seq));
+            options2.push_back({s, advanced.bank(), true});
+        }
+    }
+    return options2;
+}
+
+// At most `count` options taken round robin from the banks of progress, the furthest bank and best score first.
+std::vector<Scored> roundRobinByBank(const std::vector<WordOption>& options2, std::size_t count) {
+    std::vector<std::size_t> order(options2.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return options2[a].bank * 100.0 + options2[a].scored.score >
+               options2[b].bank * 100.0 + options2[b].scored.score;
+    });
+    std::vector<int> increments;
+    int counter = -1;
+    int bank = options2[order.front()].bank;
+    for (std::size_t i : order) {
+        counter = options2[i].bank == bank ? counter + 1 : 0;
+        bank = options2[i].bank;
+        increments.push_back(counter);
+    }
+    std::vector<std::size_t> byIncrement(order.size());
+    for (std::size_t i = 0; i < byIncrement.size(); ++i)
+        byIncrement[i] = i;
+    std::stable_sort(byIncrement.begin(), byIncrement.end(),
+                     [&](std::size_t a, std::size_t b) { return increments[a] < increments[b]; });
+    std::vector<Scored> chosen;
+    for (std::size_t i = 0; i < byIncrement.size() && chosen.size() < count; ++i)
+        chosen.push_back(options2[order[byIncrement[i]]].scored);
+    return chosen;
+}
+
+// transformers' step_sentence_constraint: every beam also offers the next token of the words it has not finished;
+// the kept beams are then taken round robin from the banks of progress. The group's candidates in the trace (from
+// firstCandidate on) are retraced, and the offered ones traced after them.
+void forceWords(const BeamSearchState& search, int g, const GroupRows& group, std::size_t firstCandidate,
+                std::vector<Scored>& kept, BeamStep& trace) {
+    const std::vector<WordOption> options2 = wordOptions(search, group, kept);
+    if (options2.size() > kept.size()) {
+        std::vector<Scored> chosen = roundRobinByBank(options2, kept.size());
+        const auto same = [](const Scored& a, const Scored& b) { return a.beam == b.beam && a.token == b.token; };
+        for (std::size_t i = firstCandidate; i < trace.candidates.size(); ++i) {
+            BeamCandidate& c = trace.candidates[i];
+            if (c.fate == BeamCandidate::Fate::Continued &&
+                std::none_of(chosen.begin(), chosen.end(),
+                             [&](const Scored& s) { return s.beam == c.beam && s.token == c.token; }))
+                c.fate = BeamCandidate::Fate::Pruned;
+        }
+        for (std::size_t i = kept.size(); i < options2.size(); ++i) {
+            const Scored& s = options2[i].scored;
+            const bool taken = std::any_of(chosen.begin(), chosen.end(), [&](const Scored& c) { return same(c, s); });
+            trace.candidates.push_back({s.beam, s.token, s.score,
+                                        taken ? BeamCandidate::Fate::Continued : BeamCandidate::Fate::Pruned, true, g});
+        }
+        kept = std::move(chosen);
+    }
+}
+
+// The kept candidates as group g's beams of the next step, traced.
+void continueBeams(BeamSearchState& search, int g, const std::vector<Scored>& kept, BeamStep& trace,
+                   std::vector<Beam>& nextBeams) {
+    for (const Scored& c : kept) {
+        Beam beam;
+        beam.state = search.beams[std::size_t(c.beam)].state;
+        beam.tokens = search.beams[std::size_t(c.beam)].tokens;
+        beam.tokens.push_back(c.token);
+        beam.score = c.score;
+        beam.group = g;
+        nextBeams.push_back(std::move(beam));
+        trace.parents.push_back(c.beam);
+        trace.tokens.push_back(c.token);
+        trace.scores.push_back(c.score);
+        trace.groups.push_back(g);
+        ++search.chosenThisStep[std::size_t(c.token)];
+    }
+}
+
+// One step of group g: its candidates scored, ranked, kept (and forced) and traced; its beams of the next step
+// added to nextBeams; the group marked done when no running beam can do better.
+Status stepGroup(BeamSearchState& search, int g, int generatedLength, BeamStep& trace, std::vector<Beam>& nextBeams) {
+    GroupRows group;
+    if (Status scored = scoreGroup(search, g, group); !scored)
+        return scored;
+    if (group.members.empty())
+        return {};
+    const std::vector<Scored> ranked = rankCandidates(search);
+
+    const std::size_t firstCandidate = trace.candidates.size();
+    std::vector<Scored> kept = processCandidates(search, g, ranked, generatedLength, trace);
+    if (search.constrained && !kept.empty())
+        forceWords(search, g, group, firstCandidate, kept, trace);
+    continueBeams(search, g, kept, trace, nextBeams);
+    // What the running beams could still reach: transformers' beam search (and beam sampling) takes the
+    // best beam that runs on (_check_early_stop_heuristic's running_beam_scores); its diverse and
+    // constrained scorers take the best candidate, one that ended included (is_done(next_scores.max())).
+    if (!ranked.empty()) {
+        const double best =
+            search.groups > 1 || search.constrained || kept.empty() ? ranked.front().score : kept.front().score;
+        if (search.finished[std::size_t(g)].isDone(best, generatedLength))
+            search.groupDone[std::size_t(g)] = true;
+    }
+    return {};
+}
+
+// One batched forward pass for every beam; a state shared by several beams is copied first.
+Status forwardBeams(Model& model, std::vector<Beam>& beams, std::size_t vocab) {
+    std::vector<Model::State*> states;
+    std::vector<TokenId> tokens;
+    for (std::size_t i = 0; i < beams.size(); ++i) {
+        if (beams[i].state.use_count() > 1)
+            beams[i].state = std::shared_ptr<Model::State>(model.cloneState(*beams[i].state));
+        if (!beams[i].state)
+            return Error::internal(QStringLiteral("out of memory for another beam's cache"));
+        states.push_back(beams[i].state.get());
+        tokens.push_back(beams[i].tokens.back());
+    }
+    Result<std::vector<float>> logits = model.forwardBatch(states, tokens);
+    if (!logits)
+        return logits.error();
+    for (std::size_t i = 0; i < beams.size(); ++i)
+        beams[i].logits.assign(logits->begin() + std::ptrdiff_t(i * vocab),
+                               logits->begin() + std::ptrdiff_t((i + 1) * vocab));
+    return {};
+}
+
+// The search's best `return` hypotheses into result.hypotheses, the running beams included.
+void collectHypotheses(BeamSearchState& search, BeamResult& result) {
+    // transformers' finalize: the running beams of groups not done join their group's hypotheses. With
+    // force_words only those with every word do; when fewer than `return` hypotheses have them, the best of the
+    // others follow them (transformers means the same, but lets them compete on score with the complete ones).
+    std::vector<BeamHypothesis> incomplete;
+    for (int g = 0; g < search.groups; ++g) {
+        if (search.groupDone[std::size_t(g)])
+            continue;
+        for (const Beam& beam : search.beams) {
+            if (beam.group != g)
+                continue;
+            const int length = static_cast<int>(beam.tokens.size());
+            if (search.constrained && !WordsProgress(search.options, beam.tokens).completed())
+                incomplete.push_back({beam.tokens,
+                                      {},
+                                      beam.score,
+                                      beam.score / std::pow(double(length), search.options.lengthPenalty),
+                                      false});
+            else
+                search.finished[std::size_t(g)].add(beam.tokens, beam.score, length, false);
+        }
+    }
+    // The best `return` over all groups (equal scores: the one added last first, as transformers pops them).
+    std::vector<BeamHypothesis> all;
+    for (FinishedHypotheses& group : search.finished)
+        for (BeamHypothesis& h : group.items())
+            all.push_back(std::move(h));
+    const auto byScore = [](const BeamHypothesis& a, const BeamHypothesis& b) { return a.score < b.score; };
+    std::stable_sort(all.begin(), all.end(), byScore);
+    std::stable_sort(incomplete.begin(), incomplete.end(), byScore);
+    for (int i = 0; i < search.options.returned && (!all.empty() || !incomplete.empty()); ++i) {
+        std::vector<BeamHypothesis>& from = all.empty() ? incomplete : all;
+        result.hypotheses.push_back(std::move(from.back()));
+        from.pop_back();
+    }
+}
+
 } // namespace
 
 bool isBeamDecoder(const DecoderSpec& decoder) {
@@ -335,33 +672,9 @@ Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
     Result<std::vector<float>> first = m_model.forward(*promptState, result.promptIds);
     if (!first)
         return first.error();
-    const int k = options.beams;
-    const int groups = std::max(1, options.groups);
-    const int groupSize = k / groups;
-    const bool constrained = !options.forcedWords.empty();
-    // transformers starts every beam from the prompt, all but the first of each group at -1e9 so that the
-    // first step draws from one beam per group only.
-    std::vector<Beam> beams(static_cast<std::size_t>(k));
-    for (int b = 0; b < k; ++b) {
-        beams[std::size_t(b)].state = promptState;
-        beams[std::size_t(b)].score = b % groupSize == 0 ? 0.0 : -1e9;
-        beams[std::size_t(b)].group = b / groupSize;
-        beams[std::size_t(b)].logits = first.value();
-    }
+    BeamSearchState search(options, m_stopTokens, result.promptIds, chain.value(), promptState, first.value(),
+                           maxGenerated);
 
-    std::vector<FinishedHypotheses> finished(static_cast<std::size_t>(groups),
-                                             FinishedHypotheses(options, groupSize, maxGenerated));
-    std::vector<bool> groupDone(static_cast<std::size_t>(groups), false);
-    const std::size_t keep = static_cast<std::size_t>(constrained ? 2 : std::max<std::size_t>(2, 1 + m_stopTokens.size())) *
-                             std::size_t(groupSize);
-    const auto isEos = [&](TokenId t) { return std::find(m_stopTokens.begin(), m_stopTokens.end(), t) != m_stopTokens.end(); };
-    const std::size_t vocab = first->size();
-
-    std::vector<Scored> scored;
-    std::vector<float> logProbs;
-    std::vector<TokenId> history;
-    std::vector<int> chosenThisStep(vocab, 0); // tokens earlier groups chose at this step (diversity)
-    Candidates candidates;
     bool done = false;
     for (int step = 0; step < maxGenerated; ++step) {
         if (cancel && cancel->load()) {
@@ -370,241 +683,37 @@ Result<BeamResult> Generator::beamSearch(const GenerationRequest& request,
         }
         BeamStep trace;
         std::vector<Beam> nextBeams;
-        std::fill(chosenThisStep.begin(), chosenThisStep.end(), 0);
+        std::fill(search.chosenThisStep.begin(), search.chosenThisStep.end(), 0);
         const int generatedLength = step + 1;
-        for (int g = 0; g < groups; ++g) {
-            if (groupDone[std::size_t(g)])
+        for (int g = 0; g < search.groups; ++g) {
+            if (search.groupDone[std::size_t(g)])
                 continue;
-            // Every beam of the group: processed log-probabilities (a full row each), plus its score.
-            std::vector<int> members;
-            std::vector<std::vector<float>> rows;
-            scored.clear();
-            for (int b = 0; b < int(beams.size()); ++b) {
-                const Beam& beam = beams[std::size_t(b)];
-                if (beam.group != g)
-                    continue;
-                const double partition = logPartition(beam.logits);
-                if (!std::isfinite(partition))
-                    return Error::badInput(QStringLiteral("the model's logits hold NaN or no finite value"));
-                logProbs.resize(vocab);
-                for (std::size_t v = 0; v < vocab; ++v)
-                    logProbs[v] = static_cast<float>(double(beam.logits[v]) - partition -
-                                                     options.diversityPenalty * chosenThisStep[v]);
-                history = result.promptIds;
-                history.insert(history.end(), beam.tokens.begin(), beam.tokens.end());
-                candidates.assign(logProbs);
-                chain->process(candidates, history);
-                std::vector<float> row(vocab, -std::numeric_limits<float>::infinity());
-                const auto ids = candidates.ids();
-                const auto values = candidates.logits();
-                for (std::size_t i = 0; i < ids.size(); ++i)
-                    if (values[i] > -std::numeric_limits<float>::infinity()) {
-                        row[std::size_t(ids[i])] = values[i];
-                        scored.push_back({beam.score + double(values[i]), b, ids[i]});
-                    }
-                members.push_back(b);
-                rows.push_back(std::move(row));
-            }
-            if (members.empty())
-                continue;
-            std::vector<Scored> ranked;
-            if (options.doSample) {
-                ranked = drawWithoutReplacement(scored, keep, chain->rng());
-            } else {
-                const std::size_t considered = std::min(keep, scored.size());
-                std::partial_sort(scored.begin(), scored.begin() + std::ptrdiff_t(considered), scored.end(), ranksBefore);
-                ranked.assign(scored.begin(), scored.begin() + std::ptrdiff_t(considered));
-            }
-
-            // transformers' BeamSearchScorer.process for this group
-            std::vector<Scored> kept;
-            const std::size_t firstCandidate = trace.candidates.size();
-            for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
-                const Scored& c = ranked[rank];
-                BeamCandidate candidate{c.beam, c.token, c.score, BeamCandidate::Fate::Pruned, false, g};
-                if (int(kept.size()) < groupSize) {
-                    const Beam& parent = beams[std::size_t(c.beam)];
-                    if (isEos(c.token)) {
-                        if (int(rank) < groupSize && (!constrained || WordsProgress(options, parent.tokens).completed())) {
-                            std::vector<TokenId> tokens = parent.tokens;
-                            tokens.push_back(c.token);
-                            finished[std::size_t(g)].add(std::move(tokens), c.score, generatedLength, true);
-                            candidate.fate = BeamCandidate::Fate::Finished;
-                        }
-                    } else {
-                        kept.push_back(c);
-                        candidate.fate = BeamCandidate::Fate::Continued;
-                    }
-                }
-                trace.candidates.push_back(candidate);
-            }
-            if (constrained && !kept.empty()) {
-                // transformers' step_sentence_constraint: every beam also offers the next token of the words it
-                // has not finished; the kept beams are then taken round robin from the banks of progress.
-                struct Option {
-                    Scored scored;
-                    int bank;
-                    bool forced;
-                };
-                std::vector<Option> options2;
-                std::vector<std::vector<TokenId>> seqs;
-                const auto sequence = [&](const Scored& s) {
-                    std::vector<TokenId> seq = beams[std::size_t(s.beam)].tokens;
-                    seq.push_back(s.token);
-                    return seq;
-                };
-                for (const Scored& s : kept) {
-                    seqs.push_back(sequence(s));
-                    options2.push_back({s, WordsProgress(options, seqs.back()).bank(), false});
-                }
-                for (std::size_t m = 0; m < members.size(); ++m) {
-                    const Beam& beam = beams[std::size_t(members[m])];
-                    const WordsProgress progress(options, beam.tokens);
-                    if (progress.completed())
-                        continue;
-                    for (TokenId t : progress.next()) {
-                        const Scored s{beam.score + double(rows[m][std::size_t(t)]), members[m], t};
-                        std::vector<TokenId> seq = sequence(s);
-                        if (std::find(seqs.begin(), seqs.end(), seq) != seqs.end())
-                            continue;
-                        WordsProgress advanced = progress;
-                        advanced.add(t);
-                        seqs.push_back(std::move(seq));
-                        options2.push_back({s, advanced.bank(), true});
-                    }
-                }
-                if (options2.size() > kept.size()) {
-                    std::vector<std::size_t> order(options2.size());
-                    for (std::size_t i = 0; i < order.size(); ++i)
-                        order[i] = i;
-                    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                        return options2[a].bank * 100.0 + options2[a].scored.score >
-                               options2[b].bank * 100.0 + options2[b].scored.score;
-                    });
-                    std::vector<int> increments;
-                    int counter = -1;
-                    int bank = options2[order.front()].bank;
-                    for (std::size_t i : order) {
-                        counter = options2[i].bank == bank ? counter + 1 : 0;
-                        bank = options2[i].bank;
-                        increments.push_back(counter);
-                    }
-                    std::vector<std::size_t> byIncrement(order.size());
-                    for (std::size_t i = 0; i < byIncrement.size(); ++i)
-                        byIncrement[i] = i;
-                    std::stable_sort(byIncrement.begin(), byIncrement.end(),
-                                     [&](std::size_t a, std::size_t b) { return increments[a] < increments[b]; });
-                    std::vector<Scored> chosen;
-                    for (std::size_t i = 0; i < byIncrement.size() && chosen.size() < kept.size(); ++i)
-                        chosen.push_back(options2[order[byIncrement[i]]].scored);
-                    const auto same = [](const Scored& a, const Scored& b) { return a.beam == b.beam && a.token == b.token; };
-                    for (std::size_t i = firstCandidate; i < trace.candidates.size(); ++i) {
-                        BeamCandidate& c = trace.candidates[i];
-                        if (c.fate == BeamCandidate::Fate::Continued &&
-                            std::none_of(chosen.begin(), chosen.end(),
-                                         [&](const Scored& s) { return s.beam == c.beam && s.token == c.token; }))
-                            c.fate = BeamCandidate::Fate::Pruned;
-                    }
-                    for (std::size_t i = kept.size(); i < options2.size(); ++i) {
-                        const Scored& s = options2[i].scored;
-                        const bool taken =
-                            std::any_of(chosen.begin(), chosen.end(), [&](const Scored& c) { return same(c, s); });
-                        trace.candidates.push_back({s.beam, s.token, s.score,
-                                                    taken ? BeamCandidate::Fate::Continued : BeamCandidate::Fate::Pruned,
-                                                    true, g});
-                    }
-                    kept = std::move(chosen);
-                }
-            }
-            for (const Scored& c : kept) {
-                Beam beam;
-                beam.state = beams[std::size_t(c.beam)].state;
-                beam.tokens = beams[std::size_t(c.beam)].tokens;
-                beam.tokens.push_back(c.token);
-                beam.score = c.score;
-                beam.group = g;
-                nextBeams.push_back(std::move(beam));
-                trace.parents.push_back(c.beam);
-                trace.tokens.push_back(c.token);
-                trace.scores.push_back(c.score);
-                trace.groups.push_back(g);
-                ++chosenThisStep[std::size_t(c.token)];
-            }
-            // What the running beams could still reach: transformers' beam search (and beam sampling) takes the
-            // best beam that runs on (_check_early_stop_heuristic's running_beam_scores); its diverse and
-            // constrained scorers take the best candidate, one that ended included (is_done(next_scores.max())).
-            if (!ranked.empty()) {
-                const double best = groups > 1 || constrained || kept.empty() ? ranked.front().score : kept.front().score;
-                if (finished[std::size_t(g)].isDone(best, generatedLength))
-                    groupDone[std::size_t(g)] = true;
-            }
+            if (Status stepped = stepGroup(search, g, generatedLength, trace, nextBeams); !stepped)
+                return stepped.error();
         }
-        done = std::all_of(groupDone.begin(), groupDone.end(), [](bool d) { return d; });
+        done = std::all_of(search.groupDone.begin(), search.groupDone.end(), [](bool d) { return d; });
         // Beams of a group that is done stop here (transformers pads them to the end).
-        std::erase_if(nextBeams, [&](const Beam& b) { return groupDone[std::size_t(b.group)]; });
-        beams = std::move(nextBeams);
+        std::erase_if(nextBeams, [&](const Beam& b) { return search.groupDone[std::size_t(b.group)]; });
+        search.beams = std::move(nextBeams);
         result.steps.push_back(std::move(trace));
         if (onStep && !onStep(result.steps.back())) {
             result.cancelled = true;
             break;
         }
-        if (done || beams.empty() || step + 1 == maxGenerated)
+        if (done || search.beams.empty() || step + 1 == maxGenerated)
             break;
 
-        // One batched forward pass for every beam; a state shared by several beams is copied first.
-        std::vector<Model::State*> states;
-        std::vector<TokenId> tokens;
-        for (std::size_t i = 0; i < beams.size(); ++i) {
-            if (beams[i].state.use_count() > 1)
-                beams[i].state = std::shared_ptr<Model::State>(m_model.cloneState(*beams[i].state));
-            if (!beams[i].state)
-                return Error::internal(QStringLiteral("out of memory for another beam's cache"));
-            states.push_back(beams[i].state.get());
-            tokens.push_back(beams[i].tokens.back());
-        }
-        Result<std::vector<float>> logits = m_model.forwardBatch(states, tokens);
-        if (!logits)
-            return logits.error();
-        for (std::size_t i = 0; i < beams.size(); ++i)
-            beams[i].logits.assign(logits->begin() + std::ptrdiff_t(i * vocab), logits->begin() + std::ptrdiff_t((i + 1) * vocab));
+        if (Status forwarded = forwardBeams(m_model, search.beams, search.vocab); !forwarded)
+            return forwarded.error();
     }
-    // transformers' finalize: the running beams of groups not done join their group's hypotheses. With
-    // force_words only those with every word do; when fewer than `return` hypotheses have them, the best of the
-    // others follow them (transformers means the same, but lets them compete on score with the complete ones).
-    std::vector<BeamHypothesis> incomplete;
-    for (int g = 0; g < groups; ++g) {
-        if (groupDone[std::size_t(g)])
-            continue;
-        for (const Beam& beam : beams) {
-            if (beam.group != g)
-                continue;
-            const int length = static_cast<int>(beam.tokens.size());
-            if (constrained && !WordsProgress(options, beam.tokens).completed())
-                incomplete.push_back({beam.tokens, {}, beam.score, beam.score / std::pow(double(length), options.lengthPenalty), false});
-            else
-                finished[std::size_t(g)].add(beam.tokens, beam.score, length, false);
-        }
-    }
-    // The best `return` over all groups (equal scores: the one added last first, as transformers pops them).
-    std::vector<BeamHypothesis> all;
-    for (FinishedHypotheses& group : finished)
-        for (BeamHypothesis& h : group.items())
-            all.push_back(std::move(h));
-    const auto byScore = [](const BeamHypothesis& a, const BeamHypothesis& b) { return a.score < b.score; };
-    std::stable_sort(all.begin(), all.end(), byScore);
-    std::stable_sort(incomplete.begin(), incomplete.end(), byScore);
-    for (int i = 0; i < options.returned && (!all.empty() || !incomplete.empty()); ++i) {
-        std::vector<BeamHypothesis>& from = all.empty() ? incomplete : all;
-        result.hypotheses.push_back(std::move(from.back()));
-        from.pop_back();
-    }
+    collectHypotheses(search, result);
     for (BeamHypothesis& h : result.hypotheses) {
         h.wordsForced = WordsProgress(options, h.tokens).completed();
         StreamingDecoder decoder(m_tokenizer);
         for (TokenId id : result.promptIds)
             decoder.push(id);
         for (TokenId id : h.tokens)
-            if (!isEos(id))
+            if (!search.isEos(id))
                 h.text += decoder.push(id);
         h.text += decoder.flush();
     }

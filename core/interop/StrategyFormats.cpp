@@ -219,6 +219,219 @@ QString serialize(const Fields& fields, StrategyFormat format) {
     }
 }
 
+// What an export builds as it reads the strategy: the tool's fields, the notes on what does not translate, and the
+// samplers' order list.
+struct ExportDraft {
+    ExportDraft(StrategyFormat format, Tool tool)
+        : format(format)
+        , tool(tool)
+        , name(toolName(tool)) {}
+
+    StrategyFormat format;
+    Tool tool;
+    QString name;
+    ExportedStrategy out;
+    Fields fields;
+    bool greedyChain = false;
+    QStringList mirostatIgnores;
+    QJsonArray order;
+    bool orderKnown = true;
+};
+
+// Every sampler the tool has, off (the tools' defaults are not ours).
+void setSamplersOff(ExportDraft& draft) {
+    const Tool tool = draft.tool;
+    for (const Knob& knob : kKnobs)
+        if (knob.key[tool] && knob.main)
+            draft.fields.set(QLatin1String(knob.key[tool]),
+                             knob.off * (tool == Webui || tool == Tavern ? knob.scale : 1));
+    if (kMirostatKeys[tool][0])
+        draft.fields.set(QLatin1String(kMirostatKeys[tool][0]), 0);
+    if (tool == Llama)
+        draft.fields.set(QStringLiteral("repeat_last_n"), -1); // penalties count the whole history, as ours do
+    if (tool == Webui || tool == Tavern)
+        draft.fields.set(QLatin1String(tool == Webui ? "repetition_penalty_range" : "rep_pen_range"),
+                         0); // 0: the whole context
+    if (tool == Hf)
+        draft.fields.set(QStringLiteral("do_sample"), true);
+}
+
+// A mirostat or mirostat_v2 sampler as the tool's Mirostat mode, tau and eta.
+void exportMirostat(ExportDraft& draft, const Strategy& strategy, const SamplerSpec& sampler) {
+    const Tool tool = draft.tool;
+    const QByteArray type = sampler.type.toLatin1();
+    if (!kMirostatKeys[tool][0]) {
+        draft.out.notes << QStringLiteral("%1 has no %2; it is left out and the token is drawn from the chain")
+                               .arg(draft.name, sampler.type);
+        return;
+    }
+    for (const SamplerSpec& other : strategy.samplers)
+        if (other.type != sampler.type && other.type != QLatin1String("temperature"))
+            draft.mirostatIgnores << other.type;
+    draft.fields.set(QLatin1String(kMirostatKeys[tool][0]), type == "mirostat" ? 1 : 2);
+    draft.fields.set(QLatin1String(kMirostatKeys[tool][1]), sampler.params.value(QLatin1String("tau")));
+    draft.fields.set(QLatin1String(kMirostatKeys[tool][2]), sampler.params.value(QLatin1String("eta")));
+    if (type == "mirostat" && sampler.params.value(QLatin1String("m")).toInt() != 100)
+        draft.out.notes << QStringLiteral("%1's Mirostat 1.0 always estimates from 100 tokens; m %2 is not kept")
+                               .arg(draft.name)
+                               .arg(sampler.params.value(QLatin1String("m")).toInt());
+}
+
+// Each parameter of a sampler the tool has, in the tool's field for it; a note for one it has no field for and
+// that is not at its default.
+void exportSamplerParams(ExportDraft& draft, const SamplerSpec& sampler) {
+    const Tool tool = draft.tool;
+    const QString& name = draft.name;
+    const QByteArray type = sampler.type.toLatin1();
+    const SamplerDescriptor* descriptor = findSamplerDescriptor(sampler.type);
+    for (auto it = sampler.params.begin(); it != sampler.params.end(); ++it) {
+        const Knob* knob = nullptr;
+        for (const Knob& k : kKnobs)
+            if (type == k.sampler && it.key() == QLatin1String(k.param) && k.key[tool])
+                knob = &k;
+        if (knob) {
+            const double scale = tool == Webui || tool == Tavern ? knob->scale : 1;
+            double value = it.value().toDouble() * scale;
+            // The webui's and SillyTavern's penalty range: 0 is the whole context (our -1).
+            if ((tool == Webui || tool == Tavern) && type == "penalties" && it.key() == QLatin1String("last_n")) {
+                if (value == 0)
+                    draft.out.notes << QStringLiteral(
+                                           "%1 cannot switch the penalties' history off (last_n 0); its range "
+                                           "0 means the whole context")
+                                           .arg(name);
+                value = value < 0 ? 0 : value;
+            }
+            draft.fields.set(QLatin1String(knob->key[tool]), value);
+            continue;
+        }
+        // A parameter the tool has no field for: fine at its default, a note otherwise.
+        QJsonValue fallback;
+        if (descriptor)
+            for (const ParamSpec& param : descriptor->params)
+                if (param.name == it.key())
+                    fallback = param.defaultValue;
+        if (it.value() != fallback && !(type == "dry" && it.key() == QLatin1String("breakers") && tool == Llama))
+            draft.out.notes << QStringLiteral("%1 has no field for %2's %3 (%4 here); it is not kept")
+                                   .arg(name, sampler.type, it.key(),
+                                        QString::fromUtf8(
+                                            QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
+                                            .mid(1)
+                                            .chopped(1));
+    }
+}
+
+// One sampler of the chain: its fields, or a note when the tool has no such sampler, and its place in the order.
+void exportSampler(ExportDraft& draft, const Strategy& strategy, const SamplerSpec& sampler) {
+    const Tool tool = draft.tool;
+    const QByteArray type = sampler.type.toLatin1();
+    if (type == "greedy") {
+        draft.greedyChain = true;
+        if (tool == Hf)
+            draft.fields.set(QStringLiteral("do_sample"), false);
+        else
+            draft.fields.set(QLatin1String(kKnobs[0].key[tool]), 0); // temperature 0: greedy in these tools
+        return;
+    }
+    if (type == "dist")
+        return;
+    if (type == "mirostat" || type == "mirostat_v2") {
+        exportMirostat(draft, strategy, sampler);
+        return;
+    }
+    const bool mapped = std::any_of(std::begin(kKnobs), std::end(kKnobs),
+                                    [&](const Knob& k) { return type == k.sampler && k.key[tool]; });
+    if (!mapped) {
+        draft.out.notes << QStringLiteral("%1 has no %2 sampler; it is left out").arg(draft.name, sampler.type);
+        return;
+    }
+    exportSamplerParams(draft, sampler);
+    if (type == "dry" && draft.format == StrategyFormat::LlamaCppJson)
+        draft.fields.set(QStringLiteral("dry_sequence_breakers"), sampler.params.value(QLatin1String("breakers")));
+    else if (type == "dry" && tool == Llama)
+        draft.out.notes << QStringLiteral("DRY's sequence breakers are not written as flags (give each with "
+                                          "--dry-sequence-breaker); llama.cpp's default breakers apply");
+    const QString listed = orderName(sampler.type, tool);
+    if (listed.isEmpty()) {
+        draft.orderKnown = false;
+    } else if (!draft.order.contains(listed)) {
+        draft.order.append(listed);
+        if (sampler.type == QLatin1String("penalties") && tool != Llama)
+            draft.order.append(QStringLiteral("frequency_penalty"));
+    }
+}
+
+// The seed and the stop strings, where the format has them.
+void exportSeedAndStops(ExportDraft& draft, const Strategy& strategy) {
+    const Tool tool = draft.tool;
+    if (strategy.seed) {
+        if (tool == Hf)
+            draft.out.notes << QStringLiteral("a generation_config has no seed (transformers takes it from set_seed); "
+                                              "seed %1 is not kept")
+                                   .arg(*strategy.seed);
+        else
+            draft.fields.set(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
+    }
+    if (!strategy.stop.empty()) {
+        QJsonArray stops;
+        for (const std::string& stop : strategy.stop)
+            stops.append(QString::fromStdString(stop));
+        if (draft.format == StrategyFormat::LlamaCppJson)
+            draft.fields.set(QStringLiteral("stop"), stops);
+        else if (tool == Hf)
+            draft.fields.set(QStringLiteral("stop_strings"), stops);
+        else
+            draft.out.notes
+                << QStringLiteral("stop strings do not go in this format; give them to %1 separately").arg(draft.name);
+    }
+}
+
+// The order the samplers run in.
+void exportOrder(ExportDraft& draft, const Strategy& strategy) {
+    const Tool tool = draft.tool;
+    if (tool == Hf) {
+        if (reorderForEngine(strategy.samplers, EngineOrder::HuggingFace) != strategy.samplers)
+            draft.out.notes << QStringLiteral("transformers applies its processors and warpers in a fixed order; this "
+                                              "strategy's order is not kept");
+    } else if (!draft.order.isEmpty()) {
+        if (tool == Llama)
+            draft.fields.set(QStringLiteral("samplers"), draft.order);
+        else
+            draft.fields.set(QStringLiteral("sampler_priority"), draft.order);
+        if (!draft.orderKnown)
+            draft.out.notes << QStringLiteral("some samplers have no place in %1's order list").arg(draft.name);
+    }
+}
+
+// Decoders: transformers' beam search, contrastive search and guidance; a note for any other.
+void exportDecoder(ExportDraft& draft, const DecoderSpec& decoder) {
+    const Tool tool = draft.tool;
+    Fields& fields = draft.fields;
+    if (!decoder.isSample()) {
+        const QByteArray type = decoder.type.toLatin1();
+        const auto param = [&](const char* key) { return decoder.params.value(QLatin1String(key)); };
+        if (tool == Hf && (type == "beam" || type == "group_beam")) {
+            fields.set(QStringLiteral("num_beams"), param("beams"));
+            fields.set(QStringLiteral("length_penalty"), param("length_penalty"));
+            fields.set(QStringLiteral("early_stopping"), param("early_stopping"));
+            fields.set(QStringLiteral("num_return_sequences"), param("return"));
+            fields.set(QStringLiteral("do_sample"), type == "beam" && param("do_sample").toBool());
+            if (type == "group_beam") {
+                fields.set(QStringLiteral("num_beam_groups"), param("groups"));
+                fields.set(QStringLiteral("diversity_penalty"), param("diversity_penalty"));
+            }
+        } else if (tool == Hf && type == "contrastive_search") {
+            fields.set(QStringLiteral("penalty_alpha"), param("penalty_alpha"));
+            fields.set(QStringLiteral("top_k"), param("top_k"));
+            fields.set(QStringLiteral("do_sample"), false);
+        } else if (tool == Hf && type == "cfg") {
+            fields.set(QStringLiteral("guidance_scale"), param("guidance_scale"));
+        } else {
+            draft.out.notes << QStringLiteral("%1 has no %2 decoder in this format; only the chain is written")
+                                   .arg(draft.name, decoder.type);
+        }
+    }
+}
+
 } // namespace
 
 QStringList strategyFormatNames() {
@@ -251,167 +464,23 @@ QString strategyFormatTitle(StrategyFormat format) {
 
 Result<ExportedStrategy> exportStrategy(const Strategy& strategy, StrategyFormat format) {
     const Tool tool = toolOf(format);
-    const QString name = toolName(tool);
-    ExportedStrategy out;
-    Fields fields;
+    ExportDraft draft(format, tool);
     // Every sampler the tool has, off, unless the strategy says otherwise (the tools' defaults are not ours).
-    for (const Knob& knob : kKnobs)
-        if (knob.key[tool] && knob.main)
-            fields.set(QLatin1String(knob.key[tool]), knob.off * (tool == Webui || tool == Tavern ? knob.scale : 1));
-    if (kMirostatKeys[tool][0])
-        fields.set(QLatin1String(kMirostatKeys[tool][0]), 0);
-    if (tool == Llama)
-        fields.set(QStringLiteral("repeat_last_n"), -1); // penalties count the whole history, as ours do
-    if (tool == Webui || tool == Tavern)
-        fields.set(QLatin1String(tool == Webui ? "repetition_penalty_range" : "rep_pen_range"), 0); // 0: the whole context
-    bool greedyChain = false;
-    QStringList mirostatIgnores;
-    if (tool == Hf)
-        fields.set(QStringLiteral("do_sample"), true);
-    QJsonArray order;
-    bool orderKnown = true;
-    for (const SamplerSpec& sampler : strategy.samplers) {
-        const QByteArray type = sampler.type.toLatin1();
-        if (type == "greedy") {
-            greedyChain = true;
-            if (tool == Hf)
-                fields.set(QStringLiteral("do_sample"), false);
-            else
-                fields.set(QLatin1String(kKnobs[0].key[tool]), 0); // temperature 0: greedy in these tools
-            continue;
-        }
-        if (type == "dist")
-            continue;
-        if (type == "mirostat" || type == "mirostat_v2") {
-            if (!kMirostatKeys[tool][0]) {
-                out.notes << QStringLiteral("%1 has no %2; it is left out and the token is drawn from the chain").arg(name, sampler.type);
-                continue;
-            }
-            for (const SamplerSpec& other : strategy.samplers)
-                if (other.type != sampler.type && other.type != QLatin1String("temperature"))
-                    mirostatIgnores << other.type;
-            fields.set(QLatin1String(kMirostatKeys[tool][0]), type == "mirostat" ? 1 : 2);
-            fields.set(QLatin1String(kMirostatKeys[tool][1]), sampler.params.value(QLatin1String("tau")));
-            fields.set(QLatin1String(kMirostatKeys[tool][2]), sampler.params.value(QLatin1String("eta")));
-            if (type == "mirostat" && sampler.params.value(QLatin1String("m")).toInt() != 100)
-                out.notes << QStringLiteral("%1's Mirostat 1.0 always estimates from 100 tokens; m %2 is not kept")
-                                 .arg(name)
-                                 .arg(sampler.params.value(QLatin1String("m")).toInt());
-            continue;
-        }
-        const bool mapped = std::any_of(std::begin(kKnobs), std::end(kKnobs),
-                                        [&](const Knob& k) { return type == k.sampler && k.key[tool]; });
-        if (!mapped) {
-            out.notes << QStringLiteral("%1 has no %2 sampler; it is left out").arg(name, sampler.type);
-            continue;
-        }
-        const SamplerDescriptor* descriptor = findSamplerDescriptor(sampler.type);
-        for (auto it = sampler.params.begin(); it != sampler.params.end(); ++it) {
-            const Knob* knob = nullptr;
-            for (const Knob& k : kKnobs)
-                if (type == k.sampler && it.key() == QLatin1String(k.param) && k.key[tool])
-                    knob = &k;
-            if (knob) {
-                const double scale = tool == Webui || tool == Tavern ? knob->scale : 1;
-                double value = it.value().toDouble() * scale;
-                // The webui's and SillyTavern's penalty range: 0 is the whole context (our -1).
-                if ((tool == Webui || tool == Tavern) && type == "penalties" && it.key() == QLatin1String("last_n")) {
-                    if (value == 0)
-                        out.notes << QStringLiteral("%1 cannot switch the penalties' history off (last_n 0); its range "
-                                                    "0 means the whole context").arg(name);
-                    value = value < 0 ? 0 : value;
-                }
-                fields.set(QLatin1String(knob->key[tool]), value);
-                continue;
-            }
-            // A parameter the tool has no field for: fine at its default, a note otherwise.
-            QJsonValue fallback;
-            if (descriptor)
-                for (const ParamSpec& param : descriptor->params)
-                    if (param.name == it.key())
-                        fallback = param.defaultValue;
-            if (it.value() != fallback && !(type == "dry" && it.key() == QLatin1String("breakers") && tool == Llama))
-                out.notes << QStringLiteral("%1 has no field for %2's %3 (%4 here); it is not kept")
-                                 .arg(name, sampler.type, it.key(),
-                                      QString::fromUtf8(QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
-        }
-        if (type == "dry" && format == StrategyFormat::LlamaCppJson)
-            fields.set(QStringLiteral("dry_sequence_breakers"), sampler.params.value(QLatin1String("breakers")));
-        else if (type == "dry" && tool == Llama)
-            out.notes << QStringLiteral("DRY's sequence breakers are not written as flags (give each with "
-                                        "--dry-sequence-breaker); llama.cpp's default breakers apply");
-        const QString listed = orderName(sampler.type, tool);
-        if (listed.isEmpty()) {
-            orderKnown = false;
-        } else if (!order.contains(listed)) {
-            order.append(listed);
-            if (sampler.type == QLatin1String("penalties") && tool != Llama)
-                order.append(QStringLiteral("frequency_penalty"));
-        }
-    }
-    if (strategy.seed) {
-        if (tool == Hf)
-            out.notes << QStringLiteral("a generation_config has no seed (transformers takes it from set_seed); seed %1 is not kept").arg(*strategy.seed);
-        else
-            fields.set(QStringLiteral("seed"), static_cast<double>(*strategy.seed));
-    }
-    if (!strategy.stop.empty()) {
-        QJsonArray stops;
-        for (const std::string& stop : strategy.stop)
-            stops.append(QString::fromStdString(stop));
-        if (format == StrategyFormat::LlamaCppJson)
-            fields.set(QStringLiteral("stop"), stops);
-        else if (tool == Hf)
-            fields.set(QStringLiteral("stop_strings"), stops);
-        else
-            out.notes << QStringLiteral("stop strings do not go in this format; give them to %1 separately").arg(name);
-    }
-    if (!mirostatIgnores.isEmpty() && tool != Hf)
-        out.notes << QStringLiteral("with Mirostat, %1 uses only the temperature; %2 would not act")
-                         .arg(name, mirostatIgnores.join(QStringLiteral(", ")));
+    setSamplersOff(draft);
+    for (const SamplerSpec& sampler : strategy.samplers)
+        exportSampler(draft, strategy, sampler);
+    exportSeedAndStops(draft, strategy);
+    if (!draft.mirostatIgnores.isEmpty() && tool != Hf)
+        draft.out.notes << QStringLiteral("with Mirostat, %1 uses only the temperature; %2 would not act")
+                               .arg(draft.name, draft.mirostatIgnores.join(QStringLiteral(", ")));
     // llama.cpp makes a temperature of 0 greedy inside its temperature sampler, which must then be listed.
-    if (greedyChain && tool == Llama && !order.isEmpty() && !order.contains(QStringLiteral("temperature")))
-        order.append(QStringLiteral("temperature"));
-    // The order the samplers run in.
-    if (tool == Hf) {
-        if (reorderForEngine(strategy.samplers, EngineOrder::HuggingFace) != strategy.samplers)
-            out.notes << QStringLiteral("transformers applies its processors and warpers in a fixed order; this "
-                                        "strategy's order is not kept");
-    } else if (!order.isEmpty()) {
-        if (tool == Llama)
-            fields.set(QStringLiteral("samplers"), order);
-        else
-            fields.set(QStringLiteral("sampler_priority"), order);
-        if (!orderKnown)
-            out.notes << QStringLiteral("some samplers have no place in %1's order list").arg(name);
-    }
-    // Decoders.
-    const DecoderSpec& decoder = strategy.decoder;
-    if (!decoder.isSample()) {
-        const QByteArray type = decoder.type.toLatin1();
-        const auto param = [&](const char* key) { return decoder.params.value(QLatin1String(key)); };
-        if (tool == Hf && (type == "beam" || type == "group_beam")) {
-            fields.set(QStringLiteral("num_beams"), param("beams"));
-            fields.set(QStringLiteral("length_penalty"), param("length_penalty"));
-            fields.set(QStringLiteral("early_stopping"), param("early_stopping"));
-            fields.set(QStringLiteral("num_return_sequences"), param("return"));
-            fields.set(QStringLiteral("do_sample"), type == "beam" && param("do_sample").toBool());
-            if (type == "group_beam") {
-                fields.set(QStringLiteral("num_beam_groups"), param("groups"));
-                fields.set(QStringLiteral("diversity_penalty"), param("diversity_penalty"));
-            }
-        } else if (tool == Hf && type == "contrastive_search") {
-            fields.set(QStringLiteral("penalty_alpha"), param("penalty_alpha"));
-            fields.set(QStringLiteral("top_k"), param("top_k"));
-            fields.set(QStringLiteral("do_sample"), false);
-        } else if (tool == Hf && type == "cfg") {
-            fields.set(QStringLiteral("guidance_scale"), param("guidance_scale"));
-        } else {
-            out.notes << QStringLiteral("%1 has no %2 decoder in this format; only the chain is written").arg(name, decoder.type);
-        }
-    }
-    out.text = serialize(fields, format);
-    return out;
+    if (draft.greedyChain && tool == Llama && !draft.order.isEmpty() &&
+        !draft.order.contains(QStringLiteral("temperature")))
+        draft.order.append(QStringLiteral("temperature"));
+    exportOrder(draft, strategy);
+    exportDecoder(draft, strategy.decoder);
+    draft.out.text = serialize(draft.fields, format);
+    return std::move(draft.out);
 }
 
 namespace {
@@ -568,15 +637,11 @@ Result<QJsonObject> parseFlatYaml(const QString& text) {
     return json;
 }
 
-} // namespace
-
-Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat format) {
-    const Tool tool = toolOf(format);
-    const QString name = toolName(tool);
-    ImportedStrategy out;
+// The text as the tool's settings: flags, a webui preset or a JSON object.
+Result<QJsonObject> parseSettings(const QString& text, StrategyFormat format, const QString& name, QStringList& notes) {
     QJsonObject given;
     if (format == StrategyFormat::LlamaCppFlags) {
-        Result<QJsonObject> parsed = parseFlags(text, out.notes);
+        Result<QJsonObject> parsed = parseFlags(text, notes);
         if (!parsed)
             return parsed.error();
         given = parsed.value();
@@ -595,8 +660,30 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
             return Error::badInput(QStringLiteral("%1 settings are a JSON object").arg(name));
         given = document.object();
     }
+    return given;
+}
 
-    // The tool's own defaults, then what the text gives.
+// What an import reads: the tool, its settings (its own defaults, then what the text gives) and the notes on what
+// does not translate.
+struct ImportDraft {
+    explicit ImportDraft(Tool tool)
+        : tool(tool)
+        , name(toolName(tool)) {}
+
+    Tool tool;
+    QString name;
+    ImportedStrategy out;
+    QJsonObject values;
+
+    // The setting's number, or fallback when it holds none.
+    double number(const char* key, double fallback) const {
+        const QJsonValue v = values.value(QLatin1String(key));
+        return v.isDouble() ? v.toDouble() : fallback;
+    }
+};
+
+// The tool's own defaults.
+QJsonObject toolDefaults(Tool tool) {
     QJsonObject values;
     if (tool == Llama)
         values = QJsonObject{{"temperature", 0.8}, {"top_k", 40}, {"top_p", 0.95}, {"min_p", 0.05}, {"repeat_last_n", 64},
@@ -607,19 +694,33 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
     else
         values = QJsonObject{{"dry_base", 1.75}, {"dry_allowed_length", 2}, {"xtc_threshold", 0.1}, {"smoothing_curve", 1.0},
                              {"mirostat_tau", 5.0}, {"mirostat_eta", 0.1}, {"repetition_penalty_range", 1024}, {"rep_pen_range", 1024}};
+    return values;
+}
+
+// Whether key is a setting of the tool that a strategy has a place for.
+bool isKnownSetting(const QString& key, Tool tool) {
+    bool known = key == QLatin1String("seed") || key == QLatin1String("samplers") ||
+                 key == QLatin1String("sampler_priority") || key == QLatin1String("temperature_last") ||
+                 key == QLatin1String("do_sample") || key == QLatin1String("stop") ||
+                 key == QLatin1String("stop_strings") || key == QLatin1String("dry_sequence_breakers");
+    for (const Knob& knob : kKnobs)
+        known = known || (knob.key[tool] && key == QLatin1String(knob.key[tool]));
+    for (int m = 0; m < 3; ++m)
+        known = known || (kMirostatKeys[tool][m] && key == QLatin1String(kMirostatKeys[tool][m]));
+    if (tool == Hf)
+        known = known || key == QLatin1String("num_beams");
+    return known;
+}
+
+// The given settings over the tool's defaults, the ones not read noted; the webui's and SillyTavern's penalty range
+// as ours.
+Status readSettings(ImportDraft& draft, const QJsonObject& given) {
+    // The tool's own defaults, then what the text gives.
+    draft.values = toolDefaults(draft.tool);
+    QJsonObject& values = draft.values;
     QStringList unknown;
     for (auto it = given.begin(); it != given.end(); ++it) {
-        bool known = it.key() == QLatin1String("seed") || it.key() == QLatin1String("samplers") ||
-                     it.key() == QLatin1String("sampler_priority") || it.key() == QLatin1String("temperature_last") ||
-                     it.key() == QLatin1String("do_sample") || it.key() == QLatin1String("stop") ||
-                     it.key() == QLatin1String("stop_strings") || it.key() == QLatin1String("dry_sequence_breakers");
-        for (const Knob& knob : kKnobs)
-            known = known || (knob.key[tool] && it.key() == QLatin1String(knob.key[tool]));
-        for (int m = 0; m < 3; ++m)
-            known = known || (kMirostatKeys[tool][m] && it.key() == QLatin1String(kMirostatKeys[tool][m]));
-        if (tool == Hf)
-            known = known || it.key() == QLatin1String("num_beams");
-        if (!known) {
+        if (!isKnownSetting(it.key(), draft.tool)) {
             unknown << it.key();
             continue;
         }
@@ -632,7 +733,8 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
         values.insert(it.key(), it.value());
     }
     if (!unknown.isEmpty())
-        out.notes << QStringLiteral("not read (not sampling, or no sampler of ours): %1").arg(unknown.join(QStringLiteral(", ")));
+        draft.out.notes << QStringLiteral("not read (not sampling, or no sampler of ours): %1")
+                               .arg(unknown.join(QStringLiteral(", ")));
 
     // The webui's and SillyTavern's penalty range counts from the end, 0 (or below) being the whole context.
     for (const char* key : {"repetition_penalty_range", "rep_pen_range"}) {
@@ -640,21 +742,32 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
         if (values.value(QLatin1String(key)).isDouble() && range <= 0)
             values.insert(QLatin1String(key), -1);
     }
+    return {};
+}
+
+// The Mirostat mode the settings give: 0 (off), 1 or 2.
+Result<int> mirostatMode(const ImportDraft& draft) {
+    const Tool tool = draft.tool;
+    const QJsonObject& values = draft.values;
     const int mirostatValue = kMirostatKeys[tool][0] ? static_cast<int>(std::clamp(values.value(QLatin1String(kMirostatKeys[tool][0])).toDouble(0), -1.0, 3.0)) : 0;
     if (kMirostatKeys[tool][0] && values.contains(QLatin1String(kMirostatKeys[tool][0])) &&
         (mirostatValue < 0 || mirostatValue > 2 ||
          values.value(QLatin1String(kMirostatKeys[tool][0])).toDouble() != mirostatValue))
         return Error::badInput(QStringLiteral("%1 must be 0, 1 or 2").arg(QLatin1String(kMirostatKeys[tool][0])));
-    // The samplers the values switch on, each with every parameter the tool gives.
-    struct Active {
-        QString type;
-        QJsonObject params;
-    };
+    return mirostatValue;
+}
+
+// A sampler the settings switch on, with every parameter the tool gives.
+struct Active {
+    QString type;
+    QJsonObject params;
+};
+
+// The samplers the values switch on, each with every parameter the tool gives.
+std::vector<Active> activeSamplers(ImportDraft& draft) {
+    const Tool tool = draft.tool;
+    const QJsonObject& values = draft.values;
     std::vector<Active> active;
-    const auto number = [&](const char* key, double fallback) {
-        const QJsonValue v = values.value(QLatin1String(key));
-        return v.isDouble() ? v.toDouble() : fallback;
-    };
     for (const Knob& knob : kKnobs) {
         if (!knob.key[tool] || !knob.main)
             continue;
@@ -686,24 +799,33 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
     const QString rangeKey = tool == Llama ? QStringLiteral("repeat_last_n")
                              : tool == Webui ? QStringLiteral("repetition_penalty_range")
                                              : QStringLiteral("rep_pen_range");
-    if (tool != Hf && isActive("repetition_penalty") && number(qPrintable(rangeKey), -1) != -1)
-        out.notes << QStringLiteral("%1's repetition penalty counts the last %2 tokens; ours (transformers') counts the "
-                                    "whole history")
-                         .arg(name)
-                         .arg(number(qPrintable(rangeKey), -1));
-    // A temperature of 0 (or below) is greedy in llama.cpp, the webui and SillyTavern; transformers samples only
-    // with do_sample.
-    // The order list as names: a JSON list, or a string of names split on newlines, commas, semicolons or spaces.
-    const QString orderKey = tool == Llama ? QStringLiteral("samplers") : QStringLiteral("sampler_priority");
+    if (tool != Hf && isActive("repetition_penalty") && draft.number(qPrintable(rangeKey), -1) != -1)
+        draft.out.notes << QStringLiteral(
+                               "%1's repetition penalty counts the last %2 tokens; ours (transformers') counts the "
+                               "whole history")
+                               .arg(draft.name)
+                               .arg(draft.number(qPrintable(rangeKey), -1));
+    return active;
+}
+
+// The order list as names: a JSON list, or a string of names split on newlines, commas, semicolons or spaces.
+QStringList givenSamplerOrder(const ImportDraft& draft) {
+    const QString orderKey = draft.tool == Llama ? QStringLiteral("samplers") : QStringLiteral("sampler_priority");
     QStringList givenOrder;
-    const QJsonValue orderValue = values.value(orderKey);
+    const QJsonValue orderValue = draft.values.value(orderKey);
     if (orderValue.isArray())
         for (const QJsonValue& v : orderValue.toArray())
             givenOrder << v.toString();
     else if (orderValue.isString())
         givenOrder = orderValue.toString().split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
-    // A temperature of 0 (or below) is greedy in llama.cpp (inside its temperature sampler, so only when that is
-    // listed), the webui and SillyTavern (which also take do_sample false); transformers samples only with do_sample.
+    return givenOrder;
+}
+
+// A temperature of 0 (or below) is greedy in llama.cpp (inside its temperature sampler, so only when that is
+// listed), the webui and SillyTavern (which also take do_sample false); transformers samples only with do_sample.
+bool isGreedy(const ImportDraft& draft, const QStringList& givenOrder) {
+    const Tool tool = draft.tool;
+    const QJsonObject& values = draft.values;
     const bool temperatureListed = tool != Llama || givenOrder.isEmpty() || givenOrder.contains(QStringLiteral("temperature"));
     const bool greedy =
         tool == Hf ? !values.value(QStringLiteral("do_sample")).toBool()
@@ -711,9 +833,53 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
                       values.value(QLatin1String(kKnobs[0].key[tool])).toDouble() <= 0) ||
                          (tool != Llama && values.value(QStringLiteral("do_sample")).isBool() &&
                           !values.value(QStringLiteral("do_sample")).toBool());
-    const int mirostat = mirostatValue;
+    return greedy;
+}
 
-    // Order: the one given, else the tool's.
+// The active samplers in the order given, else the tool's (llama.cpp or the webui and SillyTavern): those not in
+// the list are left out by llama.cpp, put last by the others.
+std::vector<Active> listedOrder(ImportDraft& draft, const std::vector<Active>& active, const QStringList& givenOrder) {
+    const Tool tool = draft.tool;
+    std::vector<Active> ordered;
+    QStringList names = givenOrder;
+    if (names.isEmpty())
+        names = tool == Llama ? kLlamaDefaultOrder : kWebuiDefaultOrder;
+    if (tool != Llama && draft.values.value(QStringLiteral("temperature_last")).toBool()) {
+        names.removeAll(QStringLiteral("temperature"));
+        names << QStringLiteral("temperature");
+    }
+    // Every active sampler a listed name stands for (llama.cpp's "penalties" is both penalty samplers).
+    std::vector<Active> rest = active;
+    for (const QString& listed : names)
+        for (auto it = rest.begin(); it != rest.end();) {
+            if (orderName(it->type, tool) == listed ||
+                (it->type == QLatin1String("penalties") && listed == QLatin1String("frequency_penalty"))) {
+                ordered.push_back(*it);
+                it = rest.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    if (!rest.empty()) {
+        QStringList left;
+        for (const Active& a : rest)
+            left << a.type;
+        if (tool == Llama) {
+            draft.out.notes << QStringLiteral("llama.cpp applies only the samplers in its list; %1 left out")
+                                   .arg(left.join(QStringLiteral(", ")));
+        } else {
+            ordered.insert(ordered.end(), rest.begin(), rest.end());
+            draft.out.notes
+                << QStringLiteral("%1 is not in the priority list; put last").arg(left.join(QStringLiteral(", ")));
+        }
+    }
+    return ordered;
+}
+
+// Order: the one given, else the tool's.
+std::vector<Active> orderedSamplers(ImportDraft& draft, const std::vector<Active>& active,
+                                    const QStringList& givenOrder, bool greedy, int mirostat) {
+    const Tool tool = draft.tool;
     std::vector<Active> ordered;
     if (tool != Hf && mirostat > 0) {
         // With Mirostat, llama.cpp's chain is the temperature, then Mirostat, and the webui's keeps only the
@@ -722,7 +888,9 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
             if (a.type == QLatin1String("temperature"))
                 ordered.push_back(a);
         if (active.size() > ordered.size())
-            out.notes << QStringLiteral("with Mirostat, %1 uses only the temperature; the other samplers are left out").arg(name);
+            draft.out.notes << QStringLiteral(
+                                   "with Mirostat, %1 uses only the temperature; the other samplers are left out")
+                                   .arg(draft.name);
     } else if (tool == Hf) {
         // Without do_sample transformers takes the argmax of the processed scores: its warpers never run.
         QStringList dropped;
@@ -733,40 +901,20 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
                 dropped << a.type;
         }
         if (!dropped.isEmpty())
-            out.notes << QStringLiteral("do_sample is false, so transformers decodes greedily and never applies %1")
-                             .arg(dropped.join(QStringLiteral(", ")));
+            draft.out.notes << QStringLiteral(
+                                   "do_sample is false, so transformers decodes greedily and never applies %1")
+                                   .arg(dropped.join(QStringLiteral(", ")));
     } else {
-        QStringList names = givenOrder;
-        if (names.isEmpty())
-            names = tool == Llama ? kLlamaDefaultOrder : kWebuiDefaultOrder;
-        if (tool != Llama && values.value(QStringLiteral("temperature_last")).toBool()) {
-            names.removeAll(QStringLiteral("temperature"));
-            names << QStringLiteral("temperature");
-        }
-        // Every active sampler a listed name stands for (llama.cpp's "penalties" is both penalty samplers).
-        std::vector<Active> rest = active;
-        for (const QString& listed : names)
-            for (auto it = rest.begin(); it != rest.end();) {
-                if (orderName(it->type, tool) == listed ||
-                    (it->type == QLatin1String("penalties") && listed == QLatin1String("frequency_penalty"))) {
-                    ordered.push_back(*it);
-                    it = rest.erase(it);
-                } else {
-                    ++it;
-                }
-            }
-        if (!rest.empty()) {
-            QStringList left;
-            for (const Active& a : rest)
-                left << a.type;
-            if (tool == Llama) {
-                out.notes << QStringLiteral("llama.cpp applies only the samplers in its list; %1 left out").arg(left.join(QStringLiteral(", ")));
-            } else {
-                ordered.insert(ordered.end(), rest.begin(), rest.end());
-                out.notes << QStringLiteral("%1 is not in the priority list; put last").arg(left.join(QStringLiteral(", ")));
-            }
-        }
+        ordered = listedOrder(draft, active, givenOrder);
     }
+    return ordered;
+}
+
+// The strategy's JSON: the ordered samplers (then Mirostat or greedy), the decoder, the seed and the stop strings.
+QJsonObject importedStrategyJson(const ImportDraft& draft, const std::vector<Active>& ordered, bool greedy,
+                                 int mirostat) {
+    const Tool tool = draft.tool;
+    const QJsonObject& values = draft.values;
     QJsonArray samplers;
     for (const Active& a : ordered) {
         if (greedy && a.type == QLatin1String("temperature"))
@@ -777,26 +925,47 @@ Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat form
     }
     if (mirostat > 0 && !greedy)
         samplers.append(QJsonObject{{"type", mirostat == 1 ? "mirostat" : "mirostat_v2"},
-                                    {"tau", number(kMirostatKeys[tool][1], 5.0)},
-                                    {"eta", number(kMirostatKeys[tool][2], 0.1)}});
+                                    {"tau", draft.number(kMirostatKeys[tool][1], 5.0)},
+                                    {"eta", draft.number(kMirostatKeys[tool][2], 0.1)}});
     else if (greedy)
         samplers.append(QJsonObject{{"type", "greedy"}});
     QJsonObject json{{"samplers", samplers}};
     if (tool == Hf)
         json.insert(QStringLiteral("order"), QStringLiteral("hf"));
-    if (tool == Hf && number("num_beams", 1) > 1)
-        json.insert(QStringLiteral("decoder"), QJsonObject{{"type", "beam"}, {"beams", number("num_beams", 1)}});
+    if (tool == Hf && draft.number("num_beams", 1) > 1)
+        json.insert(QStringLiteral("decoder"), QJsonObject{{"type", "beam"}, {"beams", draft.number("num_beams", 1)}});
     if (values.value(QStringLiteral("seed")).isDouble() && values.value(QStringLiteral("seed")).toDouble() >= 0)
         json.insert(QStringLiteral("seed"), values.value(QStringLiteral("seed")));
     const QJsonValue stop = values.value(tool == Hf ? QStringLiteral("stop_strings") : QStringLiteral("stop"));
     if (stop.isArray() || stop.isString())
         json.insert(QStringLiteral("stop"), stop);
-    Result<Strategy> strategy = Strategy::fromJson(json);
+    return json;
+}
+
+} // namespace
+
+Result<ImportedStrategy> importStrategy(const QString& text, StrategyFormat format) {
+    ImportDraft draft(toolOf(format));
+    const QString& name = draft.name;
+    Result<QJsonObject> given = parseSettings(text, format, name, draft.out.notes);
+    if (!given)
+        return given.error();
+    if (Status read = readSettings(draft, given.value()); !read)
+        return read.error();
+    Result<int> mirostatValue = mirostatMode(draft);
+    if (!mirostatValue)
+        return mirostatValue.error();
+    const std::vector<Active> active = activeSamplers(draft);
+    const QStringList order = givenSamplerOrder(draft);
+    const bool greedy = isGreedy(draft, order);
+    const int mirostat = mirostatValue.value();
+    const std::vector<Active> ordered = orderedSamplers(draft, active, order, greedy, mirostat);
+    Result<Strategy> strategy = Strategy::fromJson(importedStrategyJson(draft, ordered, greedy, mirostat));
     if (!strategy)
         return Error::badInput(QStringLiteral("these %1 settings make no valid strategy: %2").arg(name, strategy.error().message));
-    out.strategy = strategy.value();
-    out.strategy.name = QStringLiteral("from %1").arg(name);
-    return out;
+    draft.out.strategy = strategy.value();
+    draft.out.strategy.name = QStringLiteral("from %1").arg(name);
+    return std::move(draft.out);
 }
 
 } // namespace swb

@@ -222,6 +222,156 @@ Status ModelWeights::collect(const Naming& naming, const Fetch& fetch, const QSt
 
 // --- Hugging Face ------------------------------------------------------------------------------------
 
+namespace {
+
+// generation_config.json's special ids over config.json's, as transformers takes them.
+Status applyGenerationConfig(const QString& generationPath, ModelConfig& config) {
+    auto generation = readJsonObject(generationPath);
+    if (!generation)
+        return generation.error();
+    const QJsonObject g = generation.value();
+    if (g.value(QLatin1String("bos_token_id")).isDouble())
+        config.bosTokenId = g.value(QLatin1String("bos_token_id")).toInt();
+    const QJsonValue eos = g.value(QLatin1String("eos_token_id"));
+    if (eos.isDouble() || eos.isArray()) {
+        config.eosTokenIds.clear();
+        if (eos.isDouble())
+            config.eosTokenIds.push_back(eos.toInt());
+        for (const QJsonValue& v : eos.toArray())
+            config.eosTokenIds.push_back(v.toInt());
+    }
+    return {};
+}
+
+// The safetensors files of a Hugging Face folder, and how messages name them together.
+struct Shards {
+    QStringList names;
+    QString container;
+    bool fromIndex = false; // named by model.safetensors.index.json
+};
+
+// Single file, or shards named by the index's weight_map.
+Result<Shards> findShards(const QDir& dir, const QString& folder, const QString& indexPath) {
+    Shards shards;
+    QStringList& shardNames = shards.names;
+    QString& container = shards.container;
+    const QString singlePath = dir.filePath(QStringLiteral("model.safetensors"));
+    if (QFileInfo::exists(indexPath)) {
+        auto index = readJsonObject(indexPath);
+        if (!index)
+            return index.error();
+        const QJsonObject map = index.value().value(QLatin1String("weight_map")).toObject();
+        if (map.isEmpty())
+            return Error::badInput(QStringLiteral("%1 has no weight_map").arg(indexPath));
+        std::set<QString> unique;
+        for (auto it = map.begin(); it != map.end(); ++it)
+            unique.insert(it.value().toString());
+        for (const QString& shard : unique)
+            shardNames << shard;
+        container = QStringLiteral("the shards of model.safetensors.index.json");
+        shards.fromIndex = true;
+    } else if (QFileInfo::exists(singlePath)) {
+        shardNames << QStringLiteral("model.safetensors");
+        container = QStringLiteral("model.safetensors");
+    } else if (QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin")))) {
+        return Error::badInput(QStringLiteral("%1 holds PyTorch pickle weights (pytorch_model.bin), which are not "
+                                              "supported; convert them to model.safetensors")
+                                   .arg(folder));
+    } else {
+        return Error::badInput(
+            QStringLiteral("%1 has no model.safetensors or model.safetensors.index.json").arg(folder));
+    }
+    return shards;
+}
+
+// A GPT-2 checkpoint's name for a decoder weight (r, in layer l, or global when layer < 0) and whether it is
+// stored transposed.
+std::pair<QString, bool> gpt2TensorName(int layer, const QString& r, const QString& l, const QString& gptPrefix) {
+    static const std::map<QString, std::pair<QString, bool>> global = {
+        {QStringLiteral("embed"), {QStringLiteral("wte.weight"), false}},
+        {QStringLiteral("pos_embed"), {QStringLiteral("wpe.weight"), false}},
+        {QStringLiteral("norm"), {QStringLiteral("ln_f.weight"), false}},
+        {QStringLiteral("norm_bias"), {QStringLiteral("ln_f.bias"), false}},
+        {QStringLiteral("output"), {QStringLiteral("lm_head.weight"), false}},
+    };
+    // Conv1D layers store [in, out]: the decoder views them transposed.
+    static const std::map<QString, std::pair<QString, bool>> perLayer = {
+        {QStringLiteral("attn_norm"), {QStringLiteral("ln_1.weight"), false}},
+        {QStringLiteral("attn_norm_bias"), {QStringLiteral("ln_1.bias"), false}},
+        {QStringLiteral("ffn_norm"), {QStringLiteral("ln_2.weight"), false}},
+        {QStringLiteral("ffn_norm_bias"), {QStringLiteral("ln_2.bias"), false}},
+        {QStringLiteral("wqkv"), {QStringLiteral("attn.c_attn.weight"), true}},
+        {QStringLiteral("bqkv"), {QStringLiteral("attn.c_attn.bias"), false}},
+        {QStringLiteral("wo"), {QStringLiteral("attn.c_proj.weight"), true}},
+        {QStringLiteral("bo"), {QStringLiteral("attn.c_proj.bias"), false}},
+        {QStringLiteral("w_up"), {QStringLiteral("mlp.c_fc.weight"), true}},
+        {QStringLiteral("b_up"), {QStringLiteral("mlp.c_fc.bias"), false}},
+        {QStringLiteral("w_down"), {QStringLiteral("mlp.c_proj.weight"), true}},
+        {QStringLiteral("b_down"), {QStringLiteral("mlp.c_proj.bias"), false}},
+    };
+    if (layer < 0) {
+        const auto& [name, transposed] = global.at(r);
+        return {r == QLatin1String("output") ? name : gptPrefix + name, transposed};
+    }
+    const auto& [name, transposed] = perLayer.at(r);
+    return {gptPrefix + QStringLiteral("h.%1.").arg(l) + name, transposed};
+}
+
+// A Llama-style checkpoint's name for a decoder weight (r, in layer l, or global when layer < 0).
+QString llamaTensorName(int layer, const QString& r, const QString& l) {
+    static const std::map<QString, QString> global = {
+        {QStringLiteral("embed"), QStringLiteral("model.embed_tokens.weight")},
+        {QStringLiteral("output"), QStringLiteral("lm_head.weight")},
+        {QStringLiteral("norm"), QStringLiteral("model.norm.weight")},
+        {QStringLiteral("rope_freqs"), QStringLiteral("model.rope_freqs")}, // never present in HF files
+    };
+    static const std::map<QString, QString> perLayer = {
+        {QStringLiteral("attn_norm"), QStringLiteral("input_layernorm.weight")},
+        {QStringLiteral("ffn_norm"), QStringLiteral("post_attention_layernorm.weight")},
+        {QStringLiteral("wq"), QStringLiteral("self_attn.q_proj.weight")},
+        {QStringLiteral("wk"), QStringLiteral("self_attn.k_proj.weight")},
+        {QStringLiteral("wv"), QStringLiteral("self_attn.v_proj.weight")},
+        {QStringLiteral("wo"), QStringLiteral("self_attn.o_proj.weight")},
+        {QStringLiteral("bq"), QStringLiteral("self_attn.q_proj.bias")},
+        {QStringLiteral("bk"), QStringLiteral("self_attn.k_proj.bias")},
+        {QStringLiteral("bv"), QStringLiteral("self_attn.v_proj.bias")},
+        {QStringLiteral("w_gate"), QStringLiteral("mlp.gate_proj.weight")},
+        {QStringLiteral("w_up"), QStringLiteral("mlp.up_proj.weight")},
+        {QStringLiteral("w_down"), QStringLiteral("mlp.down_proj.weight")},
+    };
+    if (layer < 0)
+        return global.at(r);
+    return QStringLiteral("model.layers.%1.").arg(l) + perLayer.at(r);
+}
+
+using SafeTensorsByName =
+    std::map<QString, std::pair<std::shared_ptr<const SafeTensorsFile>, const SafeTensorsFile::Tensor*>>;
+
+// The tensor of that name in the shards as a weight (F32, F16 or BF16); nullopt when no shard has it.
+Result<std::optional<ModelWeight>> fetchSafeTensor(const SafeTensorsByName& byName, const QString& name) {
+    const auto it = byName.find(name);
+    if (it == byName.end())
+        return std::optional<ModelWeight>();
+    const auto& [file, tensor] = it->second;
+    ModelWeight w;
+    if (tensor->dtype == QLatin1String("F32"))
+        w.stored = kernels::WeightType::F32;
+    else if (tensor->dtype == QLatin1String("F16"))
+        w.stored = kernels::WeightType::F16;
+    else if (tensor->dtype == QLatin1String("BF16"))
+        w.stored = kernels::WeightType::BF16;
+    else
+        return Error::badInput(QStringLiteral("tensor '%1' in %2 has dtype %3, which is not supported (F32, F16, BF16)")
+                                   .arg(name, QFileInfo(file->path()).fileName(), tensor->dtype));
+    w.fileType = tensor->dtype.toLower();
+    w.shape = tensor->shape;
+    w.data = tensor->data;
+    w.bytes = tensor->bytes;
+    w.owner = file;
+    return std::optional<ModelWeight>(std::move(w));
+}
+
+} // namespace
 Status ModelWeights::openHuggingFace(const QString& folder) {
     m_format = QStringLiteral("hf-safetensors");
     const QDir dir(folder);
@@ -240,56 +390,20 @@ Status ModelWeights::openHuggingFace(const QString& folder) {
     // generation_config.json overrides the special ids of config.json, as transformers does.
     const QString generationPath = dir.filePath(QStringLiteral("generation_config.json"));
     if (QFileInfo::exists(generationPath)) {
-        auto generation = readJsonObject(generationPath);
-        if (!generation)
-            return generation.error();
-        const QJsonObject g = generation.value();
-        if (g.value(QLatin1String("bos_token_id")).isDouble())
-            m_config.bosTokenId = g.value(QLatin1String("bos_token_id")).toInt();
-        const QJsonValue eos = g.value(QLatin1String("eos_token_id"));
-        if (eos.isDouble() || eos.isArray()) {
-            m_config.eosTokenIds.clear();
-            if (eos.isDouble())
-                m_config.eosTokenIds.push_back(eos.toInt());
-            for (const QJsonValue& v : eos.toArray())
-                m_config.eosTokenIds.push_back(v.toInt());
-        }
+        if (Status applied = applyGenerationConfig(generationPath, m_config); !applied)
+            return applied;
         m_files << generationPath;
     }
 
-    // Single file, or shards named by the index's weight_map.
-    QStringList shardNames;
-    QString container;
     const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
-    const QString singlePath = dir.filePath(QStringLiteral("model.safetensors"));
-    if (QFileInfo::exists(indexPath)) {
-        auto index = readJsonObject(indexPath);
-        if (!index)
-            return index.error();
-        const QJsonObject map = index.value().value(QLatin1String("weight_map")).toObject();
-        if (map.isEmpty())
-            return Error::badInput(QStringLiteral("%1 has no weight_map").arg(indexPath));
-        std::set<QString> unique;
-        for (auto it = map.begin(); it != map.end(); ++it)
-            unique.insert(it.value().toString());
-        for (const QString& shard : unique)
-            shardNames << shard;
-        container = QStringLiteral("the shards of model.safetensors.index.json");
+    Result<Shards> shards = findShards(dir, folder, indexPath);
+    if (!shards)
+        return shards.error();
+    if (shards->fromIndex)
         m_files << indexPath;
-    } else if (QFileInfo::exists(singlePath)) {
-        shardNames << QStringLiteral("model.safetensors");
-        container = QStringLiteral("model.safetensors");
-    } else if (QFileInfo::exists(dir.filePath(QStringLiteral("pytorch_model.bin")))) {
-        return Error::badInput(QStringLiteral("%1 holds PyTorch pickle weights (pytorch_model.bin), which are not "
-                                              "supported; convert them to model.safetensors")
-                                   .arg(folder));
-    } else {
-        return Error::badInput(
-            QStringLiteral("%1 has no model.safetensors or model.safetensors.index.json").arg(folder));
-    }
 
-    std::map<QString, std::pair<std::shared_ptr<const SafeTensorsFile>, const SafeTensorsFile::Tensor*>> byName;
-    for (const QString& shard : shardNames) {
+    SafeTensorsByName byName;
+    for (const QString& shard : shards->names) {
         if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\')))
             return Error::badInput(QStringLiteral("%1 names an invalid shard '%2'").arg(indexPath, shard));
         const QString shardPath = dir.filePath(shard);
@@ -313,83 +427,13 @@ Status ModelWeights::openHuggingFace(const QString& folder) {
         const QString l = QString::number(layer);
         const QString r = QString::fromStdString(rest);
         if (gpt2) {
-            static const std::map<QString, std::pair<QString, bool>> global = {
-                {QStringLiteral("embed"), {QStringLiteral("wte.weight"), false}},
-                {QStringLiteral("pos_embed"), {QStringLiteral("wpe.weight"), false}},
-                {QStringLiteral("norm"), {QStringLiteral("ln_f.weight"), false}},
-                {QStringLiteral("norm_bias"), {QStringLiteral("ln_f.bias"), false}},
-                {QStringLiteral("output"), {QStringLiteral("lm_head.weight"), false}},
-            };
-            // Conv1D layers store [in, out]: the decoder views them transposed.
-            static const std::map<QString, std::pair<QString, bool>> perLayer = {
-                {QStringLiteral("attn_norm"), {QStringLiteral("ln_1.weight"), false}},
-                {QStringLiteral("attn_norm_bias"), {QStringLiteral("ln_1.bias"), false}},
-                {QStringLiteral("ffn_norm"), {QStringLiteral("ln_2.weight"), false}},
-                {QStringLiteral("ffn_norm_bias"), {QStringLiteral("ln_2.bias"), false}},
-                {QStringLiteral("wqkv"), {QStringLiteral("attn.c_attn.weight"), true}},
-                {QStringLiteral("bqkv"), {QStringLiteral("attn.c_attn.bias"), false}},
-                {QStringLiteral("wo"), {QStringLiteral("attn.c_proj.weight"), true}},
-                {QStringLiteral("bo"), {QStringLiteral("attn.c_proj.bias"), false}},
-                {QStringLiteral("w_up"), {QStringLiteral("mlp.c_fc.weight"), true}},
-                {QStringLiteral("b_up"), {QStringLiteral("mlp.c_fc.bias"), false}},
-                {QStringLiteral("w_down"), {QStringLiteral("mlp.c_proj.weight"), true}},
-                {QStringLiteral("b_down"), {QStringLiteral("mlp.c_proj.bias"), false}},
-            };
-            if (layer < 0) {
-                const auto& [name, transposed] = global.at(r);
-                return {r == QLatin1String("output") ? name : gptPrefix + name, transposed};
-            }
-            const auto& [name, transposed] = perLayer.at(r);
-            return {gptPrefix + QStringLiteral("h.%1.").arg(l) + name, transposed};
+            const auto [name, transposed] = gpt2TensorName(layer, r, l, gptPrefix);
+            return {name, transposed};
         }
-        static const std::map<QString, QString> global = {
-            {QStringLiteral("embed"), QStringLiteral("model.embed_tokens.weight")},
-            {QStringLiteral("output"), QStringLiteral("lm_head.weight")},
-            {QStringLiteral("norm"), QStringLiteral("model.norm.weight")},
-            {QStringLiteral("rope_freqs"), QStringLiteral("model.rope_freqs")}, // never present in HF files
-        };
-        static const std::map<QString, QString> perLayer = {
-            {QStringLiteral("attn_norm"), QStringLiteral("input_layernorm.weight")},
-            {QStringLiteral("ffn_norm"), QStringLiteral("post_attention_layernorm.weight")},
-            {QStringLiteral("wq"), QStringLiteral("self_attn.q_proj.weight")},
-            {QStringLiteral("wk"), QStringLiteral("self_attn.k_proj.weight")},
-            {QStringLiteral("wv"), QStringLiteral("self_attn.v_proj.weight")},
-            {QStringLiteral("wo"), QStringLiteral("self_attn.o_proj.weight")},
-            {QStringLiteral("bq"), QStringLiteral("self_attn.q_proj.bias")},
-            {QStringLiteral("bk"), QStringLiteral("self_attn.k_proj.bias")},
-            {QStringLiteral("bv"), QStringLiteral("self_attn.v_proj.bias")},
-            {QStringLiteral("w_gate"), QStringLiteral("mlp.gate_proj.weight")},
-            {QStringLiteral("w_up"), QStringLiteral("mlp.up_proj.weight")},
-            {QStringLiteral("w_down"), QStringLiteral("mlp.down_proj.weight")},
-        };
-        if (layer < 0)
-            return {global.at(r), false};
-        return {QStringLiteral("model.layers.%1.").arg(l) + perLayer.at(r), false};
+        return {llamaTensorName(layer, r, l), false};
     };
-    const Fetch fetch = [&](const QString& name) -> Result<std::optional<ModelWeight>> {
-        const auto it = byName.find(name);
-        if (it == byName.end())
-            return std::optional<ModelWeight>();
-        const auto& [file, tensor] = it->second;
-        ModelWeight w;
-        if (tensor->dtype == QLatin1String("F32"))
-            w.stored = kernels::WeightType::F32;
-        else if (tensor->dtype == QLatin1String("F16"))
-            w.stored = kernels::WeightType::F16;
-        else if (tensor->dtype == QLatin1String("BF16"))
-            w.stored = kernels::WeightType::BF16;
-        else
-            return Error::badInput(
-                QStringLiteral("tensor '%1' in %2 has dtype %3, which is not supported (F32, F16, BF16)")
-                    .arg(name, QFileInfo(file->path()).fileName(), tensor->dtype));
-        w.fileType = tensor->dtype.toLower();
-        w.shape = tensor->shape;
-        w.data = tensor->data;
-        w.bytes = tensor->bytes;
-        w.owner = file;
-        return std::optional<ModelWeight>(std::move(w));
-    };
-    return collect(naming, fetch, container, QStringLiteral("config.json"));
+    const Fetch fetch = [&](const QString& name) { return fetchSafeTensor(byName, name); };
+    return collect(naming, fetch, shards->container, QStringLiteral("config.json"));
 }
 
 // --- llama2.c ----------------------------------------------------------------------------------------

@@ -192,16 +192,8 @@ QString roleOf(const QJsonValue& message) {
     return message.toObject().value(QLatin1String("role")).toString();
 }
 
-} // namespace
-
-std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool chat, const ApiContext& context) {
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return ApiError{400, QStringLiteral("the body is not valid JSON: %1").arg(jsonErrorWhere(body, parseError)), {}};
-    if (!document.isObject())
-        return ApiError{400, QStringLiteral("the body must be a JSON object"), {}};
-    const QJsonObject json = document.object();
+// A field the endpoint does not know, refused.
+std::optional<ApiError> refuseUnknownFields(const QJsonObject& json, bool chat) {
     QStringList known = {QStringLiteral("model"),  QStringLiteral("max_tokens"), QStringLiteral("n"),
                          QStringLiteral("stream"), QStringLiteral("stream_options"), QStringLiteral("stop"),
                          QStringLiteral("seed"),   QStringLiteral("logprobs"),   QStringLiteral("user"),
@@ -214,89 +206,89 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
             return ApiError{400, QStringLiteral("unknown field '%1'").arg(it.key()), it.key()};
-    Reader r{json, std::nullopt};
-    ApiRequest out;
-    out.chat = chat;
-    if (r.has("model")) {
-        if (!json.value(QLatin1String("model")).isString())
-            return fieldError(QStringLiteral("model"), QStringLiteral("must be a string"));
-        out.model = json.value(QLatin1String("model")).toString();
-    }
+    return std::nullopt;
+}
 
-    // The prompt's tokens.
-    GenerationRequest& request = out.request;
-    request.usePromptIds = true;
-    if (chat) {
-        const QJsonValue messages = json.value(QLatin1String("messages"));
-        if (!messages.isArray() || messages.toArray().isEmpty())
-            return fieldError(QStringLiteral("messages"), QStringLiteral("must be a non-empty array of messages"));
-        for (const QJsonValue& m : messages.toArray()) {
-            static const QStringList roles = {QStringLiteral("system"), QStringLiteral("developer"), QStringLiteral("user"),
-                                              QStringLiteral("assistant"), QStringLiteral("tool")};
-            if (!m.isObject() || !roles.contains(roleOf(m)))
-                return fieldError(QStringLiteral("messages"),
-                                  QStringLiteral("must hold objects whose role is system, developer, user, assistant or tool"));
-        }
-        QJsonValue conversation = messages;
-        if (r.has("tools")) {
-            if (!json.value(QLatin1String("tools")).isArray())
-                return fieldError(QStringLiteral("tools"), QStringLiteral("must be an array"));
-            conversation = QJsonObject{{QStringLiteral("messages"), messages}, {QStringLiteral("tools"), json.value(QLatin1String("tools"))}};
-        }
-        const std::string conversationJson =
-            (conversation.isArray() ? QJsonDocument(conversation.toArray()) : QJsonDocument(conversation.toObject()))
-                .toJson(QJsonDocument::Compact)
-                .toStdString();
-        if (Status valid = validateConversation(conversationJson); !valid)
-            return fieldError(QStringLiteral("messages"), valid.error().message);
-        if (!context.chatTemplate)
-            return ApiError{400, QStringLiteral("this model has no chat template; use /v1/completions with a prompt"),
-                            QStringLiteral("messages")};
-        Result<std::string> rendered = context.chatTemplate->render(conversationJson, true);
-        if (!rendered)
-            return fieldError(QStringLiteral("messages"), QStringLiteral("cannot be rendered by the chat template: %1")
-                                                              .arg(rendered.error().message));
-        request.prompt = rendered.value();
-        request.conversationJson = conversationJson;
-        if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("messages")))
+// A chat request's prompt: its messages (and tools) rendered by the chat template, then tokenized.
+std::optional<ApiError> readChatPrompt(Reader& r, const ApiContext& context, GenerationRequest& request) {
+    const QJsonObject& json = r.json;
+    const QJsonValue messages = json.value(QLatin1String("messages"));
+    if (!messages.isArray() || messages.toArray().isEmpty())
+        return fieldError(QStringLiteral("messages"), QStringLiteral("must be a non-empty array of messages"));
+    for (const QJsonValue& m : messages.toArray()) {
+        static const QStringList roles = {QStringLiteral("system"), QStringLiteral("developer"), QStringLiteral("user"),
+                                          QStringLiteral("assistant"), QStringLiteral("tool")};
+        if (!m.isObject() || !roles.contains(roleOf(m)))
+            return fieldError(
+                QStringLiteral("messages"),
+                QStringLiteral("must hold objects whose role is system, developer, user, assistant or tool"));
+    }
+    QJsonValue conversation = messages;
+    if (r.has("tools")) {
+        if (!json.value(QLatin1String("tools")).isArray())
+            return fieldError(QStringLiteral("tools"), QStringLiteral("must be an array"));
+        conversation = QJsonObject{{QStringLiteral("messages"), messages},
+                                   {QStringLiteral("tools"), json.value(QLatin1String("tools"))}};
+    }
+    const std::string conversationJson =
+        (conversation.isArray() ? QJsonDocument(conversation.toArray()) : QJsonDocument(conversation.toObject()))
+            .toJson(QJsonDocument::Compact)
+            .toStdString();
+    if (Status valid = validateConversation(conversationJson); !valid)
+        return fieldError(QStringLiteral("messages"), valid.error().message);
+    if (!context.chatTemplate)
+        return ApiError{400, QStringLiteral("this model has no chat template; use /v1/completions with a prompt"),
+                        QStringLiteral("messages")};
+    Result<std::string> rendered = context.chatTemplate->render(conversationJson, true);
+    if (!rendered)
+        return fieldError(QStringLiteral("messages"),
+                          QStringLiteral("cannot be rendered by the chat template: %1").arg(rendered.error().message));
+    request.prompt = rendered.value();
+    request.conversationJson = conversationJson;
+    if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("messages")))
+        return *tooLong;
+    request.promptIds = context.tokenizer->encode(request.prompt, false, true);
+    return std::nullopt;
+}
+
+// A completion request's prompt: one string, tokenized, or one array of token ids.
+std::optional<ApiError> readCompletionPrompt(Reader& r, const ApiContext& context, GenerationRequest& request) {
+    const QJsonValue prompt = r.json.value(QLatin1String("prompt"));
+    QJsonValue single = prompt;
+    if (prompt.isArray() && !prompt.toArray().isEmpty() && !prompt.toArray().first().isDouble()) {
+        if (prompt.toArray().size() != 1)
+            return fieldError(QStringLiteral("prompt"),
+                              QStringLiteral("holds several prompts; send one request per prompt"));
+        single = prompt.toArray().first();
+    }
+    if (single.isString()) {
+        request.prompt = single.toString().toStdString();
+        if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("prompt")))
             return *tooLong;
-        request.promptIds = context.tokenizer->encode(request.prompt, false, true);
+        request.promptIds = context.tokenizer->encode(request.prompt, true, false);
+    } else if (single.isArray() && !single.toArray().isEmpty()) {
+        for (const QJsonValue& id : single.toArray()) {
+            const double d = id.toDouble(NAN);
+            if (!id.isDouble() || d != std::floor(d) || d < 0 || d >= context.vocabSize)
+                return fieldError(
+                    QStringLiteral("prompt"),
+                    QStringLiteral("must be a string or an array of token ids below %1").arg(context.vocabSize));
+            request.promptIds.push_back(static_cast<TokenId>(d));
+        }
+        request.prompt = context.tokenizer->decode(request.promptIds);
     } else {
-        const QJsonValue prompt = json.value(QLatin1String("prompt"));
-        QJsonValue single = prompt;
-        if (prompt.isArray() && !prompt.toArray().isEmpty() && !prompt.toArray().first().isDouble()) {
-            if (prompt.toArray().size() != 1)
-                return fieldError(QStringLiteral("prompt"), QStringLiteral("holds several prompts; send one request per prompt"));
-            single = prompt.toArray().first();
-        }
-        if (single.isString()) {
-            request.prompt = single.toString().toStdString();
-            if (std::optional<ApiError> tooLong = refuseLongPrompt(request.prompt, context, QStringLiteral("prompt")))
-                return *tooLong;
-            request.promptIds = context.tokenizer->encode(request.prompt, true, false);
-        } else if (single.isArray() && !single.toArray().isEmpty()) {
-            for (const QJsonValue& id : single.toArray()) {
-                const double d = id.toDouble(NAN);
-                if (!id.isDouble() || d != std::floor(d) || d < 0 || d >= context.vocabSize)
-                    return fieldError(QStringLiteral("prompt"),
-                                      QStringLiteral("must be a string or an array of token ids below %1").arg(context.vocabSize));
-                request.promptIds.push_back(static_cast<TokenId>(d));
-            }
-            request.prompt = context.tokenizer->decode(request.promptIds);
-        } else {
-            return fieldError(QStringLiteral("prompt"), QStringLiteral("must be a string or an array of token ids"));
-        }
-        if (r.boolean("echo", false))
-            return fieldError(QStringLiteral("echo"), QStringLiteral("is not supported: the prompt is not returned"));
+        return fieldError(QStringLiteral("prompt"), QStringLiteral("must be a string or an array of token ids"));
     }
-    if (request.promptIds.empty())
-        return ApiError{400, QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"),
-                        chat ? QStringLiteral("messages") : QStringLiteral("prompt")};
-    const int promptTokens = static_cast<int>(request.promptIds.size());
-    if (context.contextLength > 0 && promptTokens >= context.contextLength)
-        return ApiError{400, QStringLiteral("the prompt is %1 tokens long; the model's context holds %2").arg(promptTokens).arg(context.contextLength),
-                        chat ? QStringLiteral("messages") : QStringLiteral("prompt")};
+    if (r.boolean("echo", false))
+        return fieldError(QStringLiteral("echo"), QStringLiteral("is not supported: the prompt is not returned"));
+    return std::nullopt;
+}
 
+// What the response holds and how it comes: max_tokens, n, stream and its options, logprobs and our extensions.
+std::optional<ApiError> readResponseOptions(Reader& r, const ApiContext& context, int promptTokens, ApiRequest& out) {
+    const QJsonObject& json = r.json;
+    const bool chat = out.chat;
+    GenerationRequest& request = out.request;
     const int room = context.contextLength > 0 ? context.contextLength - promptTokens : context.maxTokensLimit;
     const char* maxKey = chat && r.has("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
     request.maxTokens = static_cast<int>(r.integer(maxKey, chat ? std::min(room, context.maxTokensLimit) : 16, 0, context.maxTokensLimit));
@@ -319,7 +311,13 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
     }
     out.postSamplingProbs = r.boolean("post_sampling_probs", false);
     out.tokensAsIds = r.boolean("return_tokens_as_token_ids", false);
-    std::vector<std::string> stops;
+    return std::nullopt;
+}
+
+// The request's stop strings (at most 16) and seed.
+std::optional<ApiError> readStopsAndSeed(Reader& r, std::vector<std::string>& stops,
+                                         std::optional<std::uint64_t>& seed) {
+    const QJsonObject& json = r.json;
     if (r.has("stop")) {
         const QJsonValue stop = json.value(QLatin1String("stop"));
         const QJsonArray list = stop.isArray() ? stop.toArray() : QJsonArray{stop};
@@ -331,7 +329,6 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
             stops.push_back(s.toString().toStdString());
         }
     }
-    std::optional<std::uint64_t> seed;
     if (r.has("seed")) {
         const QJsonValue v = json.value(QLatin1String("seed"));
         const double d = v.toDouble(NAN);
@@ -339,12 +336,13 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
             return fieldError(QStringLiteral("seed"), QStringLiteral("must be an integer"));
         seed = static_cast<std::uint64_t>(static_cast<long long>(d));
     }
-    if (r.has("user") && !json.value(QLatin1String("user")).isString())
-        return fieldError(QStringLiteral("user"), QStringLiteral("must be a string"));
-    if (r.error)
-        return *r.error;
+    return std::nullopt;
+}
 
-    // The strategy: "strategy", else the sampling fields, else the server's default.
+// The strategy: "strategy", else the sampling fields, else the server's default.
+std::optional<ApiError> chooseStrategy(Reader& r, const ApiContext& context, ApiRequest& out) {
+    const QJsonObject& json = r.json;
+    GenerationRequest& request = out.request;
     bool anySampling = false;
     for (const QString& field : samplingFields())
         anySampling |= r.has(field.toLatin1().constData());
@@ -373,6 +371,61 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
         request.strategy = context.defaultStrategy;
         out.strategySource = QStringLiteral("default");
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool chat, const ApiContext& context) {
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return ApiError{
+            400, QStringLiteral("the body is not valid JSON: %1").arg(jsonErrorWhere(body, parseError)), {}};
+    if (!document.isObject())
+        return ApiError{400, QStringLiteral("the body must be a JSON object"), {}};
+    const QJsonObject json = document.object();
+    if (std::optional<ApiError> unknown = refuseUnknownFields(json, chat))
+        return *unknown;
+    Reader r{json, std::nullopt};
+    ApiRequest out;
+    out.chat = chat;
+    if (r.has("model")) {
+        if (!json.value(QLatin1String("model")).isString())
+            return fieldError(QStringLiteral("model"), QStringLiteral("must be a string"));
+        out.model = json.value(QLatin1String("model")).toString();
+    }
+
+    // The prompt's tokens.
+    GenerationRequest& request = out.request;
+    request.usePromptIds = true;
+    if (std::optional<ApiError> error =
+            chat ? readChatPrompt(r, context, request) : readCompletionPrompt(r, context, request))
+        return *error;
+    if (request.promptIds.empty())
+        return ApiError{400, QStringLiteral("the prompt is empty and the vocabulary has no BOS token to start from"),
+                        chat ? QStringLiteral("messages") : QStringLiteral("prompt")};
+    const int promptTokens = static_cast<int>(request.promptIds.size());
+    if (context.contextLength > 0 && promptTokens >= context.contextLength)
+        return ApiError{400,
+                        QStringLiteral("the prompt is %1 tokens long; the model's context holds %2")
+                            .arg(promptTokens)
+                            .arg(context.contextLength),
+                        chat ? QStringLiteral("messages") : QStringLiteral("prompt")};
+
+    if (std::optional<ApiError> error = readResponseOptions(r, context, promptTokens, out))
+        return *error;
+    std::vector<std::string> stops;
+    std::optional<std::uint64_t> seed;
+    if (std::optional<ApiError> error = readStopsAndSeed(r, stops, seed))
+        return *error;
+    if (r.has("user") && !json.value(QLatin1String("user")).isString())
+        return fieldError(QStringLiteral("user"), QStringLiteral("must be a string"));
+    if (r.error)
+        return *r.error;
+
+    if (std::optional<ApiError> error = chooseStrategy(r, context, out))
+        return *error;
     if (!stops.empty()) {
         request.strategy.stop.insert(request.strategy.stop.end(), stops.begin(), stops.end());
         if (request.strategy.stop.size() > 16)

@@ -421,16 +421,13 @@ std::optional<QString> configTokenName(const QJsonValue& value) {
     return std::nullopt;
 }
 
-} // namespace
+// The id of the token spelled text, negative when the vocabulary has none.
+TokenId tokenIdOf(const TokenIndex& ids, const QString& text) {
+    return ids.find(utf8(text));
+}
 
-Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& tokenizerJsonPath,
-                                                             const QString& configPath) {
-    const QString& path = tokenizerJsonPath;
-    LargeParts large;
-    Result<QJsonObject> parsed = readTokenizerJson(path, &large);
-    if (!parsed)
-        return parsed.error();
-    const QJsonObject& root = parsed.value();
+// tokenizer.json's model, when it is one this loader reads: BPE, without a subword prefix or word suffix.
+Result<QJsonObject> bpeModel(const QJsonObject& root, const QString& path) {
     const QJsonObject model = root.value(QLatin1String("model")).toObject();
     if (model.isEmpty())
         return Error::badInput(QStringLiteral("%1 has no tokenizer model (\"model\" is missing)").arg(path));
@@ -442,30 +439,20 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
         if (!model.value(QLatin1String(key)).toString().isEmpty())
             return Error::badInput(
                 QStringLiteral("%1: the BPE option %2 is not supported").arg(path, QLatin1String(key)));
+    return model;
+}
 
-    BpeTokenizer::Config config;
-    config.source = path;
-    const bool byteFallback = model.value(QLatin1String("byte_fallback")).toBool(false);
-    config.byteFallback = byteFallback;
-    config.fuseUnknown = model.value(QLatin1String("fuse_unk")).toBool(false);
-    config.ignoreMerges = model.value(QLatin1String("ignore_merges")).toBool(false);
-    // dropout only matters when training; released tokenizers encode deterministically.
+// One of tokenizer.json's added_tokens.
+struct AddedToken {
+    std::string text;
+    TokenId id;
+    bool special;
+    bool lstrip;
+    bool rstrip;
+};
 
-    // Vocabulary: the model's vocab plus added tokens (Llama 3's specials exist only there).
-    if (!large.hasVocab)
-        return Error::badInput(QStringLiteral("%1: the model has no vocab object").arg(path));
-    std::vector<std::pair<std::string, TokenId>>& entries = large.vocab;
-    TokenId maxId = -1;
-    for (const auto& entry : entries)
-        maxId = std::max(maxId, entry.second);
-    struct Added {
-        std::string text;
-        TokenId id;
-        bool special;
-        bool lstrip;
-        bool rstrip;
-    };
-    std::vector<Added> added;
+Result<std::vector<AddedToken>> addedTokens(const QJsonObject& root, const QString& path) {
+    std::vector<AddedToken> added;
     for (const QJsonValue& v : root.value(QLatin1String("added_tokens")).toArray()) {
         const QJsonObject a = v.toObject();
         const int id = a.value(QLatin1String("id")).toInt(-1);
@@ -475,8 +462,26 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
         added.push_back({utf8(content), id, a.value(QLatin1String("special")).toBool(false),
                          a.value(QLatin1String("lstrip")).toBool(false),
                          a.value(QLatin1String("rstrip")).toBool(false)});
-        maxId = std::max(maxId, static_cast<TokenId>(id));
     }
+    return added;
+}
+
+// Vocabulary: the model's vocab plus added tokens (Llama 3's specials exist only there), into config.tokens; the
+// index of their texts.
+Result<TokenIndex> readVocabulary(const QString& path, const QJsonObject& root, LargeParts& large, bool byteFallback,
+                                  BpeTokenizer::Config& config) {
+    if (!large.hasVocab)
+        return Error::badInput(QStringLiteral("%1: the model has no vocab object").arg(path));
+    std::vector<std::pair<std::string, TokenId>>& entries = large.vocab;
+    TokenId maxId = -1;
+    for (const auto& entry : entries)
+        maxId = std::max(maxId, entry.second);
+    Result<std::vector<AddedToken>> addedList = addedTokens(root, path);
+    if (!addedList)
+        return addedList.error();
+    const std::vector<AddedToken>& added = addedList.value();
+    for (const AddedToken& a : added)
+        maxId = std::max(maxId, static_cast<TokenId>(a.id));
     if (maxId < 0)
         return Error::badInput(QStringLiteral("%1 has an empty vocabulary").arg(path));
     config.tokens.resize(static_cast<std::size_t>(maxId) + 1);
@@ -493,7 +498,7 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
         t.text = std::move(text);
         ids.insert(t.text, id);
     }
-    for (const Added& a : added) {
+    for (const AddedToken& a : added) {
         BpeTokenizer::Token& t = config.tokens[static_cast<std::size_t>(a.id)];
         if (!t.text.empty() && t.text != a.text)
             return Error::badInput(QStringLiteral("%1: added token '%2' reuses id %3 of '%4'")
@@ -511,6 +516,73 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
         t.rstrip = a.rstrip;
         ids.insert(t.text, a.id);
     }
+    return ids;
+}
+
+// Which special tokens tokenizer_config.json names.
+struct NamedSpecials {
+    bool bos = false;
+    bool eos = false;
+};
+
+// tokenizer_config.json's special tokens and add_bos/add_eos switches over what tokenizer.json implies.
+Status applyTokenizerConfig(const QString& configFile, const QString& path, const TokenIndex& ids,
+                            SpecialTokens& special, NamedSpecials& named) {
+    bool& namedBos = named.bos;
+    bool& namedEos = named.eos;
+    Result<QJsonObject> cfg = readJsonObject(configFile);
+    if (!cfg)
+        return cfg.error();
+    const QJsonObject& c = cfg.value();
+    const std::pair<const char*, TokenId*> names[] = {{"bos_token", &special.bos},
+                                                      {"eos_token", &special.eos},
+                                                      {"unk_token", &special.unk},
+                                                      {"pad_token", &special.pad}};
+    for (const auto& [key, id] : names) {
+        const std::optional<QString> name = configTokenName(c.value(QLatin1String(key)));
+        if (!name)
+            continue;
+        *id = tokenIdOf(ids, *name);
+        if (*id < 0)
+            return Error::badInput(QStringLiteral("%1 names %2 '%3', which is not in the vocabulary of %4")
+                                       .arg(configFile, QLatin1String(key), *name, path));
+        namedBos = namedBos || id == &special.bos;
+        namedEos = namedEos || id == &special.eos;
+    }
+    if (c.value(QLatin1String("add_bos_token")).isBool())
+        special.addBos = c.value(QLatin1String("add_bos_token")).toBool();
+    if (c.value(QLatin1String("add_eos_token")).isBool())
+        special.addEos = c.value(QLatin1String("add_eos_token")).toBool();
+    return {};
+}
+
+} // namespace
+
+Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& tokenizerJsonPath,
+                                                             const QString& configPath) {
+    const QString& path = tokenizerJsonPath;
+    LargeParts large;
+    Result<QJsonObject> parsed = readTokenizerJson(path, &large);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject& root = parsed.value();
+    Result<QJsonObject> bpe = bpeModel(root, path);
+    if (!bpe)
+        return bpe.error();
+    const QJsonObject& model = bpe.value();
+
+    BpeTokenizer::Config config;
+    config.source = path;
+    const bool byteFallback = model.value(QLatin1String("byte_fallback")).toBool(false);
+    config.byteFallback = byteFallback;
+    config.fuseUnknown = model.value(QLatin1String("fuse_unk")).toBool(false);
+    config.ignoreMerges = model.value(QLatin1String("ignore_merges")).toBool(false);
+    // dropout only matters when training; released tokenizers encode deterministically.
+
+    Result<TokenIndex> vocabulary = readVocabulary(path, root, large, byteFallback, config);
+    if (!vocabulary)
+        return vocabulary.error();
+    const TokenIndex& ids = vocabulary.value();
 
     // Merges: "a b" strings (older files) or ["a", "b"] pairs, read with the vocabulary; none is allowed
     // (tokenizers takes it: every piece stays as its symbols).
@@ -527,9 +599,7 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
     reader.postProcessor(root.value(QLatin1String("post_processor")), ids);
 
     SpecialTokens& special = config.special;
-    auto idOf = [&](const QString& text) {
-        return ids.find(utf8(text));
-    };
+    auto idOf = [&](const QString& text) { return tokenIdOf(ids, text); };
     if (const QString unk = model.value(QLatin1String("unk_token")).toString(); !unk.isEmpty()) {
         special.unk = idOf(unk);
         if (special.unk < 0)
@@ -539,39 +609,16 @@ Result<std::unique_ptr<Tokenizer>> TokenizerJsonLoader::load(const QString& toke
     // tokenizer_config.json: transformers' own switches win over what tokenizer.json implies.
     const QString configFile =
         !configPath.isEmpty() ? configPath : QFileInfo(path).dir().filePath(QStringLiteral("tokenizer_config.json"));
-    bool namedBos = false;
-    bool namedEos = false;
-    if (!configPath.isEmpty() || QFileInfo::exists(configFile)) {
-        Result<QJsonObject> cfg = readJsonObject(configFile);
-        if (!cfg)
-            return cfg.error();
-        const QJsonObject& c = cfg.value();
-        const std::pair<const char*, TokenId*> names[] = {{"bos_token", &special.bos},
-                                                          {"eos_token", &special.eos},
-                                                          {"unk_token", &special.unk},
-                                                          {"pad_token", &special.pad}};
-        for (const auto& [key, id] : names) {
-            const std::optional<QString> name = configTokenName(c.value(QLatin1String(key)));
-            if (!name)
-                continue;
-            *id = idOf(*name);
-            if (*id < 0)
-                return Error::badInput(QStringLiteral("%1 names %2 '%3', which is not in the vocabulary of %4")
-                                           .arg(configFile, QLatin1String(key), *name, path));
-            namedBos = namedBos || id == &special.bos;
-            namedEos = namedEos || id == &special.eos;
-        }
-        if (c.value(QLatin1String("add_bos_token")).isBool())
-            special.addBos = c.value(QLatin1String("add_bos_token")).toBool();
-        if (c.value(QLatin1String("add_eos_token")).isBool())
-            special.addEos = c.value(QLatin1String("add_eos_token")).toBool();
-    }
+    NamedSpecials named;
+    if (!configPath.isEmpty() || QFileInfo::exists(configFile))
+        if (Status s = applyTokenizerConfig(configFile, path, ids, special, named); !s)
+            return s.error();
     // Without names, the spellings these families use (GPT-2's <|endoftext|> is both BOS and EOS).
-    if (special.bos < 0 && !namedBos)
+    if (special.bos < 0 && !named.bos)
         for (const char* name : {"<s>", "<|begin_of_text|>", "<|startoftext|>", "<|endoftext|>"})
             if ((special.bos = idOf(QLatin1String(name))) >= 0)
                 break;
-    if (special.eos < 0 && !namedEos)
+    if (special.eos < 0 && !named.eos)
         for (const char* name : {"</s>", "<|end_of_text|>", "<|endoftext|>", "<|im_end|>"})
             if ((special.eos = idOf(QLatin1String(name))) >= 0)
                 break;

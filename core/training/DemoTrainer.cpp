@@ -205,41 +205,43 @@ Status writeModel(const Parameters& p, const DemoTrainingOptions& o, const QDir&
     return writeJson(dir.filePath(QStringLiteral("generation_config.json")), generation);
 }
 
-Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
-    const auto say = [&](const QString& line) {
-        if (o.progress)
-            o.progress(line);
-    };
-    if (o.dim % o.heads != 0 || (o.dim / o.heads) % 2 != 0)
-        return Error::badInput(
-            QStringLiteral("the width %1 does not split into %2 heads of even size").arg(o.dim).arg(o.heads));
-    const QDir dir(o.outputDir);
-    if (!QDir().mkpath(o.outputDir))
-        return Error::badInput(QStringLiteral("cannot create the folder %1").arg(o.outputDir));
-    DemoTrainingReport report;
+// One line of progress, to o.progress where there is one.
+void say(const DemoTrainingOptions& o, const QString& line) {
+    if (o.progress)
+        o.progress(line);
+}
 
-    Result<DemoCorpus> corpus = DemoCorpus::extract();
-    if (!corpus)
-        return corpus.error();
-    report.trainingChapters = static_cast<std::int64_t>(corpus->trainingChapters().size());
-    report.validationChapters = static_cast<std::int64_t>(corpus->validationChapters().size());
-    report.trainingVerses = corpus->trainingVerses();
-    report.validationVerses = corpus->validationVerses();
-    report.trainingBytes = corpus->trainingBytes();
-    report.validationBytes = corpus->validationBytes();
-    say(QStringLiteral("corpus: %1 training chapters (%2 verses, %3 bytes), %4 validation chapters (%5 verses, %6 "
-                       "bytes)")
-            .arg(report.trainingChapters)
-            .arg(report.trainingVerses)
-            .arg(report.trainingBytes)
-            .arg(report.validationChapters)
-            .arg(report.validationVerses)
-            .arg(report.validationBytes));
+// The corpus's sizes into the report, and said.
+void reportCorpus(const DemoTrainingOptions& o, const DemoCorpus& corpus, DemoTrainingReport& report) {
+    report.trainingChapters = static_cast<std::int64_t>(corpus.trainingChapters().size());
+    report.validationChapters = static_cast<std::int64_t>(corpus.validationChapters().size());
+    report.trainingVerses = corpus.trainingVerses();
+    report.validationVerses = corpus.validationVerses();
+    report.trainingBytes = corpus.trainingBytes();
+    report.validationBytes = corpus.validationBytes();
+    say(o, QStringLiteral("corpus: %1 training chapters (%2 verses, %3 bytes), %4 validation chapters (%5 verses, %6 "
+                          "bytes)")
+               .arg(report.trainingChapters)
+               .arg(report.trainingVerses)
+               .arg(report.trainingBytes)
+               .arg(report.validationChapters)
+               .arg(report.validationVerses)
+               .arg(report.validationBytes));
+}
 
+// The tokenizer trained on the training split (saved as tokenizer.json and loaded back), and the training split
+// as its tokens.
+struct TokenizedCorpus {
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::vector<std::int64_t> stream;
+};
+
+Result<TokenizedCorpus> tokenizeCorpus(const DemoTrainingOptions& o, const QDir& dir, const DemoCorpus& corpus,
+                                       DemoTrainingReport& report) {
     QElapsedTimer clock;
     clock.start();
     const Result<BpeVocabulary> vocabulary =
-        BpeTrainer::train(corpus->trainingChapters(), o.vocabularySize, {std::string(kEndOfText)});
+        BpeTrainer::train(corpus.trainingChapters(), o.vocabularySize, {std::string(kEndOfText)});
     if (!vocabulary)
         return vocabulary.error();
     const QString tokenizerFile = dir.filePath(QStringLiteral("tokenizer.json"));
@@ -248,44 +250,57 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     Result<std::unique_ptr<Tokenizer>> tokenizer = TokenizerJsonLoader::load(tokenizerFile);
     if (!tokenizer)
         return tokenizer.error();
+    TokenizedCorpus out;
+    out.tokenizer = std::move(tokenizer.value());
     // The training stream: <|endoftext|> before every chapter (and after the last), so the model learns
     // to begin a chapter after it and to end one with it; verses within a chapter are lines.
-    std::vector<std::int64_t> stream;
-    for (const std::string& chapter : corpus->trainingChapters()) {
+    std::vector<std::int64_t>& stream = out.stream;
+    for (const std::string& chapter : corpus.trainingChapters()) {
         stream.push_back(0);
-        for (const TokenId id : (*tokenizer)->encode(chapter, false, false))
+        for (const TokenId id : out.tokenizer->encode(chapter, false, false))
             stream.push_back(id);
     }
     stream.push_back(0);
     report.trainingTokens = static_cast<std::int64_t>(stream.size());
     report.tokenizerSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
-    say(QStringLiteral("tokenizer: %1 tokens, %2 merges; the training split is %3 tokens (%4 s)")
-            .arg(vocabulary->tokens.size())
-            .arg(vocabulary->merges.size())
-            .arg(report.trainingTokens)
-            .arg(report.tokenizerSeconds, 0, 'f', 1));
+    say(o, QStringLiteral("tokenizer: %1 tokens, %2 merges; the training split is %3 tokens (%4 s)")
+               .arg(vocabulary->tokens.size())
+               .arg(vocabulary->merges.size())
+               .arg(report.trainingTokens)
+               .arg(report.tokenizerSeconds, 0, 'f', 1));
+    return out;
+}
 
-    at::set_num_threads(o.threads);
-    setBlasThreads(o.threads);
-    torch::manual_seed(o.seed);
-    const Parameters p = initialise(o);
-    for (const torch::Tensor& t : p.matrices())
-        report.parameters += t.numel();
-    for (const torch::Tensor& t : p.gains())
-        report.parameters += t.numel();
-    // Most steps take short windows (cheap: attention grows with the square of the window); every
-    // longEvery-th step takes windows of the whole context holding the same number of tokens, so that
-    // every position the model offers is trained throughout the schedule.
-    const std::int64_t longBatch = std::max<std::int64_t>(1, std::int64_t{o.batch} * o.window / o.context);
-    say(QStringLiteral("model: %1 parameters; %2 steps of %3 x %4 tokens, every %5th of %6 x %7")
-            .arg(report.parameters)
-            .arg(o.steps)
-            .arg(o.batch)
-            .arg(o.window)
-            .arg(o.longEvery)
-            .arg(longBatch)
-            .arg(o.context));
+// B windows of W tokens from the stream at random offsets (inputs), each with the tokens that follow (targets).
+void sampleWindows(const std::vector<std::int64_t>& stream, SplitMix64& random, std::int64_t B, std::int64_t W,
+                   std::vector<std::int64_t>& inputs, std::vector<std::int64_t>& targets) {
+    const std::uint64_t starts = static_cast<std::uint64_t>(stream.size()) - static_cast<std::uint64_t>(W) - 1;
+    inputs.resize(static_cast<std::size_t>(B * W));
+    targets.resize(inputs.size());
+    for (std::int64_t b = 0; b < B; ++b) {
+        const std::size_t start = static_cast<std::size_t>(random.next() % starts);
+        for (std::int64_t t = 0; t < W; ++t) {
+            inputs[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t)];
+            targets[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t) + 1];
+        }
+    }
+}
 
+// The learning rate of a step: a linear warmup, then a cosine decay to o.minLearningRate.
+double learningRate(const DemoTrainingOptions& o, int step) {
+    const double lr =
+        step < o.warmupSteps
+            ? o.learningRate * (step + 1) / o.warmupSteps
+            : o.minLearningRate +
+                  0.5 * (o.learningRate - o.minLearningRate) *
+                      (1 + std::cos(std::numbers::pi * (step - o.warmupSteps) / std::max(1, o.steps - o.warmupSteps)));
+    return lr;
+}
+
+// AdamW over the parameters for o.steps steps, short windows but for every longEvery-th step (longBatch windows
+// of the whole context); the steps, tokens, loss and time go into the report.
+void trainParameters(const DemoTrainingOptions& o, const Parameters& p, const std::vector<std::int64_t>& stream,
+                     std::int64_t longBatch, DemoTrainingReport& report) {
     const auto adamw = [&](double decay) {
         return std::make_unique<torch::optim::AdamWOptions>(
             torch::optim::AdamWOptions(o.learningRate).betas({0.9, 0.95}).eps(1e-8).weight_decay(decay));
@@ -309,25 +324,13 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     SplitMix64 random(o.seed ^ 0x5eedull); // window offsets, the same on every platform
     std::vector<std::int64_t> inputs, targets;
     std::deque<double> recent;
-    clock.restart();
+    QElapsedTimer clock;
+    clock.start();
     for (int step = 0; step < o.steps; ++step) {
         const bool long_ = o.longEvery > 0 && step % o.longEvery == o.longEvery - 1;
         const std::int64_t B = long_ ? longBatch : o.batch, W = long_ ? T : std::min<std::int64_t>(o.window, T);
-        const std::uint64_t starts = static_cast<std::uint64_t>(stream.size()) - static_cast<std::uint64_t>(W) - 1;
-        inputs.resize(static_cast<std::size_t>(B * W));
-        targets.resize(inputs.size());
-        for (std::int64_t b = 0; b < B; ++b) {
-            const std::size_t start = static_cast<std::size_t>(random.next() % starts);
-            for (std::int64_t t = 0; t < W; ++t) {
-                inputs[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t)];
-                targets[static_cast<std::size_t>(b * W + t)] = stream[start + static_cast<std::size_t>(t) + 1];
-            }
-        }
-        const double lr = step < o.warmupSteps
-                              ? o.learningRate * (step + 1) / o.warmupSteps
-                              : o.minLearningRate + 0.5 * (o.learningRate - o.minLearningRate) *
-                                                        (1 + std::cos(std::numbers::pi * (step - o.warmupSteps) /
-                                                                      std::max(1, o.steps - o.warmupSteps)));
+        sampleWindows(stream, random, B, W, inputs, targets);
+        const double lr = learningRate(o, step);
         for (torch::optim::OptimizerParamGroup& g : optimizer.param_groups())
             static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
         const torch::Tensor x = torch::from_blob(inputs.data(), {B, W}, torch::kLong);
@@ -348,15 +351,57 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
             for (const double v : recent)
                 mean += v;
             report.finalTrainingLoss = mean / static_cast<double>(recent.size());
-            say(QStringLiteral("step %1/%2 loss %3 lr %4 elapsed %5 s")
-                    .arg(step + 1)
-                    .arg(o.steps)
-                    .arg(report.finalTrainingLoss, 0, 'f', 3)
-                    .arg(lr, 0, 'g', 3)
-                    .arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 0));
+            say(o, QStringLiteral("step %1/%2 loss %3 lr %4 elapsed %5 s")
+                       .arg(step + 1)
+                       .arg(o.steps)
+                       .arg(report.finalTrainingLoss, 0, 'f', 3)
+                       .arg(lr, 0, 'g', 3)
+                       .arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 0));
         }
     }
     report.trainingSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
+}
+
+Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
+    if (o.dim % o.heads != 0 || (o.dim / o.heads) % 2 != 0)
+        return Error::badInput(
+            QStringLiteral("the width %1 does not split into %2 heads of even size").arg(o.dim).arg(o.heads));
+    const QDir dir(o.outputDir);
+    if (!QDir().mkpath(o.outputDir))
+        return Error::badInput(QStringLiteral("cannot create the folder %1").arg(o.outputDir));
+    DemoTrainingReport report;
+
+    Result<DemoCorpus> corpus = DemoCorpus::extract();
+    if (!corpus)
+        return corpus.error();
+    reportCorpus(o, corpus.value(), report);
+
+    Result<TokenizedCorpus> tokenized = tokenizeCorpus(o, dir, corpus.value(), report);
+    if (!tokenized)
+        return tokenized.error();
+
+    at::set_num_threads(o.threads);
+    setBlasThreads(o.threads);
+    torch::manual_seed(o.seed);
+    const Parameters p = initialise(o);
+    for (const torch::Tensor& t : p.matrices())
+        report.parameters += t.numel();
+    for (const torch::Tensor& t : p.gains())
+        report.parameters += t.numel();
+    // Most steps take short windows (cheap: attention grows with the square of the window); every
+    // longEvery-th step takes windows of the whole context holding the same number of tokens, so that
+    // every position the model offers is trained throughout the schedule.
+    const std::int64_t longBatch = std::max<std::int64_t>(1, std::int64_t{o.batch} * o.window / o.context);
+    say(o, QStringLiteral("model: %1 parameters; %2 steps of %3 x %4 tokens, every %5th of %6 x %7")
+               .arg(report.parameters)
+               .arg(o.steps)
+               .arg(o.batch)
+               .arg(o.window)
+               .arg(o.longEvery)
+               .arg(longBatch)
+               .arg(o.context));
+
+    trainParameters(o, p, tokenized->stream, longBatch, report);
     if (Status s = writeModel(p, o, dir); !s)
         return s.error();
 
@@ -366,7 +411,8 @@ Result<DemoTrainingReport> train(const DemoTrainingOptions& o) {
     Result<std::unique_ptr<Model>> model = Model::load(o.outputDir, modelOptions);
     if (!model)
         return model.error();
-    Result<PerplexityResult> ppl = Perplexity::ofDocuments(**model, **tokenizer, corpus->validationChapters());
+    Result<PerplexityResult> ppl =
+        Perplexity::ofDocuments(**model, *tokenized->tokenizer, corpus->validationChapters());
     if (!ppl)
         return ppl.error();
     report.validationPerplexity = ppl->perplexity;

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+97"/>
+        <location filename="../ui/explore/RunStreamPanel.cpp" line="+30"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation type="unfinished"></translation>
     </message>
@@ -604,17 +604,12 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+52"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+56"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it with “swb serve --rating --db FILE”.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>no campaign yet</source>
         <translation type="unfinished"></translation>
     </message>
@@ -629,7 +624,38 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
+        <source>The address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every network this machine is on (each rater&apos;s link carries its own unguessable token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The port (any: a free one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+125"/>
+        <source>Serve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-123"/>
+        <source>Serve the campaigns&apos; rating page to raters&apos; browsers until Stop or the window closes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Serve on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Rater</source>
         <translation type="unfinished"></translation>
     </message>
@@ -644,17 +670,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Right-click a rater to copy their link (the path after the server&apos;s address)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+25"/>
         <source>Copy Link</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Open in Browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>Copy Every Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -669,13 +700,43 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+26"/>
+        <source>Serve on takes an IP address such as 127.0.0.1 or 0.0.0.0, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>There is no campaign to serve yet: create one with New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Serving on %1 (listening on %2). Send each rater their link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rating page served on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Rating page no longer served.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Create a campaign to hand the comparisons to raters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+18"/>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>%1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,23 +746,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+36"/>
+        <source>Campaign “%1” created: serve it with Serve (or “swb serve --rating --db %2”) and send each rater their link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <location line="+152"/>
         <location line="+32"/>
         <source>The run store is not open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-285"/>
+        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it here, or with “swb serve --rating --db FILE”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Double-click a rater to copy their link; right-click to copy every link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Copied %n link(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copied %1&apos;s link: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+194"/>
         <source>There is no rubric named “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+28"/>
         <source>New Rating Campaign</source>
         <translation type="unfinished"></translation>
     </message>
@@ -821,7 +906,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+69"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+105"/>
         <source>New comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -861,7 +946,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>Prompts, one per line</source>
         <translation type="unfinished"></translation>
     </message>
@@ -961,7 +1046,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Rater</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1037,22 +1122,22 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+572"/>
+        <location line="+566"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-571"/>
+        <location line="-565"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+53"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+120"/>
+        <location line="+98"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>Imported %n prompt from %1.</numerusform>
@@ -1065,17 +1150,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the model to load and Explore to finish generating.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Strategy “%1”: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1095,12 +1170,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Running…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1150,7 +1225,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Preference:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1160,17 +1235,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>%1 better</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-1"/>
         <source>Ctrl+%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <location line="+3"/>
         <source>Tie</source>
         <translation type="unfinished"></translation>
@@ -1197,7 +1272,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+31"/>
         <source>Gold: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1212,7 +1287,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Saved %n score(s) typed before your name.</source>
         <translation>
             <numerusform>Saved %n score typed before your name.</numerusform>
@@ -1359,7 +1434,7 @@
 <context>
     <name>swb::DistributionPlot</name>
     <message>
-        <location filename="../ui/explore/DistributionPlot.cpp" line="+29"/>
+        <location filename="../ui/explore/DistributionPlot.cpp" line="+31"/>
         <source>&amp;Log scale</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1379,7 +1454,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+38"/>
         <source>“%1” (id %2)
 raw p %3
 p %4%5</source>
@@ -1410,12 +1485,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+82"/>
         <source>probability</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+38"/>
         <source>kept (raw p)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1441,12 +1516,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+52"/>
         <source> (beyond the bars shown)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Branch with “%1” here</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1474,231 +1549,32 @@ p %2</source>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+43"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+82"/>
         <source>%1 (%2 stays loaded.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-5"/>
         <source>Cannot replay this step: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+45"/>
-        <source>Type a prompt, then Generate (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
         <location line="+9"/>
-        <source>Chat Template</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-8"/>
-        <source>Chat templates (*.jinja *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>&amp;Prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>C&amp;hat</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A raw prompt, continued as it is</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>max </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <location line="+9"/>
-        <source>&amp;Generate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-7"/>
-        <source>Generate from the prompt with this strategy (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+9"/>
-        <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-7"/>
-        <source>Stop generating (Esc)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>raw p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>final p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Colour tokens by their probability under the model&apos;s raw logits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Colour tokens by their probability in the distribution the selector drew from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+59"/>
-        <source>Sampler</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+1218"/>
-        <source>Kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-1218"/>
-        <source>Kept mass</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Threshold</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Each stage of the chain at this step; select one to see the distribution after it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>Colour by</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Token probe…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Why is a token never chosen? Follow one through every step of the run: its raw p and rank, and the stage of the chain that cut it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Replay Run with Edited Strategy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Replay…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Try a remedy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+131"/>
-        <source>Stop the generation before opening another model.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the comparison to finish, or cancel it, before opening another model.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+40"/>
-        <source>Loading cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>Model loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+171"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+7"/>
         <source>Loaded %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+54"/>
-        <source>The server applies its own chat template; the messages are sent as they are.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>your template</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>This model has no chat template</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+70"/>
+        <location line="+78"/>
         <source>Generating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1711,17 +1587,7 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1. (score %2): %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="-5"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1731,20 +1597,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>Beam search: step %1 / %2</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <location line="+90"/>
-        <source>Beam search: %n step(s), best score %1</source>
-        <translation>
-            <numerusform>Beam search: %n step, best score %1</numerusform>
-            <numerusform>Beam search: %n steps, best score %1</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+74"/>
+        <location line="+134"/>
         <source>Edit and Continue</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1759,105 +1617,35 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>This run came from another model; open that model to replay it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>A replay compares sampled runs; the editor holds a beam search.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+11"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <location line="+417"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor</numerusform>
-            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+9"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor&lt;/span&gt;</numerusform>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivors&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor&lt;/span&gt;</numerusform>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivors&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="-509"/>
+        <location line="-72"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+113"/>
         <source>%1 · %n token(s) · %2 · computed with %3</source>
         <translation>
             <numerusform>%1 · %n token · %2 · computed with %3</numerusform>
             <numerusform>%1 · %n tokens · %2 · computed with %3</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <location line="+42"/>
-        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
-        <translation>
-            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
-            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n tokens %3 times.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n more loop(s) marked on the timeline.</source>
-        <translation>
-            <numerusform>%n more loop marked on the timeline.</numerusform>
-            <numerusform>%n more loops marked on the timeline.</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+10"/>
-        <source>Repetition penalty %1 (transformers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>DRY, multiplier %1 (llama.cpp)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>No repeated %1-grams (transformers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Temperature %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Sample at temperature %1 instead of greedy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 — what-if at step %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+18"/>
+        <location line="+45"/>
         <source>Loop remedy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1881,110 +1669,8 @@ p %2</source>
         <source>The token probe recomputes the run on its model: open that model first.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <location line="+9"/>
-        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>Token Probe: run %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+173"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>final p %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no final p (the engine does not give it)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+37"/>
-        <location line="+5"/>
-        <location line="+4"/>
-        <source>Token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <source>Expert p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Amateur p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Contrastive score</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Plausible</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Contrastive decoding&lt;/b&gt;: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>p (confidence)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Degeneration penalty</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Score</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Chosen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Contrastive search&lt;/b&gt;: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>p with the prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>p without</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Guided logit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Guidance&lt;/b&gt;: guided logit = g · (log p − log p without) + log p without.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
-        <location line="-601"/>
+        <location line="-222"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1992,17 +1678,17 @@ p %2</source>
         </translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-21"/>
         <source>%1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+18"/>
         <source>, %1 tok/s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+8"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2012,22 +1698,22 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+26"/>
         <source>Failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+47"/>
         <source>Branching needs a finished, saved run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>This run came from another model; open that model to branch from it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+66"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2037,12 +1723,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+18"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+79"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2057,20 +1743,68 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+47"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>swb::InferenceSession</name>
     <message>
-        <location line="+48"/>
-        <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
+        <location filename="../ui/InferenceSession.cpp" line="+54"/>
+        <source>Wait for %1 to finish (or stop it) before opening another model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>The server applies its own chat template; the messages are sent as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>your template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>This model has no chat template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Explore&apos;s generation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the running comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the running sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Wait for %1 to finish (or stop it): the model does one job at a time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wait for the model to load.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a model first (Explore&apos;s model bar).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
+        <location filename="../ui/InferenceWorker.cpp" line="+62"/>
         <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation type="unfinished"></translation>
@@ -2109,7 +1843,7 @@ p %2</source>
 <context>
     <name>swb::IntervalBarChart</name>
     <message>
-        <location filename="../ui/reports/IntervalBarChart.cpp" line="+101"/>
+        <location filename="../ui/reports/IntervalBarChart.cpp" line="+104"/>
         <source>no data</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2117,7 +1851,7 @@ p %2</source>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+32"/>
+        <location filename="../ui/MainWindow.cpp" line="+37"/>
         <source>Sampling Workbench</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2127,7 +1861,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Explore</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2152,12 +1886,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Ready</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+111"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2208,13 +1942,13 @@ p %2</source>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
-        <location line="+287"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+66"/>
+        <location line="+327"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-315"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2245,12 +1979,12 @@ p %2</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+228"/>
+        <location line="+268"/>
         <source>auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-267"/>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
@@ -2276,12 +2010,17 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+153"/>
+        <location line="+193"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-161"/>
+        <source>Loading cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>Open F&amp;older…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2407,12 +2146,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-127"/>
         <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+129"/>
         <source>&amp;Bundled Demo Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2439,6 +2178,87 @@ Choose another</source>
     <message>
         <location line="+6"/>
         <source>Loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::PromptPanel</name>
+    <message>
+        <location filename="../ui/explore/PromptPanel.cpp" line="+30"/>
+        <source>Type a prompt, then Generate (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+97"/>
+        <source>Chat Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-96"/>
+        <source>Chat templates (*.jinja *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;hat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A raw prompt, continued as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>max </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+9"/>
+        <source>&amp;Generate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Generate from the prompt with this strategy (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+9"/>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Stop generating (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2504,7 +2324,7 @@ Choose another</source>
 <context>
     <name>swb::ReportChart</name>
     <message>
-        <location filename="../ui/reports/ReportChart.cpp" line="+40"/>
+        <location filename="../ui/reports/ReportChart.cpp" line="+43"/>
         <source>Export…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2514,7 +2334,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+109"/>
         <source>Export as PNG or PDF…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2573,18 +2393,18 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+175"/>
         <source>Evaluation report</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+237"/>
+        <location line="-6"/>
+        <location line="+18"/>
         <source>Computing the report…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="+2"/>
         <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2594,7 +2414,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+30"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2619,12 +2439,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-23"/>
         <source>The runs the report counts: every model&apos;s, or one model&apos;s (with their ratings and the comparisons of its outputs)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="-112"/>
         <source>Set %1 Aside…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2644,7 +2464,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+138"/>
         <source>Win rate, row against column</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2664,7 +2484,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Inter-rater agreement (Krippendorff&apos;s α)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2699,12 +2519,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-185"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+198"/>
         <source>Export CSV:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2714,13 +2534,13 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+36"/>
-        <location line="+450"/>
+        <location line="-161"/>
+        <location line="+612"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-439"/>
+        <location line="-601"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2735,7 +2555,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+175"/>
         <source>Runs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3109,6 +2929,133 @@ have been compared.</source>
     <message>
         <location line="+6"/>
         <source>A rubric needs at least one dimension.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::RunStreamPanel</name>
+    <message>
+        <location filename="../ui/explore/RunStreamPanel.cpp" line="+20"/>
+        <source>&amp;Replay Run with Edited Strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>raw p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>final p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour tokens by their probability under the model&apos;s raw logits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour tokens by their probability in the distribution the selector drew from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Colour by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Replay…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Token probe…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why is a token never chosen? Follow one through every step of the run: its raw p and rank, and the stage of the chain that cut it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Try a remedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1. (score %2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>Beam search: %n step(s), best score %1</source>
+        <translation>
+            <numerusform>Beam search: %n step, best score %1</numerusform>
+            <numerusform>Beam search: %n steps, best score %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token %3 times.</numerusform>
+            <numerusform>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n tokens %3 times.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n more loop(s) marked on the timeline.</source>
+        <translation>
+            <numerusform>%n more loop marked on the timeline.</numerusform>
+            <numerusform>%n more loops marked on the timeline.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Repetition penalty %1 (transformers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DRY, multiplier %1 (llama.cpp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No repeated %1-grams (transformers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Temperature %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sample at temperature %1 instead of greedy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 — what-if at step %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3538,6 +3485,163 @@ have been compared.</source>
         <source>Never keep fewer than this many tokens.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>Token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p (confidence)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Degeneration penalty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive search: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expert p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Amateur p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plausible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive decoding: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p with the prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p without</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guided logit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guidance: guided logit = g · (log p − log p without) + log p without.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::StepDetailsPanel</name>
+    <message>
+        <location filename="../ui/explore/StepDetailsPanel.cpp" line="+30"/>
+        <source>Sampler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kept mass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Each stage of the chain at this step; select one to see the distribution after it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>final p %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no final p (the engine does not give it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor</numerusform>
+            <numerusform>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor&lt;/span&gt;</numerusform>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivors&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor&lt;/span&gt;</numerusform>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivors&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>swb::StrategyEditor</name>
@@ -3547,7 +3651,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+37"/>
         <source>Preset…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3562,7 +3666,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+136"/>
         <source>Engine order</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3582,12 +3686,12 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-136"/>
         <source>Load a strategy saved in the run store</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Load %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3647,7 +3751,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+4"/>
         <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3657,7 +3761,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+110"/>
         <source>Reorder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3682,7 +3786,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-115"/>
         <source>C&amp;hain</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3702,7 +3806,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+147"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3922,7 +4026,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+66"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+67"/>
         <source>Mean raw entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3957,7 +4061,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+65"/>
         <source>New sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4092,17 +4196,17 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
         <source>Run a sweep to see a metric of every cell here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+267"/>
+        <location line="+214"/>
         <source>Click a cell to see its outputs; double-click an output to open it in Explore.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-260"/>
+        <location line="-207"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4127,7 +4231,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-29"/>
         <source>Open Sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4143,7 +4247,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-135"/>
         <source>Export Sweep Metrics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4168,7 +4272,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+231"/>
         <source>Base strategy: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4222,18 +4326,8 @@ have been compared.</source>
         <source>The run store is not open, so a sweep cannot be saved.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the running comparison to finish (or cancel it): the model does one job at a time.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the model to load and Explore to finish generating.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+24"/>
         <source>Running %n cell(s)…</source>
         <translation>
             <numerusform>Running %n cell…</numerusform>
@@ -4241,7 +4335,7 @@ have been compared.</source>
         </translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4283,26 +4377,29 @@ have been compared.</source>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
         <location line="+23"/>
+        <location line="+152"/>
         <source>survivors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-174"/>
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+171"/>
         <source>entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-170"/>
+        <location line="+171"/>
         <source>chosen p</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-162"/>
         <source>raw entropy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4316,11 +4413,31 @@ have been compared.</source>
         <source>chosen raw p</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <location line="+155"/>
+        <source>entropy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kept</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>swb::TokenProbeDialog</name>
     <message>
-        <location filename="../ui/explore/TokenProbeDialog.cpp" line="+23"/>
+        <location filename="../ui/explore/TokenProbeDialog.cpp" line="+35"/>
         <source>Token Probe</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4347,18 +4464,18 @@ have been compared.</source>
     </message>
     <message>
         <location line="-61"/>
-        <location line="+163"/>
+        <location line="+197"/>
         <source>raw p</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+162"/>
+        <location line="-192"/>
+        <location line="+196"/>
         <source>raw rank</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-158"/>
+        <location line="-192"/>
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4418,7 +4535,17 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
+        <source>Token Probe: run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>drawn</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4471,7 +4598,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+133"/>
         <source>Generated tokens appear here, coloured by probability.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4534,7 +4661,7 @@ have been compared.</source>
 <context>
     <name>swb::WinRateHeatmap</name>
     <message>
-        <location filename="../ui/reports/WinRateHeatmap.cpp" line="+23"/>
+        <location filename="../ui/reports/WinRateHeatmap.cpp" line="+24"/>
         <source>against</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+97"/>
+        <location filename="../ui/explore/RunStreamPanel.cpp" line="+30"/>
         <source>Chip colour: the token&apos;s probability</source>
         <translation>色块颜色：该词元的概率</translation>
     </message>
@@ -597,17 +597,12 @@
 <context>
     <name>swb::CampaignPanel</name>
     <message>
-        <location filename="../ui/compare/CampaignPanel.cpp" line="+52"/>
+        <location filename="../ui/compare/CampaignPanel.cpp" line="+56"/>
         <source>&lt;b&gt;Rating campaign&lt;/b&gt;</source>
         <translation>&lt;b&gt;评分活动&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it with “swb serve --rating --db FILE”.</source>
-        <translation>把比较分派给在浏览器中评分的评分者：每个输出都获得计划数量的评分者，金标准问题不加标记地混入其中。用“swb serve --rating --db FILE”提供服务。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>no campaign yet</source>
         <translation>尚无评分活动</translation>
     </message>
@@ -622,7 +617,38 @@
         <translation>基于运行存储中的比较新建评分活动</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
+        <source>The address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every network this machine is on (each rater&apos;s link carries its own unguessable token)</source>
+        <translation>监听的地址：127.0.0.1 仅限本机，0.0.0.0 为本机所在的每个网络（每位评分者的链接都带有自己无法猜测的令牌）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The port (any: a free one)</source>
+        <translation>端口（任意：一个空闲端口）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+125"/>
+        <source>Serve</source>
+        <translation>提供服务</translation>
+    </message>
+    <message>
+        <location line="-123"/>
+        <source>Serve the campaigns&apos; rating page to raters&apos; browsers until Stop or the window closes</source>
+        <translation>向评分者的浏览器提供评分活动的评分页面，直到停止或关闭窗口</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Serve on</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Rater</source>
         <translation>评分者</translation>
     </message>
@@ -637,17 +663,22 @@
         <translation>链接</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Right-click a rater to copy their link (the path after the server&apos;s address)</source>
-        <translation>右键单击评分者可复制其链接（服务器地址之后的路径）</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+25"/>
         <source>Copy Link</source>
         <translation>复制链接</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Open in Browser</source>
+        <translation>在浏览器中打开</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>Copy Every Link</source>
+        <translation>复制全部链接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
@@ -662,13 +693,43 @@
         <translation>提示词</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+26"/>
+        <source>Serve on takes an IP address such as 127.0.0.1 or 0.0.0.0, not “%1”.</source>
+        <translation>服务地址需要 IP 地址，例如 127.0.0.1 或 0.0.0.0，而不是“%1”。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>There is no campaign to serve yet: create one with New…</source>
+        <translation>还没有可提供服务的评分活动：请用“新建…”创建一个</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Serving on %1 (listening on %2). Send each rater their link.</source>
+        <translation>正在 %1 上提供服务（监听 %2）。请把各自的链接发给每位评分者。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rating page served on %1.</source>
+        <translation>评分页面在 %1 上提供服务。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Rating page no longer served.</source>
+        <translation>评分页面已停止服务。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Create a campaign to hand the comparisons to raters.</source>
         <translation>新建一个评分活动，把比较分派给评分者。</translation>
     </message>
     <message>
         <location line="+18"/>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -678,23 +739,46 @@
         <translation>已作答 %1 / %2；%3 / %4 个比较已评分完毕。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+36"/>
+        <source>Campaign “%1” created: serve it with Serve (or “swb serve --rating --db %2”) and send each rater their link.</source>
+        <translation>已创建评分活动“%1”：用“提供服务”（或“swb serve --rating --db %2”）提供服务，并把各自的链接发给每位评分者。</translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <location line="+152"/>
         <location line="+32"/>
         <source>The run store is not open.</source>
         <translation>运行存储未打开。</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-285"/>
+        <source>Deal the comparisons to raters who rate in their browsers: every output gets the planned number of raters, gold questions are mixed in unmarked. Serve it here, or with “swb serve --rating --db FILE”.</source>
+        <translation>把比较分发给在浏览器中评分的评分者：每个输出都有计划数量的评分者，金标准问题不加标记地混在其中。可在此处提供服务，或用“swb serve --rating --db FILE”。</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Double-click a rater to copy their link; right-click to copy every link</source>
+        <translation>双击评分者复制其链接；右键单击复制全部链接</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Copied %n link(s).</source>
+        <translation>
+            <numerusform>已复制 %n 个链接。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copied %1&apos;s link: %2</source>
+        <translation>已复制 %1 的链接：%2</translation>
+    </message>
+    <message>
+        <location line="+194"/>
         <source>There is no rubric named “%1”.</source>
         <translation>没有名为“%1”的评分标准。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Campaign “%1” created: serve it with “swb serve --rating --db %2” and send each rater their link.</source>
-        <translation>已创建评分活动“%1”：用“swb serve --rating --db %2”提供服务，并把链接发给每位评分者。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+28"/>
         <source>New Rating Campaign</source>
         <translation>新建评分活动</translation>
     </message>
@@ -814,7 +898,7 @@
 <context>
     <name>swb::CompareView</name>
     <message>
-        <location filename="../ui/compare/CompareView.cpp" line="+69"/>
+        <location filename="../ui/compare/CompareView.cpp" line="+105"/>
         <source>New comparison</source>
         <translation>新建比较</translation>
     </message>
@@ -854,7 +938,7 @@
         <translation>添加正在探索中编辑的策略</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>Prompts, one per line</source>
         <translation>提示词，每行一个</translation>
     </message>
@@ -954,7 +1038,7 @@
         <translation>当前比较：%p%</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Rater</source>
         <translation>评分者</translation>
     </message>
@@ -1030,22 +1114,22 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+572"/>
+        <location line="+566"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-571"/>
+        <location line="-565"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+53"/>
         <source>Keys: Tab moves between scores, type a score; Ctrl+1…4 prefer A…D, Ctrl+T tie, Ctrl+B both bad; Ctrl+N next unrated, Ctrl+PgUp/PgDown previous/next, Ctrl+R reveal.</source>
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
     <message numerus="yes">
-        <location line="+120"/>
+        <location line="+98"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>已从 %1 导入 %n 个提示词。</numerusform>
@@ -1057,17 +1141,7 @@
         <translation>运行存储未打开，因此无法保存比较。</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Wait for the running sweep to finish (or cancel it): the model does one job at a time.</source>
-        <translation>请等待正在运行的扫描结束（或取消它）：模型一次只做一项工作。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the model to load and Explore to finish generating.</source>
-        <translation>请等待模型加载完毕，并等待探索中的生成结束。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Strategy “%1”: %2</source>
         <translation>策略“%1”：%2</translation>
     </message>
@@ -1087,12 +1161,12 @@
         <translation>部分提示是对话，但已加载的模型没有聊天模板；请在“探索”的“对话”标签中选择一个。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -1142,7 +1216,7 @@
         <translation>这些输出的计算方式不同（%1）：它们的差异不只来自策略。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Preference:</source>
         <translation>偏好：</translation>
     </message>
@@ -1152,17 +1226,17 @@
         <translation>最佳：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>%1 better</source>
         <translation>%1 更好</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-1"/>
         <source>Ctrl+%1</source>
         <translation>Ctrl+%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <location line="+3"/>
         <source>Tie</source>
         <translation>平局</translation>
@@ -1189,7 +1263,7 @@
         <translation>Ctrl+B</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+31"/>
         <source>Gold: %1</source>
         <translation>金标准：%1</translation>
     </message>
@@ -1204,7 +1278,7 @@
         <translation>请输入评分者名称：你的分数已保留，并将以该名称保存。</translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Saved %n score(s) typed before your name.</source>
         <translation>
             <numerusform>已保存在输入名称之前给出的 %n 个分数。</numerusform>
@@ -1349,7 +1423,7 @@
 <context>
     <name>swb::DistributionPlot</name>
     <message>
-        <location filename="../ui/explore/DistributionPlot.cpp" line="+29"/>
+        <location filename="../ui/explore/DistributionPlot.cpp" line="+31"/>
         <source>&amp;Log scale</source>
         <translation>对数刻度(&amp;L)</translation>
     </message>
@@ -1369,7 +1443,7 @@
         <translation>将图表保存为 PNG 或 PDF</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+38"/>
         <source>“%1” (id %2)
 raw p %3
 p %4%5</source>
@@ -1406,12 +1480,12 @@ p %2</translation>
         <translation>请先生成，然后选择一步以查看其分布。</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+82"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+38"/>
         <source>kept (raw p)</source>
         <translation>保留（原始 p）</translation>
     </message>
@@ -1437,12 +1511,12 @@ p %2</translation>
         <translation>其他</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+52"/>
         <source> (beyond the bars shown)</source>
         <translation>（超出所示柱条的部分）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Branch with “%1” here</source>
         <translation>在此处以“%1”分支</translation>
     </message>
@@ -1470,231 +1544,32 @@ p %2</translation>
 <context>
     <name>swb::ExploreView</name>
     <message>
-        <location filename="../ui/explore/ExploreView.cpp" line="+43"/>
+        <location filename="../ui/explore/ExploreView.cpp" line="+82"/>
         <source>%1 (%2 stays loaded.)</source>
         <translation>%1（%2 仍保持加载。）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-5"/>
         <source>Cannot replay this step: %1</source>
         <translation>无法重放这一步：%1</translation>
     </message>
     <message>
-        <location line="+45"/>
-        <source>Type a prompt, then Generate (Ctrl+Return)</source>
-        <translation>输入提示词，然后生成（Ctrl+Return）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
         <location line="+9"/>
-        <source>Chat Template</source>
-        <translation>聊天模板</translation>
-    </message>
-    <message>
-        <location line="-8"/>
-        <source>Chat templates (*.jinja *.json);;All files (*)</source>
-        <translation>聊天模板 (*.jinja *.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
-        <translation>Jinja 模板；可使用 messages、add_generation_prompt、bos_token 和 eos_token。</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>&amp;Prompt</source>
-        <translation>提示(&amp;P)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>C&amp;hat</source>
-        <translation>对话(&amp;H)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A raw prompt, continued as it is</source>
-        <translation>原始提示，按原样续写</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
-        <translation>一段对话，用模型的聊天模板渲染；模型写出助手的下一轮</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>max </source>
-        <translation>最多 </translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> tokens</source>
-        <translation> 个词元</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <location line="+9"/>
-        <source>&amp;Generate</source>
-        <translation>生成(&amp;G)</translation>
-    </message>
-    <message>
-        <location line="-7"/>
-        <source>Generate from the prompt with this strategy (Ctrl+Return)</source>
-        <translation>使用此策略根据提示词生成（Ctrl+Return）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+9"/>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="-7"/>
-        <source>Stop generating (Esc)</source>
-        <translation>停止生成（Esc）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>raw p</source>
-        <translation>原始 p</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>final p</source>
-        <translation>最终 p</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Colour tokens by their probability under the model&apos;s raw logits</source>
-        <translation>按模型原始 logits 下的概率为词元着色</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Colour tokens by their probability in the distribution the selector drew from</source>
-        <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
-    </message>
-    <message>
-        <location line="+59"/>
-        <source>Sampler</source>
-        <translation>采样器</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+1218"/>
-        <source>Kept</source>
-        <translation>保留</translation>
-    </message>
-    <message>
-        <location line="-1218"/>
-        <source>Kept mass</source>
-        <translation>保留的概率质量</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Threshold</source>
-        <translation>阈值</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Each stage of the chain at this step; select one to see the distribution after it</source>
-        <translation>此步中链的各个阶段；选择其中一个以查看其后的分布</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>Colour by</source>
-        <translation>着色依据</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Token probe…</source>
-        <translation>词元探针…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Why is a token never chosen? Follow one through every step of the run: its raw p and rank, and the stage of the chain that cut it</source>
-        <translation>为什么某个词元从未被选中？跟踪它经过运行的每一步：它的原始 p 和排名，以及链中截除它的阶段</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Replay Run with Edited Strategy</source>
-        <translation>用编辑后的策略重放运行(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
-        <translation>用编辑器中的策略重新解码所显示的运行（相同的模型、提示词和种子），查看两者从哪里开始分岔（Ctrl+Shift+R）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Replay…</source>
-        <translation>重放…</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Try a remedy</source>
-        <translation>尝试补救</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
-        <translation>把能处理该循环的采样器放入编辑器，并选中它能起作用的那一步：假设分析会显示它能否在那里打破循环</translation>
-    </message>
-    <message>
-        <location line="+131"/>
-        <source>Stop the generation before opening another model.</source>
-        <translation>请先停止生成，再打开其他模型。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the comparison to finish, or cancel it, before opening another model.</source>
-        <translation>请等待比较完成或取消它，然后再打开其他模型。</translation>
-    </message>
-    <message>
-        <location line="+40"/>
-        <source>Loading cancelled.</source>
-        <translation>已取消加载。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>Model loading cancelled.</source>
         <translation>已取消模型加载。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+171"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+7"/>
         <source>Loaded %1.</source>
         <translation>已加载 %1。</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
-        <translation>上下文可容纳 %1 个词元（含提示）：运行会提前结束。</translation>
-    </message>
-    <message>
-        <location line="+54"/>
-        <source>The server applies its own chat template; the messages are sent as they are.</source>
-        <translation>服务器使用自己的聊天模板；消息按原样发送。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>your template</source>
-        <translation>你的模板</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>This model has no chat template</source>
-        <translation>此模型没有聊天模板</translation>
-    </message>
-    <message>
-        <location line="+70"/>
+        <location line="+78"/>
         <source>Generating…</source>
         <translation>正在生成…</translation>
     </message>
@@ -1706,17 +1581,7 @@ p %2</translation>
         </translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
-        <translation>&lt;b&gt;最佳&lt;/b&gt;（得分 %1）：%2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1. (score %2): %3</source>
-        <translation>%1.（得分 %2）：%3</translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="-5"/>
         <source>Beam search: the tree above shows every step&apos;s beams; click a node for its path.</source>
         <translation>束搜索：上方的树显示每一步的束；点击节点查看其路径。</translation>
     </message>
@@ -1726,19 +1591,12 @@ p %2</translation>
         <translation>束搜索…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>Beam search: step %1 / %2</source>
         <translation>束搜索：第 %1 / %2 步</translation>
     </message>
-    <message numerus="yes">
-        <location line="+90"/>
-        <source>Beam search: %n step(s), best score %1</source>
-        <translation>
-            <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+74"/>
+        <location line="+134"/>
         <source>Edit and Continue</source>
         <translation>编辑并继续</translation>
     </message>
@@ -1753,99 +1611,34 @@ p %2</translation>
         <translation>重放需要一个已完成并已保存的运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>This run came from another model; open that model to replay it.</source>
         <translation>此运行来自另一个模型；请打开该模型后再重放。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>A replay compares sampled runs; the editor holds a beam search.</source>
         <translation>重放用于比较采样运行；编辑器中是束搜索。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+11"/>
         <source>A remote engine renders conversations itself: a reply cannot be continued from a token there. Branch from a raw prompt&apos;s run instead.</source>
         <translation>远程引擎自己渲染对话：无法从某个词元处继续其回复。请从原始提示词的运行中分支。</translation>
     </message>
-    <message numerus="yes">
-        <location line="+417"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%n 个保留的词元</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+9"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设分析，仅前 N 个&lt;/b&gt;（编辑后的链，在引擎给出的候选上重放，其余不可见）：将会抽取“%1”——在这些候选中的最终 p %2，%n 个幸存者&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
-        <translation>
-            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设&lt;/b&gt;（编辑后的链，在此步的 logits 上重放）：将抽取“%1”— 最终 p %2，%n 个保留的词元&lt;/span&gt;</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="-509"/>
+        <location line="-72"/>
         <source>The engine did not say this token&apos;s text, so the branch cannot be sent as text.</source>
         <translation>引擎没有给出这个词元的文本，因此无法以文本形式发送分支。</translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+113"/>
         <source>%1 · %n token(s) · %2 · computed with %3</source>
         <translation>
             <numerusform>%1 · %n 个词元 · %2 · 计算方式：%3</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <location line="+42"/>
-        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
-        <translation>
-            <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n more loop(s) marked on the timeline.</source>
-        <translation>
-            <numerusform>时间线上还标出了另外 %n 个循环。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+10"/>
-        <source>Repetition penalty %1 (transformers)</source>
-        <translation>重复惩罚 %1（transformers）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>DRY, multiplier %1 (llama.cpp)</source>
-        <translation>DRY，乘数 %1（llama.cpp）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>No repeated %1-grams (transformers)</source>
-        <translation>禁止重复的 %1 元组（transformers）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Temperature %1</source>
-        <translation>温度 %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Sample at temperature %1 instead of greedy</source>
-        <translation>以温度 %1 采样，而不是贪心解码</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 — what-if at step %2</source>
-        <translation>%1 — 在第 %2 步做假设分析</translation>
-    </message>
-    <message>
-        <location line="+18"/>
+        <location line="+45"/>
         <source>Loop remedy</source>
         <translation>循环补救</translation>
     </message>
@@ -1869,127 +1662,25 @@ p %2</translation>
         <source>The token probe recomputes the run on its model: open that model first.</source>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
-    <message>
-        <location line="+9"/>
-        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
-        <translation>该运行的模型已不是当前加载的模型；请重新打开它以探测此运行</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>Token Probe: run %1</source>
-        <translation>词元探针：运行 %1</translation>
-    </message>
-    <message>
-        <location line="+173"/>
-        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
-        <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>final p %1</source>
-        <translation>最终 p %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no final p (the engine does not give it)</source>
-        <translation>无最终 p（引擎不提供）</translation>
-    </message>
-    <message>
-        <location line="+37"/>
-        <location line="+5"/>
-        <location line="+4"/>
-        <source>Token</source>
-        <translation>词元</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <source>Expert p</source>
-        <translation>专家 p</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Amateur p</source>
-        <translation>业余 p</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Contrastive score</source>
-        <translation>对比得分</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Plausible</source>
-        <translation>可信</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Contrastive decoding&lt;/b&gt;: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
-        <translation>&lt;br&gt;&lt;b&gt;对比解码&lt;/b&gt;：专家 p ≥ %1（α · 最大 p）的候选为可信并计分；随后采样链作用于这些得分。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>p (confidence)</source>
-        <translation>p（置信度）</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Degeneration penalty</source>
-        <translation>退化惩罚</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Score</source>
-        <translation>得分</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Chosen</source>
-        <translation>选中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Contrastive search&lt;/b&gt;: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
-        <translation>&lt;br&gt;&lt;b&gt;对比搜索&lt;/b&gt;：得分 = (1 − α) · p − α · 与上下文的最大余弦相似度；取最高者。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>p with the prompt</source>
-        <translation>有提示时的 p</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>p without</source>
-        <translation>无提示时的 p</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Guided logit</source>
-        <translation>引导后的 logit</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;br&gt;&lt;b&gt;Guidance&lt;/b&gt;: guided logit = g · (log p − log p without) + log p without.</source>
-        <translation>&lt;br&gt;&lt;b&gt;引导&lt;/b&gt;：引导后的 logit = g · (log p − 无提示 log p) + 无提示 log p。</translation>
-    </message>
     <message numerus="yes">
-        <location line="-601"/>
+        <location line="-222"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-21"/>
         <source>%1 / %2 tokens</source>
         <translation>%1 / %2 个词元</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+18"/>
         <source>, %1 tok/s</source>
         <translation>，%1 tok/s</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+8"/>
         <source>Saved run %1 (%2 tokens, finished: %3).</source>
         <translation>已保存运行 %1（%2 个词元，结束原因：%3）。</translation>
     </message>
@@ -1999,22 +1690,22 @@ p %2</translation>
         <translation>运行未保存：%1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+26"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+47"/>
         <source>Branching needs a finished, saved run.</source>
         <translation>分支需要一个已完成并已保存的运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>This run came from another model; open that model to branch from it.</source>
         <translation>此运行来自另一个模型；请打开该模型以从中分支。</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+66"/>
         <source>Run %1, branch of run %2 at step %3</source>
         <translation>运行 %1，运行 %2 在第 %3 步的分支</translation>
     </message>
@@ -2024,12 +1715,12 @@ p %2</translation>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+18"/>
         <source>Run %1 came from a model that is not loaded: its stored trace is shown, and what-if replay and branching need that model.</source>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+79"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -2044,20 +1735,68 @@ p %2</translation>
         <translation>选择一个词元以查看其所在的步。</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+47"/>
         <source>This run was deleted; it is shown until you generate or open another.</source>
         <translation>此运行已被删除；在您生成或打开其他运行之前仍会显示。</translation>
     </message>
+</context>
+<context>
+    <name>swb::InferenceSession</name>
     <message>
-        <location line="+48"/>
-        <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
-        <translation>&lt;br&gt;已存储的轨迹（该运行的模型未加载）。</translation>
+        <location filename="../ui/InferenceSession.cpp" line="+54"/>
+        <source>Wait for %1 to finish (or stop it) before opening another model.</source>
+        <translation>请等待%1结束（或停止它）后再打开另一个模型。</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>The server applies its own chat template; the messages are sent as they are.</source>
+        <translation>服务器使用自己的聊天模板；消息按原样发送。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>your template</source>
+        <translation>你的模板</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>This model has no chat template</source>
+        <translation>此模型没有聊天模板</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Explore&apos;s generation</source>
+        <translation>探索页的生成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the running comparison</source>
+        <translation>正在运行的比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the running sweep</source>
+        <translation>正在运行的扫描</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Wait for %1 to finish (or stop it): the model does one job at a time.</source>
+        <translation>请等待%1结束（或停止它）：模型一次只做一项工作。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wait for the model to load.</source>
+        <translation>请等待模型加载完成。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a model first (Explore&apos;s model bar).</source>
+        <translation>请先打开一个模型（探索页的模型栏）。</translation>
     </message>
 </context>
 <context>
     <name>swb::InferenceWorker</name>
     <message>
-        <location filename="../ui/explore/InferenceWorker.cpp" line="+62"/>
+        <location filename="../ui/InferenceWorker.cpp" line="+62"/>
         <location line="+11"/>
         <source>Loading the model was cancelled.</source>
         <translation>模型加载已取消。</translation>
@@ -2096,7 +1835,7 @@ p %2</translation>
 <context>
     <name>swb::IntervalBarChart</name>
     <message>
-        <location filename="../ui/reports/IntervalBarChart.cpp" line="+101"/>
+        <location filename="../ui/reports/IntervalBarChart.cpp" line="+104"/>
         <source>no data</source>
         <translation>无数据</translation>
     </message>
@@ -2104,7 +1843,7 @@ p %2</translation>
 <context>
     <name>swb::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="+32"/>
+        <location filename="../ui/MainWindow.cpp" line="+37"/>
         <source>Sampling Workbench</source>
         <translation>采样工作台</translation>
     </message>
@@ -2114,7 +1853,7 @@ p %2</translation>
         <translation>无法使用运行存储，因此运行将不会被保存：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Explore</source>
         <translation>探索(&amp;E)</translation>
     </message>
@@ -2139,12 +1878,12 @@ p %2</translation>
         <translation>报告(&amp;P)</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+111"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2195,13 +1934,13 @@ p %2</translation>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+44"/>
-        <location line="+287"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+66"/>
+        <location line="+327"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-315"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2232,12 +1971,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+228"/>
+        <location line="+268"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-267"/>
         <source>threads </source>
         <translation>线程 </translation>
     </message>
@@ -2263,12 +2002,17 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+153"/>
+        <location line="+193"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-161"/>
+        <source>Loading cancelled.</source>
+        <translation>已取消加载。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>Open F&amp;older…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
@@ -2394,12 +2138,12 @@ Choose another</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-127"/>
         <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
         <translation>模型使用的 CPU 线程（自动：本进程可用的 CPU 数；模型太小不值得拆分时为一个）</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+129"/>
         <source>&amp;Bundled Demo Model</source>
         <translation>内置演示模型(&amp;B)</translation>
     </message>
@@ -2427,6 +2171,87 @@ Choose another</source>
         <location line="+6"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>swb::PromptPanel</name>
+    <message>
+        <location filename="../ui/explore/PromptPanel.cpp" line="+30"/>
+        <source>Type a prompt, then Generate (Ctrl+Return)</source>
+        <translation>输入提示词，然后生成（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+97"/>
+        <source>Chat Template</source>
+        <translation>聊天模板</translation>
+    </message>
+    <message>
+        <location line="-96"/>
+        <source>Chat templates (*.jinja *.json);;All files (*)</source>
+        <translation>聊天模板 (*.jinja *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Prompt</source>
+        <translation>提示(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;hat</source>
+        <translation>对话(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A raw prompt, continued as it is</source>
+        <translation>原始提示，按原样续写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A conversation, rendered with the model&apos;s chat template; the model writes the assistant&apos;s next turn</source>
+        <translation>一段对话，用模型的聊天模板渲染；模型写出助手的下一轮</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>max </source>
+        <translation>最多 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+9"/>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Generate from the prompt with this strategy (Ctrl+Return)</source>
+        <translation>使用此策略根据提示词生成（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+9"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Stop generating (Esc)</source>
+        <translation>停止生成（Esc）</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>The context holds %1 tokens, the prompt&apos;s included: the run ends sooner.</source>
+        <translation>上下文可容纳 %1 个词元（含提示）：运行会提前结束。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
+        <translation>Jinja 模板；可使用 messages、add_generation_prompt、bos_token 和 eos_token。</translation>
     </message>
 </context>
 <context>
@@ -2489,7 +2314,7 @@ Choose another</source>
 <context>
     <name>swb::ReportChart</name>
     <message>
-        <location filename="../ui/reports/ReportChart.cpp" line="+40"/>
+        <location filename="../ui/reports/ReportChart.cpp" line="+43"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -2499,7 +2324,7 @@ Choose another</source>
         <translation>将此图表保存为 PNG 图像或 PDF 文档</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+109"/>
         <source>Export as PNG or PDF…</source>
         <translation>导出为 PNG 或 PDF…</translation>
     </message>
@@ -2558,18 +2383,18 @@ Choose another</source>
         <translation>每个评分者一行：评分、偏好和金标准准确率。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+175"/>
         <source>Evaluation report</source>
         <translation>评估报告</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+237"/>
+        <location line="-6"/>
+        <location line="+18"/>
         <source>Computing the report…</source>
         <translation>正在计算报告…</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="+2"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -2579,7 +2404,7 @@ Choose another</source>
         <translation>根据运行存储重新计算报告，纳入此后给出的所有评分</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+30"/>
         <source>Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap intervals of the mean.</source>
         <translation>所选维度上所有评分的平均值；误差线为均值的 95% 自助法区间。</translation>
     </message>
@@ -2604,12 +2429,12 @@ Choose another</source>
         <translation>平均分</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-23"/>
         <source>The runs the report counts: every model&apos;s, or one model&apos;s (with their ratings and the comparisons of its outputs)</source>
         <translation>报告统计的运行：所有模型的，或某一个模型的（连同其评分以及其输出所组成的比较）</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="-112"/>
         <source>Set %1 Aside…</source>
         <translation>搁置 %1…</translation>
     </message>
@@ -2629,7 +2454,7 @@ Choose another</source>
         <translation>重新计入 %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+138"/>
         <source>Win rate, row against column</source>
         <translation>胜率（行对列）</translation>
     </message>
@@ -2649,7 +2474,7 @@ Choose another</source>
         <translation>各维度的序数 α 及其对运行自助法得到的 95% 区间；虚线为评估指南的阈值 0.7。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Inter-rater agreement (Krippendorff&apos;s α)</source>
         <translation>评分者间一致性（Krippendorff&apos;s α）</translation>
     </message>
@@ -2684,12 +2509,12 @@ Choose another</source>
         <translation>及以上时</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-185"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation>当某策略在偏好的精确符号检验（不计平局）中，经跨对的 Holm 校正后以 p &lt; 0.05 胜过其他每一个策略时，即为胜者。若无胜者：按当前胜率，领先者最接近的一对还需要约多少条有胜负的偏好才能达到 80% 的检验效能。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+198"/>
         <source>Export CSV:</source>
         <translation>导出 CSV：</translation>
     </message>
@@ -2699,13 +2524,13 @@ Choose another</source>
         <translation>RFC 4180 CSV，UTF-8，与“swb export”生成的文件相同</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <location line="+450"/>
+        <location line="-161"/>
+        <location line="+612"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-439"/>
+        <location line="-601"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2720,7 +2545,7 @@ Choose another</source>
         <translation>正在从运行存储读取评分和偏好。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+175"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
@@ -3105,6 +2930,130 @@ have been compared.</source>
         <location line="+6"/>
         <source>A rubric needs at least one dimension.</source>
         <translation>评分标准至少需要一个维度。</translation>
+    </message>
+</context>
+<context>
+    <name>swb::RunStreamPanel</name>
+    <message>
+        <location filename="../ui/explore/RunStreamPanel.cpp" line="+20"/>
+        <source>&amp;Replay Run with Edited Strategy</source>
+        <translation>用编辑后的策略重放运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decode the shown run again with the strategy in the editor (same model, prompt and seed) and see where the two part (Ctrl+Shift+R)</source>
+        <translation>用编辑器中的策略重新解码所显示的运行（相同的模型、提示词和种子），查看两者从哪里开始分岔（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>raw p</source>
+        <translation>原始 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>final p</source>
+        <translation>最终 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour tokens by their probability under the model&apos;s raw logits</source>
+        <translation>按模型原始 logits 下的概率为词元着色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour tokens by their probability in the distribution the selector drew from</source>
+        <translation>按选择器抽取时所用分布中的概率为词元着色</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Replay…</source>
+        <translation>重放…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Token probe…</source>
+        <translation>词元探针…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why is a token never chosen? Follow one through every step of the run: its raw p and rank, and the stage of the chain that cut it</source>
+        <translation>为什么某个词元从未被选中？跟踪它经过运行的每一步：它的原始 p 和排名，以及链中截除它的阶段</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Try a remedy</source>
+        <translation>尝试补救</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put a sampler that addresses the loop into the editor and select the step where it can act: the what-if shows whether it breaks the loop there</source>
+        <translation>把能处理该循环的采样器放入编辑器，并选中它能起作用的那一步：假设分析会显示它能否在那里打破循环</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>&lt;b&gt;Best&lt;/b&gt; (score %1): %2</source>
+        <translation>&lt;b&gt;最佳&lt;/b&gt;（得分 %1）：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1. (score %2): %3</source>
+        <translation>%1.（得分 %2）：%3</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>Beam search: %n step(s), best score %1</source>
+        <translation>
+            <numerusform>束搜索：%n 步，最佳得分 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>&lt;b&gt;Repetition loop&lt;/b&gt;: steps %1–%2 repeat a cycle of %n token(s) %3 times.</source>
+        <translation>
+            <numerusform>&lt;b&gt;重复循环&lt;/b&gt;：第 %1–%2 步将一个 %n 个词元的周期重复了 %3 次。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n more loop(s) marked on the timeline.</source>
+        <translation>
+            <numerusform>时间线上还标出了另外 %n 个循环。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Repetition penalty %1 (transformers)</source>
+        <translation>重复惩罚 %1（transformers）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DRY, multiplier %1 (llama.cpp)</source>
+        <translation>DRY，乘数 %1（llama.cpp）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No repeated %1-grams (transformers)</source>
+        <translation>禁止重复的 %1 元组（transformers）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Temperature %1</source>
+        <translation>温度 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sample at temperature %1 instead of greedy</source>
+        <translation>以温度 %1 采样，而不是贪心解码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 — what-if at step %2</source>
+        <translation>%1 — 在第 %2 步做假设分析</translation>
     </message>
 </context>
 <context>
@@ -3531,6 +3480,160 @@ have been compared.</source>
         <source>Never keep fewer than this many tokens.</source>
         <translation>保留的词元数绝不少于此值。</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p (confidence)</source>
+        <translation>p（置信度）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Degeneration penalty</source>
+        <translation>退化惩罚</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chosen</source>
+        <translation>选中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive search: score = (1 − α) · p − α · max cosine similarity to the context; the best is taken.</source>
+        <translation>对比搜索：得分 = (1 − α) · p − α · 与上下文的最大余弦相似度；取最高者。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expert p</source>
+        <translation>专家 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Amateur p</source>
+        <translation>业余 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive score</source>
+        <translation>对比得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plausible</source>
+        <translation>可信</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contrastive decoding: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the chain then acts on the scores.</source>
+        <translation>对比解码：专家 p ≥ %1（α · 最大 p）的候选为合理候选并被打分；随后采样链作用于这些得分。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p with the prompt</source>
+        <translation>有提示时的 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p without</source>
+        <translation>无提示时的 p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guided logit</source>
+        <translation>引导后的 logit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guidance: guided logit = g · (log p − log p without) + log p without.</source>
+        <translation>引导：引导后的 logit = g · (log p − 无提示的 log p) + 无提示的 log p。</translation>
+    </message>
+</context>
+<context>
+    <name>swb::StepDetailsPanel</name>
+    <message>
+        <location filename="../ui/explore/StepDetailsPanel.cpp" line="+30"/>
+        <source>Sampler</source>
+        <translation>采样器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kept mass</source>
+        <translation>保留的概率质量</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Each stage of the chain at this step; select one to see the distribution after it</source>
+        <translation>此步中链的各个阶段；选择其中一个以查看其后的分布</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: the engine drew “%2” — raw p %3, %4 (its top %5 candidates shown, the rest as others)</source>
+        <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：引擎抽取了“%2”——原始 p %3，%4（显示其前 %5 个候选，其余归为“其他”）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>final p %1</source>
+        <translation>最终 p %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no final p (the engine does not give it)</source>
+        <translation>无最终 p（引擎不提供）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>&lt;b&gt;Step %1&lt;/b&gt;: drew “%2” — raw p %3, final p %4, %n survivor(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;第 %1 步&lt;/b&gt;：抽取了“%2”— 原始 p %3，最终 p %4，%n 个保留的词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if, top-N only&lt;/b&gt; (edited chain, replayed on the candidates the engine gave, the rest unseen): would draw “%1” — final p %2 among them, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设分析，仅前 N 个&lt;/b&gt;（编辑后的链，在引擎给出的候选上重放，其余不可见）：将会抽取“%1”——在这些候选中的最终 p %2，%n 个幸存者&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;What-if&lt;/b&gt; (edited chain, replayed on this step&apos;s logits): would draw “%1” — final p %2, %n survivor(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;br&gt;&lt;span style=&apos;color:#e06c00&apos;&gt;&lt;b&gt;假设&lt;/b&gt;（编辑后的链，在此步的 logits 上重放）：将抽取“%1”— 最终 p %2，%n 个保留的词元&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;br&gt;Stored trace (the run&apos;s model is not loaded).</source>
+        <translation>&lt;br&gt;已存储的轨迹（该运行的模型未加载）。</translation>
+    </message>
 </context>
 <context>
     <name>swb::StrategyEditor</name>
@@ -3540,7 +3643,7 @@ have been compared.</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+37"/>
         <source>Preset…</source>
         <translation>预设…</translation>
     </message>
@@ -3555,7 +3658,7 @@ have been compared.</source>
         <translation>预设 %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+136"/>
         <source>Engine order</source>
         <translation>引擎顺序</translation>
     </message>
@@ -3575,12 +3678,12 @@ have been compared.</source>
         <translation>按 %1 排序</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-136"/>
         <source>Load a strategy saved in the run store</source>
         <translation>加载保存在运行存储中的策略</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Load %1</source>
         <translation>加载 %1</translation>
     </message>
@@ -3641,7 +3744,7 @@ have been compared.</source>
         <translation>随机选取一个种子</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+4"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -3651,7 +3754,7 @@ have been compared.</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+110"/>
         <source>Reorder</source>
         <translation>重新排序</translation>
     </message>
@@ -3676,7 +3779,7 @@ have been compared.</source>
         <translation>将采样器后移</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-115"/>
         <source>C&amp;hain</source>
         <translation>链(&amp;H)</translation>
     </message>
@@ -3696,7 +3799,7 @@ have been compared.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+147"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
     </message>
@@ -3914,7 +4017,7 @@ have been compared.</source>
 <context>
     <name>swb::SweepView</name>
     <message>
-        <location filename="../ui/sweep/SweepView.cpp" line="+66"/>
+        <location filename="../ui/sweep/SweepView.cpp" line="+67"/>
         <source>Mean raw entropy (nats)</source>
         <translation>平均原始熵（nats）</translation>
     </message>
@@ -3949,7 +4052,7 @@ have been compared.</source>
         <translation>陷入重复循环的运行占比</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+65"/>
         <source>New sweep</source>
         <translation>新建扫描</translation>
     </message>
@@ -4084,17 +4187,17 @@ have been compared.</source>
         <translation>当前提示词和样本：%v / %m 个词元</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
         <source>Run a sweep to see a metric of every cell here.</source>
         <translation>运行一次扫描，即可在此查看每个单元格的指标。</translation>
     </message>
     <message>
-        <location line="+267"/>
+        <location line="+214"/>
         <source>Click a cell to see its outputs; double-click an output to open it in Explore.</source>
         <translation>单击单元格查看其输出；双击某个输出可在探索中打开。</translation>
     </message>
     <message>
-        <location line="-260"/>
+        <location line="-207"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -4119,7 +4222,7 @@ have been compared.</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-29"/>
         <source>Open Sweep</source>
         <translation>打开扫描</translation>
     </message>
@@ -4135,7 +4238,7 @@ have been compared.</source>
         <translation>保存扫描</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-135"/>
         <source>Export Sweep Metrics</source>
         <translation>导出扫描指标</translation>
     </message>
@@ -4160,7 +4263,7 @@ have been compared.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+231"/>
         <source>Base strategy: %1</source>
         <translation>基础策略：%1</translation>
     </message>
@@ -4214,25 +4317,15 @@ have been compared.</source>
         <source>The run store is not open, so a sweep cannot be saved.</source>
         <translation>运行存储未打开，因此无法保存扫描。</translation>
     </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the running comparison to finish (or cancel it): the model does one job at a time.</source>
-        <translation>请等待正在运行的比较结束（或取消它）：模型一次只做一项工作。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Wait for the model to load and Explore to finish generating.</source>
-        <translation>请等待模型加载完成且探索结束生成。</translation>
-    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+24"/>
         <source>Running %n cell(s)…</source>
         <translation>
             <numerusform>正在运行 %n 个单元格…</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -4272,26 +4365,29 @@ have been compared.</source>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
         <location line="+23"/>
+        <location line="+152"/>
         <source>survivors</source>
         <translation>保留的词元</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-174"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+171"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-170"/>
+        <location line="+171"/>
         <source>chosen p</source>
         <translation>选中的 p</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-162"/>
         <source>raw entropy</source>
         <translation>原始熵</translation>
     </message>
@@ -4305,11 +4401,31 @@ have been compared.</source>
         <source>chosen raw p</source>
         <translation>选中的原始 p</translation>
     </message>
+    <message>
+        <location line="+155"/>
+        <source>entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>nats</source>
+        <translation>奈特</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
 </context>
 <context>
     <name>swb::TokenProbeDialog</name>
     <message>
-        <location filename="../ui/explore/TokenProbeDialog.cpp" line="+23"/>
+        <location filename="../ui/explore/TokenProbeDialog.cpp" line="+35"/>
         <source>Token Probe</source>
         <translation>词元探针</translation>
     </message>
@@ -4336,18 +4452,18 @@ have been compared.</source>
     </message>
     <message>
         <location line="-61"/>
-        <location line="+163"/>
+        <location line="+197"/>
         <source>raw p</source>
         <translation>原始 p</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+162"/>
+        <location line="-192"/>
+        <location line="+196"/>
         <source>raw rank</source>
         <translation>原始排名</translation>
     </message>
     <message>
-        <location line="-158"/>
+        <location line="-192"/>
         <source>step</source>
         <translation>步骤</translation>
     </message>
@@ -4407,7 +4523,17 @@ have been compared.</source>
         <translation>正在探测“%1”…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
+        <source>Token Probe: run %1</source>
+        <translation>词元探针：运行 %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the run&apos;s model is no longer the loaded one; open it again to probe this run</source>
+        <translation>该运行的模型已不是当前加载的模型；请重新打开它以探测此运行</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>drawn</source>
         <translation>被抽取</translation>
     </message>
@@ -4460,7 +4586,7 @@ have been compared.</source>
         <translation>生成的词元</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+133"/>
         <source>Generated tokens appear here, coloured by probability.</source>
         <translation>生成的词元会显示在这里，并按概率着色。</translation>
     </message>
@@ -4523,7 +4649,7 @@ have been compared.</source>
 <context>
     <name>swb::WinRateHeatmap</name>
     <message>
-        <location filename="../ui/reports/WinRateHeatmap.cpp" line="+23"/>
+        <location filename="../ui/reports/WinRateHeatmap.cpp" line="+24"/>
         <source>against</source>
         <translation>对阵</translation>
     </message>

@@ -1,5 +1,6 @@
 #include "sampling/DecoderRegistry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -9,18 +10,11 @@ namespace swb {
 
 namespace {
 
-Result<QJsonObject> validateSample(const QString&, const QJsonObject& json) {
-    if (json.size() > 1)
-        return Error::badInput(QStringLiteral("decoder 'sample' takes no fields"));
+Result<QJsonObject> validateSample(const QString&, const QJsonObject&) {
     return QJsonObject();
 }
 
 Result<QJsonObject> validateCfg(const QString&, const QJsonObject& json) {
-    static const QStringList fields = {QStringLiteral("type"), QStringLiteral("guidance_scale"),
-                                       QStringLiteral("negative_prompt")};
-    for (auto it = json.begin(); it != json.end(); ++it)
-        if (!fields.contains(it.key()))
-            return Error::badInput(QStringLiteral("decoder 'cfg': unknown field '%1'").arg(it.key()));
     const QJsonValue scale = json.value(QLatin1String("guidance_scale"));
     if (!scale.isUndefined() && (!scale.isDouble() || !std::isfinite(scale.toDouble())))
         return Error::badInput(QStringLiteral("decoder 'cfg': field 'guidance_scale' must be a finite number"));
@@ -34,11 +28,6 @@ Result<QJsonObject> validateCfg(const QString&, const QJsonObject& json) {
 }
 
 Result<QJsonObject> validateContrastiveDecoding(const QString&, const QJsonObject& json) {
-    static const QStringList fields = {QStringLiteral("type"), QStringLiteral("amateur"), QStringLiteral("alpha"),
-                                       QStringLiteral("beta")};
-    for (auto it = json.begin(); it != json.end(); ++it)
-        if (!fields.contains(it.key()))
-            return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': unknown field '%1'").arg(it.key()));
     const QString amateur = json.value(QLatin1String("amateur")).toString();
     if (amateur.trimmed().isEmpty())
         return Error::badInput(QStringLiteral("decoder 'contrastive_decoding': field 'amateur' must name the amateur "
@@ -59,11 +48,6 @@ Result<QJsonObject> validateContrastiveDecoding(const QString&, const QJsonObjec
 }
 
 Result<QJsonObject> validateContrastiveSearch(const QString&, const QJsonObject& json) {
-    static const QStringList fields = {QStringLiteral("type"), QStringLiteral("penalty_alpha"),
-                                       QStringLiteral("top_k")};
-    for (auto it = json.begin(); it != json.end(); ++it)
-        if (!fields.contains(it.key()))
-            return Error::badInput(QStringLiteral("decoder 'contrastive_search': unknown field '%1'").arg(it.key()));
     const QJsonValue alpha = json.value(QLatin1String("penalty_alpha"));
     if (!alpha.isUndefined() && (!alpha.isDouble() || !(alpha.toDouble() >= 0.0) || alpha.toDouble() > 1.0))
         return Error::badInput(
@@ -81,13 +65,6 @@ Result<QJsonObject> validateContrastiveSearch(const QString&, const QJsonObject&
 Result<QJsonObject> validateBeam(const QString& type, const QJsonObject& json) {
     const bool group = type == QLatin1String("group_beam");
     const QString where = QStringLiteral("decoder '%1'").arg(type);
-    QStringList known = {QStringLiteral("type"), QStringLiteral("beams"), QStringLiteral("length_penalty"),
-                         QStringLiteral("early_stopping"), QStringLiteral("return")};
-    known += group ? QStringList{QStringLiteral("groups"), QStringLiteral("diversity_penalty")}
-                   : QStringList{QStringLiteral("do_sample"), QStringLiteral("force_words")};
-    for (auto it = json.begin(); it != json.end(); ++it)
-        if (!known.contains(it.key()))
-            return Error::badInput(QStringLiteral("%1: unknown field '%2'").arg(where, it.key()));
     const auto integer = [&](const char* key, int fallback, int low, int high) -> std::optional<int> {
         const QJsonValue v = json.value(QLatin1String(key));
         if (v.isUndefined())
@@ -159,6 +136,21 @@ Result<QJsonObject> validateBeam(const QString& type, const QJsonObject& json) {
     return params;
 }
 
+// The fields beam and group_beam share.
+std::vector<DecoderField> beamFields(std::vector<DecoderField> own) {
+    std::vector<DecoderField> fields = {
+        {QStringLiteral("beams"), QStringLiteral("1 to 256"), 4, QStringLiteral("Beams kept at each step.")},
+        {QStringLiteral("length_penalty"), QStringLiteral("a finite number"), 1.0,
+         QStringLiteral("Exponent of the length a finished beam's score is divided by.")},
+        {QStringLiteral("early_stopping"), QStringLiteral("true, false or \"never\""), false,
+         QStringLiteral("When the search ends: as soon as there are enough finished beams, when none can do better "
+                        "(false), or never before the length limit.")},
+        {QStringLiteral("return"), QStringLiteral("1 to beams"), 1, QStringLiteral("Hypotheses returned, best first.")},
+    };
+    fields.insert(fields.end(), own.begin(), own.end());
+    return fields;
+}
+
 } // namespace
 
 const std::vector<DecoderDescriptor>& decoderDescriptors() {
@@ -167,33 +159,75 @@ const std::vector<DecoderDescriptor>& decoderDescriptors() {
          DecoderFamily::Sample,
          QStringLiteral("The chain, then its selector."),
          {},
+         {QStringLiteral("every engine")},
+         {},
+         {},
          validateSample},
         {QStringLiteral("beam"),
          DecoderFamily::Beam,
          QStringLiteral("Beam search as Hugging Face transformers does it; sampled or constrained on request."),
-         {QStringLiteral("beams"), QStringLiteral("length_penalty"), QStringLiteral("early_stopping"),
-          QStringLiteral("return"), QStringLiteral("do_sample"), QStringLiteral("force_words")},
+         beamFields(
+             {{QStringLiteral("do_sample"), QStringLiteral("true or false"), QJsonValue::Undefined,
+               QStringLiteral("Beam sampling: the chain's warpers act and the candidates are drawn.")},
+              {QStringLiteral("force_words"),
+               QStringLiteral("up to 16 words, each a string or a list of alternative strings"), QJsonValue::Undefined,
+               QStringLiteral("Constrained beam search: every hypothesis returned contains each word.")}}),
+         {QStringLiteral("Hugging Face transformers (num_beams, do_sample, force_words_ids)"),
+          QStringLiteral("vLLM (beam search)")},
+         {},
+         {},
          validateBeam},
         {QStringLiteral("group_beam"),
          DecoderFamily::Beam,
          QStringLiteral("Diverse beam search (Vijayakumar et al. 2016)."),
-         {QStringLiteral("beams"), QStringLiteral("length_penalty"), QStringLiteral("early_stopping"),
-          QStringLiteral("return"), QStringLiteral("groups"), QStringLiteral("diversity_penalty")},
+         beamFields({{QStringLiteral("groups"), QStringLiteral("an integer that divides beams"), 2,
+                      QStringLiteral("Groups the beams are split into.")},
+                     {QStringLiteral("diversity_penalty"), QStringLiteral("0 or more"), 1.0,
+                      QStringLiteral("Subtracted from a token's score for each earlier group that chose it at this "
+                                     "step.")}}),
+         {QStringLiteral("Hugging Face transformers (num_beam_groups, diversity_penalty)")},
+         {},
+         {},
          validateBeam},
         {QStringLiteral("contrastive_search"),
          DecoderFamily::Search,
          QStringLiteral("Contrastive search (Su et al. 2022): confidence less a degeneration penalty."),
-         {QStringLiteral("penalty_alpha"), QStringLiteral("top_k")},
+         {{QStringLiteral("penalty_alpha"), QStringLiteral("[0, 1]"), 0.6,
+           QStringLiteral("Weight of the degeneration penalty against the model's confidence.")},
+          {QStringLiteral("top_k"), QStringLiteral("1 to 256"), 4, QStringLiteral("Candidates rescored each step.")}},
+         {QStringLiteral("Hugging Face transformers (penalty_alpha, top_k)")},
+         {QStringLiteral("Token"), QStringLiteral("p (confidence)"), QStringLiteral("Degeneration penalty"),
+          QStringLiteral("Score"), QStringLiteral("Chosen")},
+         QStringLiteral("Contrastive search: score = (1 − α) · p − α · max cosine similarity to the context; the best "
+                        "is taken."),
          validateContrastiveSearch},
         {QStringLiteral("contrastive_decoding"),
          DecoderFamily::Scored,
          QStringLiteral("Contrastive decoding (Li et al. 2022) against a weaker amateur model."),
-         {QStringLiteral("amateur"), QStringLiteral("alpha"), QStringLiteral("beta")},
+         {{QStringLiteral("amateur"), QStringLiteral("a model's folder or file"), QJsonValue(),
+           QStringLiteral("The weaker model; it must share the expert's tokenizer.")},
+          {QStringLiteral("alpha"), QStringLiteral("(0, 1]"), 0.1,
+           QStringLiteral("Plausibility: tokens below alpha times the expert's top p are cut.")},
+          {QStringLiteral("beta"), QStringLiteral("0 or more"), QJsonValue::Undefined,
+           QStringLiteral("Scores (1 + beta) · expert logit − beta · amateur logit (O'Brien & Lewis 2023) instead "
+                          "of the log-probability difference.")}},
+         {QStringLiteral("none built in (the papers' reference code)")},
+         {QStringLiteral("Token"), QStringLiteral("Expert p"), QStringLiteral("Amateur p"),
+          QStringLiteral("Contrastive score"), QStringLiteral("Plausible")},
+         QStringLiteral("Contrastive decoding: candidates with expert p ≥ %1 (α · max p) are plausible and scored; the "
+                        "chain then acts on the scores."),
          validateContrastiveDecoding},
         {QStringLiteral("cfg"),
          DecoderFamily::Scored,
          QStringLiteral("Classifier-free guidance: the prompt's pull, scaled, against a context without it."),
-         {QStringLiteral("guidance_scale"), QStringLiteral("negative_prompt")},
+         {{QStringLiteral("guidance_scale"), QStringLiteral("a finite number"), 1.5,
+           QStringLiteral("g: 1 is the model alone, more pulls harder towards the prompt.")},
+          {QStringLiteral("negative_prompt"), QStringLiteral("text"), QJsonValue::Undefined,
+           QStringLiteral("The unconditional context; by default the prompt's last token.")}},
+         {QStringLiteral("Hugging Face transformers (guidance_scale, negative_prompt_ids)")},
+         {QStringLiteral("Token"), QStringLiteral("p with the prompt"), QStringLiteral("p without"),
+          QStringLiteral("Guided logit"), QStringLiteral("Kept")},
+         QStringLiteral("Guidance: guided logit = g · (log p − log p without) + log p without."),
          validateCfg},
     };
     return decoders;
@@ -225,6 +259,15 @@ Result<DecoderSpec> validateDecoder(const QJsonValue& value) {
             known << d.type;
         return Error::badInput(QStringLiteral("decoder: unknown type '%1' (known: %2)")
                                    .arg(decoder.type, known.join(QStringLiteral(", "))));
+    }
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const bool listed = std::any_of(descriptor->fields.begin(), descriptor->fields.end(),
+                                        [&](const DecoderField& field) { return field.name == it.key(); });
+        if (it.key() == QLatin1String("type") || listed)
+            continue;
+        return Error::badInput(descriptor->fields.empty()
+                                   ? QStringLiteral("decoder '%1' takes no fields").arg(decoder.type)
+                                   : QStringLiteral("decoder '%1': unknown field '%2'").arg(decoder.type, it.key()));
     }
     Result<QJsonObject> params = descriptor->validate(decoder.type, json);
     if (!params)

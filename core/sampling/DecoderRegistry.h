@@ -51,13 +51,28 @@ enum class DecoderFamily {
     Scored, // the chain on logits that a step scorer rewrites each step (generation/StepScorer.h)
 };
 
+// One JSON field of a decoder besides "type".
+struct DecoderField {
+    QString name;
+    QString range;           // the values validation takes, in words: "1 to 256", "(0, 1]", "true or false"
+    QJsonValue defaultValue; // what an absent field becomes; null: required; undefined: stays absent
+    QString doc;
+};
+
 struct DecoderDescriptor {
     QString type;
     DecoderFamily family = DecoderFamily::Sample;
-    QString summary;    // one line: what it does, after whom
-    QStringList fields; // the JSON fields it takes besides "type"
-    // The decoder's JSON object checked field by field and completed with its defaults (without "type");
-    // one sentence naming the field when it is wrong.
+    QString summary; // one line: what it does, after whom
+    std::vector<DecoderField> fields;
+    // Where else it runs, and as what: "Hugging Face transformers (num_beams)".
+    QStringList engines;
+    // What its steps' decoder traces (generation/DecoderTrace.h) hold, for views: the titles of a candidate's token,
+    // first, second, score and kept columns, and how the score is made (%1: the step's threshold). Empty for a
+    // decoder whose steps carry no such trace.
+    QStringList traceColumns;
+    QString traceNote;
+    // The decoder's JSON object (only listed fields; validateDecoder refuses others) checked field by field and
+    // completed with its defaults (without "type"); one sentence naming the field when it is wrong.
     Result<QJsonObject> (*validate)(const QString& type, const QJsonObject& json) = nullptr;
 };
 
@@ -68,7 +83,8 @@ const DecoderDescriptor* findDecoder(const QString& type);
 // The family of a valid decoder (Sample for an unknown type, which validation refuses first).
 DecoderFamily decoderFamily(const DecoderSpec& decoder);
 
-// A strategy's "decoder" field, checked and completed through its descriptor.
+// A strategy's "decoder" field, checked and completed through its descriptor: a field it does not list is refused
+// by name.
 Result<DecoderSpec> validateDecoder(const QJsonValue& value);
 
 } // namespace swb

@@ -615,8 +615,8 @@ private slots:
     }
 
     // The decoder registry: each decoder's listed fields are exactly those its validation takes (a field it
-    // does not list is refused by name, one it lists never as unknown), each runs in the family its
-    // documentation gives, and the unknown-type sentence names every decoder.
+    // does not list is refused by name, one it lists never as unknown) with the defaults it documents, each runs
+    // in the family its documentation gives, and the unknown-type sentence names every decoder.
     void decoderRegistryListsWhatItValidates() {
         const std::map<QString, DecoderFamily> families = {{"sample", DecoderFamily::Sample},
                                                            {"beam", DecoderFamily::Beam},
@@ -632,10 +632,32 @@ private slots:
             QVERIFY2(extra.error().message.contains(d.type == "sample" ? "takes no fields"
                                                                        : "unknown field 'no_such_field'"),
                      qPrintable(extra.error().message));
-            for (const QString& field : d.fields) {
-                const Result<DecoderSpec> one = validateDecoder(QJsonObject{{"type", d.type}, {field, QJsonValue()}});
-                QVERIFY2(one || !one.error().message.contains("unknown field"), qPrintable(d.type + ": " + field));
+            for (const DecoderField& field : d.fields) {
+                const Result<DecoderSpec> one =
+                    validateDecoder(QJsonObject{{"type", d.type}, {field.name, QJsonValue()}});
+                QVERIFY2(one || !one.error().message.contains("unknown field"), qPrintable(d.type + ": " + field.name));
             }
+            // The documented defaults are what validation completes an absent field with (a required field, null,
+            // given; one without a default stays absent).
+            QJsonObject json{{"type", d.type}};
+            for (const DecoderField& field : d.fields)
+                if (field.defaultValue.isNull())
+                    json.insert(field.name, "amateur.bin");
+            const Result<DecoderSpec> completed = validateDecoder(json);
+            QVERIFY2(completed, qPrintable(d.type));
+            for (const DecoderField& field : d.fields) {
+                if (field.defaultValue.isUndefined())
+                    QVERIFY2(!completed->params.contains(field.name), qPrintable(d.type + ": " + field.name));
+                else if (!field.defaultValue.isNull())
+                    QVERIFY2(completed->params.value(field.name) == field.defaultValue,
+                             qPrintable(d.type + ": " + field.name));
+                QVERIFY2(!field.range.isEmpty() && !field.doc.isEmpty(), qPrintable(d.type + ": " + field.name));
+            }
+            QVERIFY2(!d.engines.isEmpty(), qPrintable(d.type));
+            // Decoders that rescore candidates say what their steps' traces hold; the others carry none.
+            const bool traced = d.family == DecoderFamily::Search || d.family == DecoderFamily::Scored;
+            QCOMPARE(d.traceColumns.size(), traced ? 5 : 0);
+            QCOMPARE(d.traceNote.isEmpty(), !traced);
         }
         const Result<DecoderSpec> unknown = validateDecoder(QJsonObject{{"type", "nucleus_beam"}});
         QVERIFY(!unknown);

@@ -53,6 +53,7 @@
 #include "model/kernels/WeightType.h"
 #include "runs/RunSetupText.h"
 #include "runs/RunsView.h"
+#include "sampling/DecoderRegistry.h"
 #include "sampling/SamplerRegistry.h"
 #include "storage/ComparisonRepository.h"
 #include "storage/Database.h"
@@ -319,6 +320,12 @@ private slots:
                 ++texts;
             }
         }
+        for (const DecoderDescriptor& descriptor : decoderDescriptors())
+            for (const QString& text : descriptor.traceColumns + QStringList{descriptor.traceNote})
+                if (!text.isEmpty()) {
+                    QVERIFY2(sources.contains(text), qPrintable(descriptor.type + ": " + text));
+                    ++texts;
+                }
         QVERIFY(texts > 60);
         QTranslator chinese;
         QVERIFY(chinese.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("sampling-workbench"),

@@ -69,7 +69,39 @@ CompareView::CompareView(Settings& settings, Database* database, InferenceSessio
     if (m_rubric.dimensions.empty())
         m_rubric.dimensions = Rubric::defaultDimensions();
 
-    // Setup.
+    QWidget* setup = makeSetup();
+    QWidget* rating = makeRating();
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* setupScroll = new QScrollArea(this);
+    setupScroll->setWidget(setup);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
+    splitter->addWidget(setupScroll);
+    splitter->addWidget(rating);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({340, 940});
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setupScroll->setMinimumWidth(280);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(splitter);
+
+    addShortcuts();
+    InferenceWorker* worker = m_session.worker();
+    connect(worker, &InferenceWorker::comparisonProgress, this, &CompareView::onProgress);
+    connect(worker, &InferenceWorker::comparisonFinished, this, &CompareView::onFinished);
+    connect(worker, &InferenceWorker::comparisonFailed, this, &CompareView::onFailed);
+    // Token texts need the run's tokenizer: show the comparison again once a model is loaded.
+    // A run's texts come from its own model's tokenizer, which may become available later.
+    connect(m_session.runTokenizers(), &RunTokenizers::available, this, [this](const QString& hash) {
+        if (m_shownModels.count(hash) != 0)
+            showComparison(m_index);
+    });
+    reloadComparisons();
+}
+
+// The form of a new comparison: strategies, prompts, samples and seeds, Run and its progress, and campaigns.
+QWidget* CompareView::makeSetup() {
     auto* setup = new QGroupBox(tr("New comparison"), this);
     auto* setupLayout = new QVBoxLayout(setup);
     auto* strategiesLabel = new QLabel(tr("Strategies (2 to 4): a preset, a saved name or JSON"), setup);
@@ -177,7 +209,11 @@ CompareView::CompareView(Settings& settings, Database* database, InferenceSessio
     connect(m_campaigns, &CampaignPanel::message, this, &CompareView::statusMessage);
     setupLayout->addWidget(m_campaigns);
 
-    // Rating.
+    return setup;
+}
+
+// Rating: the rater and rubric, navigation, the prompt, the outputs side by side and the preference buttons.
+QWidget* CompareView::makeRating() {
     auto* rating = new QWidget(this);
     auto* ratingLayout = new QVBoxLayout(rating);
     ratingLayout->setContentsMargins(0, 0, 0, 0);
@@ -293,21 +329,10 @@ CompareView::CompareView(Settings& settings, Database* database, InferenceSessio
     keys->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
     ratingLayout->addWidget(keys);
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    auto* setupScroll = new QScrollArea(this);
-    setupScroll->setWidget(setup);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setFrameShape(QFrame::NoFrame);
-    splitter->addWidget(setupScroll);
-    splitter->addWidget(rating);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({340, 940});
-    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setupScroll->setMinimumWidth(280);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(splitter);
+    return rating;
+}
 
+void CompareView::addShortcuts() {
     const auto shortcut = [this](QKeySequence keys, auto slot) {
         auto* s = new QShortcut(keys, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
         connect(s, &QShortcut::activated, this, slot);
@@ -321,18 +346,6 @@ CompareView::CompareView(Settings& settings, Database* database, InferenceSessio
     for (int i = 0; i < kMaxStrategies; ++i)
         shortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
                  [this, i] { prefer(ComparisonRecord::labelAt(i)); });
-
-    InferenceWorker* worker = m_session.worker();
-    connect(worker, &InferenceWorker::comparisonProgress, this, &CompareView::onProgress);
-    connect(worker, &InferenceWorker::comparisonFinished, this, &CompareView::onFinished);
-    connect(worker, &InferenceWorker::comparisonFailed, this, &CompareView::onFailed);
-    // Token texts need the run's tokenizer: show the comparison again once a model is loaded.
-    // A run's texts come from its own model's tokenizer, which may become available later.
-    connect(m_session.runTokenizers(), &RunTokenizers::available, this, [this](const QString& hash) {
-        if (m_shownModels.count(hash) != 0)
-            showComparison(m_index);
-    });
-    reloadComparisons();
 }
 
 CompareView::~CompareView() {

@@ -89,6 +89,9 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QWidget* makeSetup();
+    QWidget* makeRating();
+    void addShortcuts();
     void fillStrategyChoices(QComboBox* box);
     void onProgress(quint64 id, const ComparisonProgress& progress);
     void onFinished(quint64 id, const ComparisonOutcome& outcome);

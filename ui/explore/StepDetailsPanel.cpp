@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 
 #include "explore/DistributionModel.h"
+#include "explore/SamplerTexts.h"
+#include "sampling/DecoderRegistry.h"
 
 namespace swb {
 
@@ -139,21 +141,20 @@ QString StepDetailsPanel::fillDecoderTable(const DecoderStepTrace& decoder, cons
         m_pipeline->show();
         return {};
     }
-    QStringList headers;
-    QString caption;
-    if (type == QLatin1String("contrastive_decoding")) {
-        headers = {tr("Token"), tr("Expert p"), tr("Amateur p"), tr("Contrastive score"), tr("Plausible")};
-        caption = tr("<br><b>Contrastive decoding</b>: candidates with expert p ≥ %1 (α · max p) are plausible and "
-                     "scored; the chain then acts on the scores.")
-                      .arg(decoder.threshold, 0, 'g', 3);
-    } else if (type == QLatin1String("contrastive_search")) {
-        headers = {tr("Token"), tr("p (confidence)"), tr("Degeneration penalty"), tr("Score"), tr("Chosen")};
-        caption = tr("<br><b>Contrastive search</b>: score = (1 − α) · p − α · max cosine similarity to the context; "
-                     "the best is taken.");
-    } else {
-        headers = {tr("Token"), tr("p with the prompt"), tr("p without"), tr("Guided logit"), tr("Kept")};
-        caption = tr("<br><b>Guidance</b>: guided logit = g · (log p − log p without) + log p without.");
+    // Its columns and how its score is made, from the decoder's registry entry, in the interface's language.
+    const DecoderDescriptor* descriptor = findDecoder(type);
+    if (!descriptor || descriptor->traceColumns.size() != 5) {
+        m_decoderTable->hide();
+        m_pipeline->show();
+        return {};
     }
+    QStringList headers;
+    for (const QString& column : descriptor->traceColumns)
+        headers << samplerText(column);
+    QString note = samplerText(descriptor->traceNote);
+    if (note.contains(QLatin1String("%1")))
+        note = note.arg(decoder.threshold, 0, 'g', 3);
+    const QString caption = QStringLiteral("<br>") + note.toHtmlEscaped();
     m_decoderTable->setHorizontalHeaderLabels(headers);
     m_decoderTable->setRowCount(static_cast<int>(decoder.candidates.size()));
     for (std::size_t r = 0; r < decoder.candidates.size(); ++r) {

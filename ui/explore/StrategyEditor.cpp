@@ -187,20 +187,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
         }
     });
 
-    auto* order = new QToolButton(this);
-    order->setObjectName(QStringLiteral("engineOrder"));
-    order->setText(tr("Engine order"));
-    order->setPopupMode(QToolButton::InstantPopup);
-    order->setToolTip(tr("Reorder the samplers the way an engine applies them (the selector stays last)"));
-    auto* orderMenu = new QMenu(order);
-    for (EngineOrder engine : {EngineOrder::HuggingFace, EngineOrder::LlamaCpp, EngineOrder::Vllm}) {
-        orderMenu->addAction(tr("As %1 applies them").arg(engineDisplayName(engine)), this, [this, engine] {
-            QString error;
-            if (auto next = rebuilt(m_strategy, reorderForEngine(m_strategy.samplers, engine), &error))
-                commit(*next, tr("Order as %1").arg(engineDisplayName(engine)));
-        });
-    }
-    order->setMenu(orderMenu);
+    QToolButton* order = makeEngineOrderButton();
 
     m_saved = new QComboBox(this);
     m_saved->setObjectName(QStringLiteral("savedStrategies"));
@@ -268,29 +255,105 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     dice->setToolTip(tr("Pick a random seed"));
     connect(dice, &QToolButton::clicked, this, &StrategyEditor::newSeed);
 
-    // Fixed labels ("Undo", not "Undo Set strategy of run 12"), so the panel keeps its width; the edit
-    // they would undo or redo is in the tooltip.
-    const auto stackAction = [this](const QString& label, const QKeySequence& key, bool redo) {
-        auto* action = new QAction(label, this);
-        action->setObjectName(redo ? QStringLiteral("strategyRedo") : QStringLiteral("strategyUndo"));
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setEnabled(false);
-        connect(action, &QAction::triggered, m_undo, redo ? &QUndoStack::redo : &QUndoStack::undo);
-        connect(m_undo, redo ? &QUndoStack::canRedoChanged : &QUndoStack::canUndoChanged, action, &QAction::setEnabled);
-        connect(m_undo, redo ? &QUndoStack::redoTextChanged : &QUndoStack::undoTextChanged, action,
-                [action, label](const QString& text) {
-                    action->setToolTip(text.isEmpty() ? label : QStringLiteral("%1: %2").arg(label, text));
-                });
-        addAction(action);
-        return action;
-    };
     auto* undo = new QToolButton(this);
-    undo->setDefaultAction(stackAction(tr("Undo"), QKeySequence::Undo, false));
+    undo->setDefaultAction(makeStackAction(tr("Undo"), QKeySequence::Undo, false));
     auto* redo = new QToolButton(this);
-    redo->setDefaultAction(stackAction(tr("Redo"), QKeySequence::Redo, true));
+    redo->setDefaultAction(makeStackAction(tr("Redo"), QKeySequence::Redo, true));
 
-    // The chain.
+    QWidget* chainPage = makeChainPage();
+
+    m_json = new QPlainTextEdit(this);
+    m_json->setObjectName(QStringLiteral("strategyJson"));
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_jsonDebounce = new QTimer(this);
+    m_jsonDebounce->setSingleShot(true);
+    m_jsonDebounce->setInterval(400);
+    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
+        if (!m_refreshing)
+            m_jsonDebounce->start();
+    });
+    connect(m_jsonDebounce, &QTimer::timeout, this, [this] { applyJsonText(m_json->toPlainText()); });
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("strategyTabs"));
+    m_tabs->addTab(chainPage, tr("C&hain"));
+    m_tabs->addTab(m_json, tr("&JSON"));
+
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("strategyError"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #a31f34"));
+    m_error->hide();
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_presets, 1);
+    top->addWidget(order);
+    top->addWidget(undo);
+    top->addWidget(redo);
+    auto* storeRow = new QHBoxLayout;
+    storeRow->addWidget(m_saved, 1);
+    storeRow->addWidget(save);
+    storeRow->addWidget(tools);
+    auto* seedRow = new QHBoxLayout;
+    seedRow->addWidget(new QLabel(tr("Seed"), this));
+    seedRow->addWidget(m_seed, 1);
+    seedRow->addWidget(dice);
+    auto* stopRow = new QHBoxLayout;
+    stopRow->addWidget(new QLabel(tr("Stop"), this));
+    stopRow->addWidget(m_stop, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addLayout(storeRow);
+    layout->addLayout(seedRow);
+    layout->addLayout(stopRow);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_error);
+    refreshSaved();
+    refresh();
+    showPreset(); // the starting strategy is a preset: the box names it (after a restart it said "Preset…")
+}
+
+// Reorders the samplers the way an engine applies them.
+QToolButton* StrategyEditor::makeEngineOrderButton() {
+    auto* order = new QToolButton(this);
+    order->setObjectName(QStringLiteral("engineOrder"));
+    order->setText(tr("Engine order"));
+    order->setPopupMode(QToolButton::InstantPopup);
+    order->setToolTip(tr("Reorder the samplers the way an engine applies them (the selector stays last)"));
+    auto* orderMenu = new QMenu(order);
+    for (EngineOrder engine : {EngineOrder::HuggingFace, EngineOrder::LlamaCpp, EngineOrder::Vllm}) {
+        orderMenu->addAction(tr("As %1 applies them").arg(engineDisplayName(engine)), this, [this, engine] {
+            QString error;
+            if (auto next = rebuilt(m_strategy, reorderForEngine(m_strategy.samplers, engine), &error))
+                commit(*next, tr("Order as %1").arg(engineDisplayName(engine)));
+        });
+    }
+    order->setMenu(orderMenu);
+    return order;
+}
+
+// Undo or Redo of the editor's stack. Fixed labels ("Undo", not "Undo Set strategy of run 12"), so the panel keeps
+// its width; the edit they would undo or redo is in the tooltip.
+QAction* StrategyEditor::makeStackAction(const QString& label, const QKeySequence& key, bool redo) {
+    auto* action = new QAction(label, this);
+    action->setObjectName(redo ? QStringLiteral("strategyRedo") : QStringLiteral("strategyUndo"));
+    action->setShortcut(key);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    action->setEnabled(false);
+    connect(action, &QAction::triggered, m_undo, redo ? &QUndoStack::redo : &QUndoStack::undo);
+    connect(m_undo, redo ? &QUndoStack::canRedoChanged : &QUndoStack::canUndoChanged, action, &QAction::setEnabled);
+    connect(m_undo, redo ? &QUndoStack::redoTextChanged : &QUndoStack::undoTextChanged, action,
+            [action, label](const QString& text) {
+                action->setToolTip(text.isEmpty() ? label : QStringLiteral("%1: %2").arg(label, text));
+            });
+    addAction(action);
+    return action;
+}
+
+// The chain as a list (drag to reorder) with Add, Remove, Up and Down, and the selected sampler's form.
+QWidget* StrategyEditor::makeChainPage() {
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("chainList"));
     m_list->setDragDropMode(QAbstractItemView::InternalMove);
@@ -348,58 +411,7 @@ StrategyEditor::StrategyEditor(QWidget* parent)
     chainLayout->addLayout(listButtons);
     chainLayout->addWidget(m_formTitle);
     chainLayout->addWidget(m_form);
-
-    m_json = new QPlainTextEdit(this);
-    m_json->setObjectName(QStringLiteral("strategyJson"));
-    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_jsonDebounce = new QTimer(this);
-    m_jsonDebounce->setSingleShot(true);
-    m_jsonDebounce->setInterval(400);
-    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_refreshing)
-            m_jsonDebounce->start();
-    });
-    connect(m_jsonDebounce, &QTimer::timeout, this, [this] { applyJsonText(m_json->toPlainText()); });
-
-    m_tabs = new QTabWidget(this);
-    m_tabs->setObjectName(QStringLiteral("strategyTabs"));
-    m_tabs->addTab(chainPage, tr("C&hain"));
-    m_tabs->addTab(m_json, tr("&JSON"));
-
-    m_error = new QLabel(this);
-    m_error->setObjectName(QStringLiteral("strategyError"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #a31f34"));
-    m_error->hide();
-
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_presets, 1);
-    top->addWidget(order);
-    top->addWidget(undo);
-    top->addWidget(redo);
-    auto* storeRow = new QHBoxLayout;
-    storeRow->addWidget(m_saved, 1);
-    storeRow->addWidget(save);
-    storeRow->addWidget(tools);
-    auto* seedRow = new QHBoxLayout;
-    seedRow->addWidget(new QLabel(tr("Seed"), this));
-    seedRow->addWidget(m_seed, 1);
-    seedRow->addWidget(dice);
-    auto* stopRow = new QHBoxLayout;
-    stopRow->addWidget(new QLabel(tr("Stop"), this));
-    stopRow->addWidget(m_stop, 1);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(top);
-    layout->addLayout(storeRow);
-    layout->addLayout(seedRow);
-    layout->addLayout(stopRow);
-    layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_error);
-    refreshSaved();
-    refresh();
-    showPreset(); // the starting strategy is a preset: the box names it (after a restart it said "Preset…")
+    return chainPage;
 }
 
 StrategyEditor::~StrategyEditor() = default;

@@ -8,7 +8,9 @@
 #include "StrategySource.h"
 #include "sampling/Strategy.h"
 
+class QAction;
 class QComboBox;
+class QKeySequence;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -66,6 +68,9 @@ signals:
     void message(const QString& text);
 
 private:
+    QToolButton* makeEngineOrderButton();
+    QAction* makeStackAction(const QString& label, const QKeySequence& key, bool redo);
+    QWidget* makeChainPage();
     static bool isPreset(const Strategy& strategy, Strategy preset);
     class Snapshot;
     friend class Snapshot;

@@ -208,7 +208,117 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     , m_database(database) {
     setObjectName(QStringLiteral("reports"));
 
-    // Header: what is in the store, busy indicator, Refresh.
+    QHBoxLayout* header = makeHeader();
+    // Tables.
+    m_strategyModel = new ReportTableModel(this);
+    m_agreementModel = new ReportTableModel(this);
+    m_raterModel = new ReportTableModel(this);
+    m_strategyTable = makeTable(m_strategyModel, QStringLiteral("strategyTable"), this);
+    m_agreementTable = makeTable(m_agreementModel, QStringLiteral("agreementTable"), this);
+    m_raterTable = makeTable(m_raterModel, QStringLiteral("raterTable"), this);
+    m_raterTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_raterTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_raterTable->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const QString name = index.sibling(index.row(), 0).data().toString();
+        const auto row = std::find_if(m_report.raters.begin(), m_report.raters.end(),
+                                      [&](const RaterRow& r) { return r.rater == name; });
+        if (row == m_report.raters.end())
+            return;
+        QMenu menu(this);
+        if (row->setAside.isEmpty()) {
+            menu.addAction(tr("Set %1 Aside…").arg(name), this, [this, name, suggestion = row->suggestion] {
+                bool ok = false;
+                const QString reason =
+                    QInputDialog::getText(this, tr("Set a Rater Aside"),
+                                          tr("Why is %1 set aside? (Recorded with the rater; every report leaves "
+                                             "their ratings and preferences out until they are counted again.)")
+                                              .arg(name),
+                                          QLineEdit::Normal, suggestion, &ok);
+                if (ok && !reason.trimmed().isEmpty())
+                    setRaterAside(name, reason);
+            });
+        } else {
+            menu.addAction(tr("Count %1 Again").arg(name), this, [this, name] { setRaterAside(name, QString()); });
+        }
+        menu.exec(m_raterTable->viewport()->mapToGlobal(pos));
+    });
+
+    QWidget* charts = makeCharts();
+    QWidget* bottom = makeRaterTables();
+    // Tables as tall as their rows; the charts take the rest.
+    m_content = new QWidget(this);
+    m_content->setObjectName(QStringLiteral("reportContent"));
+    auto* content = new QVBoxLayout(m_content);
+    content->setContentsMargins(0, 0, 0, 0);
+    content->setSpacing(6);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("preferenceVerdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setToolTip(tr("A strategy wins when it beats every other one in an exact sign test of their "
+                             "preferences (ties left out) at p < 0.05 after Holm's correction across the pairs. "
+                             "Without a winner: about how many more decisive preferences the leader's closest pair "
+                             "needs for 80% power at its current win share."));
+    content->addWidget(m_verdict);
+    content->addWidget(m_strategyTable);
+    content->addWidget(charts, 1);
+    content->addWidget(bottom);
+    for (QTableView* table : {m_strategyTable, m_agreementTable, m_raterTable})
+        table->installEventFilter(this);
+    // The report scrolls inside the tab: with many strategies its tables are taller than a screen, and a
+    // minimum height passed up to the window grew it past the screen's bottom (the Export buttons with it).
+    m_contentScroll = new QScrollArea(this);
+    m_contentScroll->setObjectName(QStringLiteral("reportScroll"));
+    m_contentScroll->setWidget(m_content);
+    m_contentScroll->setWidgetResizable(true);
+    m_contentScroll->setFrameShape(QFrame::NoFrame);
+    m_contentScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_contentScroll);
+
+    QHBoxLayout* exportBar = makeExportBar();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 10, 6);
+    layout->setSpacing(6);
+    layout->addLayout(header);
+    layout->addWidget(m_stack, 1);
+    layout->addLayout(exportBar);
+
+    m_watcher = new QFutureWatcher<ComputedReport>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &ReportsView::applyComputed);
+    m_exportWatcher = new QFutureWatcher<std::pair<QString, QString>>(this);
+    connect(m_exportWatcher, &QFutureWatcherBase::finished, this, [this] {
+        const auto [path, error] = m_exportWatcher->result();
+        for (const auto& [kind, button] : m_csvButtons)
+            button->setEnabled(true);
+        if (error.isEmpty())
+            showMessage(tr("Wrote %1.").arg(native(path)), false);
+        else
+            showMessage(error, true);
+        emit csvExportFinished(path, error.isEmpty());
+    });
+    m_busyDelay = new QTimer(this);
+    m_busyDelay->setSingleShot(true);
+    m_busyDelay->setInterval(kBusyDelayMs);
+    connect(m_busyDelay, &QTimer::timeout, this, [this] { m_busy->setVisible(isComputing()); });
+
+    if (!m_database) {
+        showEmptyState(tr("The run store is not open"),
+                       tr("Reports are computed from the run store, which could not be opened; the status bar "
+                          "says why."));
+        m_refresh->setEnabled(false);
+        for (const auto& [kind, button] : m_csvButtons)
+            button->setEnabled(false);
+    } else {
+        showEmptyState(tr("Computing the report…"), tr("Reading ratings and preferences from the run store."));
+    }
+}
+
+// Header: what is in the store, the model whose runs count, busy indicator, Refresh.
+QHBoxLayout* ReportsView::makeHeader() {
     auto* heading = sectionTitle(tr("Evaluation report"), this);
     QFont headingFont = heading->font();
     headingFont.setPointSizeF(headingFont.pointSizeF() * 1.15);
@@ -248,44 +358,11 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     header->addWidget(m_model);
     header->addWidget(m_busy);
     header->addWidget(m_refresh);
+    return header;
+}
 
-    // Tables.
-    m_strategyModel = new ReportTableModel(this);
-    m_agreementModel = new ReportTableModel(this);
-    m_raterModel = new ReportTableModel(this);
-    m_strategyTable = makeTable(m_strategyModel, QStringLiteral("strategyTable"), this);
-    m_agreementTable = makeTable(m_agreementModel, QStringLiteral("agreementTable"), this);
-    m_raterTable = makeTable(m_raterModel, QStringLiteral("raterTable"), this);
-    m_raterTable->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_raterTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        const QModelIndex index = m_raterTable->indexAt(pos);
-        if (!index.isValid())
-            return;
-        const QString name = index.sibling(index.row(), 0).data().toString();
-        const auto row = std::find_if(m_report.raters.begin(), m_report.raters.end(),
-                                      [&](const RaterRow& r) { return r.rater == name; });
-        if (row == m_report.raters.end())
-            return;
-        QMenu menu(this);
-        if (row->setAside.isEmpty()) {
-            menu.addAction(tr("Set %1 Aside…").arg(name), this, [this, name, suggestion = row->suggestion] {
-                bool ok = false;
-                const QString reason =
-                    QInputDialog::getText(this, tr("Set a Rater Aside"),
-                                          tr("Why is %1 set aside? (Recorded with the rater; every report leaves "
-                                             "their ratings and preferences out until they are counted again.)")
-                                              .arg(name),
-                                          QLineEdit::Normal, suggestion, &ok);
-                if (ok && !reason.trimmed().isEmpty())
-                    setRaterAside(name, reason);
-            });
-        } else {
-            menu.addAction(tr("Count %1 Again").arg(name), this, [this, name] { setRaterAside(name, QString()); });
-        }
-        menu.exec(m_raterTable->viewport()->mapToGlobal(pos));
-    });
-
-    // Charts.
+// The four charts in a row.
+QWidget* ReportsView::makeCharts() {
     m_meansChart = new IntervalBarChart(tr("Mean score"), this);
     m_meansChart->setObjectName(QStringLiteral("dimensionChart"));
     m_meansChart->setToolTip(tr("Mean of every rating on the chosen dimension; the whiskers are 95% bootstrap "
@@ -323,8 +400,11 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     chartRow->addWidget(m_bradleyTerryChart, 1);
     chartRow->addWidget(m_winRateChart, 1);
     chartRow->addWidget(m_agreementChart, 1);
+    return charts;
+}
 
-    // Agreement and raters, side by side.
+// Agreement and raters, side by side, with the thresholds of the suggestions under the raters' table.
+QWidget* ReportsView::makeRaterTables() {
     auto* bottom = new QWidget(this);
     auto* bottomRow = new QHBoxLayout(bottom);
     bottomRow->setContentsMargins(0, 0, 0, 0);
@@ -368,39 +448,11 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     for (QDoubleSpinBox* box : {m_goldThreshold, m_alphaRise})
         connect(box, &QDoubleSpinBox::editingFinished, this,
                 [this] { setSuggestionThresholds(m_goldThreshold->value(), m_alphaRise->value()); });
+    return bottom;
+}
 
-    // Tables as tall as their rows; the charts take the rest.
-    m_content = new QWidget(this);
-    m_content->setObjectName(QStringLiteral("reportContent"));
-    auto* content = new QVBoxLayout(m_content);
-    content->setContentsMargins(0, 0, 0, 0);
-    content->setSpacing(6);
-    m_verdict = new QLabel(this);
-    m_verdict->setObjectName(QStringLiteral("preferenceVerdict"));
-    m_verdict->setWordWrap(true);
-    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_verdict->setToolTip(tr("A strategy wins when it beats every other one in an exact sign test of their "
-                             "preferences (ties left out) at p < 0.05 after Holm's correction across the pairs. "
-                             "Without a winner: about how many more decisive preferences the leader's closest pair "
-                             "needs for 80% power at its current win share."));
-    content->addWidget(m_verdict);
-    content->addWidget(m_strategyTable);
-    content->addWidget(charts, 1);
-    content->addWidget(bottom);
-    for (QTableView* table : {m_strategyTable, m_agreementTable, m_raterTable})
-        table->installEventFilter(this);
-    // The report scrolls inside the tab: with many strategies its tables are taller than a screen, and a
-    // minimum height passed up to the window grew it past the screen's bottom (the Export buttons with it).
-    m_contentScroll = new QScrollArea(this);
-    m_contentScroll->setObjectName(QStringLiteral("reportScroll"));
-    m_contentScroll->setWidget(m_content);
-    m_contentScroll->setWidgetResizable(true);
-    m_contentScroll->setFrameShape(QFrame::NoFrame);
-    m_contentScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_contentScroll);
-
-    // CSV export of every report kind.
+// CSV export of every report kind, and the report's messages.
+QHBoxLayout* ReportsView::makeExportBar() {
     auto* exportBar = new QHBoxLayout;
     exportBar->setSpacing(4);
     auto* exportLabel = new QLabel(tr("Export CSV:"), this);
@@ -424,42 +476,7 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setMinimumWidth(120);
     exportBar->addWidget(m_message, 1);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 8, 10, 6);
-    layout->setSpacing(6);
-    layout->addLayout(header);
-    layout->addWidget(m_stack, 1);
-    layout->addLayout(exportBar);
-
-    m_watcher = new QFutureWatcher<ComputedReport>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &ReportsView::applyComputed);
-    m_exportWatcher = new QFutureWatcher<std::pair<QString, QString>>(this);
-    connect(m_exportWatcher, &QFutureWatcherBase::finished, this, [this] {
-        const auto [path, error] = m_exportWatcher->result();
-        for (const auto& [kind, button] : m_csvButtons)
-            button->setEnabled(true);
-        if (error.isEmpty())
-            showMessage(tr("Wrote %1.").arg(native(path)), false);
-        else
-            showMessage(error, true);
-        emit csvExportFinished(path, error.isEmpty());
-    });
-    m_busyDelay = new QTimer(this);
-    m_busyDelay->setSingleShot(true);
-    m_busyDelay->setInterval(kBusyDelayMs);
-    connect(m_busyDelay, &QTimer::timeout, this, [this] { m_busy->setVisible(isComputing()); });
-
-    if (!m_database) {
-        showEmptyState(tr("The run store is not open"),
-                       tr("Reports are computed from the run store, which could not be opened; the status bar "
-                          "says why."));
-        m_refresh->setEnabled(false);
-        for (const auto& [kind, button] : m_csvButtons)
-            button->setEnabled(false);
-    } else {
-        showEmptyState(tr("Computing the report…"), tr("Reading ratings and preferences from the run store."));
-    }
+    return exportBar;
 }
 
 ReportsView::~ReportsView() {

@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -102,6 +103,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QHBoxLayout* makeHeader();
+    QWidget* makeCharts();
+    QWidget* makeRaterTables();
+    QHBoxLayout* makeExportBar();
     void fillModels();
     void applyComputed();
     void fitTableHeights();

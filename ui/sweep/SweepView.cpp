@@ -84,6 +84,57 @@ SweepView::SweepView(Settings& settings, Database* database, InferenceSession& s
     , m_edited(edited) {
     setObjectName(QStringLiteral("sweep"));
 
+    QWidget* setup = makeSetup();
+    QWidget* results = makeResults();
+    auto* left = new QWidget(this);
+    auto* leftColumn = new QVBoxLayout(left);
+    leftColumn->setContentsMargins(0, 0, 0, 0);
+    leftColumn->addWidget(setup);
+    leftColumn->addStretch();
+    left->setMaximumWidth(460);
+    left->setMinimumWidth(300);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(left);
+    layout->addWidget(results, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &SweepView::run);
+    connect(m_cancel, &QPushButton::clicked, this, &SweepView::cancel);
+    auto* runShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    runShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(runShortcut, &QShortcut::activated, this, &SweepView::run);
+    auto* cancelShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    cancelShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancelShortcut, &QShortcut::activated, this, &SweepView::cancel);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path =
+            getSaveFileName(this, tr("Export Sweep Metrics"), QStringLiteral("sweep.csv"), tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportCsv(path);
+    });
+    connect(m_heatmap, &ReportChart::exportRequested, this, [this] {
+        const QString path = getSaveFileName(this, tr("Export Chart"), QStringLiteral("sweep.png"),
+                                             tr("PNG image (*.png);;PDF (*.pdf)"));
+        if (!path.isEmpty() && !m_heatmap->exportTo(path))
+            emit errorMessage(tr("Cannot write %1.").arg(path));
+    });
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::showMetric);
+    connect(m_heatmap, &SweepHeatmap::cellClicked, this, &SweepView::showCell);
+    connect(m_outputs, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        if (const qint64 id = item->data(0, Qt::UserRole).toLongLong(); id > 0)
+            emit openRun(id);
+    });
+
+    InferenceWorker* worker = m_session.worker();
+    connect(worker, &InferenceWorker::sweepProgress, this, &SweepView::onProgress);
+    connect(worker, &InferenceWorker::sweepFinished, this, &SweepView::onFinished);
+    connect(worker, &InferenceWorker::sweepFailed, this, &SweepView::onFailed);
+
+    restoreForm();
+}
+
+// The sweep's form: base strategy, the parameters and values on each axis, prompts, samples, seed; Open, Save, Run,
+// Cancel and the progress.
+QWidget* SweepView::makeSetup() {
     auto* setup = new QGroupBox(tr("New sweep"), this);
     auto* form = new QFormLayout(setup);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -184,7 +235,22 @@ SweepView::SweepView(Settings& settings, Database* database, InferenceSession& s
     form->addRow(m_batch);
     form->addRow(m_status);
 
-    // Results: the heatmap, and the outputs of the cell clicked.
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep"), QString(), tr("Sweep (*.json)"));
+        if (!path.isEmpty())
+            openSpec(path);
+    });
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString path =
+            getSaveFileName(this, tr("Save Sweep"), QStringLiteral("sweep.json"), tr("Sweep (*.json)"));
+        if (!path.isEmpty())
+            saveSpec(path);
+    });
+    return setup;
+}
+
+// Results: the heatmap, and the outputs of the cell clicked.
+QWidget* SweepView::makeResults() {
     m_heatmap = new SweepHeatmap(this);
     m_heatmap->setObjectName(QStringLiteral("sweepHeatmap"));
     m_metric = new QComboBox(m_heatmap);
@@ -214,61 +280,11 @@ SweepView::SweepView(Settings& settings, Database* database, InferenceSession& s
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
 
-    auto* left = new QWidget(this);
-    auto* leftColumn = new QVBoxLayout(left);
-    leftColumn->setContentsMargins(0, 0, 0, 0);
-    leftColumn->addWidget(setup);
-    leftColumn->addStretch();
-    left->setMaximumWidth(460);
-    left->setMinimumWidth(300);
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addWidget(results, 1);
+    return results;
+}
 
-    connect(m_run, &QPushButton::clicked, this, &SweepView::run);
-    connect(m_cancel, &QPushButton::clicked, this, &SweepView::cancel);
-    auto* runShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    runShortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(runShortcut, &QShortcut::activated, this, &SweepView::run);
-    auto* cancelShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    cancelShortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(cancelShortcut, &QShortcut::activated, this, &SweepView::cancel);
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep"), QString(), tr("Sweep (*.json)"));
-        if (!path.isEmpty())
-            openSpec(path);
-    });
-    connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = getSaveFileName(this, tr("Save Sweep"), QStringLiteral("sweep.json"),
-                                                          tr("Sweep (*.json)"));
-        if (!path.isEmpty())
-            saveSpec(path);
-    });
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = getSaveFileName(this, tr("Export Sweep Metrics"), QStringLiteral("sweep.csv"),
-                                                          tr("CSV (*.csv)"));
-        if (!path.isEmpty())
-            exportCsv(path);
-    });
-    connect(m_heatmap, &ReportChart::exportRequested, this, [this] {
-        const QString path = getSaveFileName(this, tr("Export Chart"), QStringLiteral("sweep.png"),
-                                                          tr("PNG image (*.png);;PDF (*.pdf)"));
-        if (!path.isEmpty() && !m_heatmap->exportTo(path))
-            emit errorMessage(tr("Cannot write %1.").arg(path));
-    });
-    connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::showMetric);
-    connect(m_heatmap, &SweepHeatmap::cellClicked, this, &SweepView::showCell);
-    connect(m_outputs, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-        if (const qint64 id = item->data(0, Qt::UserRole).toLongLong(); id > 0)
-            emit openRun(id);
-    });
-
-    InferenceWorker* worker = m_session.worker();
-    connect(worker, &InferenceWorker::sweepProgress, this, &SweepView::onProgress);
-    connect(worker, &InferenceWorker::sweepFinished, this, &SweepView::onFinished);
-    connect(worker, &InferenceWorker::sweepFailed, this, &SweepView::onFailed);
-
-    // The form as last left.
+// The form as last left.
+void SweepView::restoreForm() {
     const QVariantMap saved = m_settings.get(settings::sweepForm);
     // Explore's strategy is saved as an empty text: the item's name depends on the interface's language.
     const QString savedStrategy = saved.value(QStringLiteral("strategy")).toString();

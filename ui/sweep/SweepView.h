@@ -64,6 +64,9 @@ signals:
     void errorMessage(const QString& text);
 
 private:
+    QWidget* makeSetup();
+    QWidget* makeResults();
+    void restoreForm();
     static QString cellHint();
     void onProgress(quint64 id, const SweepProgress& progress);
     void onFinished(quint64 id, const SweepDone& done);

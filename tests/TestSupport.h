@@ -102,6 +102,14 @@ public:
         m_process.waitForFinished();
     }
     quint16 port() const { return m_port; }
+    // SIGTERM, then the exit status once it has exited within timeoutMs (-1: still running, or it crashed).
+    int terminateAndWait(int timeoutMs) {
+        m_process.terminate();
+        if (!m_process.waitForFinished(timeoutMs))
+            return -1;
+        m_err += m_process.readAllStandardError();
+        return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    }
     // The log lines written so far (one JSON object per request).
     QList<QJsonObject> log() {
         m_err += m_process.readAllStandardError();

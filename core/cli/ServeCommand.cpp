@@ -5,6 +5,8 @@
 #include <memory>
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QTimer>
 
 #include "chat/ChatTemplate.h"
@@ -26,16 +28,32 @@ namespace {
 
 volatile std::sig_atomic_t g_stopSignal = 0;
 
-// Runs the event loop until SIGINT or SIGTERM.
-void serveUntilStopped(const Invocation& call) {
+// Runs the event loop until SIGINT or SIGTERM, then drains: no new connections, the requests in flight
+// (streams included) finish, for at most the drain timeout, and the process exits 0.
+template <typename Server> void serveUntilStopped(const Invocation& call, Server& server) {
     std::signal(SIGINT, [](int) { g_stopSignal = 1; });
     std::signal(SIGTERM, [](int) { g_stopSignal = 1; });
+    const qint64 drainMs = call.integer(QStringLiteral("drain-timeout"), 30, 0, 86400) * 1000;
+    QElapsedTimer draining;
     QTimer watch;
-    QObject::connect(&watch, &QTimer::timeout, [] {
-        if (g_stopSignal)
+    QObject::connect(&watch, &QTimer::timeout, [&] {
+        if (!g_stopSignal)
+            return;
+        if (!draining.isValid()) {
+            draining.start();
+            server.stopListening();
+            call.err << QStringLiteral("swb serve: stopping; %1 request(s) in flight may finish within %2 s\n")
+                            .arg(server.requestsInFlight())
+                            .arg(drainMs / 1000);
+            call.err.flush();
+        }
+        if (server.requestsInFlight() == 0 || draining.elapsed() >= drainMs) {
+            if (const int cut = server.requestsInFlight(); cut > 0)
+                call.err << QStringLiteral("swb serve: drain timeout: %1 request(s) cut\n").arg(cut);
             QCoreApplication::quit();
+        }
     });
-    watch.start(100);
+    watch.start(50);
     QCoreApplication::exec();
     call.err << "swb serve: stopped\n";
 }
@@ -69,7 +87,7 @@ int runRatingServer(const Invocation& call, const QHostAddress& address, quint16
                     .arg(bound.value())
                     .arg(campaigns->size());
     call.err.flush();
-    serveUntilStopped(call);
+    serveUntilStopped(call, server);
     return 0;
 }
 
@@ -80,7 +98,19 @@ int runServe(const Invocation& call) {
         address = QHostAddress::LocalHost;
     else if (!address.setAddress(host))
         failBadInput(QStringLiteral("--host takes an IP address such as 127.0.0.1 or 0.0.0.0, not '%1'").arg(host));
-    const QString apiKey = call.args.value(QStringLiteral("api-key"));
+    QString apiKey = call.args.value(QStringLiteral("api-key"));
+    if (call.args.isSet(QStringLiteral("api-key-file"))) {
+        // The key from a file, so that it is not in the process list.
+        if (!apiKey.isEmpty())
+            failBadInput(QStringLiteral("give the API key with --api-key or --api-key-file, not both"));
+        const QString path = call.args.value(QStringLiteral("api-key-file"));
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            failBadInput(QStringLiteral("cannot read the API key file %1: %2").arg(path, file.errorString()));
+        apiKey = QString::fromUtf8(file.readAll()).trimmed();
+        if (apiKey.isEmpty() || apiKey.contains(QLatin1Char('\n')))
+            failBadInput(QStringLiteral("the API key file %1 must hold one key on one line").arg(path));
+    }
     const quint16 port = static_cast<quint16>(call.integer(QStringLiteral("port"), 8080, 0, 65535));
     if (call.args.isSet(QStringLiteral("rating")))
         return runRatingServer(call, address, port);
@@ -118,7 +148,10 @@ int runServe(const Invocation& call) {
     options.queue = static_cast<int>(call.integer(QStringLiteral("queue"), 64, 0, 100000));
     options.apiKey = apiKey;
     options.maxTokensLimit = static_cast<int>(call.integer(QStringLiteral("max-tokens-limit"), 4096, 1, 10'000'000));
-    options.maxBody = call.integer(QStringLiteral("max-body"), 4 * 1024 * 1024, 1024, 1LL << 32);
+    options.http.maxBody = call.integer(QStringLiteral("max-body"), 4 * 1024 * 1024, 1024, 1LL << 32);
+    options.http.requestTimeoutMs =
+        static_cast<int>(call.integer(QStringLiteral("request-timeout"), 30, 1, 3600) * 1000);
+    options.http.maxConnections = static_cast<int>(call.integer(QStringLiteral("max-connections"), 256, 1, 100000));
     options.log = [&call](const QByteArray& line) {
         call.err << line << '\n';
         call.err.flush();
@@ -135,46 +168,67 @@ int runServe(const Invocation& call) {
                     .arg(server.slotCount())
                     .arg(note.isEmpty() ? QString() : QStringLiteral("; ") + note + QStringLiteral(": chat requests are refused"));
     call.err.flush();
-    serveUntilStopped(call);
+    serveUntilStopped(call, server);
     return 0;
 }
 
 } // namespace
 
 Subcommand serveSubcommand() {
-    return {QStringLiteral("serve"),
-            QStringLiteral("swb serve [--model PATH] [--tokenizer PATH] [--host 127.0.0.1] [--port 8080] [--parallel N] "
-                           "[--queue N] [--strategy S] [--db FILE] [--api-key KEY] [--max-tokens-limit N] [--max-body BYTES] "
-                           "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
-            QStringLiteral("Serve the model over an OpenAI-compatible HTTP API (completions, chat, streaming, logprobs), "
-                           "decoding up to --parallel requests together."),
-            [](QCommandLineParser& parser) {
-                declareModelArguments(parser);
-                parser.addOptions({
-                    {QStringLiteral("host"), QStringLiteral("Address to listen on (default 127.0.0.1; others need --api-key)."),
-                     QStringLiteral("ADDR")},
-                    {QStringLiteral("port"), QStringLiteral("Port (default 8080; 0 picks a free one, printed at start)."), QStringLiteral("N")},
-                    {QStringLiteral("parallel"), QStringLiteral("Sequences decoded together in one batched step (default 4)."),
-                     QStringLiteral("N")},
-                    {QStringLiteral("queue"), QStringLiteral("Sequences that may wait for a slot (default 64); beyond, 503."),
-                     QStringLiteral("N")},
-                    {QStringLiteral("strategy"),
-                     QStringLiteral("Default strategy (preset, JSON file or JSON); else $SAMPLING_STRATEGY, else greedy."),
-                     QStringLiteral("S")},
-                    {QStringLiteral("db"), QStringLiteral("Record every served run in this run store; PUT /v1/strategy persists there."),
-                     QStringLiteral("FILE")},
-                    {QStringLiteral("api-key"), QStringLiteral("Require 'Authorization: Bearer KEY' on every request but /health."),
-                     QStringLiteral("KEY")},
-                    {QStringLiteral("max-tokens-limit"), QStringLiteral("Most tokens one request may ask for (default 4096)."),
-                     QStringLiteral("N")},
-                    {QStringLiteral("max-body"), QStringLiteral("Largest request body in bytes (default 4 MiB)."), QStringLiteral("BYTES")},
-                    {QStringLiteral("rating"),
-                     QStringLiteral("Serve the rating page of --db's campaigns instead of a model (each rater's link "
-                                    "/rate/TOKEN; any --host, no key needed).")},
-                });
-                declareChatTemplateArgument(parser);
-            },
-            runServe};
+    return {
+        QStringLiteral("serve"),
+        QStringLiteral("swb serve [--model PATH] [--tokenizer PATH] [--host 127.0.0.1] [--port 8080] [--parallel N] "
+                       "[--queue N] [--strategy S] [--db FILE] [--api-key KEY | --api-key-file FILE] "
+                       "[--max-tokens-limit N] [--max-body BYTES] "
+                       "[--request-timeout S] [--max-connections N] [--drain-timeout S] "
+                       "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
+        QStringLiteral("Serve the model over an OpenAI-compatible HTTP API (completions, chat, streaming, logprobs), "
+                       "decoding up to --parallel requests together."),
+        [](QCommandLineParser& parser) {
+            declareModelArguments(parser);
+            parser.addOptions({
+                {QStringLiteral("host"),
+                 QStringLiteral("Address to listen on (default 127.0.0.1; others need --api-key)."),
+                 QStringLiteral("ADDR")},
+                {QStringLiteral("port"), QStringLiteral("Port (default 8080; 0 picks a free one, printed at start)."),
+                 QStringLiteral("N")},
+                {QStringLiteral("parallel"),
+                 QStringLiteral("Sequences decoded together in one batched step (default 4)."), QStringLiteral("N")},
+                {QStringLiteral("queue"),
+                 QStringLiteral("Sequences that may wait for a slot (default 64); beyond, 503."), QStringLiteral("N")},
+                {QStringLiteral("strategy"),
+                 QStringLiteral("Default strategy (preset, JSON file or JSON); else $SAMPLING_STRATEGY, else greedy."),
+                 QStringLiteral("S")},
+                {QStringLiteral("db"),
+                 QStringLiteral("Record every served run in this run store; PUT /v1/strategy persists there."),
+                 QStringLiteral("FILE")},
+                {QStringLiteral("api-key"),
+                 QStringLiteral("Require 'Authorization: Bearer KEY' on every request but /health."),
+                 QStringLiteral("KEY")},
+                {QStringLiteral("max-tokens-limit"),
+                 QStringLiteral("Most tokens one request may ask for (default 4096)."), QStringLiteral("N")},
+                {QStringLiteral("api-key-file"),
+                 QStringLiteral("Read the API key from this file (one line), so it is not in the process list."),
+                 QStringLiteral("FILE")},
+                {QStringLiteral("max-body"), QStringLiteral("Largest request body in bytes (default 4 MiB)."),
+                 QStringLiteral("BYTES")},
+                {QStringLiteral("request-timeout"),
+                 QStringLiteral("Seconds a request's head may take from its first byte, and its body from the end "
+                                "of the head (default 30); then 408."),
+                 QStringLiteral("S")},
+                {QStringLiteral("max-connections"),
+                 QStringLiteral("Connections open at once (default 256); more are answered 503."), QStringLiteral("N")},
+                {QStringLiteral("drain-timeout"),
+                 QStringLiteral("On SIGTERM or SIGINT, seconds the requests in flight may take to finish before "
+                                "the server exits (default 30)."),
+                 QStringLiteral("S")},
+                {QStringLiteral("rating"),
+                 QStringLiteral("Serve the rating page of --db's campaigns instead of a model (each rater's link "
+                                "/rate/TOKEN; any --host, no key needed).")},
+            });
+            declareChatTemplateArgument(parser);
+        },
+        runServe};
 }
 
 } // namespace swb::cli

@@ -38,6 +38,9 @@ public:
     const QByteArray& errorMessage() const { return m_errorMessage; }
     // Bytes buffered and not yet part of a request.
     qint64 buffered() const { return m_buffer.size(); }
+    // The request's head has been read and its body is awaited (NeedMore); head() is that request so far.
+    bool awaitingBody() const { return m_haveHead && m_state == State::NeedMore; }
+    const HttpRequest& head() const { return m_request; }
 
 private:
     State fail(int status, const char* message);

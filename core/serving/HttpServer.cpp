@@ -10,16 +10,30 @@ namespace swb {
 class HttpConnection : public QObject {
 public:
     HttpConnection(HttpServer& server, QTcpSocket* socket)
-        : m_server(server), m_socket(socket), m_parser(server.m_maxBody) {
+        : m_server(server)
+        , m_socket(socket)
+        , m_parser(server.m_limits.maxBody) {
         m_socket->setParent(this);
         // Streamed tokens are small writes: without this, Nagle's algorithm holds each until the client's
         // delayed ACK (~40 ms on Linux).
         m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         m_timer.setSingleShot(true);
-        QObject::connect(&m_timer, &QTimer::timeout, this, [this] { close(); });
+        QObject::connect(&m_timer, &QTimer::timeout, this, [this] { timedOut(); });
         QObject::connect(m_socket, &QTcpSocket::readyRead, this, [this] { readSome(); });
         QObject::connect(m_socket, &QTcpSocket::disconnected, this, [this] { gone(); });
-        m_timer.start(kHeadTimeoutMs);
+        m_timer.start(m_server.m_limits.idleTimeoutMs);
+    }
+
+    // Idle: closed. A head or body past its deadline: 408, then closed.
+    void timedOut() {
+        if (m_phase == Phase::Idle || m_exchange)
+            return close();
+        const bool body = m_phase == Phase::Body;
+        const QByteArray message =
+            (body ? "the request body did not arrive within " : "the request head did not arrive within ") +
+            QByteArray::number(m_server.m_limits.requestTimeoutMs / 1000.0, 'g', 4) + " s";
+        m_exchange.reset(new HttpExchange(this, false));
+        m_exchange->respond(408, "application/json", m_server.m_errorBody(408, message));
     }
 
     void readSome() {
@@ -39,10 +53,21 @@ public:
             return;
         }
         if (m_parser.state() != HttpRequestParser::State::Complete) {
-            m_timer.start(m_parser.buffered() > 0 ? kHeadTimeoutMs : kIdleTimeoutMs);
+            // Each phase's deadline starts once, when the phase does: bytes trickling in do not extend it.
+            const Phase phase = m_parser.awaitingBody()   ? Phase::Body
+                                : m_parser.buffered() > 0 ? Phase::Head
+                                                          : Phase::Idle;
+            if (phase != m_phase) {
+                m_phase = phase;
+                m_timer.start(phase == Phase::Idle ? m_server.m_limits.idleTimeoutMs
+                                                   : m_server.m_limits.requestTimeoutMs);
+                if (phase == Phase::Body && m_parser.head().header("expect").toLower() == "100-continue")
+                    send("HTTP/1.1 100 Continue\r\n\r\n");
+            }
             return;
         }
         m_timer.stop();
+        m_phase = Phase::Serving;
         const HttpRequest request = m_parser.take();
         m_exchange.reset(new HttpExchange(this, request.keepAlive));
         m_server.m_handler(request, *m_exchange);
@@ -88,16 +113,17 @@ public:
     }
 
     bool open() const { return !m_gone && m_socket->state() == QAbstractSocket::ConnectedState; }
+    bool serving() const { return !m_gone && m_exchange && !m_exchange->m_finished; }
     QHostAddress peer() const { return m_socket->peerAddress(); }
 
 private:
-    static constexpr int kHeadTimeoutMs = 30'000;
-    static constexpr int kIdleTimeoutMs = 120'000;
+    enum class Phase { Idle, Head, Body, Serving };
     HttpServer& m_server;
     QTcpSocket* m_socket;
     HttpRequestParser m_parser;
     std::unique_ptr<HttpExchange> m_exchange;
     QTimer m_timer;
+    Phase m_phase = Phase::Idle;
     bool m_closing = false;
     bool m_gone = false;
 };
@@ -165,14 +191,29 @@ QObject* HttpExchange::context() const {
     return m_connection;
 }
 
-HttpServer::HttpServer(Handler handler, ErrorBody errorBody, qint64 maxBody)
-    : m_server(std::make_unique<QTcpServer>()), m_handler(std::move(handler)), m_errorBody(std::move(errorBody)),
-      m_maxBody(maxBody) {
+HttpServer::HttpServer(Handler handler, ErrorBody errorBody, const HttpLimits& limits)
+    : m_server(std::make_unique<QTcpServer>())
+    , m_handler(std::move(handler))
+    , m_errorBody(std::move(errorBody))
+    , m_limits(limits) {
     QObject::connect(m_server.get(), &QTcpServer::newConnection, m_server.get(), [this] {
         while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-            auto* connection = new HttpConnection(*this, socket);
             m_connections.removeAll(nullptr);
-            m_connections.append(connection);
+            if (openConnections() >= m_limits.maxConnections) {
+                // Turned away at once, with the reason: a flood of connections cannot hold the server's memory.
+                const QByteArray body =
+                    m_errorBody(503, "the server has as many connections open as it accepts (" +
+                                         QByteArray::number(m_limits.maxConnections) + "); retry shortly");
+                socket->write(head(503, {{"Content-Type", "application/json"},
+                                         {"Content-Length", QByteArray::number(body.size())},
+                                         {"Retry-After", "1"},
+                                         {"Connection", "close"}}) +
+                              body);
+                QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+                socket->disconnectFromHost();
+                continue;
+            }
+            m_connections.append(new HttpConnection(*this, socket));
         }
     });
 }
@@ -189,6 +230,17 @@ Result<quint16> HttpServer::listen(const QHostAddress& address, quint16 port) {
                                    .arg(port)
                                    .arg(m_server->errorString()));
     return m_server->serverPort();
+}
+
+void HttpServer::stopListening() {
+    m_server->close();
+}
+
+int HttpServer::exchangesInFlight() const {
+    int n = 0;
+    for (const QPointer<HttpConnection>& c : m_connections)
+        n += c && c->serving();
+    return n;
 }
 
 int HttpServer::openConnections() const {

@@ -49,27 +49,41 @@ private:
     bool m_finished = false;
 };
 
+// What the server accepts of its clients.
+struct HttpLimits {
+    qint64 maxBody = 4 * 1024 * 1024;
+    // A request's head must arrive within this from its first byte, and its body within this from the end of
+    // its head: fixed deadlines that bytes dribbled in do not extend; answered with 408.
+    int requestTimeoutMs = 30'000;
+    int idleTimeoutMs = 120'000; // a keep-alive connection with no request started is closed after this
+    int maxConnections = 256;    // more are answered 503 and closed
+};
+
 // A small HTTP/1.1 server on QtNetwork's QTcpServer (qt6-base-dev; no further package): keep-alive, one
-// request at a time per connection, request heads read within 30 s and idle connections closed after 120 s,
-// bodies limited before they are read, malformed requests answered with their status and closed. The handler
-// runs on the server's thread and answers through the exchange, now or later.
+// request at a time per connection, the limits above, "Expect: 100-continue" answered, bodies limited before
+// they are read, malformed requests answered with their status and closed. The handler runs on the server's
+// thread and answers through the exchange, now or later.
 class HttpServer {
 public:
     using Handler = std::function<void(const HttpRequest&, HttpExchange&)>;
     // errorBody(status, message): the body of the server's own error answers (e.g. an OpenAI error object).
     using ErrorBody = std::function<QByteArray(int status, const QByteArray& message)>;
 
-    HttpServer(Handler handler, ErrorBody errorBody, qint64 maxBody);
+    HttpServer(Handler handler, ErrorBody errorBody, const HttpLimits& limits);
     ~HttpServer();
     Result<quint16> listen(const QHostAddress& address, quint16 port);
+    // Accepts no more connections (a drain before exiting); the open ones go on.
+    void stopListening();
     int openConnections() const;
+    // Requests read and not yet answered in full (streams included).
+    int exchangesInFlight() const;
 
 private:
     friend class HttpConnection;
     std::unique_ptr<QTcpServer> m_server;
     Handler m_handler;
     ErrorBody m_errorBody;
-    qint64 m_maxBody;
+    HttpLimits m_limits;
     QList<QPointer<HttpConnection>> m_connections;
 };
 

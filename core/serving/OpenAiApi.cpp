@@ -16,7 +16,7 @@ QByteArray ApiError::body() const {
     QJsonObject error{{QStringLiteral("message"), message},
                       {QStringLiteral("type"), type},
                       {QStringLiteral("param"), param.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(param)},
-                      {QStringLiteral("code"), QJsonValue(QJsonValue::Null)}};
+                      {QStringLiteral("code"), code.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(code)}};
     return QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact);
 }
 
@@ -394,6 +394,13 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
         if (!json.value(QLatin1String("model")).isString())
             return fieldError(QStringLiteral("model"), QStringLiteral("must be a string"));
         out.model = json.value(QLatin1String("model")).toString();
+        // As OpenAI answers a model it does not have (clients then say so, instead of getting another model's text).
+        if (!out.model.isEmpty() && out.model != context.modelName)
+            return ApiError{
+                404,
+                QStringLiteral("the model '%1' does not exist here; this server serves '%2' (GET /v1/models)")
+                    .arg(out.model, context.modelName),
+                QStringLiteral("model"), QStringLiteral("invalid_request_error"), QStringLiteral("model_not_found")};
     }
 
     // The prompt's tokens.

@@ -21,6 +21,7 @@ struct ApiError {
     QString message;
     QString param; // the request field at fault, when one is
     QString type = QStringLiteral("invalid_request_error");
+    QString code = {}; // OpenAI's machine-readable code ("model_not_found"), when there is one
     QByteArray body() const;
 };
 

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QPointer>
 #include <QRandomGenerator>
+#include <QUrl>
 
 #include "chat/ChatTemplate.h"
 #include "model/Model.h"
@@ -54,14 +55,18 @@ public:
     friend class OpenAiServer;
     Impl(Model& model, const Tokenizer& tokenizer, std::optional<ChatTemplate> chatTemplate, Strategy strategy,
          std::unique_ptr<Database> database, const ServeOptions& options)
-        : m_model(model), m_tokenizer(tokenizer), m_chatTemplate(std::move(chatTemplate)), m_strategy(std::move(strategy)),
-          m_database(std::move(database)), m_log(options.log),
-          m_engine(model, tokenizer, options.parallel, options.queue),
-          m_http([this](const HttpRequest& r, HttpExchange& e) { handle(r, e); },
+        : m_model(model)
+        , m_tokenizer(tokenizer)
+        , m_chatTemplate(std::move(chatTemplate))
+        , m_strategy(std::move(strategy))
+        , m_database(std::move(database))
+        , m_log(options.log)
+        , m_engine(model, tokenizer, options.parallel, options.queue)
+        , m_http([this](const HttpRequest& r, HttpExchange& e) { handle(r, e); },
                  [](int status, const QByteArray& message) {
                      return ApiError{status, QString::fromUtf8(message), {}}.body();
                  },
-                 options.maxBody) {
+                 options.http) {
         m_apiKey = options.apiKey.toUtf8();
         m_maxTokens = options.maxTokensLimit;
         m_modelName = QFileInfo(model.info().path).fileName();
@@ -132,10 +137,22 @@ public:
             if (method("GET"))
                 answer(exchange, path, 200,
                        json({{QStringLiteral("object"), QStringLiteral("list")},
-                             {QStringLiteral("data"), QJsonArray{QJsonObject{{QStringLiteral("id"), m_modelName},
-                                                                             {QStringLiteral("object"), QStringLiteral("model")},
-                                                                             {QStringLiteral("created"), m_started},
-                                                                             {QStringLiteral("owned_by"), QStringLiteral("swb")}}}}}));
+                             {QStringLiteral("data"), QJsonArray{modelObject()}}}));
+        } else if (path.startsWith(QLatin1String("/v1/models/"))) {
+            const QString endpoint = QStringLiteral("/v1/models/{id}");
+            const QString id = QUrl::fromPercentEncoding(request.path.mid(int(qstrlen("/v1/models/"))));
+            if (request.method != "GET")
+                fail(exchange, endpoint, ApiError{405, QStringLiteral("%1 takes GET").arg(endpoint), {}});
+            else if (id == m_modelName)
+                answer(exchange, endpoint, 200, json(modelObject()));
+            else
+                fail(exchange, endpoint,
+                     ApiError{404,
+                              QStringLiteral("the model '%1' does not exist here; this server serves '%2'")
+                                  .arg(id, m_modelName),
+                              {},
+                              QStringLiteral("invalid_request_error"),
+                              QStringLiteral("model_not_found")});
         } else if (path == QLatin1String("/v1/strategy")) {
             if (request.method == "GET")
                 answer(exchange, path, 200, json(strategyJson()));
@@ -149,6 +166,13 @@ public:
         } else {
             fail(exchange, path, ApiError{404, QStringLiteral("there is no %1 here").arg(path), {}, QStringLiteral("not_found_error")});
         }
+    }
+
+    QJsonObject modelObject() const {
+        return QJsonObject{{QStringLiteral("id"), m_modelName},
+                           {QStringLiteral("object"), QStringLiteral("model")},
+                           {QStringLiteral("created"), m_started},
+                           {QStringLiteral("owned_by"), QStringLiteral("swb")}};
     }
 
     QJsonObject strategyJson() const {
@@ -402,7 +426,9 @@ public:
     Strategy m_strategy;
     std::unique_ptr<Database> m_database;
     std::function<void(const QByteArray&)> m_log;
-    ServeMetrics m_metrics;
+    ServeMetrics m_metrics{{QStringLiteral("/health"), QStringLiteral("/metrics"), QStringLiteral("/v1/models"),
+                            QStringLiteral("/v1/models/{id}"), QStringLiteral("/v1/strategy"),
+                            QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions")}};
     std::unique_ptr<QObject> m_guard = std::make_unique<QObject>(); // context of the engine's finish calls
     ServingEngine m_engine;
     HttpServer m_http;
@@ -432,6 +458,14 @@ const Strategy& OpenAiServer::strategy() const {
 
 int OpenAiServer::slotCount() const {
     return m_impl->m_engine.parallel();
+}
+
+void OpenAiServer::stopListening() {
+    m_impl->m_http.stopListening();
+}
+
+int OpenAiServer::requestsInFlight() const {
+    return m_impl->m_http.exchangesInFlight();
 }
 
 } // namespace swb

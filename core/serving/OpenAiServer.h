@@ -9,6 +9,7 @@
 
 #include "Result.h"
 #include "sampling/Strategy.h"
+#include "serving/HttpServer.h"
 
 namespace swb {
 
@@ -22,7 +23,7 @@ struct ServeOptions {
     int queue = 64;              // sequences that may wait for a slot
     QString apiKey;              // required as a Bearer token when set (all but /health)
     int maxTokensLimit = 4096;   // the most tokens one request may ask for
-    qint64 maxBody = 4 * 1024 * 1024;
+    HttpLimits http;             // body size, request deadlines, connections
     std::function<void(const QByteArray&)> log; // one JSON line per request
 };
 
@@ -42,6 +43,9 @@ public:
     const QString& modelName() const;
     const Strategy& strategy() const;
     int slotCount() const;
+    // Accepts no more connections; the requests in flight go on (a drain before exiting).
+    void stopListening();
+    int requestsInFlight() const;
 
 private:
     class Impl;

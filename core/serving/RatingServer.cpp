@@ -36,9 +36,11 @@ struct Answer {
 class RatingServer::Impl {
 public:
     Impl(std::unique_ptr<Database> database, std::function<void(const QByteArray&)> log)
-        : m_database(std::move(database)), m_log(std::move(log)),
-          m_http([this](const HttpRequest& r, HttpExchange& e) { handle(r, e); },
-                 [](int, const QByteArray& message) { return errorBody(QString::fromUtf8(message)); }, 256 * 1024) {}
+        : m_database(std::move(database))
+        , m_log(std::move(log))
+        , m_http([this](const HttpRequest& r, HttpExchange& e) { handle(r, e); },
+                 [](int, const QByteArray& message) { return errorBody(QString::fromUtf8(message)); },
+                 HttpLimits{256 * 1024}) {}
 
     void handle(const HttpRequest& request, HttpExchange& exchange) {
         QElapsedTimer timer;
@@ -300,6 +302,14 @@ RatingServer::~RatingServer() = default;
 
 Result<quint16> RatingServer::listen(const QHostAddress& address, quint16 port) {
     return m_impl->m_http.listen(address, port);
+}
+
+void RatingServer::stopListening() {
+    m_impl->m_http.stopListening();
+}
+
+int RatingServer::requestsInFlight() const {
+    return m_impl->m_http.exchangesInFlight();
 }
 
 } // namespace swb

@@ -28,6 +28,9 @@ public:
     RatingServer(std::unique_ptr<Database> database, std::function<void(const QByteArray&)> log = {});
     ~RatingServer();
     Result<quint16> listen(const QHostAddress& address, quint16 port);
+    // Accepts no more connections; the requests in flight go on (a drain before exiting).
+    void stopListening();
+    int requestsInFlight() const;
 
 private:
     class Impl;

@@ -16,7 +16,7 @@ void ServeMetrics::Histogram::observe(double value) {
 
 void ServeMetrics::request(const QString& endpoint, int status) {
     std::lock_guard lock(m_mutex);
-    ++m_requests[{endpoint, status}];
+    ++m_requests[{m_endpoints.contains(endpoint) ? endpoint : QStringLiteral("other"), status}];
 }
 
 void ServeMetrics::finished(double durationSeconds, double ttftSeconds, double perTokenSeconds, int promptTokens,
@@ -32,6 +32,17 @@ void ServeMetrics::finished(double durationSeconds, double ttftSeconds, double p
 }
 
 namespace {
+
+// A label value as the text format writes it: backslash, double quote and line feed escaped.
+QByteArray labelValue(const QString& value) {
+    QByteArray out;
+    for (const char c : value.toUtf8()) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        out += c == '\n' ? QByteArray("\\n") : QByteArray(1, c);
+    }
+    return out;
+}
 
 void histogram(QByteArray& out, const char* name, const char* help, const std::vector<double>& bounds,
                const std::vector<unsigned long long>& counts, unsigned long long count, double sum) {
@@ -54,8 +65,8 @@ QByteArray ServeMetrics::render(int queued, int busy, int slotCount) const {
     QByteArray out;
     out += "# HELP swb_requests_total Requests answered, by endpoint and HTTP status.\n# TYPE swb_requests_total counter\n";
     for (const auto& [key, count] : m_requests)
-        out += "swb_requests_total{endpoint=\"" + key.first.toUtf8() + "\",status=\"" + QByteArray::number(key.second) +
-               "\"} " + QByteArray::number(count) + '\n';
+        out += "swb_requests_total{endpoint=\"" + labelValue(key.first) + "\",status=\"" +
+               QByteArray::number(key.second) + "\"} " + QByteArray::number(count) + '\n';
     histogram(out, "swb_request_duration_seconds", "Time from a generation request to its last byte.", m_duration.bounds,
               m_duration.counts, m_duration.count, m_duration.sum);
     histogram(out, "swb_time_to_first_token_seconds", "Time from a generation request to its first token.", m_ttft.bounds,

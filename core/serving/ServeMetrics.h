@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace swb {
 
@@ -16,6 +17,10 @@ namespace swb {
 // busy slots). Thread-safe.
 class ServeMetrics {
 public:
+    // endpoints: the paths counted by name; any other request (an unknown path, a malformed one) counts as
+    // "other", so that clients cannot grow the label set.
+    explicit ServeMetrics(QStringList endpoints)
+        : m_endpoints(std::move(endpoints)) {}
     void request(const QString& endpoint, int status);
     void finished(double durationSeconds, double ttftSeconds, double perTokenSeconds, int promptTokens, int generatedTokens);
     QByteArray render(int queued, int busy, int slotCount) const;
@@ -28,6 +33,7 @@ private:
         double sum = 0.0;
         void observe(double value);
     };
+    QStringList m_endpoints;
     mutable std::mutex m_mutex;
     std::map<std::pair<QString, int>, unsigned long long> m_requests;
     Histogram m_duration{{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}, {}};

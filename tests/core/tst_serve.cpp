@@ -7,11 +7,13 @@
 #include <cmath>
 #include <future>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -88,6 +90,11 @@ private slots:
     void malformedRequestsGetErrorObjects();
     void apiKey();
     void fullQueueAnswers503();
+    void metricsFoldUnknownPathsAndStayParsable();
+    void modelsAreLookedUpByName();
+    void slowClientsAreCutAndConnectionsLimited();
+    void sigtermDrainsStreamsInFlight();
+    void apiKeyFromAFile();
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
@@ -583,6 +590,197 @@ void TestServe::fullQueueAnswers503() {
     // before the answer leaves (it was not, under load, when the engine marked it free after answering).
     for (int i = 0; i < 30; ++i)
         QCOMPARE(exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 2})")).status, 200);
+}
+
+// Issue 34: a `"` in one unauthenticated request's path made /metrics unparsable for the rest of the process's
+// life, and every raw path became a label (20,000 requests grew it to 21 MB). Unknown paths now count as
+// "other", and the text stays in the exposition format whatever the clients sent.
+void TestServe::metricsFoldUnknownPathsAndStayParsable() {
+    ServeProcess serve({"--api-key", "sekrit"});
+    QVERIFY(serve.port() > 0);
+    QCOMPARE(exchange(serve.port(), "GET /v1/models\"}\\ HTTP/1.1\r\nConnection: close\r\n\r\n").status, 401);
+    for (int i = 0; i < 30; ++i)
+        QCOMPARE(exchange(serve.port(), request("GET", "/x" + QByteArray::number(i))).status, 401);
+    const QByteArray key = "Authorization: Bearer sekrit\r\n";
+    for (int i = 0; i < 5; ++i)
+        QCOMPARE(exchange(serve.port(), request("GET", "/no/such/" + QByteArray::number(i), {}, key)).status, 404);
+    QCOMPARE(exchange(serve.port(), request("GET", "/health")).status, 200);
+    const HttpReply reply = exchange(serve.port(), request("GET", "/metrics", {}, key));
+    QCOMPARE(reply.status, 200);
+    static const QRegularExpression sample(QStringLiteral(
+        R"(^([a-z_]+)(\{[a-z_]+="(?:[^"\\\n]|\\.)*"(,[a-z_]+="(?:[^"\\\n]|\\.)*")*\})? (-?[0-9.e+]+)$)"));
+    QMap<QString, double> values;
+    QSet<QString> endpoints;
+    static const QRegularExpression endpoint(QStringLiteral(R"re(endpoint="([^"]*)")re"));
+    for (const QByteArray& line : reply.body.trimmed().split('\n')) {
+        if (line.startsWith("# HELP ") || line.startsWith("# TYPE "))
+            continue;
+        const QRegularExpressionMatch m = sample.match(QString::fromUtf8(line));
+        QVERIFY2(m.hasMatch(), line.constData());
+        values.insert(m.captured(1) + m.captured(2), m.captured(4).toDouble());
+        if (const QRegularExpressionMatch e = endpoint.match(QString::fromUtf8(line)); e.hasMatch())
+            endpoints.insert(e.captured(1));
+    }
+    QCOMPARE(values.value("swb_requests_total{endpoint=\"other\",status=\"401\"}"), 31.0);
+    QCOMPARE(values.value("swb_requests_total{endpoint=\"other\",status=\"404\"}"), 5.0);
+    QCOMPARE(endpoints, (QSet<QString>{"other", "/health"}));
+}
+
+// Issue 34: a model the server does not have was served with 200 as if asked for, and GET /v1/models/{id}
+// was 404 for the model it has.
+void TestServe::modelsAreLookedUpByName() {
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    HttpReply reply = exchange(serve.port(), request("GET", "/v1/models/kjv-tiny"));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(object(reply.body).value("id").toString(), QStringLiteral("kjv-tiny"));
+    QCOMPARE(object(reply.body).value("object").toString(), QStringLiteral("model"));
+    reply = exchange(serve.port(), request("GET", "/v1/models/gpt-4o"));
+    QCOMPARE(reply.status, 404);
+    QCOMPARE(object(reply.body).value("error").toObject().value("code").toString(), QStringLiteral("model_not_found"));
+    reply = exchange(serve.port(),
+                     request("POST", "/v1/completions", R"({"model": "gpt-4o", "prompt": "And", "max_tokens": 2})"));
+    QCOMPARE(reply.status, 404);
+    const QJsonObject error = object(reply.body).value("error").toObject();
+    QCOMPARE(error.value("code").toString(), QStringLiteral("model_not_found"));
+    QCOMPARE(error.value("param").toString(), QStringLiteral("model"));
+    QVERIFY2(error.value("message").toString().contains("kjv-tiny"), reply.body.constData());
+    reply = exchange(serve.port(),
+                     request("POST", "/v1/completions", R"({"model": "kjv-tiny", "prompt": "And", "max_tokens": 2})"));
+    QCOMPARE(reply.status, 200);
+}
+
+namespace {
+
+// Reads from a socket until it is closed or timeoutMs pass; what arrived.
+QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs) {
+    QByteArray data;
+    QElapsedTimer timer;
+    timer.start();
+    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs)
+        if (socket.waitForReadyRead(100))
+            data += socket.readAll();
+    return data + socket.readAll();
+}
+
+} // namespace
+
+// Issue 34: a head dribbled a byte at a time was never cut (each byte restarted the timer), a head without its
+// body was held 120 s and closed without an answer, connections were unlimited, and "Expect: 100-continue"
+// went unanswered (curl waits a second before sending a large body).
+void TestServe::slowClientsAreCutAndConnectionsLimited() {
+    ServeProcess serve({"--request-timeout", "1", "--max-connections", "3"});
+    QVERIFY(serve.port() > 0);
+    {
+        QTcpSocket dribbler;
+        dribbler.connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+        QVERIFY(dribbler.waitForConnected(5000));
+        const QByteArray head =
+            "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+        QElapsedTimer timer;
+        timer.start();
+        QByteArray answer;
+        for (int i = 0; i < head.size() && dribbler.state() == QAbstractSocket::ConnectedState; ++i) {
+            dribbler.write(head.mid(i, 1));
+            dribbler.flush();
+            if (dribbler.waitForReadyRead(150))
+                answer += dribbler.readAll();
+        }
+        answer += readUntilClosed(dribbler, 3000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 408 "), answer.constData());
+        QVERIFY2(timer.elapsed() < 2500, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(answer.contains("head did not arrive within 1 s"));
+    }
+    {
+        QTcpSocket bodiless;
+        bodiless.connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+        QVERIFY(bodiless.waitForConnected(5000));
+        QElapsedTimer timer;
+        timer.start();
+        bodiless.write("POST /v1/completions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 40\r\n\r\n{\"prompt\"");
+        const QByteArray answer = readUntilClosed(bodiless, 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 408 "), answer.constData());
+        QVERIFY2(timer.elapsed() < 2500, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(answer.contains("body did not arrive within 1 s"));
+    }
+    {
+        QTcpSocket expecting;
+        expecting.connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+        QVERIFY(expecting.waitForConnected(5000));
+        const QByteArray body = R"({"prompt": "And", "max_tokens": 2})";
+        expecting.write(
+            "POST /v1/completions HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nExpect: 100-continue\r\n"
+            "Content-Length: " +
+            QByteArray::number(body.size()) + "\r\n\r\n");
+        QVERIFY(expecting.waitForReadyRead(900));
+        QCOMPARE(expecting.readAll(), QByteArray("HTTP/1.1 100 Continue\r\n\r\n"));
+        expecting.write(body);
+        QVERIFY(readUntilClosed(expecting, 10000).startsWith("HTTP/1.1 200 "));
+    }
+    // Three connections open and idle: the fourth is answered 503 and closed, and once one goes, it is served.
+    std::vector<std::unique_ptr<QTcpSocket>> idle;
+    for (int i = 0; i < 3; ++i) {
+        idle.push_back(std::make_unique<QTcpSocket>());
+        idle.back()->connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+        QVERIFY(idle.back()->waitForConnected(5000));
+    }
+    QTest::qWait(200);
+    HttpReply turnedAway = exchange(serve.port(), request("GET", "/health"));
+    QCOMPARE(turnedAway.status, 503);
+    QVERIFY(object(turnedAway.body).value("error").toObject().value("message").toString().contains("connections"));
+    idle.front()->abort();
+    QTRY_COMPARE_WITH_TIMEOUT(exchange(serve.port(), request("GET", "/health")).status, 200, 5000);
+}
+
+// Issue 34: SIGTERM cut the streams in flight (no [DONE]). Now the server stops accepting, lets every request
+// in flight finish, and exits 0.
+void TestServe::sigtermDrainsStreamsInFlight() {
+    ServeProcess serve({"--parallel", "4", "--queue", "8"});
+    QVERIFY(serve.port() > 0);
+    std::vector<std::unique_ptr<QTcpSocket>> streams;
+    for (int i = 0; i < 8; ++i) {
+        streams.push_back(std::make_unique<QTcpSocket>());
+        streams.back()->connectToHost(QStringLiteral("127.0.0.1"), serve.port());
+        QVERIFY(streams.back()->waitForConnected(5000));
+        streams.back()->write(
+            request("POST", "/v1/completions",
+                    R"({"prompt": "And", "max_tokens": 600, "stream": true, "temperature": 1, "seed": )" +
+                        QByteArray::number(i) + R"(, "logit_bias": {"0": -100, "1": -100, "2": -100}})"));
+        streams.back()->flush();
+    }
+    QVERIFY(streams.front()->waitForReadyRead(10000)); // generation has begun
+    QByteArray first = streams.front()->readAll();
+    const int status = serve.terminateAndWait(60000);
+    QCOMPARE(status, 0);
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        const QByteArray data = (i == 0 ? first : QByteArray()) + readUntilClosed(*streams[i], 5000);
+        QVERIFY2(data.startsWith("HTTP/1.1 200 "), data.left(200).constData());
+        QVERIFY2(data.contains("data: [DONE]"), qPrintable(QStringLiteral("stream %1 was cut").arg(i)));
+    }
+    // The signal came while they ran: the server said how many it let finish.
+    const QByteArray log = serve.stderrText();
+    static const QRegularExpression stopping(QStringLiteral(R"(stopping; (\d+) request\(s\) in flight)"));
+    const QRegularExpressionMatch m = stopping.match(QString::fromUtf8(log));
+    QVERIFY2(m.hasMatch() && m.captured(1).toInt() >= 4, log.right(600).constData());
+    QVERIFY(log.contains("swb serve: stopped"));
+}
+
+// --api-key-file: the key out of the process list; both ways of giving it at once are refused.
+void TestServe::apiKeyFromAFile() {
+    QTemporaryDir dir;
+    QFile file(dir.filePath("key"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("from-a-file\n");
+    file.close();
+    ServeProcess serve({"--api-key-file", file.fileName()});
+    QVERIFY(serve.port() > 0);
+    QCOMPARE(exchange(serve.port(), request("GET", "/v1/models")).status, 401);
+    QCOMPARE(exchange(serve.port(), request("GET", "/v1/models", {}, "Authorization: Bearer from-a-file\r\n")).status,
+             200);
+    const auto both =
+        swb::test::runSwbProcess({"serve", "--port", "0", "--api-key", "k", "--api-key-file", file.fileName()});
+    QCOMPARE(both.status, 2);
+    QVERIFY2(both.err.contains("not both"), both.err.constData());
 }
 
 void TestServe::disconnectCancels() {

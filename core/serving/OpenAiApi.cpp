@@ -1,5 +1,6 @@
 #include "serving/OpenAiApi.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QJsonArray>
@@ -18,6 +19,11 @@ QByteArray ApiError::body() const {
                       {QStringLiteral("param"), param.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(param)},
                       {QStringLiteral("code"), code.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(code)}};
     return QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact);
+}
+
+std::size_t textLength(const std::string& utf8) {
+    return static_cast<std::size_t>(
+        std::count_if(utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 QString openAiFinishReason(FinishReason finish) {
@@ -200,12 +206,64 @@ std::optional<ApiError> refuseUnknownFields(const QJsonObject& json, bool chat) 
                          QStringLiteral("strategy"), QStringLiteral("post_sampling_probs"),
                          QStringLiteral("return_tokens_as_token_ids")};
     known += samplingFields();
-    known += chat ? QStringList{QStringLiteral("messages"), QStringLiteral("top_logprobs"), QStringLiteral("tools"),
-                                QStringLiteral("max_completion_tokens")}
+    known += chat ? QStringList{QStringLiteral("messages"),        QStringLiteral("top_logprobs"),
+                                QStringLiteral("tools"),           QStringLiteral("tool_choice"),
+                                QStringLiteral("response_format"), QStringLiteral("max_completion_tokens")}
                   : QStringList{QStringLiteral("prompt"), QStringLiteral("echo")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
             return ApiError{400, QStringLiteral("unknown field '%1'").arg(it.key()), it.key()};
+    return std::nullopt;
+}
+
+// A message with its content as the chat template takes it: a string (or null beside tool calls). OpenAI's
+// content parts ([{"type": "text", "text": …}, …]) become their texts joined by line breaks, as vLLM joins them;
+// any other part, or content of another type, is refused.
+Result<QJsonObject> plainContent(QJsonObject message) {
+    const QJsonValue content = message.value(QLatin1String("content"));
+    if (content.isString() || content.isNull() || content.isUndefined())
+        return message;
+    const QString wrong = QStringLiteral("a message's content must be a string or an array of text parts "
+                                         "({\"type\": \"text\", \"text\": \"…\"})");
+    if (!content.isArray() || content.toArray().isEmpty())
+        return Error::badInput(wrong);
+    QStringList texts;
+    for (const QJsonValue& part : content.toArray()) {
+        const QJsonObject p = part.toObject();
+        if (p.value(QLatin1String("type")).toString() != QLatin1String("text"))
+            return Error::badInput(QStringLiteral("content parts of type '%1' are not supported; only text parts are")
+                                       .arg(p.value(QLatin1String("type")).toString()));
+        if (!p.value(QLatin1String("text")).isString())
+            return Error::badInput(wrong);
+        texts << p.value(QLatin1String("text")).toString();
+    }
+    message.insert(QStringLiteral("content"), texts.join(QLatin1Char('\n')));
+    return message;
+}
+
+// response_format and tool_choice: what is served ("text"; "auto", or "none" which leaves the tools out of the
+// prompt), and the rest refused, saying what is.
+std::optional<ApiError> refuseUnsupportedOutput(const QJsonObject& json) {
+    if (json.contains(QLatin1String("response_format"))) {
+        const QJsonValue format = json.value(QLatin1String("response_format"));
+        const QString type = format.toObject().value(QLatin1String("type")).toString();
+        if (!format.isObject() || type.isEmpty())
+            return fieldError(QStringLiteral("response_format"), QStringLiteral("must be an object with a type"));
+        if (type != QLatin1String("text"))
+            return fieldError(QStringLiteral("response_format"),
+                              QStringLiteral("type '%1' is not supported; this server answers in free text "
+                                             "(\"text\")")
+                                  .arg(type));
+    }
+    if (json.contains(QLatin1String("tool_choice"))) {
+        const QJsonValue choice = json.value(QLatin1String("tool_choice"));
+        if (!choice.isString() ||
+            (choice.toString() != QLatin1String("none") && choice.toString() != QLatin1String("auto")))
+            return fieldError(QStringLiteral("tool_choice"),
+                              QStringLiteral("only \"none\" and \"auto\" are supported (\"auto\": the model decides "
+                                             "whether to call one; \"none\": it is not offered the tools); a "
+                                             "required or named tool is not enforced"));
+    }
     return std::nullopt;
 }
 
@@ -215,6 +273,7 @@ std::optional<ApiError> readChatPrompt(Reader& r, const ApiContext& context, Gen
     const QJsonValue messages = json.value(QLatin1String("messages"));
     if (!messages.isArray() || messages.toArray().isEmpty())
         return fieldError(QStringLiteral("messages"), QStringLiteral("must be a non-empty array of messages"));
+    QJsonArray normalized;
     for (const QJsonValue& m : messages.toArray()) {
         static const QStringList roles = {QStringLiteral("system"), QStringLiteral("developer"), QStringLiteral("user"),
                                           QStringLiteral("assistant"), QStringLiteral("tool")};
@@ -222,12 +281,21 @@ std::optional<ApiError> readChatPrompt(Reader& r, const ApiContext& context, Gen
             return fieldError(
                 QStringLiteral("messages"),
                 QStringLiteral("must hold objects whose role is system, developer, user, assistant or tool"));
+        Result<QJsonObject> message = plainContent(m.toObject());
+        if (!message)
+            return fieldError(QStringLiteral("messages"), message.error().message);
+        normalized.append(message.value());
     }
-    QJsonValue conversation = messages;
+    if (std::optional<ApiError> refused = refuseUnsupportedOutput(json))
+        return *refused;
+    QJsonValue conversation = normalized;
     if (r.has("tools")) {
         if (!json.value(QLatin1String("tools")).isArray())
             return fieldError(QStringLiteral("tools"), QStringLiteral("must be an array"));
-        conversation = QJsonObject{{QStringLiteral("messages"), messages},
+    }
+    // tool_choice "none": the model is not offered the tools.
+    if (r.has("tools") && json.value(QLatin1String("tool_choice")).toString() != QLatin1String("none")) {
+        conversation = QJsonObject{{QStringLiteral("messages"), normalized},
                                    {QStringLiteral("tools"), json.value(QLatin1String("tools"))}};
     }
     const std::string conversationJson =
@@ -532,7 +600,7 @@ QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiReque
             top.insert(QString::fromStdString(tokenString(step.trace.top[std::size_t(i)].id)), logOf(step.trace.top[std::size_t(i)].rawP));
         topLogprobs.append(top);
         offsets.append(static_cast<qint64>(offset));
-        offset += step.shown.size();
+        offset += textLength(step.shown);
         if (request.postSamplingProbs)
             post.append(QJsonObject{{QStringLiteral("prob"), double(step.trace.finalP)},
                                     {QStringLiteral("top"), postSampling(step.trace)}});

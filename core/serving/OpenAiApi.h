@@ -69,9 +69,12 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
 // OpenAI's finish_reason for ours: "stop" (end token or stop string), "length" (max tokens or context).
 QString openAiFinishReason(FinishReason finish);
 
+// The characters (Unicode code points) of UTF-8 text: what OpenAI's text_offset counts.
+std::size_t textLength(const std::string& utf8);
+
 // The logprobs object of one choice: completions' {tokens, token_logprobs, top_logprobs, text_offset} or
 // chat's {content: [{token, logprob, bytes, top_logprobs}]}, with post_sampling_probs when asked.
 QJsonObject logprobsJson(const std::vector<GeneratedStep>& steps, const ApiRequest& request, const Tokenizer& tokenizer,
-                         std::size_t textOffset = 0);
+                         std::size_t textOffset = 0); // characters before the first step
 
 } // namespace swb

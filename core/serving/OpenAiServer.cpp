@@ -43,6 +43,7 @@ struct InFlight {
     std::vector<std::optional<Result<GenerationResult>>> results;
     std::vector<std::vector<GeneratedStep>> steps; // streamed so far, per choice
     std::vector<std::size_t> textSent;             // bytes of text streamed, per choice
+    std::vector<std::size_t> charsSent;            // the same in characters (text_offset), per choice
     int finished = 0;
     qint64 startMs = 0;
     std::optional<qint64> firstTokenMs;
@@ -68,6 +69,7 @@ public:
                  },
                  options.http) {
         m_apiKey = options.apiKey.toUtf8();
+        m_queueCapacity = options.queue;
         m_maxTokens = options.maxTokensLimit;
         m_modelName = QFileInfo(model.info().path).fileName();
     }
@@ -215,6 +217,17 @@ public:
         std::variant<ApiRequest, ApiError> parsed = parseApiRequest(request.body, chat, context());
         if (std::holds_alternative<ApiError>(parsed))
             return fail(exchange, endpoint, std::get<ApiError>(parsed));
+        // More choices than slots and queue places together could never be taken in: not "busy", but refused.
+        if (const int n = std::get<ApiRequest>(parsed).n; n > m_engine.parallel() + m_queueCapacity)
+            return fail(exchange, endpoint,
+                        ApiError{400,
+                                 QStringLiteral("n is %1, but this server decodes %2 sequences at once and queues %3 "
+                                                "more: at most %4 choices fit")
+                                     .arg(n)
+                                     .arg(m_engine.parallel())
+                                     .arg(m_queueCapacity)
+                                     .arg(m_engine.parallel() + m_queueCapacity),
+                                 QStringLiteral("n")});
         auto flight = std::make_shared<InFlight>();
         flight->api = std::move(std::get<ApiRequest>(parsed));
         flight->endpoint = endpoint;
@@ -226,6 +239,7 @@ public:
         flight->results.resize(std::size_t(n));
         flight->steps.resize(std::size_t(n));
         flight->textSent.assign(std::size_t(n), 0);
+        flight->charsSent.assign(std::size_t(n), 0);
         QPointer<QObject> context = exchange.context();
         HttpExchange* ex = &exchange;
         for (int i = 0; i < n; ++i) {
@@ -300,10 +314,11 @@ public:
             return;
         QJsonValue logprobs;
         if (flight->api.logprobs || flight->api.postSamplingProbs)
-            logprobs = logprobsJson({step}, flight->api, m_tokenizer, flight->textSent[std::size_t(index)]);
+            logprobs = logprobsJson({step}, flight->api, m_tokenizer, flight->charsSent[std::size_t(index)]);
         if (step.shown.empty() && logprobs.isUndefined())
             return;
         flight->textSent[std::size_t(index)] += step.shown.size();
+        flight->charsSent[std::size_t(index)] += textLength(step.shown);
         sendChunk(exchange, *flight, index, QJsonObject{{QStringLiteral("content"), QString::fromStdString(step.shown)}},
                   QJsonValue(QJsonValue::Null), logprobs);
     }
@@ -426,6 +441,7 @@ public:
     Strategy m_strategy;
     std::unique_ptr<Database> m_database;
     std::function<void(const QByteArray&)> m_log;
+    int m_queueCapacity = 0;
     ServeMetrics m_metrics{{QStringLiteral("/health"), QStringLiteral("/metrics"), QStringLiteral("/v1/models"),
                             QStringLiteral("/v1/models/{id}"), QStringLiteral("/v1/strategy"),
                             QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions")}};

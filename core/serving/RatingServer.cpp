@@ -1,5 +1,7 @@
 #include "serving/RatingServer.h"
 
+#include <cmath>
+
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -17,6 +19,8 @@
 namespace swb {
 
 namespace {
+
+constexpr int kMaxNote = 4000; // characters of a rater's note
 
 QByteArray json(const QJsonObject& object) {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
@@ -244,8 +248,10 @@ public:
             const QJsonObject own = scores.value(label).toObject();
             for (const RubricDimension& d : rubric->dimensions) {
                 const QJsonValue score = own.value(d.name);
-                if (!score.isDouble() || score.toDouble() < d.min || score.toDouble() > d.max)
-                    return bad(QStringLiteral("'scores.%1.%2' must be a number from %3 to %4")
+                // Whole numbers, as the page's fields and the desktop's spin boxes take them (1.5 was stored as is).
+                if (!score.isDouble() || score.toDouble() < d.min || score.toDouble() > d.max ||
+                    score.toDouble() != std::floor(score.toDouble()))
+                    return bad(QStringLiteral("'scores.%1.%2' must be a whole number from %3 to %4")
                                    .arg(label, d.name)
                                    .arg(d.min)
                                    .arg(d.max));
@@ -261,7 +267,11 @@ public:
         PreferenceRecord preference;
         preference.comparisonId = comparison->id;
         preference.raterId = rater.raterId;
-        preference.note = answer.value(QLatin1String("note")).toString().left(4000);
+        preference.note = answer.value(QLatin1String("note")).toString();
+        if (preference.note.size() > kMaxNote) // refused, not cut while the page says "Saved."
+            return bad(QStringLiteral("'note' is %1 characters long; a note holds at most %2")
+                           .arg(preference.note.size())
+                           .arg(kMaxNote));
         if (chosen == QLatin1String("tie") || chosen == QLatin1String("bothbad")) {
             preference.winner = *PreferenceRecord::winnerFromName(chosen);
         } else {

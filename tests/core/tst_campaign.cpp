@@ -246,6 +246,45 @@ private slots:
         const QJsonObject done = object(swb::test::runSwbProcess({"campaign", "status", "--db", m_db, "--name", "pilot"}).out);
         QCOMPARE(done.value("comparisons_complete").toInt(), 6);
     }
+
+    // Issue 34: a note over 4,000 characters was cut to 4,000 while the page said "Saved.", and a score of 1.5
+    // was stored in a field that takes whole numbers. Both are refused now, with the reason; a note of 4,000
+    // is kept whole.
+    void answersAreRefusedRatherThanBent() {
+        ensurePilotCampaign();
+        const QJsonObject status =
+            object(swb::test::runSwbProcess({"campaign", "status", "--db", m_db, "--name", "pilot"}).out);
+        const QString link = status.value("raters").toArray().at(0).toObject().value("link").toString();
+        swb::test::ServeProcess serve({"--rating", "--db", m_db});
+        QVERIFY2(serve.port() > 0, serve.stderrText().constData());
+        const QString api = QStringLiteral("http://127.0.0.1:%1/api%2").arg(serve.port()).arg(link);
+        const QJsonObject item = object(call(api).body).value("items").toArray().at(0).toObject();
+        const QJsonObject answer = answerFor(item, 0);
+
+        QJsonObject fractional = answer;
+        QJsonObject scores = fractional.value("scores").toObject();
+        const QString label = scores.begin().key();
+        QJsonObject own = scores.value(label).toObject();
+        own.insert("relevance", 1.5);
+        scores.insert(label, own);
+        fractional.insert("scores", scores);
+        Reply reply = call(api + "/answer", "POST", QJsonDocument(fractional).toJson());
+        QCOMPARE(reply.status, 400);
+        QVERIFY2(reply.body.contains("whole number"), reply.body.constData());
+
+        QJsonObject longNote = answer;
+        longNote.insert("note", QString(4001, QLatin1Char('n')));
+        reply = call(api + "/answer", "POST", QJsonDocument(longNote).toJson());
+        QCOMPARE(reply.status, 400);
+        QVERIFY2(reply.body.contains("at most 4000"), reply.body.constData());
+
+        longNote.insert("note", QString(4000, QLatin1Char('n')));
+        reply = call(api + "/answer", "POST", QJsonDocument(longNote).toJson());
+        QCOMPARE(reply.status, 200);
+        for (const QJsonValue& again : object(call(api).body).value("items").toArray())
+            if (again.toObject().value("position") == item.value("position"))
+                QCOMPARE(again.toObject().value("answer").toObject().value("note").toString().size(), 4000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCampaign)

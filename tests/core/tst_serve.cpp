@@ -24,6 +24,7 @@
 #include "generation/Generator.h"
 #include "model/Model.h"
 #include "serving/HttpMessage.h"
+#include "serving/OpenAiApi.h"
 #include "serving/RemoteEngine.h"
 #include "serving/ServingEngine.h"
 #include "storage/Database.h"
@@ -95,6 +96,7 @@ private slots:
     void slowClientsAreCutAndConnectionsLimited();
     void sigtermDrainsStreamsInFlight();
     void apiKeyFromAFile();
+    void clientsShapesAreReadAsOpenAiMeansThem();
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
@@ -781,6 +783,71 @@ void TestServe::apiKeyFromAFile() {
         swb::test::runSwbProcess({"serve", "--port", "0", "--api-key", "k", "--api-key-file", file.fileName()});
     QCOMPARE(both.status, 2);
     QVERIFY2(both.err.contains("not both"), both.err.constData());
+}
+
+// Issue 34: OpenAI content parts reached the template as a Python list's text (46 prompt tokens instead of 17),
+// content 5 was accepted, response_format and tool_choice were refused as unknown fields, n past every slot and
+// queue place was told to retry, and text_offset counted bytes.
+void TestServe::clientsShapesAreReadAsOpenAiMeansThem() {
+    ServeProcess serve({"--chat-template", chatTemplatePath(), "--parallel", "2", "--queue", "3"});
+    QVERIFY(serve.port() > 0);
+    const auto usage = [&](const QByteArray& body) {
+        const HttpReply reply = exchange(serve.port(), request("POST", "/v1/chat/completions", body));
+        return std::pair{reply.status, object(reply.body).value("usage").toObject().value("prompt_tokens").toInt()};
+    };
+    const auto plain = usage(R"({"messages": [{"role": "user", "content": "Who spoke?"}], "max_tokens": 2})");
+    QCOMPARE(plain.first, 200);
+    const auto parts = usage(
+        R"({"messages": [{"role": "user", "content": [{"type": "text", "text": "Who spoke?"}]}], "max_tokens": 2})");
+    QCOMPARE(parts, plain);
+    // Two parts are one text with a line break between them, as vLLM joins them.
+    const auto joined = usage(R"({"messages": [{"role": "user", "content": "Who\nspoke?"}], "max_tokens": 2})");
+    QCOMPARE(
+        usage(
+            R"({"messages": [{"role": "user", "content": [{"type": "text", "text": "Who"}, {"type": "text", "text": "spoke?"}]}], "max_tokens": 2})"),
+        joined);
+    // text_offset and the rest: tool_choice "auto" and response_format "text" are served; what is not is refused
+    // with what is.
+    QCOMPARE(
+        usage(
+            R"({"messages": [{"role": "user", "content": "Who spoke?"}], "max_tokens": 2, "tool_choice": "auto", "response_format": {"type": "text"}})"),
+        plain);
+    struct Refused {
+        QByteArray body;
+        QString param;
+        QString says;
+    };
+    for (const Refused& refused : {
+             Refused{R"({"messages": [{"role": "user", "content": 5}]})", "messages",
+                     "must be a string or an array of text parts"},
+             Refused{
+                 R"({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]})",
+                 "messages", "'image_url' are not supported"},
+             Refused{R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_object"}})",
+                     "response_format", "'json_object' is not supported"},
+             Refused{R"({"messages": [{"role": "user", "content": "x"}], "tool_choice": "required"})", "tool_choice",
+                     "only \"none\" and \"auto\""},
+             Refused{R"({"messages": [{"role": "user", "content": "x"}], "n": 6})", "n", "at most 5 choices fit"},
+         }) {
+        const HttpReply reply = exchange(serve.port(), request("POST", "/v1/chat/completions", refused.body));
+        QCOMPARE(reply.status, 400);
+        const QJsonObject error = object(reply.body).value("error").toObject();
+        QCOMPARE(error.value("param").toString(), refused.param);
+        QVERIFY2(error.value("message").toString().contains(refused.says), reply.body.constData());
+    }
+    // text_offset counts characters (textLength: code points, where it counted bytes).
+    const HttpReply completion =
+        exchange(serve.port(),
+                 request("POST", "/v1/completions", R"({"prompt": "And God said", "max_tokens": 24, "logprobs": 1})"));
+    QCOMPARE(completion.status, 200);
+    const QJsonObject choice = object(completion.body).value("choices").toArray().at(0).toObject();
+    const QJsonArray offsets = choice.value("logprobs").toObject().value("text_offset").toArray();
+    QCOMPARE(offsets.size(), 24);
+    QCOMPARE(offsets.first().toInt(), 0);
+    for (qsizetype i = 1; i < offsets.size(); ++i)
+        QVERIFY(offsets[i].toInt() >= offsets[i - 1].toInt());
+    QVERIFY(offsets.last().toInt() <= choice.value("text").toString().size());
+    QCOMPARE(swb::textLength("a\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80"), std::size_t(4)); // a, é, 日, 😀
 }
 
 void TestServe::disconnectCancels() {

@@ -21,6 +21,73 @@ QByteArray ApiError::body() const {
     return QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact);
 }
 
+namespace {
+
+void writeJson(QByteArray& out, const QJsonValue& value, bool byValue);
+
+// Members in key order, or (byValue: a top_logprobs object) by their numbers, largest first.
+void writeObject(QByteArray& out, const QJsonObject& object, bool byValue) {
+    const QStringList names = object.keys();
+    std::vector<QString> keys(names.begin(), names.end());
+    if (byValue)
+        std::stable_sort(keys.begin(), keys.end(), [&](const QString& a, const QString& b) {
+            return object.value(a).toDouble() > object.value(b).toDouble();
+        });
+    out += '{';
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        writeJson(out, keys[i], false);
+        out += ':';
+        const QJsonValue member = object.value(keys[i]);
+        // completions' top_logprobs: an array of {token: logprob} objects, one per position
+        if (keys[i] == QLatin1String("top_logprobs") && member.isArray()) {
+            out += '[';
+            const QJsonArray tops = member.toArray();
+            for (qsizetype t = 0; t < tops.size(); ++t) {
+                if (t > 0)
+                    out += ',';
+                // {token: logprob, …}, not chat's {token, logprob, bytes} entries
+                const QJsonObject top = tops[t].toObject();
+                const bool numbers = tops[t].isObject() &&
+                                     std::all_of(top.begin(), top.end(), [](const auto& v) { return v.isDouble(); });
+                writeJson(out, tops[t], numbers);
+            }
+            out += ']';
+        } else {
+            writeJson(out, member, false);
+        }
+    }
+    out += '}';
+}
+
+void writeJson(QByteArray& out, const QJsonValue& value, bool byValue) {
+    if (value.isObject()) {
+        writeObject(out, value.toObject(), byValue);
+    } else if (value.isArray()) {
+        out += '[';
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (i > 0)
+                out += ',';
+            writeJson(out, array[i], false);
+        }
+        out += ']';
+    } else {
+        // A scalar as QJsonDocument writes it: inside a one-element array, the brackets taken off.
+        const QByteArray one = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+        out += one.mid(1, one.size() - 2);
+    }
+}
+
+} // namespace
+
+QByteArray answerJson(const QJsonObject& answer) {
+    QByteArray out;
+    writeObject(out, answer, false);
+    return out;
+}
+
 std::size_t textLength(const std::string& utf8) {
     return static_cast<std::size_t>(
         std::count_if(utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));

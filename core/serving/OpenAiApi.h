@@ -69,6 +69,10 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
 // OpenAI's finish_reason for ours: "stop" (end token or stop string), "length" (max tokens or context).
 QString openAiFinishReason(FinishReason finish);
 
+// An answer's JSON text (compact). As QJsonDocument writes it, except that completions' top_logprobs objects
+// list their tokens most likely first, as OpenAI's do (QJsonObject keeps keys in alphabetical order).
+QByteArray answerJson(const QJsonObject& answer);
+
 // The characters (Unicode code points) of UTF-8 text: what OpenAI's text_offset counts.
 std::size_t textLength(const std::string& utf8);
 

@@ -31,7 +31,7 @@ namespace {
 const QString kDefaultStrategyName = OpenAiServer::kServedStrategyName;
 
 QByteArray json(const QJsonObject& object) {
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    return answerJson(object);
 }
 
 // One generation request in flight: its choices as they come back from the engine, its stream, its log.

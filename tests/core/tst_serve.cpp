@@ -848,6 +848,29 @@ void TestServe::clientsShapesAreReadAsOpenAiMeansThem() {
         QVERIFY(offsets[i].toInt() >= offsets[i - 1].toInt());
     QVERIFY(offsets.last().toInt() <= choice.value("text").toString().size());
     QCOMPARE(swb::textLength("a\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80"), std::size_t(4)); // a, é, 日, 😀
+    // Completions' top_logprobs list their tokens most likely first, as written (they came in alphabetical order).
+    const HttpReply tops =
+        exchange(serve.port(),
+                 request("POST", "/v1/completions", R"({"prompt": "And God said", "max_tokens": 8, "logprobs": 5})"));
+    QCOMPARE(tops.status, 200);
+    const qsizetype start = tops.body.indexOf("\"top_logprobs\":[");
+    QVERIFY(start >= 0);
+    const QByteArray list = tops.body.mid(start, tops.body.indexOf(']', start) - start);
+    static const QRegularExpression entry(QStringLiteral(R"re(\{([^{}]*)\})re"));
+    static const QRegularExpression number(QStringLiteral(R"re(":(-?[0-9.eE+-]+))re"));
+    int checked = 0;
+    for (auto objects = entry.globalMatch(QString::fromUtf8(list)); objects.hasNext();) {
+        double previous = 1.0;
+        int members = 0;
+        for (auto values = number.globalMatch(objects.next().captured(1)); values.hasNext(); ++members) {
+            const double logprob = values.next().captured(1).toDouble();
+            QVERIFY2(logprob <= previous, list.constData());
+            previous = logprob;
+        }
+        QCOMPARE(members, 5);
+        ++checked;
+    }
+    QCOMPARE(checked, 8);
 }
 
 void TestServe::disconnectCancels() {

@@ -144,15 +144,16 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         QJsonArray tokens;
         for (const RemoteStep& step : result->steps)
             tokens.append(step.chosen.id);
-        QJsonObject out{{QStringLiteral("text"), QString::fromStdString(result->text)},
-                        {QStringLiteral("tokens"), tokens},
-                        {QStringLiteral("finish_reason"), result->finishReason},
-                        {QStringLiteral("strategy"), strategy.toJson()},
-                        {QStringLiteral("model"), remote->modelId},
-                        {QStringLiteral("server"), remote->base.toString()},
-                        {QStringLiteral("engine"), remoteEngineName(remote->engine)},
-                        {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
-                        {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
+        QJsonObject out{
+            {QStringLiteral("text"), QString::fromStdString(result->text)},
+            {QStringLiteral("tokens"), tokens},
+            {QStringLiteral("finish_reason"), finishReasonName(toGenerationResult(result.value(), request).finish)},
+            {QStringLiteral("strategy"), strategy.toJson()},
+            {QStringLiteral("model"), remote->modelId},
+            {QStringLiteral("server"), remote->base.toString()},
+            {QStringLiteral("engine"), remoteEngineName(remote->engine)},
+            {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
+            {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
         out.insert(QStringLiteral("seed"), static_cast<double>(strategy.seed.value_or(0)));
         if (runId > 0)
             out.insert(QStringLiteral("run_id"), runId);

@@ -20,6 +20,8 @@ browser=(chromium chromium-driver)
 browser+=(clang libclang-rt-14-dev)
 # CI's format check of changed lines (.ci/check-format.sh), wanted in the same way.
 browser+=(clang-format)
+# promtool, which tst_serve runs on swb serve's /metrics after hostile requests; wanted in the same way.
+browser+=(prometheus)
 
 missingOf() {
     local p status

@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -626,6 +627,18 @@ void TestServe::metricsFoldUnknownPathsAndStayParsable() {
     QCOMPARE(values.value("swb_requests_total{endpoint=\"other\",status=\"401\"}"), 31.0);
     QCOMPARE(values.value("swb_requests_total{endpoint=\"other\",status=\"404\"}"), 5.0);
     QCOMPARE(endpoints, (QSet<QString>{"other", "/health"}));
+    // Prometheus' own checker, where it is installed (Debian's prometheus package).
+    const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+    if (promtool.isEmpty())
+        QSKIP("promtool is not installed (Debian package prometheus): the format was checked by pattern only");
+    QProcess check;
+    check.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+    QVERIFY(check.waitForStarted(10000));
+    check.write(reply.body);
+    check.closeWriteChannel();
+    QVERIFY(check.waitForFinished(30000));
+    const QByteArray said = check.readAllStandardOutput() + check.readAllStandardError();
+    QVERIFY2(check.exitCode() == 0, said.constData());
 }
 
 // Issue 34: a model the server does not have was served with 200 as if asked for, and GET /v1/models/{id}

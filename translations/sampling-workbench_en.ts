@@ -1122,12 +1122,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+566"/>
+        <location line="+565"/>
         <source>Gold…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-565"/>
+        <location line="-564"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1137,7 +1137,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+98"/>
+        <location line="+97"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>Imported %n prompt from %1.</numerusform>
@@ -3176,7 +3176,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Probability the drawn tokens should have on average.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3221,7 +3221,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Penalty scale; 0 turns DRY off.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3251,7 +3251,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Centre temperature.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3281,7 +3281,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>epsilon of the eta formula.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3311,7 +3311,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Target surprise (bits).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3346,7 +3346,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Penalty per occurrence.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3366,7 +3366,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Above 1 discourages repetition.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3376,7 +3376,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Temperature T.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3386,7 +3386,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Share of the top 100&apos;s entropy.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3406,7 +3406,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Number of standard deviations.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3416,7 +3416,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Cumulative probability to keep.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3426,7 +3426,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Mass of typical tokens to keep.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3436,7 +3436,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Multiplier of the squared top probability.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3446,7 +3446,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Share of the total curvature kept; 1 is off.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3456,7 +3456,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Smoothing factor; 0 is off.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3471,7 +3471,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Probability a token needs to count as a top choice.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3516,7 +3516,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Expert p</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3541,7 +3541,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>p with the prompt</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4242,7 +4242,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+0"/>
         <source>Save Sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4252,7 +4252,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>CSV (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4593,7 +4593,7 @@ have been compared.</source>
 <context>
     <name>swb::TokenStreamView</name>
     <message>
-        <location filename="../ui/explore/TokenStreamView.cpp" line="+36"/>
+        <location filename="../ui/explore/TokenStreamView.cpp" line="+37"/>
         <source>Generated tokens</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4633,7 +4633,14 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&lt;i&gt;candidate&lt;/i&gt;</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1114,12 +1114,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+566"/>
+        <location line="+565"/>
         <source>Gold…</source>
         <translation>金标准…</translation>
     </message>
     <message>
-        <location line="-565"/>
+        <location line="-564"/>
         <source>Mark this comparison as gold, with the answer raters should give, to measure raters</source>
         <translation>将此比较标记为金标准，并给出评分者应当给出的答案，用于衡量评分者</translation>
     </message>
@@ -1129,7 +1129,7 @@
         <translation>快捷键：Tab 在分数之间移动，直接输入分数；Ctrl+1…4 偏好 A…D，Ctrl+T 平局，Ctrl+B 都不好；Ctrl+N 下一个未评分，Ctrl+PgUp/PgDown 上一个/下一个，Ctrl+R 揭晓。</translation>
     </message>
     <message numerus="yes">
-        <location line="+98"/>
+        <location line="+97"/>
         <source>Imported %n prompt(s) from %1.</source>
         <translation>
             <numerusform>已从 %1 导入 %n 个提示词。</numerusform>
@@ -3171,7 +3171,7 @@ have been compared.</source>
         <translation>使抽取到的词元概率平均保持在目标附近：围绕一个随已抽取概率自适应调整的目标重塑分布。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Probability the drawn tokens should have on average.</source>
         <translation>抽取词元平均应有的概率。</translation>
     </message>
@@ -3216,7 +3216,7 @@ have been compared.</source>
         <translation>惩罚会延长文本中已重复序列的词元。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Penalty scale; 0 turns DRY off.</source>
         <translation>惩罚系数；0 关闭 DRY。</translation>
     </message>
@@ -3246,7 +3246,7 @@ have been compared.</source>
         <translation>动态温度：模型不确定（熵高）时更高，确定时更低。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Centre temperature.</source>
         <translation>中心温度。</translation>
     </message>
@@ -3276,7 +3276,7 @@ have been compared.</source>
         <translation>随熵变化的下限：移除低于 min(epsilon, sqrt(epsilon) exp(-H)) 的词元。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>epsilon of the eta formula.</source>
         <translation>eta 公式中的 epsilon。</translation>
     </message>
@@ -3306,7 +3306,7 @@ have been compared.</source>
         <translation>Mirostat 1.0：逐步调整 top-k 截断，使惊奇度保持在 tau 附近。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Target surprise (bits).</source>
         <translation>目标惊奇度（比特）。</translation>
     </message>
@@ -3341,7 +3341,7 @@ have been compared.</source>
         <translation>频率与存在惩罚：从每个已使用词元的 logit 中减去 次数 × frequency + presence。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Penalty per occurrence.</source>
         <translation>每次出现的惩罚。</translation>
     </message>
@@ -3361,7 +3361,7 @@ have been compared.</source>
         <translation>降低文本中已出现的每个词元的可能性：正 logit 除以惩罚值，负 logit 乘以惩罚值。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Above 1 discourages repetition.</source>
         <translation>大于 1 时抑制重复。</translation>
     </message>
@@ -3371,7 +3371,7 @@ have been compared.</source>
         <translation>将 logit 除以 T：小于 1 使分布更尖锐，大于 1 使其更平坦；0 只保留最可能的词元。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Temperature T.</source>
         <translation>温度 T。</translation>
     </message>
@@ -3381,7 +3381,7 @@ have been compared.</source>
         <translation>Top-H：保留最可能的词元，直到它们的熵项之和不超过前 100 个词元熵的 h 倍。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Share of the top 100&apos;s entropy.</source>
         <translation>前 100 个词元熵的比例。</translation>
     </message>
@@ -3401,7 +3401,7 @@ have been compared.</source>
         <translation>保留 logit 与最大 logit 相差不超过 n 个标准差的词元。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Number of standard deviations.</source>
         <translation>标准差的个数。</translation>
     </message>
@@ -3411,7 +3411,7 @@ have been compared.</source>
         <translation>核采样：保留累计概率达到 p 的最小的最可能词元集合。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Cumulative probability to keep.</source>
         <translation>保留的累计概率。</translation>
     </message>
@@ -3421,7 +3421,7 @@ have been compared.</source>
         <translation>局部典型采样：保留惊奇度最接近熵的词元，直到累计概率达到 p。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Mass of typical tokens to keep.</source>
         <translation>保留的典型词元的概率总量。</translation>
     </message>
@@ -3431,7 +3431,7 @@ have been compared.</source>
         <translation>移除概率低于 a 乘以最高概率平方的词元。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Multiplier of the squared top probability.</source>
         <translation>最高概率平方的乘数。</translation>
     </message>
@@ -3441,7 +3441,7 @@ have been compared.</source>
         <translation>无尾采样：在排序后概率的曲率累计达到 z 处截断。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Share of the total curvature kept; 1 is off.</source>
         <translation>保留的总曲率比例；1 为关闭。</translation>
     </message>
@@ -3451,7 +3451,7 @@ have been compared.</source>
         <translation>二次采样：将低于最高值的 logit 按其与最高值距离的平方（配合 curve 时为立方）乘以 factor 向下弯折。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Smoothing factor; 0 is off.</source>
         <translation>平滑系数；0 为关闭。</translation>
     </message>
@@ -3466,7 +3466,7 @@ have been compared.</source>
         <translation>排除首选：有时移除所有高概率词元，只保留其中概率最低的一个。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Probability a token needs to count as a top choice.</source>
         <translation>词元被视为首选所需的概率。</translation>
     </message>
@@ -3511,7 +3511,7 @@ have been compared.</source>
         <translation>对比搜索：得分 = (1 − α) · p − α · 与上下文的最大余弦相似度；取最高者。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Expert p</source>
         <translation>专家 p</translation>
     </message>
@@ -3536,7 +3536,7 @@ have been compared.</source>
         <translation>对比解码：专家 p ≥ %1（α · 最大 p）的候选为合理候选并被打分；随后采样链作用于这些得分。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>p with the prompt</source>
         <translation>有提示时的 p</translation>
     </message>
@@ -4233,7 +4233,7 @@ have been compared.</source>
         <translation>扫描 (*.json)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+0"/>
         <source>Save Sweep</source>
         <translation>保存扫描</translation>
     </message>
@@ -4243,7 +4243,7 @@ have been compared.</source>
         <translation>导出扫描指标</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
@@ -4581,7 +4581,7 @@ have been compared.</source>
 <context>
     <name>swb::TokenStreamView</name>
     <message>
-        <location filename="../ui/explore/TokenStreamView.cpp" line="+36"/>
+        <location filename="../ui/explore/TokenStreamView.cpp" line="+37"/>
         <source>Generated tokens</source>
         <translation>生成的词元</translation>
     </message>
@@ -4621,7 +4621,14 @@ have been compared.</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：“%2”（id %3）&lt;br&gt;原始 p %4 · 最终 p %5 · 原始排名 %6&lt;br&gt;熵：原始 %7 · 最终 %8 nats</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&lt;i&gt;candidate&lt;/i&gt;</source>
         <translation>&lt;i&gt;候选&lt;/i&gt;</translation>
     </message>

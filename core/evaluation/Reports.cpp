@@ -730,7 +730,8 @@ void addTextMetrics(StrategySummary& summary, const std::vector<qint64>& runs, c
         lengths.push_back(static_cast<double>(run.tokens.size()));
         if (!run.tokens.empty()) {
             perplexities.push_back(stats::perplexity(run.rawP));
-            entropies.push_back(stats::mean(run.rawEntropy));
+            if (const double entropy = stats::mean(run.rawEntropy); !std::isnan(entropy)) // unknown: a remote run's
+                entropies.push_back(entropy);
         }
         if (const double r = stats::repetitionRate(run.tokens, 4); !std::isnan(r))
             rep4.push_back(r);
@@ -1041,8 +1042,9 @@ Status Reports::writeCsv(ReportKind kind, QIODevice& device, const ReportOptions
             [&](const StepReportRow& row) {
                 csv.writeRow({QString::number(row.runId), QString::number(row.step), QString::number(row.tokenId),
                               row.tokenText, CsvWriter::number(row.rawP), CsvWriter::number(row.finalP),
-                              QString::number(row.rawRank), CsvWriter::number(row.rawEntropy),
-                              CsvWriter::number(row.finalEntropy), QString::number(row.finalCount)});
+                              row.rawRank > 0 ? QString::number(row.rawRank) : QString(), // empty: unknown
+                              CsvWriter::number(row.rawEntropy), CsvWriter::number(row.finalEntropy),
+                              row.finalCount >= 0 ? QString::number(row.finalCount) : QString()});
             },
             tokenText);
         if (!status)

@@ -31,6 +31,7 @@ struct StepTrace {
     TokenId chosen = -1;
     float rawP = 0.0f;
     float finalP = 0.0f;
+    // Unknown where a remote engine does not say: rawRank 0, entropies NaN, finalCount -1 (stored as NULL).
     int rawRank = 0;           // 1 + number of tokens with a strictly larger raw logit
     double rawEntropy = 0.0;   // nats
     double finalEntropy = 0.0; // nats

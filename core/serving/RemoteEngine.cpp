@@ -385,6 +385,10 @@ GeneratedStep toGeneratedStep(const RemoteStep& s) {
     trace.chosen = s.chosen.id;
     trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
     trace.finalP = float(s.chosen.postProb.value_or(0.0));
+    // What an engine does not give is unknown, not 0 (exports leave it empty).
+    trace.rawEntropy = NAN;
+    trace.finalEntropy = NAN;
+    trace.finalCount = -1;
     // The chosen token's place among the engine's top-N (by id, or by text where it gives no ids); 0 when
     // it is not among them.
     trace.rawRank = 0;

@@ -215,6 +215,36 @@ ALTER TABLE runs ADD COLUMN compute_dtype TEXT;
 ALTER TABLE runs ADD COLUMN device TEXT;
 ALTER TABLE runs ADD COLUMN kernel_path TEXT;
 )SQL",
+    // 6 -> 7: what a step does not know is NULL, not 0: a remote engine gives no entropies, no survivor count,
+    // and no rank for a token outside its top N. The remote runs stored before get NULL there (their zeros
+    // meant unknown and made exports say a mean raw entropy of 0).
+    R"SQL(
+CREATE TABLE steps_v7 (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    raw_p REAL NOT NULL,
+    final_p REAL NOT NULL,
+    raw_rank INTEGER,
+    raw_entropy REAL,
+    final_entropy REAL,
+    draw REAL,
+    final_count INTEGER,
+    stages BLOB NOT NULL,
+    alternatives BLOB NOT NULL,
+    text TEXT,
+    UNIQUE (run_id, step)
+);
+INSERT INTO steps_v7 (id, run_id, step, token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw,
+                      final_count, stages, alternatives, text)
+    SELECT id, run_id, step, token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw, final_count,
+           stages, alternatives, text FROM steps;
+UPDATE steps_v7 SET raw_rank = NULLIF(raw_rank, 0), raw_entropy = NULL, final_entropy = NULL, final_count = NULL
+    WHERE run_id IN (SELECT r.id FROM runs r JOIN models m ON m.id = r.model_id WHERE m.format = 'remote');
+DROP TABLE steps;
+ALTER TABLE steps_v7 RENAME TO steps;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

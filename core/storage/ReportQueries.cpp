@@ -1,5 +1,7 @@
 #include "storage/ReportQueries.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 #include <QSqlQuery>
@@ -118,10 +120,10 @@ Status ReportQueries::forEachStep(const std::function<void(const StepReportRow&,
         row.tokenId = query.value(2).toInt();
         row.rawP = static_cast<float>(query.value(3).toDouble());
         row.finalP = static_cast<float>(query.value(4).toDouble());
-        row.rawRank = query.value(5).toInt();
-        row.rawEntropy = query.value(6).toDouble();
-        row.finalEntropy = query.value(7).toDouble();
-        row.finalCount = query.value(8).toInt();
+        row.rawRank = query.value(5).toInt(); // NULL (unknown): 0
+        row.rawEntropy = query.value(6).isNull() ? NAN : query.value(6).toDouble();
+        row.finalEntropy = query.value(7).isNull() ? NAN : query.value(7).toDouble();
+        row.finalCount = query.value(8).isNull() ? -1 : query.value(8).toInt();
         visit(row, query.value(9).toString());
     }
     return {};
@@ -138,7 +140,7 @@ Result<QHash<qint64, RunSteps>> ReportQueries::stepSeries() {
         RunSteps& run = steps[query.value(0).toLongLong()];
         run.tokens.push_back(query.value(1).toInt());
         run.rawP.push_back(query.value(2).toDouble());
-        run.rawEntropy.push_back(query.value(3).toDouble());
+        run.rawEntropy.push_back(query.value(3).isNull() ? NAN : query.value(3).toDouble());
     }
     return steps;
 }

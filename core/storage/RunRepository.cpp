@@ -58,14 +58,24 @@ Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& ste
         sqlite3_bind_int(statement, 3, trace.chosen);
         sqlite3_bind_double(statement, 4, trace.rawP);
         sqlite3_bind_double(statement, 5, trace.finalP);
-        sqlite3_bind_int(statement, 6, trace.rawRank);
-        sqlite3_bind_double(statement, 7, trace.rawEntropy);
-        sqlite3_bind_double(statement, 8, trace.finalEntropy);
+        // Unknown (a remote engine's step): NULL. A rank is 1 or more; a survivor count 0 or more.
+        if (trace.rawRank > 0)
+            sqlite3_bind_int(statement, 6, trace.rawRank);
+        else
+            sqlite3_bind_null(statement, 6);
+        for (const auto& [column, value] : {std::pair{7, trace.rawEntropy}, std::pair{8, trace.finalEntropy}})
+            if (std::isfinite(value))
+                sqlite3_bind_double(statement, column, value);
+            else
+                sqlite3_bind_null(statement, column);
         if (std::isfinite(trace.draw))
             sqlite3_bind_double(statement, 9, trace.draw);
         else
             sqlite3_bind_null(statement, 9);
-        sqlite3_bind_int(statement, 10, trace.finalCount);
+        if (trace.finalCount >= 0)
+            sqlite3_bind_int(statement, 10, trace.finalCount);
+        else
+            sqlite3_bind_null(statement, 10);
         sqlite3_bind_blob(statement, 11, stages.constData(), static_cast<int>(stages.size()), SQLITE_TRANSIENT);
         sqlite3_bind_blob(statement, 12, alternatives.constData(), static_cast<int>(alternatives.size()),
                           SQLITE_TRANSIENT);
@@ -141,8 +151,9 @@ bool RunRecord::operator==(const RunRecord& other) const {
         const StepTrace& a = steps[i];
         const StepTrace& b = other.steps[i];
         if (a.chosen != b.chosen || a.rawP != b.rawP || a.finalP != b.finalP || a.rawRank != b.rawRank ||
-            a.rawEntropy != b.rawEntropy || a.finalEntropy != b.finalEntropy || !sameDouble(a.draw, b.draw) ||
-            a.finalCount != b.finalCount || a.stages.size() != b.stages.size() || a.top.size() != b.top.size())
+            !sameDouble(a.rawEntropy, b.rawEntropy) || !sameDouble(a.finalEntropy, b.finalEntropy) ||
+            !sameDouble(a.draw, b.draw) || a.finalCount != b.finalCount || a.stages.size() != b.stages.size() ||
+            a.top.size() != b.top.size())
             return false;
         for (std::size_t s = 0; s < a.stages.size(); ++s)
             if (a.stages[s].sampler != b.stages[s].sampler || a.stages[s].kept != b.stages[s].kept ||
@@ -381,11 +392,11 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         trace.chosen = steps.value(0).toInt();
         trace.rawP = static_cast<float>(steps.value(1).toDouble());
         trace.finalP = static_cast<float>(steps.value(2).toDouble());
-        trace.rawRank = steps.value(3).toInt();
-        trace.rawEntropy = steps.value(4).toDouble();
-        trace.finalEntropy = steps.value(5).toDouble();
+        trace.rawRank = steps.value(3).toInt(); // NULL: 0, unknown
+        trace.rawEntropy = steps.value(4).isNull() ? NAN : steps.value(4).toDouble();
+        trace.finalEntropy = steps.value(5).isNull() ? NAN : steps.value(5).toDouble();
         trace.draw = steps.value(6).isNull() ? NAN : steps.value(6).toDouble();
-        trace.finalCount = steps.value(7).toInt();
+        trace.finalCount = steps.value(7).isNull() ? -1 : steps.value(7).toInt();
         auto stages = step_blob::unpackStages(steps.value(8).toByteArray());
         auto top = step_blob::unpackAlternatives(steps.value(9).toByteArray());
         if (!stages || !top)

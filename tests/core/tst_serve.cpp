@@ -933,6 +933,20 @@ void TestServe::remoteModelMatchesLocalGenerate() {
     QCOMPARE(info.status, 0);
     QCOMPARE(object(info.out).value("engine").toString(), QStringLiteral("swb serve"));
     QCOMPARE(object(info.out).value("model").toString(), QStringLiteral("kjv-tiny"));
+    // Exported, what the engine did not give is empty, not 0 (it said a mean raw entropy of 0).
+    const auto steps = swb::test::runSwbProcess({"export", "--report", "steps", "--db", store});
+    QCOMPARE(steps.status, 0);
+    const QList<QByteArray> rows = steps.out.trimmed().split('\n');
+    QCOMPARE(rows.size(), 13);
+    QVERIFY2(rows[0].trimmed().endsWith("raw_rank,raw_entropy,final_entropy,final_count"), rows[0].constData());
+    for (qsizetype i = 1; i < rows.size(); ++i) // CSV rows end in CR LF
+        QVERIFY2(rows[i].trimmed().endsWith(",,,"), rows[i].constData());
+    const auto summary = swb::test::runSwbProcess({"export", "--report", "summary", "--db", store});
+    QCOMPARE(summary.status, 0);
+    const QList<QByteArray> lines = summary.out.trimmed().split('\n');
+    const int column = int(lines[0].trimmed().split(',').indexOf("mean_raw_entropy"));
+    QVERIFY2(column > 0, lines[0].constData());
+    QCOMPARE(lines[1].trimmed().split(',').value(column), QByteArray());
     const auto served = swb::test::runSwbProcess({"serve", "--port", "0", "--model", address});
     QCOMPARE(served.status, 2);
     QVERIFY2(served.err.contains("is a server address"), served.err.constData());

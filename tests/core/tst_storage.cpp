@@ -186,6 +186,62 @@ private slots:
         QCOMPARE(steps.value(0).toInt(), 0);
     }
 
+    // Issue 34: what a remote engine does not give (entropies, survivor count, a rank outside its top N) was
+    // stored as 0. It is NULL now and reads back unknown; a store from before (schema 6) migrates, its remote
+    // runs' zeros becoming unknown and a local run's values kept.
+    void unknownStepValuesStayUnknown() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("store.sqlite"));
+        qint64 localRun = 0, remoteRun = 0, freshRemoteRun = 0;
+        {
+            auto db = Database::open(path);
+            QVERIFY(db.ok());
+            RunRepository runs(*db.value());
+            const qint64 local = runs.saveModel({0, QStringLiteral("/m"), QStringLiteral("gguf"),
+                                                 QStringLiteral("llama"), QStringLiteral("h"), 1, QStringLiteral("{}")})
+                                     .value();
+            const qint64 remote =
+                runs.saveModel({0, QStringLiteral("http://127.0.0.1:8080/v1"), QStringLiteral("remote"),
+                                QStringLiteral("llama.cpp"), QStringLiteral("r"), 0, QStringLiteral("{}")})
+                    .value();
+            const qint64 strategy = runs.saveStrategy(Strategy::parse(QStringLiteral("greedy")).value()).value();
+            RunRecord a = sampleRun(local, strategy, 2, 1);
+            a.steps[0].rawEntropy = 0.0; // a real zero (a certain step) stays a zero
+            QVERIFY(runs.saveRun(a).ok());
+            localRun = a.id;
+            // A remote run as the code before this saved it: zeros for what the engine did not give.
+            RunRecord b = sampleRun(remote, strategy, 2, 2);
+            for (StepTrace& step : b.steps) {
+                step.rawEntropy = 0.0;
+                step.finalEntropy = 0.0;
+                step.finalCount = 0;
+            }
+            QVERIFY(runs.saveRun(b).ok());
+            remoteRun = b.id;
+            // A remote run as it is saved now: unknown.
+            RunRecord c = sampleRun(remote, strategy, 1, 3);
+            c.steps[0].rawEntropy = NAN;
+            c.steps[0].finalEntropy = NAN;
+            c.steps[0].finalCount = -1;
+            c.steps[0].rawRank = 0;
+            QVERIFY(runs.saveRun(c).ok());
+            freshRemoteRun = c.id;
+            QVERIFY(runs.loadRun(c.id).value() == c);
+            QVERIFY(db.value()->execSql(QStringLiteral("PRAGMA user_version = 6"), QStringLiteral("as schema 6")).ok());
+        }
+        auto db = Database::open(path); // migrates 6 -> 7
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        RunRepository runs(*db.value());
+        const RunRecord local = runs.loadRun(localRun).value();
+        QCOMPARE(local.steps[0].rawEntropy, 0.0);
+        QVERIFY(local.steps[1].rawEntropy > 0.0 && local.steps[1].finalCount > 0 && local.steps[1].rawRank > 0);
+        for (qint64 id : {remoteRun, freshRemoteRun})
+            for (const StepTrace& step : runs.loadRun(id).value().steps) {
+                QVERIFY(std::isnan(step.rawEntropy) && std::isnan(step.finalEntropy));
+                QCOMPARE(step.finalCount, -1);
+            }
+    }
+
     // Each run keeps how it was computed (schema 6); a store from before migrates, its runs reading unknown.
     void runSetupIsStoredAndOlderStoresMigrate() {
         QTemporaryDir dir;

@@ -1,6 +1,7 @@
 #include "explore/TokenStreamView.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -283,9 +284,9 @@ QString TokenStreamView::toolTipText(int chip, int alternatives) const {
                        .arg(step.token)
                        .arg(t.rawP, 0, 'g', 4)
                        .arg(t.finalP, 0, 'g', 4)
-                       .arg(t.rawRank)
-                       .arg(t.rawEntropy, 0, 'f', 3)
-                       .arg(t.finalEntropy, 0, 'f', 3);
+                       .arg(t.rawRank > 0 ? QString::number(t.rawRank) : tr("unknown"))
+                       .arg(std::isnan(t.rawEntropy) ? tr("unknown") : QString::number(t.rawEntropy, 'f', 3))
+                       .arg(std::isnan(t.finalEntropy) ? tr("unknown") : QString::number(t.finalEntropy, 'f', 3));
     const int shown = std::min(alternatives, static_cast<int>(t.top.size()));
     if (shown > 0) {
         html += QStringLiteral("<table cellspacing='0' cellpadding='2'><tr>") + cell(tr("<i>candidate</i>")) +

@@ -120,15 +120,17 @@ int runServe(const Invocation& call) {
                          .arg(host));
 
     std::unique_ptr<Database> database = openOptionalRunStore(call);
-    // The default strategy: --strategy, else $SAMPLING_STRATEGY, else the one a PUT saved in --db, else greedy.
+    // The default strategy: --strategy, else $SAMPLING_STRATEGY, else the one a PUT left in --db, else greedy.
     QString source = call.args.value(QStringLiteral("strategy"));
     if (source.isEmpty())
         source = qEnvironmentVariable("SAMPLING_STRATEGY");
     std::optional<Strategy> strategy;
     if (source.isEmpty() && database) {
         RunRepository runs(*database);
-        if (Result<std::vector<std::pair<qint64, Strategy>>> named = runs.listNamedStrategies())
-            for (const auto& [id, s] : named.value())
+        if (Result<std::optional<Strategy>> served = runs.servedStrategy(); served && served.value())
+            strategy = *served.value();
+        else if (Result<std::vector<std::pair<qint64, Strategy>>> named = runs.listNamedStrategies())
+            for (const auto& [id, s] : named.value()) // a store from before schema 7 named it instead
                 if (s.name == OpenAiServer::kServedStrategyName)
                     strategy = s;
     }

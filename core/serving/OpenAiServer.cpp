@@ -28,7 +28,6 @@ namespace swb {
 namespace {
 
 // The name a run store keeps the served default strategy under.
-const QString kDefaultStrategyName = OpenAiServer::kServedStrategyName;
 
 QByteArray json(const QJsonObject& object) {
     return answerJson(object);
@@ -205,9 +204,17 @@ public:
             return fail(exchange, path, ApiError{400, strategy.error().message, QStringLiteral("strategy")});
         if (m_database) {
             RunRepository runs(*m_database);
-            Strategy saved = strategy.value();
-            if (Result<qint64> id = runs.saveNamedStrategy(saved, kDefaultStrategyName); !id)
-                return fail(exchange, path, ApiError{500, QStringLiteral("the strategy is valid but cannot be saved: %1").arg(id.error().message), {}, QStringLiteral("server_error")});
+            // Saved under its own name (reports show served runs by it); the store remembers it as the default.
+            Result<qint64> id = runs.saveStrategy(strategy.value());
+            const Status remembered = id ? runs.setServedStrategy(id.value()) : Status(id.error());
+            if (!remembered)
+                return fail(
+                    exchange, path,
+                    ApiError{
+                        500,
+                        QStringLiteral("the strategy is valid but cannot be saved: %1").arg(remembered.error().message),
+                        {},
+                        QStringLiteral("server_error")});
         }
         m_strategy = strategy.value();
         log(QJsonObject{{QStringLiteral("endpoint"), path}, {QStringLiteral("status"), 200},

@@ -30,10 +30,11 @@ struct ServeOptions {
 // The model behind an OpenAI-compatible HTTP API (see README "Serving"): POST /v1/completions and
 // /v1/chat/completions (streamed as server-sent events when asked), GET /v1/models, GET/PUT /v1/strategy,
 // GET /metrics, GET /health. Lives on the calling thread's event loop; the model decodes on the engine's
-// own thread with continuous batching. A strategy PUT is saved in the run store (when given) under
-// kServedStrategyName, and served runs are recorded there.
+// own thread with continuous batching. A strategy PUT is saved in the run store (when given) under its own
+// name and remembered there as the served default (RunRepository::servedStrategy); served runs are recorded there.
 class OpenAiServer {
 public:
+    // The name a PUT strategy was saved under before schema 7 (a restart still finds it in such a store).
     static inline const QString kServedStrategyName = QStringLiteral("serve default");
 
     OpenAiServer(Model& model, const Tokenizer& tokenizer, std::optional<ChatTemplate> chatTemplate, Strategy strategy,

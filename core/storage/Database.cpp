@@ -217,7 +217,8 @@ ALTER TABLE runs ADD COLUMN kernel_path TEXT;
 )SQL",
     // 6 -> 7: what a step does not know is NULL, not 0: a remote engine gives no entropies, no survivor count,
     // and no rank for a token outside its top N. The remote runs stored before get NULL there (their zeros
-    // meant unknown and made exports say a mean raw entropy of 0).
+    // meant unknown and made exports say a mean raw entropy of 0). And store_settings: what the store
+    // remembers beyond its records (swb serve's default strategy).
     R"SQL(
 CREATE TABLE steps_v7 (
     id INTEGER PRIMARY KEY,
@@ -244,6 +245,10 @@ UPDATE steps_v7 SET raw_rank = NULLIF(raw_rank, 0), raw_entropy = NULL, final_en
     WHERE run_id IN (SELECT r.id FROM runs r JOIN models m ON m.id = r.model_id WHERE m.format = 'remote');
 DROP TABLE steps;
 ALTER TABLE steps_v7 RENAME TO steps;
+CREATE TABLE IF NOT EXISTS store_settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 )SQL",
 };
 

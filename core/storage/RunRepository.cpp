@@ -273,6 +273,27 @@ Result<qint64> RunRepository::saveNamedStrategy(const Strategy& strategy, const 
     return id;
 }
 
+Status RunRepository::setServedStrategy(qint64 strategyId) {
+    QSqlQuery set =
+        m_db.prepare(QStringLiteral("INSERT INTO store_settings (key, value) VALUES ('serve.default_strategy', ?) "
+                                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
+    set.addBindValue(QString::number(strategyId));
+    return m_db.exec(set, QStringLiteral("remember the served strategy"));
+}
+
+Result<std::optional<Strategy>> RunRepository::servedStrategy() {
+    QSqlQuery get =
+        m_db.prepare(QStringLiteral("SELECT value FROM store_settings WHERE key = 'serve.default_strategy'"));
+    if (Status status = m_db.exec(get, QStringLiteral("read the served strategy")); !status)
+        return status.error();
+    if (!get.next())
+        return std::optional<Strategy>();
+    Result<Strategy> strategy = loadStrategy(get.value(0).toLongLong());
+    if (!strategy)
+        return std::optional<Strategy>(); // deleted since
+    return std::optional<Strategy>(std::move(strategy).value());
+}
+
 Result<std::vector<std::pair<qint64, Strategy>>> RunRepository::listNamedStrategies() {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM strategies WHERE name <> '' ORDER BY name, id"));
     if (Status status = m_db.exec(query, QStringLiteral("list strategies")); !status)

@@ -121,6 +121,10 @@ public:
     Result<qint64> saveNamedStrategy(const Strategy& strategy, const QString& name);
     // Strategies with a name, by name.
     Result<std::vector<std::pair<qint64, Strategy>>> listNamedStrategies();
+    // The strategy swb serve serves by default (the last one PUT), kept under its own name; nullopt when none was
+    // set (or it was deleted).
+    Status setServedStrategy(qint64 strategyId);
+    Result<std::optional<Strategy>> servedStrategy();
 
     // Saves run and its steps atomically and sets run.id (and createdAt when unset).
     Status saveRun(RunRecord& run);

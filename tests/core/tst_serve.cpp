@@ -453,6 +453,12 @@ void TestServe::strategySwitchesAndPersists() {
     const HttpReply reply = exchange(again.port(), request("GET", "/v1/strategy"));
     QCOMPARE(object(reply.body).value("strategy").toObject().value("samplers").toArray().last().toObject().value("type").toString(),
              QStringLiteral("greedy"));
+    // Issue 34: each strategy put was renamed "serve default", so reports told them apart only as "serve default
+    // #2", "#5". They keep their own names: the served runs are reported as k20's.
+    const auto summary = swb::test::runSwbProcess({"export", "--report", "summary", "--db", store});
+    QCOMPARE(summary.status, 0);
+    QVERIFY2(!summary.out.contains("serve default"), summary.out.constData());
+    QVERIFY2(summary.out.contains(",k20,"), summary.out.constData());
 }
 
 void TestServe::metricsAreValidPrometheusText() {

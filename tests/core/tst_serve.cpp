@@ -98,6 +98,7 @@ private slots:
     void sigtermDrainsStreamsInFlight();
     void apiKeyFromAFile();
     void clientsShapesAreReadAsOpenAiMeansThem();
+    void officialOpenAiClientMakesEveryDocumentedCall();
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
@@ -890,6 +891,34 @@ void TestServe::clientsShapesAreReadAsOpenAiMeansThem() {
         ++checked;
     }
     QCOMPARE(checked, 8);
+}
+
+// The official `openai` npm client (6.x) makes every call the README documents (tests/data/openai-client/calls.mjs):
+// models, completions and chat, streamed and not, n, logprobs, content parts, stop, and the errors it maps to its
+// own classes (400 with param, 404 model_not_found, 401). Installed into the test's own folder; skipped where npm
+// or the network is not there.
+void TestServe::officialOpenAiClientMakesEveryDocumentedCall() {
+    const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (npm.isEmpty() || node.isEmpty())
+        QSKIP("npm and node are not installed: the official openai client cannot be tried");
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(QStringLiteral(SWB_TEST_DATA_DIR "/openai-client/calls.mjs"), dir.filePath("calls.mjs")));
+    QProcess install;
+    install.start(npm, {"install", "openai@6", "--prefix", dir.path(), "--ignore-scripts", "--no-audit", "--no-fund",
+                        "--loglevel=error"});
+    if (!install.waitForFinished(180000) || install.exitCode() != 0)
+        QSKIP(qPrintable(QStringLiteral("cannot install the openai client (no network?): %1")
+                             .arg(QString::fromUtf8(install.readAllStandardError().trimmed().right(200)))));
+    ServeProcess serve({"--api-key", "k", "--chat-template", chatTemplatePath()});
+    QVERIFY(serve.port() > 0);
+    QProcess client;
+    client.start(
+        node, {dir.filePath("calls.mjs"), QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port()), "k", "kjv-tiny"});
+    QVERIFY(client.waitForFinished(120000));
+    const QByteArray out = client.readAllStandardOutput();
+    QVERIFY2(client.exitCode() == 0, (out + client.readAllStandardError()).constData());
+    QCOMPARE(out.count("ok "), 7);
 }
 
 void TestServe::disconnectCancels() {

@@ -27,15 +27,9 @@ QString optionalText(const std::optional<qint64>& value) {
     return value ? QString::number(*value) : QString();
 }
 
-struct StrategyEntry {
-    qint64 id = 0;
-    QString label;
-    QString json;
-};
-
 // Strategies with runs, by id, labelled; and which strategy each run used.
 struct StrategyIndex {
-    std::vector<StrategyEntry> strategies;
+    std::vector<ReportStrategy> strategies; // name: the label (a number, or #id where names repeat)
     QHash<qint64, int> byStrategyId;
     QHash<qint64, int> byRunId; // run id -> position in strategies
 };
@@ -48,16 +42,16 @@ Result<StrategyIndex> loadStrategyIndex(Database& db, const QString& modelHash) 
     StrategyIndex index;
     QHash<QString, int> nameCount;
     for (const ReportStrategy& strategy : strategies.value()) {
-        StrategyEntry entry{strategy.id, strategy.name, strategy.json};
-        if (entry.label.isEmpty())
-            entry.label = QStringLiteral("strategy %1").arg(entry.id);
-        ++nameCount[entry.label];
+        ReportStrategy entry = strategy;
+        if (entry.name.isEmpty())
+            entry.name = QStringLiteral("strategy %1").arg(entry.id);
+        ++nameCount[entry.name];
         index.byStrategyId.insert(entry.id, static_cast<int>(index.strategies.size()));
         index.strategies.push_back(std::move(entry));
     }
-    for (StrategyEntry& entry : index.strategies)
-        if (nameCount.value(entry.label) > 1)
-            entry.label += QStringLiteral(" #%1").arg(entry.id);
+    for (ReportStrategy& entry : index.strategies)
+        if (nameCount.value(entry.name) > 1)
+            entry.name += QStringLiteral(" #%1").arg(entry.id);
     Result<std::vector<std::pair<qint64, qint64>>> runs = queries.runStrategies();
     if (!runs)
         return runs.error();
@@ -343,7 +337,7 @@ std::vector<RaterRow> ratersOf(Database& db, const std::vector<RatingRecord>& ra
 }
 
 QString label(int index, const StrategyIndex& strategies) {
-    return index >= 0 ? strategies.strategies[static_cast<std::size_t>(index)].label : QString();
+    return index >= 0 ? strategies.strategies[static_cast<std::size_t>(index)].name : QString();
 }
 
 QStringList runCells(const RunReportRow& run) {
@@ -840,7 +834,7 @@ Result<SummaryReport> Reports::summary(const ReportOptions& options) {
         std::sort(runsOf[su].begin(), runsOf[su].end());
         StrategySummary summary;
         summary.strategyId = index->strategies[su].id;
-        summary.strategy = index->strategies[su].label;
+        summary.strategy = index->strategies[su].name;
         summary.runs = static_cast<int>(runsOf[su].size());
         summary.bradleyTerry = fit.scores[su];
         summary.bradleyTerryInterval = intervals[su];

@@ -1,7 +1,6 @@
 #include "generation/Generator.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
 #include <optional>
 

@@ -10,10 +10,11 @@
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
 #include <QApplication>
-#include <QScrollBar>
 #include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -175,11 +176,16 @@ private slots:
         QTest::addColumn<QString>("tab");
         for (const QString& key : MainWindow::tabKeys())
             QTest::newRow(qPrintable(key)) << key;
+        // Explore with a conversation instead of a prompt: its input takes more room.
+        QTest::newRow("explore-chat") << QStringLiteral("explore-chat");
     }
 
     void everyTabFitsAndEveryButtonIsReachable() {
         QFETCH(QString, tab);
-        QVERIFY(m_window->selectTab(tab));
+        const bool chat = tab == QLatin1String("explore-chat");
+        m_window->explore()->setChatMode(chat);
+        const auto promptAgain = qScopeGuard([this] { m_window->explore()->setChatMode(false); });
+        QVERIFY(m_window->selectTab(chat ? QStringLiteral("explore") : tab));
         QTest::qWait(400); // deferred fits and lazy refreshes
         const QRect available = m_window->screen()->availableGeometry();
         QVERIFY2(available.contains(m_window->frameGeometry()),

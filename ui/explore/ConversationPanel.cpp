@@ -50,13 +50,14 @@ ConversationPanel::ConversationPanel(QWidget* parent)
     m_turns->setWordWrap(true);
     m_turns->setToolTip(tr("The conversation so far; select an assistant turn and press Continue from here to "
                            "drop what came after it"));
-    m_turns->setMinimumHeight(40);
+    // Small minimums: at 1024x700 the whole of Explore in chat mode must fit the screen (it was 29 px taller).
+    m_turns->setMinimumHeight(16);
 
     m_message = new QPlainTextEdit(this);
     m_message->setObjectName(QStringLiteral("chatMessage"));
     m_message->setPlaceholderText(tr("Your message, then Generate (Ctrl+Return)"));
     m_message->setMaximumHeight(52);
-    m_message->setMinimumHeight(40);
+    m_message->setMinimumHeight(30);
 
     m_note = new QLabel(this);
     m_note->setObjectName(QStringLiteral("chatTemplateNote"));
@@ -103,10 +104,11 @@ ConversationPanel::ConversationPanel(QWidget* parent)
     header->addWidget(m_system, 1);
     header->addWidget(m_templateButton);
     header->addWidget(m_showRendered);
+    header->addWidget(m_continue);
+    // The note alone on its line: beside a button it wrapped to two at 1024 px.
     auto* footer = new QHBoxLayout;
     footer->setContentsMargins(0, 0, 0, 0);
     footer->addWidget(m_note, 1);
-    footer->addWidget(m_continue);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(3);

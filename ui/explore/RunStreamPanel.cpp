@@ -63,7 +63,7 @@ RunStreamPanel::RunStreamPanel(bool showFinal, QWidget* parent)
     m_streamScroll->setObjectName(QStringLiteral("streamScroll"));
     m_streamScroll->setWidget(m_stream);
     m_streamScroll->setWidgetResizable(true);
-    m_streamScroll->setMinimumHeight(90);
+    m_streamScroll->setMinimumHeight(72); // three rows of chips
     m_streamScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // The selected chip in view (End, Home, the arrows, a replay's highlight).
     connect(m_stream, &TokenStreamView::revealRequested, this, [this](int step) {
@@ -75,7 +75,7 @@ RunStreamPanel::RunStreamPanel(bool showFinal, QWidget* parent)
     m_beamScroll = new QScrollArea(this);
     m_beamScroll->setWidget(m_beamTree);
     m_beamScroll->setWidgetResizable(false);
-    m_beamScroll->setMinimumHeight(90);
+    m_beamScroll->setMinimumHeight(72);
     // Above the tree, the texts the search returned, best first (the tree alone showed none of them).
     m_beamTexts = new QLabel(this);
     m_beamTexts->setObjectName(QStringLiteral("beamTexts"));

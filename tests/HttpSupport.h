@@ -30,6 +30,17 @@ inline QByteArray dechunk(QByteArray data) {
     return out;
 }
 
+// What a socket receives until the peer closes it or timeoutMs pass.
+inline QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs) {
+    QByteArray data;
+    QElapsedTimer timer;
+    timer.start();
+    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs)
+        if (socket.waitForReadyRead(200))
+            data += socket.readAll();
+    return data + socket.readAll();
+}
+
 // One request on its own connection (Connection: close), read to the end.
 inline HttpReply exchange(quint16 port, const QByteArray& raw, int timeoutMs = 30000) {
     QTcpSocket socket;
@@ -37,14 +48,7 @@ inline HttpReply exchange(quint16 port, const QByteArray& raw, int timeoutMs = 3
     if (!socket.waitForConnected(5000))
         return {};
     socket.write(raw);
-    QByteArray data;
-    QElapsedTimer timer;
-    timer.start();
-    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs) {
-        if (socket.waitForReadyRead(200))
-            data += socket.readAll();
-    }
-    data += socket.readAll();
+    const QByteArray data = readUntilClosed(socket, timeoutMs);
     HttpReply reply;
     const qsizetype end = data.indexOf("\r\n\r\n");
     reply.head = data.left(end);

@@ -83,7 +83,11 @@ void writeJson(QByteArray& out, const QJsonValue& value, bool byValue) {
 } // namespace
 
 QByteArray answerJson(const QJsonObject& answer) {
-    QByteArray out;
+    // Only an answer with logprobs is written member by member; every other one (most stream chunks) as Qt does.
+    QByteArray out = QJsonDocument(answer).toJson(QJsonDocument::Compact);
+    if (!out.contains("\"top_logprobs\":[{"))
+        return out;
+    out.clear();
     writeObject(out, answer, false);
     return out;
 }

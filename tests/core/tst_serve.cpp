@@ -33,10 +33,11 @@
 #include "tokenizer/TokenizerLoader.h"
 
 using namespace swb;
-using swb::test::ServeProcess;
 using swb::test::exchange;
 using swb::test::HttpReply;
+using swb::test::readUntilClosed;
 using swb::test::request;
+using swb::test::ServeProcess;
 
 namespace {
 
@@ -671,21 +672,6 @@ void TestServe::modelsAreLookedUpByName() {
                      request("POST", "/v1/completions", R"({"model": "kjv-tiny", "prompt": "And", "max_tokens": 2})"));
     QCOMPARE(reply.status, 200);
 }
-
-namespace {
-
-// Reads from a socket until it is closed or timeoutMs pass; what arrived.
-QByteArray readUntilClosed(QTcpSocket& socket, int timeoutMs) {
-    QByteArray data;
-    QElapsedTimer timer;
-    timer.start();
-    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < timeoutMs)
-        if (socket.waitForReadyRead(100))
-            data += socket.readAll();
-    return data + socket.readAll();
-}
-
-} // namespace
 
 // Issue 34: a head dribbled a byte at a time was never cut (each byte restarted the timer), a head without its
 // body was held 120 s and closed without an answer, connections were unlimited, and "Expect: 100-continue"

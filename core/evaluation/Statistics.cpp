@@ -644,4 +644,140 @@ TextMetrics textMetrics(const std::vector<StepTrace>& steps) {
     return metrics;
 }
 
+
+namespace {
+
+// The regularised incomplete beta function I_x(a, b) by its continued fraction (modified Lentz), on the side
+// where it converges fast (x < (a + 1) / (a + b + 2), else through I_x(a, b) = 1 - I_{1-x}(b, a)).
+double incompleteBeta(double x, double a, double b) {
+    if (x <= 0.0)
+        return 0.0;
+    if (x >= 1.0)
+        return 1.0;
+    if (x > (a + 1.0) / (a + b + 2.0))
+        return 1.0 - incompleteBeta(1.0 - x, b, a);
+    const double front =
+        std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+    constexpr double tiny = 1e-300;
+    double f = 1.0;
+    double c = 1.0;
+    double d = 1.0 - (a + b) * x / (a + 1.0);
+    d = 1.0 / (std::abs(d) < tiny ? tiny : d);
+    f = d;
+    for (int m = 1; m <= 300; ++m) {
+        for (int half = 0; half < 2; ++half) {
+            // d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m)); d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)).
+            const double numerator = half == 0 ? m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m))
+                                               : -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+            d = 1.0 + numerator * d;
+            d = 1.0 / (std::abs(d) < tiny ? tiny : d);
+            c = 1.0 + numerator / c;
+            if (std::abs(c) < tiny)
+                c = tiny;
+            const double delta = c * d;
+            f *= delta;
+            if (half == 1 && std::abs(delta - 1.0) < 1e-15)
+                return front * f;
+        }
+    }
+    return front * f;
+}
+
+// The boundary of MixtureSprt as a z value: |d| / sqrt(V) at which Lambda = 1 / alpha, for r = tau^2 / V.
+double sprtBoundaryZ(double r, double alpha) {
+    return std::sqrt(2.0 * (1.0 + r) / r * (std::log(1.0 / alpha) + 0.5 * std::log1p(r)));
+}
+
+} // namespace
+
+void MixtureSprt::add(int arm, double value) {
+    const int i = arm == 0 ? 0 : 1;
+    ++m_n[i];
+    const double delta = value - m_mean[i];
+    m_mean[i] += delta / m_n[i];
+    m_squares[i] += delta * (value - m_mean[i]);
+    if (std::min(m_n[0], m_n[1]) < std::max(m_minPerArm, 2))
+        return;
+    const double variance = pooledVariance();
+    if (!(variance > 0.0))
+        return;
+    const double v = variance * (1.0 / m_n[0] + 1.0 / m_n[1]);
+    const double tau2 = m_tauScale * m_tauScale * variance;
+    const double d = difference();
+    const double logLambda = 0.5 * std::log(v / (v + tau2)) + d * d * tau2 / (2.0 * v * (v + tau2));
+    m_pValue = std::min(m_pValue, std::exp(-logLambda));
+}
+
+double MixtureSprt::mean(int arm) const {
+    return m_n[arm] > 0 ? m_mean[arm] : kNaN;
+}
+
+double MixtureSprt::pooledVariance() const {
+    const int dof = m_n[0] + m_n[1] - 2;
+    return m_n[0] > 0 && m_n[1] > 0 && dof > 0 ? (m_squares[0] + m_squares[1]) / dof : kNaN;
+}
+
+double MixtureSprt::difference() const {
+    return mean(1) - mean(0);
+}
+
+Interval MixtureSprt::confidence() const {
+    const double variance = pooledVariance();
+    if (std::min(m_n[0], m_n[1]) < std::max(m_minPerArm, 2) || !(variance > 0.0))
+        return {};
+    const double v = variance * (1.0 / m_n[0] + 1.0 / m_n[1]);
+    const double tau2 = m_tauScale * m_tauScale * variance;
+    const double half = std::sqrt(v * (v + tau2) / tau2 * (2.0 * std::log(1.0 / m_alpha) + std::log1p(tau2 / v)));
+    return {difference() - half, difference() + half};
+}
+
+long long MixtureSprt::observationsForPower(double power) const {
+    const double variance = pooledVariance();
+    const double d = std::abs(difference());
+    if (!(variance > 0.0) || !(d > 0.0))
+        return -1;
+    const double zPower = normalQuantile(power);
+    constexpr long long cap = 100'000'000;
+    // Per arm: z(n) = d / sqrt(2 s^2 / n) grows like sqrt(n) and the boundary barely moves: bisect.
+    const auto enough = [&](long long perArm) {
+        const double v = 2.0 * variance / double(perArm);
+        const double r = m_tauScale * m_tauScale * variance / v;
+        return d / std::sqrt(v) >= sprtBoundaryZ(r, m_alpha) + zPower;
+    };
+    long long low = 1;
+    long long high = cap / 2;
+    if (!enough(high))
+        return cap;
+    while (low < high) {
+        const long long middle = (low + high) / 2;
+        if (enough(middle))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return 2 * low;
+}
+
+double welchTTestPValue(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() < 2 || b.size() < 2)
+        return 1.0;
+    const auto moments = [](const std::vector<double>& values) {
+        const double m = mean(values);
+        double squares = 0.0;
+        for (double x : values)
+            squares += (x - m) * (x - m);
+        return std::pair{m, squares / double(values.size() - 1)};
+    };
+    const auto [meanA, varA] = moments(a);
+    const auto [meanB, varB] = moments(b);
+    const double sa = varA / double(a.size());
+    const double sb = varB / double(b.size());
+    if (!(sa + sb > 0.0))
+        return 1.0;
+    const double t = (meanB - meanA) / std::sqrt(sa + sb);
+    const double dof = (sa + sb) * (sa + sb) /
+                       (sa * sa / double(a.size() - 1) + sb * sb / double(b.size() - 1));
+    return incompleteBeta(dof / (dof + t * t), dof / 2.0, 0.5);
+}
+
 } // namespace swb::stats

@@ -164,6 +164,56 @@ double percentile(std::vector<double> values, double p);
 Interval bootstrapMeanInterval(const std::vector<double>& values, int rounds, std::uint64_t seed);
 
 // ---------------------------------------------------------------------------------------------------------------
+// A sequential test of two means that stays valid however often it is read
+
+// The mixture sequential probability ratio test (mSPRT) of Johari, Pekelis and Walsh ("Always valid inference:
+// continuous monitoring of A/B tests", 2017, the test behind Optimizely's stats engine) for the difference of
+// two means, theta = mean(treatment) - mean(control), with a normal mixture N(0, tau^2) over theta. The
+// observations come one at a time, in the order they were made. After each, with n_c and n_t of them and the
+// pooled within-arm variance s^2 (both arms at least minPerArm, s^2 > 0): V = s^2 (1/n_c + 1/n_t),
+// tau = tauScale * s (the mixture on the standardised effect), and
+//   Lambda = sqrt(V / (V + tau^2)) exp(d^2 tau^2 / (2 V (V + tau^2))),  d the observed difference;
+// the always-valid p-value is the smallest 1 / Lambda so far (capped at 1), and the confidence sequence is
+// d +- sqrt(V (V + tau^2) / tau^2 (2 ln(1/alpha) + ln(1 + tau^2 / V))). Rejecting when p <= alpha keeps the
+// chance of ever rejecting a true "no difference" at alpha or below, read after every observation or once.
+// (s^2 is a plug-in estimate: the guarantee is asymptotic; minPerArm keeps the first, noisy estimates out.)
+class MixtureSprt {
+public:
+    explicit MixtureSprt(double alpha = 0.05, double tauScale = 0.2, int minPerArm = 10)
+        : m_alpha(alpha), m_tauScale(tauScale), m_minPerArm(minPerArm) {}
+
+    // arm 0 is the control, 1 the treatment.
+    void add(int arm, double value);
+
+    int count(int arm) const { return m_n[arm]; }
+    double mean(int arm) const; // NaN without observations
+    double pooledVariance() const; // NaN with fewer than 3 observations
+    double difference() const; // mean(1) - mean(0)
+    double pValue() const { return m_pValue; }
+    double alpha() const { return m_alpha; }
+    // The confidence sequence at level 1 - alpha at this point; NaN while the test has not started.
+    Interval confidence() const;
+    // Observations in all (both arms, equal shares) at which a test that goes on would reject with the given
+    // power if the true difference were the observed one and the variance the pooled one: the smallest n with
+    // |d| / (s sqrt(2 / (n/2))) >= boundary z at n + z_power. -1 when there is no observed difference (or no
+    // variance); capped at 100,000,000.
+    long long observationsForPower(double power = 0.8) const;
+
+private:
+    double m_alpha;
+    double m_tauScale;
+    int m_minPerArm;
+    int m_n[2] = {0, 0};
+    double m_mean[2] = {0.0, 0.0};
+    double m_squares[2] = {0.0, 0.0}; // sums of squared deviations from each arm's mean (Welford)
+    double m_pValue = 1.0;
+};
+
+// Welch's two-sided t-test p-value for mean(b) - mean(a) = 0 (the Welch-Satterthwaite degrees of freedom,
+// Student's t distribution); 1 when either group has fewer than 2 values or both have no variance.
+double welchTTestPValue(const std::vector<double>& a, const std::vector<double>& b);
+
+// ---------------------------------------------------------------------------------------------------------------
 // Automatic text metrics, over token ids
 
 // Distinct-n (Li et al. 2016): unique n-grams / total n-grams, counted over every text (n-grams never span

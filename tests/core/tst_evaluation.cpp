@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 
 #include <QBuffer>
@@ -293,6 +294,89 @@ private slots:
         QVERIFY(std::abs(withNaN[1] - 0.06) < 1e-15);
         QVERIFY(std::abs(withNaN[2] - 1.0) < 1e-15); // 0.5 x 2, capped
         QVERIFY(std::abs(withNaN[3] - 1.0) < 1e-15);
+    }
+
+    // Welch's test of 1..5 against 2, 4, ..., 10: t = 1.8974, df = 5.8824, p = 0.1075 (R's t.test; the tail of
+    // Student's density integrated numerically gives 0.107531).
+    void welchTTestPublishedExample() {
+        QVERIFY(std::abs(welchTTestPValue({1, 2, 3, 4, 5}, {2, 4, 6, 8, 10}) - 0.1075312) < 1e-6);
+        QCOMPARE(welchTTestPValue({1, 2, 3}, {2}), 1.0);
+        QCOMPARE(welchTTestPValue({2, 2, 2}, {2, 2}), 1.0);
+    }
+
+    // The mixture SPRT by hand (Python, the formula in Statistics.h, minPerArm 2, tau = 0.2 s): after the 8th
+    // observation d = 2.5, s^2 = 11.5 / 6, V = 11.5 / 12, 1 / Lambda = 0.816225 (the smallest so far), the confidence
+    // sequence [-6.360601, 11.360601]. With d = 0.1 and s^2 = 0.25 a test reaching 80% power needs 761
+    // observations per arm (the smallest n with 0.1 / sqrt(0.5 / n) >= boundary + z_0.8): 1522 in all.
+    void mixtureSprtByHand() {
+        MixtureSprt test(0.05, 0.2, 2);
+        const std::pair<int, double> observations[] = {{0, 1.0}, {1, 2.0}, {0, 3.0}, {1, 5.0},
+                                                       {0, 2.0}, {1, 4.0}, {0, 1.0}, {1, 6.0}};
+        for (const auto& [arm, value] : observations)
+            test.add(arm, value);
+        QCOMPARE(test.count(0), 4);
+        QVERIFY(std::abs(test.difference() - 2.5) < 1e-12);
+        QVERIFY(std::abs(test.pooledVariance() - 11.5 / 6.0) < 1e-12);
+        QVERIFY(std::abs(test.pValue() - 0.8162248805) < 1e-9);
+        QVERIFY(std::abs(test.confidence().low + 6.3606013367) < 1e-9);
+        QVERIFY(std::abs(test.confidence().high - 11.3606013367) < 1e-9);
+
+        MixtureSprt planned;
+        const int n = 20;
+        const double a = 0.5 * std::sqrt((n - 1.0) / n); // pooled variance exactly 0.25
+        for (int i = 0; i < n; ++i) {
+            planned.add(0, 0.5 + (i % 2 ? a : -a));
+            planned.add(1, 0.6 + (i % 2 ? a : -a));
+        }
+        QVERIFY(std::abs(planned.pooledVariance() - 0.25) < 1e-12);
+        QCOMPARE(planned.observationsForPower(0.8), 1522LL);
+        QCOMPARE(MixtureSprt().observationsForPower(), -1LL);
+    }
+
+    // 2,000 A/A experiments (thumbs up at 50% in both arms, 200 feedbacks each, read after every 10): the
+    // mixture SPRT declares a winner in at most 5%; Welch's t-test read the same way does far more often (the
+    // peeking it is not made for), which shows the simulation can tell. Then 50% against 60%.
+    void mixtureSprtStaysValidWhenReadOften() {
+        std::mt19937_64 random(7);
+        std::uniform_real_distribution<double> uniform(0.0, 1.0);
+        const auto experiment = [&](double pA, double pB, int horizon, int* sprtAt, bool* peekingT) {
+            MixtureSprt test;
+            std::vector<double> values[2];
+            *sprtAt = 0;
+            *peekingT = false;
+            for (int k = 1; k <= horizon; ++k) {
+                const int arm = uniform(random) < 0.5 ? 0 : 1;
+                const double value = uniform(random) < (arm == 0 ? pA : pB) ? 1.0 : 0.0;
+                test.add(arm, value);
+                values[arm].push_back(value);
+                if (k % 10 != 0)
+                    continue;
+                if (!*sprtAt && test.pValue() <= 0.05)
+                    *sprtAt = k;
+                if (welchTTestPValue(values[0], values[1]) <= 0.05)
+                    *peekingT = true;
+            }
+        };
+        int sprtWinners = 0;
+        int peekingWinners = 0;
+        const int runs = 2000;
+        for (int i = 0; i < runs; ++i) {
+            int at = 0;
+            bool peeking = false;
+            experiment(0.5, 0.5, 200, &at, &peeking);
+            sprtWinners += at > 0;
+            peekingWinners += peeking;
+        }
+        QVERIFY2(sprtWinners <= runs / 20, qPrintable(QString::number(sprtWinners)));
+        QVERIFY2(peekingWinners > runs / 10, qPrintable(QString::number(peekingWinners)));
+        int decided = 0;
+        for (int i = 0; i < 200; ++i) {
+            int at = 0;
+            bool peeking = false;
+            experiment(0.5, 0.6, 1600, &at, &peeking);
+            decided += at > 0;
+        }
+        QVERIFY2(decided >= 160, qPrintable(QString::number(decided))); // power >= 80% within 1,600 feedbacks
     }
 
     // n = ((z_{0.975} / 2 + z_{0.8} sqrt(0.21)) / 0.2)^2 = 46.626 -> 47; at level 0.05 / 3 and share 0.6:

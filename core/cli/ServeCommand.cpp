@@ -7,6 +7,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTimer>
 
 #include "chat/ChatTemplate.h"
@@ -15,10 +17,12 @@
 #include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "model/Model.h"
+#include "serving/ExperimentService.h"
 #include "serving/OpenAiServer.h"
 #include "serving/RatingServer.h"
 #include "storage/CampaignRepository.h"
 #include "storage/Database.h"
+#include "storage/ExperimentRepository.h"
 #include "storage/RunRepository.h"
 #include "tokenizer/Tokenizer.h"
 
@@ -91,6 +95,80 @@ int runRatingServer(const Invocation& call, const QHostAddress& address, quint16
     return 0;
 }
 
+// --experiment NAME [--arm A=STRATEGY ...] [--split W,W...] [--metric thumbs|score] [--auto-promote]: the
+// experiment started in the run store before the server opens it (one without arms is resumed from there).
+void startExperiment(const Invocation& call, Database* database) {
+    const QString name = call.args.value(QStringLiteral("experiment"));
+    for (const char* option : {"arm", "split", "metric", "auto-promote"})
+        if (call.args.isSet(QLatin1String(option)) && name.isEmpty())
+            failBadInput(QStringLiteral("--%1 belongs to an experiment: give it --experiment NAME").arg(QLatin1String(option)));
+    if (name.isEmpty())
+        return;
+    if (!database)
+        failBadInput(QStringLiteral("--experiment keeps its assignments and feedback in a run store: give it --db FILE"));
+    ExperimentRepository experiments(*database);
+    const QStringList arms = call.args.values(QStringLiteral("arm"));
+    Result<ExperimentRecord> design = Error::badInput(QString());
+    if (arms.isEmpty()) {
+        Result<std::optional<ExperimentRecord>> stored = experiments.find(name);
+        if (!stored || !stored.value())
+            failBadInput(QStringLiteral("there is no experiment '%1' in %2 to resume: give its arms with --arm NAME=STRATEGY "
+                                        "(twice or more; the first is the control)")
+                             .arg(name, database->path()));
+        design = *stored.value();
+        design->autoPromote = call.args.isSet(QStringLiteral("auto-promote"));
+    } else {
+        const QStringList split = call.args.isSet(QStringLiteral("split"))
+                                      ? call.args.value(QStringLiteral("split")).split(QLatin1Char(','))
+                                      : QStringList();
+        if (!split.isEmpty() && split.size() != arms.size())
+            failBadInput(QStringLiteral("--split gives %1 shares for %2 arms").arg(split.size()).arg(arms.size()));
+        QJsonArray armsJson;
+        for (qsizetype i = 0; i < arms.size(); ++i) {
+            const qsizetype equals = arms[i].indexOf(QLatin1Char('='));
+            if (equals <= 0)
+                failBadInput(QStringLiteral("--arm reads NAME=STRATEGY (a preset, a saved strategy's name, a JSON file or "
+                                            "JSON), not '%1'").arg(arms[i]));
+            QJsonObject arm{{QStringLiteral("name"), arms[i].left(equals)}, {QStringLiteral("strategy"), arms[i].mid(equals + 1)}};
+            if (!split.isEmpty()) {
+                bool ok = false;
+                const double weight = split[i].trimmed().toDouble(&ok);
+                if (!ok || !(weight > 0))
+                    failBadInput(QStringLiteral("--split takes shares above 0 separated by commas (50,50), not '%1'")
+                                     .arg(call.args.value(QStringLiteral("split"))));
+                arm.insert(QStringLiteral("weight"), weight);
+            }
+            armsJson.append(arm);
+        }
+        QJsonObject body{{QStringLiteral("arms"), armsJson}, {QStringLiteral("auto_promote"), call.args.isSet(QStringLiteral("auto-promote"))}};
+        if (call.args.isSet(QStringLiteral("metric")))
+            body.insert(QStringLiteral("metric"), call.args.value(QStringLiteral("metric")));
+        RunRepository runs(*database);
+        std::vector<std::pair<qint64, Strategy>> named;
+        if (auto list = runs.listNamedStrategies())
+            named = std::move(list).value();
+        design = ExperimentService::designFromJson(name, body, [&](const QString& wanted) -> std::optional<Strategy> {
+            for (const auto& [id, strategy] : named)
+                if (strategy.name == wanted)
+                    return strategy;
+            return std::nullopt;
+        });
+    }
+    if (!design)
+        failBadInput(design.error().message);
+    Result<ExperimentRecord> started = experiments.start(std::move(design).value());
+    if (!started)
+        failBadInput(started.error().message);
+    QStringList armText;
+    for (const ExperimentArm& arm : started->arms)
+        armText << QStringLiteral("%1 %2 (weight %3)")
+                       .arg(arm.name, arm.strategy.name.isEmpty() ? arm.strategy.hash().left(12) : arm.strategy.name)
+                       .arg(arm.weight);
+    call.err << QStringLiteral("swb serve: experiment %1 on %2, arms %3; feedback is %4%5\n")
+                    .arg(name, database->path(), armText.join(QStringLiteral(", ")), started->metric,
+                         started->autoPromote ? QStringLiteral(", the winner is promoted") : QString());
+}
+
 int runServe(const Invocation& call) {
     const QString host = call.args.isSet(QStringLiteral("host")) ? call.args.value(QStringLiteral("host")) : QStringLiteral("127.0.0.1");
     QHostAddress address;
@@ -142,6 +220,7 @@ int runServe(const Invocation& call) {
                                   parsed.error().message));
         strategy = parsed.value();
     }
+    startExperiment(call, database.get());
     QString note;
     std::optional<ChatTemplate> chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);
     LoadedModel loaded = loadModelFromArguments(call);
@@ -183,6 +262,7 @@ Subcommand serveSubcommand() {
                        "[--queue N] [--strategy S] [--db FILE] [--api-key KEY | --api-key-file FILE] "
                        "[--max-tokens-limit N] [--max-body BYTES] "
                        "[--request-timeout S] [--max-connections N] [--drain-timeout S] "
+                       "[--experiment NAME --arm A=S --arm B=S [--split 50,50] [--metric thumbs|score] [--auto-promote]] "
                        "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
         QStringLiteral("Serve the model over an OpenAI-compatible HTTP API (completions, chat, streaming, logprobs), "
                        "decoding up to --parallel requests together."),
@@ -224,6 +304,20 @@ Subcommand serveSubcommand() {
                  QStringLiteral("On SIGTERM or SIGINT, seconds the requests in flight may take to finish before "
                                 "the server exits (default 30)."),
                  QStringLiteral("S")},
+                {QStringLiteral("experiment"),
+                 QStringLiteral("Serve an A/B experiment of this name (kept in --db; without --arm, the stored one "
+                                "resumes): requests naming no strategy get an arm, sticky per user."),
+                 QStringLiteral("NAME")},
+                {QStringLiteral("arm"),
+                 QStringLiteral("An arm of the experiment, NAME=STRATEGY (twice or more; the first is the control)."),
+                 QStringLiteral("NAME=S")},
+                {QStringLiteral("split"), QStringLiteral("The arms' shares of the traffic, e.g. 50,50 (default equal)."),
+                 QStringLiteral("W,W")},
+                {QStringLiteral("metric"),
+                 QStringLiteral("The feedback the experiment compares: thumbs (up/down, default) or score (1-5)."),
+                 QStringLiteral("M")},
+                {QStringLiteral("auto-promote"),
+                 QStringLiteral("When the sequential test decides, make the winning arm the default strategy.")},
                 {QStringLiteral("rating"),
                  QStringLiteral("Serve the rating page of --db's campaigns instead of a model (each rater's link "
                                 "/rate/TOKEN; any --host, no key needed).")},

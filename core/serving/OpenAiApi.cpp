@@ -506,6 +506,12 @@ std::optional<ApiError> chooseStrategy(Reader& r, const ApiContext& context, Api
             return std::get<ApiError>(built);
         request.strategy = std::get<Strategy>(built);
         out.strategySource = QStringLiteral("fields");
+    } else if (std::optional<ExperimentAssignment> assigned =
+                   context.experimentArm ? context.experimentArm(r.json.value(QLatin1String("user")).toString())
+                                         : std::nullopt) {
+        request.strategy = assigned->strategy;
+        out.strategySource = QStringLiteral("experiment");
+        out.assignment = std::move(assigned);
     } else {
         request.strategy = context.defaultStrategy;
         out.strategySource = QStringLiteral("default");

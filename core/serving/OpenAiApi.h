@@ -25,6 +25,16 @@ struct ApiError {
     QByteArray body() const;
 };
 
+// The arm of the served experiment a request was assigned to, by its unit (the request's `user`, else its
+// X-Experiment-Unit header, else the request itself: then the unit is empty).
+struct ExperimentAssignment {
+    qint64 experimentId = 0;
+    QString experiment;
+    QString arm;
+    QString unit;
+    Strategy strategy;
+};
+
 // What the server knows when it reads a request.
 struct ApiContext {
     const Tokenizer* tokenizer = nullptr;
@@ -37,6 +47,9 @@ struct ApiContext {
     int maxN = 16;
     // A saved strategy by name (from the run store), when there is one.
     std::function<std::optional<Strategy>(const QString&)> namedStrategy;
+    // The served experiment's arm for a request that names no strategy and sets no sampling field, given its
+    // `user` (empty when none); nullopt when no experiment is served.
+    std::function<std::optional<ExperimentAssignment>(const QString& user)> experimentArm;
 };
 
 // A request of POST /v1/completions or /v1/chat/completions, read and checked.
@@ -61,7 +74,8 @@ struct ApiRequest {
     bool tokensAsIds = false;
     QString model;
     GenerationRequest request; // prompt ids resolved (usePromptIds), strategy, seed, maxTokens, traceLevel
-    QString strategySource;    // "default", "fields" or "strategy"
+    QString strategySource;    // "default", "fields", "strategy" or "experiment"
+    std::optional<ExperimentAssignment> assignment; // set when strategySource is "experiment"
 };
 
 std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool chat, const ApiContext& context);

@@ -14,6 +14,7 @@
 
 #include "chat/ChatTemplate.h"
 #include "model/Model.h"
+#include "serving/ExperimentService.h"
 #include "serving/HttpServer.h"
 #include "serving/OpenAiApi.h"
 #include "serving/ServeMetrics.h"
@@ -46,6 +47,7 @@ struct InFlight {
     std::vector<std::size_t> charsSent;            // the same in characters (text_offset), per choice
     int finished = 0;
     qint64 startMs = 0;
+    HttpHeaders experimentHeaders; // X-Experiment and X-Experiment-Arm when the request was assigned an arm
     std::optional<qint64> firstTokenMs;
 };
 
@@ -73,6 +75,9 @@ public:
         m_readers.setMaxThreadCount(2); // reading requests must not take every core from decoding
         m_maxTokens = options.maxTokensLimit;
         m_modelName = QFileInfo(model.info().path).fileName();
+        m_experiments = std::make_unique<ExperimentService>(
+            m_database.get(), m_metrics, [this](const QJsonObject& line) { log(line); },
+            [this](const Strategy& strategy) { return serveByDefault(strategy); });
     }
 
     void answer(HttpExchange& exchange, const QString& endpoint, int status, const QByteArray& body,
@@ -163,12 +168,33 @@ public:
                 putStrategy(request, exchange);
             else
                 fail(exchange, path, ApiError{405, QStringLiteral("/v1/strategy takes GET or PUT"), {}});
+        } else if (path == QLatin1String("/v1/feedback")) {
+            if (method("POST"))
+                answerWith(exchange, path, m_experiments->feedback(request.body));
+        } else if (path == QLatin1String("/v1/experiments")) {
+            if (method("GET"))
+                answerWith(exchange, path, m_experiments->list());
+        } else if (path.startsWith(QLatin1String("/v1/experiments/"))) {
+            const QString endpoint = QStringLiteral("/v1/experiments/{name}");
+            const QString name = QUrl::fromPercentEncoding(request.path.mid(int(qstrlen("/v1/experiments/"))));
+            if (request.method == "GET")
+                answerWith(exchange, endpoint, m_experiments->get(name));
+            else if (request.method == "PUT")
+                answerWith(exchange, endpoint, m_experiments->put(name, request.body, context().namedStrategy));
+            else
+                fail(exchange, endpoint, ApiError{405, QStringLiteral("%1 takes GET or PUT").arg(endpoint), {}});
         } else if (path == QLatin1String("/v1/completions") || path == QLatin1String("/v1/chat/completions")) {
             if (method("POST"))
                 generate(request, exchange, path, path == QLatin1String("/v1/chat/completions"));
         } else {
             fail(exchange, path, ApiError{404, QStringLiteral("there is no %1 here").arg(path), {}, QStringLiteral("not_found_error")});
         }
+    }
+
+    void answerWith(HttpExchange& exchange, const QString& endpoint, const ExperimentService::Answer& result) {
+        if (std::holds_alternative<ApiError>(result))
+            return fail(exchange, endpoint, std::get<ApiError>(result));
+        answer(exchange, endpoint, 200, json(std::get<QJsonObject>(result)));
     }
 
     QJsonObject modelObject() const {
@@ -202,24 +228,28 @@ public:
         }
         if (!strategy)
             return fail(exchange, path, ApiError{400, strategy.error().message, QStringLiteral("strategy")});
-        if (m_database) {
-            RunRepository runs(*m_database);
-            // Saved under its own name (reports show served runs by it); the store remembers it as the default.
-            Result<qint64> id = runs.saveStrategy(strategy.value());
-            const Status remembered = id ? runs.setServedStrategy(id.value()) : Status(id.error());
-            if (!remembered)
-                return fail(
-                    exchange, path,
-                    ApiError{
-                        500,
-                        QStringLiteral("the strategy is valid but cannot be saved: %1").arg(remembered.error().message),
-                        {},
-                        QStringLiteral("server_error")});
-        }
-        m_strategy = strategy.value();
+        if (const Status remembered = serveByDefault(strategy.value()); !remembered)
+            return fail(exchange, path,
+                        ApiError{500,
+                                 QStringLiteral("the strategy is valid but cannot be saved: %1").arg(remembered.error().message),
+                                 {},
+                                 QStringLiteral("server_error")});
         log(QJsonObject{{QStringLiteral("endpoint"), path}, {QStringLiteral("status"), 200},
                         {QStringLiteral("strategy"), m_strategy.name}, {QStringLiteral("strategy_hash"), m_strategy.hash()}});
         answer(exchange, path, 200, json(strategyJson()));
+    }
+
+    // The strategy of requests that name none, saved under its own name (reports show served runs by it) and
+    // remembered by the store as the default.
+    Status serveByDefault(const Strategy& strategy) {
+        if (m_database) {
+            RunRepository runs(*m_database);
+            Result<qint64> id = runs.saveStrategy(strategy);
+            if (Status remembered = id ? runs.setServedStrategy(id.value()) : Status(id.error()); !remembered)
+                return remembered;
+        }
+        m_strategy = strategy;
+        return {};
     }
 
     // Reads the request on a pool thread (rendering a conversation and tokenizing a prompt of up to --max-body
@@ -241,6 +271,7 @@ public:
                     return strategy;
             return std::nullopt;
         };
+        ctx.experimentArm = m_experiments->assigner(QString::fromUtf8(request.header("x-experiment-unit")).trimmed());
         QPointer<QObject> connection = exchange.context();
         HttpExchange* ex = &exchange;
         m_readers.start([this, connection, ex, endpoint, chat, body = request.body, ctx = std::move(ctx)] {
@@ -276,6 +307,10 @@ public:
                          .arg(QString::number(QRandomGenerator::global()->generate64(), 36));
         flight->created = QDateTime::currentSecsSinceEpoch();
         flight->startMs = QDateTime::currentMSecsSinceEpoch();
+        if (const std::optional<ExperimentAssignment>& a = flight->api.assignment) {
+            flight->experimentHeaders = {{"X-Experiment", a->experiment.toUtf8()}, {"X-Experiment-Arm", a->arm.toUtf8()}};
+            m_experiments->assigned(*a);
+        }
         const int n = flight->api.n;
         flight->results.resize(std::size_t(n));
         flight->steps.resize(std::size_t(n));
@@ -318,7 +353,7 @@ public:
             }
         if (flight->api.stream) {
             m_metrics.request(endpoint, 200);
-            exchange.beginStream(200, "text/event-stream");
+            exchange.beginStream(200, "text/event-stream", flight->experimentHeaders);
             if (chat)
                 for (int i = 0; i < n; ++i)
                     sendChunk(exchange, *flight, i, QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
@@ -372,6 +407,9 @@ public:
             GenerationRequest request = flight->jobs[std::size_t(index)]->request;
             if (Result<RunRecord> saved = saveGeneration(runs, m_model.info(), request, result.value()); !saved)
                 log(QJsonObject{{QStringLiteral("id"), flight->id}, {QStringLiteral("warning"), saved.error().message}});
+            else
+                m_experiments->recordRun(saved->id, flight->id, index, flight->api.assignment,
+                                         double(QDateTime::currentMSecsSinceEpoch() - flight->startMs));
         }
         if (result && flight->api.stream && exchange && exchange->isOpen()) {
             // Text held back by a stop string and released at the end, then the choice's finish.
@@ -447,21 +485,24 @@ public:
                         choice.insert(QStringLiteral("text"), QString::fromStdString(r.text));
                     choices.append(choice);
                 }
-                answer(*exchange, flight->endpoint, 200,
-                       json({{QStringLiteral("id"), flight->id},
-                             {QStringLiteral("object"), flight->api.chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion")},
-                             {QStringLiteral("created"), flight->created},
-                             {QStringLiteral("model"), m_modelName},
-                             {QStringLiteral("choices"), choices},
-                             {QStringLiteral("usage"), usage},
-                             {QStringLiteral("strategy"), QJsonObject{{QStringLiteral("name"), strategy.name},
-                                                                      {QStringLiteral("hash"), strategy.hash()},
-                                                                      {QStringLiteral("source"), flight->api.strategySource}}}}));
+                QJsonObject body{{QStringLiteral("id"), flight->id},
+                                 {QStringLiteral("object"), flight->api.chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion")},
+                                 {QStringLiteral("created"), flight->created},
+                                 {QStringLiteral("model"), m_modelName},
+                                 {QStringLiteral("choices"), choices},
+                                 {QStringLiteral("usage"), usage},
+                                 {QStringLiteral("strategy"), QJsonObject{{QStringLiteral("name"), strategy.name},
+                                                                          {QStringLiteral("hash"), strategy.hash()},
+                                                                          {QStringLiteral("source"), flight->api.strategySource}}}};
+                if (const std::optional<ExperimentAssignment>& a = flight->api.assignment)
+                    body.insert(QStringLiteral("experiment"),
+                                QJsonObject{{QStringLiteral("name"), a->experiment}, {QStringLiteral("arm"), a->arm}});
+                answer(*exchange, flight->endpoint, 200, json(body), "application/json", flight->experimentHeaders);
             }
         } else {
             status = 499; // the client went away
         }
-        log(QJsonObject{{QStringLiteral("id"), flight->id},
+        QJsonObject line{{QStringLiteral("id"), flight->id},
                         {QStringLiteral("endpoint"), flight->endpoint},
                         {QStringLiteral("status"), status},
                         {QStringLiteral("strategy"), strategy.name},
@@ -472,7 +513,12 @@ public:
                         {QStringLiteral("completion_tokens"), completionTokens},
                         {QStringLiteral("finish"), finish},
                         {QStringLiteral("ttft_ms"), ttft * 1000.0},
-                        {QStringLiteral("duration_ms"), seconds * 1000.0}});
+                        {QStringLiteral("duration_ms"), seconds * 1000.0}};
+        if (const std::optional<ExperimentAssignment>& a = flight->api.assignment) {
+            line.insert(QStringLiteral("experiment"), a->experiment);
+            line.insert(QStringLiteral("arm"), a->arm);
+        }
+        log(line);
         flight->jobs.clear(); // breaks the cycle jobs -> callbacks -> flight
     }
 
@@ -485,7 +531,10 @@ public:
     int m_queueCapacity = 0;
     ServeMetrics m_metrics{{QStringLiteral("/health"), QStringLiteral("/metrics"), QStringLiteral("/v1/models"),
                             QStringLiteral("/v1/models/{id}"), QStringLiteral("/v1/strategy"),
-                            QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions")}};
+                            QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions"),
+                            QStringLiteral("/v1/feedback"), QStringLiteral("/v1/experiments"),
+                            QStringLiteral("/v1/experiments/{name}")}};
+    std::unique_ptr<ExperimentService> m_experiments;
     std::unique_ptr<QObject> m_guard = std::make_unique<QObject>(); // context of the engine's finish calls
     ServingEngine m_engine;
     HttpServer m_http;

@@ -31,6 +31,11 @@ void ServeMetrics::finished(double durationSeconds, double ttftSeconds, double p
     m_generatedTokens += static_cast<unsigned long long>(generatedTokens);
 }
 
+void ServeMetrics::experiment(const QString& experiment, const QString& arm, ExperimentEvent event) {
+    std::lock_guard lock(m_mutex);
+    ++m_experiments[{experiment, arm}][static_cast<std::size_t>(event)];
+}
+
 namespace {
 
 // A label value as the text format writes it: backslash, double quote and line feed escaped.
@@ -77,6 +82,17 @@ QByteArray ServeMetrics::render(int queued, int busy, int slotCount) const {
            QByteArray::number(m_promptTokens) + '\n';
     out += "# HELP swb_generated_tokens_total Tokens generated.\n# TYPE swb_generated_tokens_total counter\n"
            "swb_generated_tokens_total " + QByteArray::number(m_generatedTokens) + '\n';
+    const char* const experimentCounters[][2] = {
+        {"swb_experiment_requests_total", "Requests served in an experiment, by experiment and arm."},
+        {"swb_experiment_feedback_total", "Feedback given on an experiment's completions, by experiment and arm."},
+        {"swb_experiment_promotions_total", "Arms made the default strategy when the experiment decided (--auto-promote)."}};
+    for (std::size_t event = 0; event < 3 && !m_experiments.empty(); ++event) {
+        out += QByteArray("# HELP ") + experimentCounters[event][0] + ' ' + experimentCounters[event][1] + "\n# TYPE " +
+               experimentCounters[event][0] + " counter\n";
+        for (const auto& [key, counts] : m_experiments)
+            out += QByteArray(experimentCounters[event][0]) + "{experiment=\"" + labelValue(key.first) + "\",arm=\"" +
+                   labelValue(key.second) + "\"} " + QByteArray::number(counts[event]) + '\n';
+    }
     out += "# HELP swb_queue_length Sequences waiting for a slot.\n# TYPE swb_queue_length gauge\nswb_queue_length " +
            QByteArray::number(queued) + '\n';
     out += "# HELP swb_busy_slots Sequences decoding now.\n# TYPE swb_busy_slots gauge\nswb_busy_slots " +

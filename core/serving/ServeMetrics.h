@@ -23,6 +23,10 @@ public:
         : m_endpoints(std::move(endpoints)) {}
     void request(const QString& endpoint, int status);
     void finished(double durationSeconds, double ttftSeconds, double perTokenSeconds, int promptTokens, int generatedTokens);
+    // An experiment's events per arm: a request assigned to it, a feedback on one of its completions, and
+    // the arm made the default strategy when the test decided for it (--auto-promote).
+    enum class ExperimentEvent { Request, Feedback, Promotion };
+    void experiment(const QString& experiment, const QString& arm, ExperimentEvent event);
     QByteArray render(int queued, int busy, int slotCount) const;
 
 private:
@@ -39,6 +43,7 @@ private:
     Histogram m_duration{{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}, {}};
     Histogram m_ttft{{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}, {}};
     Histogram m_perToken{{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1}, {}};
+    std::map<std::pair<QString, QString>, std::array<unsigned long long, 3>> m_experiments; // by ExperimentEvent
     unsigned long long m_promptTokens = 0;
     unsigned long long m_generatedTokens = 0;
 };

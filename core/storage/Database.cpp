@@ -250,6 +250,44 @@ CREATE TABLE IF NOT EXISTS store_settings (
     value TEXT NOT NULL
 );
 )SQL",
+    // 7 -> 8: online experiments of swb serve. An experiment's arms (the first is the control) are strategies
+    // with a share of the traffic; one experiment at a time is 'running' (served), the others 'stopped',
+    // with the arm that won when the test decided. served_runs ties each run swb serve stored to the
+    // completion id its client saw (and choice), and, when it was served in an experiment, to the experiment,
+    // the arm and the unit it was assigned by. Feedback on a completion is a rating of its run (rubric
+    // "feedback", rater "api").
+    R"SQL(
+CREATE TABLE experiments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    metric TEXT NOT NULL CHECK (metric IN ('thumbs', 'score')),
+    auto_promote INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL CHECK (state IN ('running', 'stopped')),
+    winner TEXT,
+    created_at TEXT NOT NULL,
+    stopped_at TEXT
+);
+CREATE TABLE experiment_arms (
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    strategy_id INTEGER NOT NULL REFERENCES strategies(id),
+    weight REAL NOT NULL CHECK (weight > 0),
+    PRIMARY KEY (experiment_id, position),
+    UNIQUE (experiment_id, name)
+);
+CREATE TABLE served_runs (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    completion_id TEXT NOT NULL,
+    choice INTEGER NOT NULL,
+    experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,
+    arm TEXT,
+    unit TEXT,
+    latency_ms REAL NOT NULL,
+    UNIQUE (completion_id, choice)
+);
+CREATE INDEX served_runs_by_experiment ON served_runs(experiment_id, arm);
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -693,9 +693,11 @@ double sprtBoundaryZ(double r, double alpha) {
 void MixtureSprt::add(int arm, double value) {
     const int i = arm == 0 ? 0 : 1;
     ++m_n[i];
-    const double delta = value - m_mean[i];
-    m_mean[i] += delta / m_n[i];
-    m_squares[i] += delta * (value - m_mean[i]);
+    m_mean[i] += (value - m_mean[i]) / m_n[i];
+    const int all = m_n[0] + m_n[1];
+    const double delta = value - m_allMean;
+    m_allMean += delta / all;
+    m_allSquares += delta * (value - m_allMean);
     if (std::min(m_n[0], m_n[1]) < std::max(m_minPerArm, 2))
         return;
     const double variance = pooledVariance();
@@ -713,8 +715,8 @@ double MixtureSprt::mean(int arm) const {
 }
 
 double MixtureSprt::pooledVariance() const {
-    const int dof = m_n[0] + m_n[1] - 2;
-    return m_n[0] > 0 && m_n[1] > 0 && dof > 0 ? (m_squares[0] + m_squares[1]) / dof : kNaN;
+    const int all = m_n[0] + m_n[1];
+    return m_n[0] > 0 && m_n[1] > 0 && all > 1 ? m_allSquares / (all - 1) : kNaN;
 }
 
 double MixtureSprt::difference() const {

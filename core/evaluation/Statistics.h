@@ -169,8 +169,10 @@ Interval bootstrapMeanInterval(const std::vector<double>& values, int rounds, st
 // The mixture sequential probability ratio test (mSPRT) of Johari, Pekelis and Walsh ("Always valid inference:
 // continuous monitoring of A/B tests", 2017, the test behind Optimizely's stats engine) for the difference of
 // two means, theta = mean(treatment) - mean(control), with a normal mixture N(0, tau^2) over theta. The
-// observations come one at a time, in the order they were made. After each, with n_c and n_t of them and the
-// pooled within-arm variance s^2 (both arms at least minPerArm, s^2 > 0): V = s^2 (1/n_c + 1/n_t),
+// observations come one at a time, in the order they were made. After each, with n_c and n_t of them and s^2
+// the variance of all of them around their common mean (the variance under "no difference"; unlike the
+// within-arm variance it is not 0 when each arm is unanimous and the arms disagree, and it only
+// overestimates by theta^2 n_c n_t / n^2 otherwise), both arms at least minPerArm, s^2 > 0: V = s^2 (1/n_c + 1/n_t),
 // tau = tauScale * s (the mixture on the standardised effect), and
 //   Lambda = sqrt(V / (V + tau^2)) exp(d^2 tau^2 / (2 V (V + tau^2))),  d the observed difference;
 // the always-valid p-value is the smallest 1 / Lambda so far (capped at 1), and the confidence sequence is
@@ -187,7 +189,7 @@ public:
 
     int count(int arm) const { return m_n[arm]; }
     double mean(int arm) const; // NaN without observations
-    double pooledVariance() const; // NaN with fewer than 3 observations
+    double pooledVariance() const; // s^2 above; NaN with fewer than 2 observations or an arm without any
     double difference() const; // mean(1) - mean(0)
     double pValue() const { return m_pValue; }
     double alpha() const { return m_alpha; }
@@ -205,7 +207,8 @@ private:
     int m_minPerArm;
     int m_n[2] = {0, 0};
     double m_mean[2] = {0.0, 0.0};
-    double m_squares[2] = {0.0, 0.0}; // sums of squared deviations from each arm's mean (Welford)
+    double m_allMean = 0.0;
+    double m_allSquares = 0.0; // sum of squared deviations from the common mean (Welford)
     double m_pValue = 1.0;
 };
 

@@ -305,8 +305,8 @@ private slots:
     }
 
     // The mixture SPRT by hand (Python, the formula in Statistics.h, minPerArm 2, tau = 0.2 s): after the 8th
-    // observation d = 2.5, s^2 = 11.5 / 6, V = 11.5 / 12, 1 / Lambda = 0.816225 (the smallest so far), the confidence
-    // sequence [-6.360601, 11.360601]. With d = 0.1 and s^2 = 0.25 a test reaching 80% power needs 761
+    // observation d = 2.5, s^2 = 24 / 7 (all eight around their mean 3), 1 / Lambda = 0.907964 (the smallest so far),
+    // the confidence sequence [-9.350768, 14.350768]. With d = 0.1 and s^2 = 0.25 a test reaching 80% power needs 761
     // observations per arm (the smallest n with 0.1 / sqrt(0.5 / n) >= boundary + z_0.8): 1522 in all.
     void mixtureSprtByHand() {
         MixtureSprt test(0.05, 0.2, 2);
@@ -316,14 +316,14 @@ private slots:
             test.add(arm, value);
         QCOMPARE(test.count(0), 4);
         QVERIFY(std::abs(test.difference() - 2.5) < 1e-12);
-        QVERIFY(std::abs(test.pooledVariance() - 11.5 / 6.0) < 1e-12);
-        QVERIFY(std::abs(test.pValue() - 0.8162248805) < 1e-9);
-        QVERIFY(std::abs(test.confidence().low + 6.3606013367) < 1e-9);
-        QVERIFY(std::abs(test.confidence().high - 11.3606013367) < 1e-9);
+        QVERIFY(std::abs(test.pooledVariance() - 24.0 / 7.0) < 1e-12);
+        QVERIFY(std::abs(test.pValue() - 0.9079641862) < 1e-9);
+        QVERIFY(std::abs(test.confidence().low + 9.3507681806) < 1e-9);
+        QVERIFY(std::abs(test.confidence().high - 14.3507681806) < 1e-9);
 
         MixtureSprt planned;
         const int n = 20;
-        const double a = 0.5 * std::sqrt((n - 1.0) / n); // pooled variance exactly 0.25
+        const double a = std::sqrt(0.25 * (2.0 * n - 1.0) / (2.0 * n) - 0.05 * 0.05); // s^2 exactly 0.25
         for (int i = 0; i < n; ++i) {
             planned.add(0, 0.5 + (i % 2 ? a : -a));
             planned.add(1, 0.6 + (i % 2 ? a : -a));

@@ -32,6 +32,9 @@ using namespace swb;
 
 namespace {
 
+// What schema 8 added (experiments), dropped to give a store of an older schema.
+const QString kDropSchema8 = QStringLiteral("DROP TABLE served_runs;DROP TABLE experiment_arms;DROP TABLE experiments");
+
 QByteArray fileBytes(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -227,6 +230,8 @@ private slots:
             QVERIFY(runs.saveRun(c).ok());
             freshRemoteRun = c.id;
             QVERIFY(runs.loadRun(c.id).value() == c);
+            for (const QString& statement : kDropSchema8.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                QVERIFY(db.value()->execSql(statement, QStringLiteral("as schema 7")).ok());
             QVERIFY(db.value()->execSql(QStringLiteral("PRAGMA user_version = 6"), QStringLiteral("as schema 6")).ok());
         }
         auto db = Database::open(path); // migrates 6 -> 7
@@ -280,6 +285,8 @@ private slots:
             for (const char* column : {"threads", "fast_math", "compute_dtype", "device", "kernel_path"})
                 QVERIFY2(q.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN %1").arg(QLatin1String(column))),
                          qPrintable(q.lastError().text()));
+            for (const QString& statement : kDropSchema8.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                QVERIFY(q.exec(statement));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
             q.finish();
             sql.close();

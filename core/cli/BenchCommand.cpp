@@ -1,5 +1,6 @@
 // swb bench MODE [options]: one subcommand, a table of modes. Each group of modes registers itself in its
-// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), ratingBenchModes(), serveBenchModes()).
+// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), ratingBenchModes(), serveBenchModes(),
+// experimentBenchModes()).
 
 #include <algorithm>
 
@@ -24,6 +25,8 @@ std::vector<BenchMode> allBenchModes() {
     for (BenchMode& mode : ratingBenchModes())
         all.push_back(std::move(mode));
     for (BenchMode& mode : serveBenchModes())
+        all.push_back(std::move(mode));
+    for (BenchMode& mode : experimentBenchModes())
         all.push_back(std::move(mode));
     return all;
 }

@@ -116,6 +116,8 @@ std::vector<BenchMode> storageBenchModes();
 std::vector<BenchMode> modelBenchModes();
 // serve (ServeBenchCommand.cpp).
 std::vector<BenchMode> serveBenchModes();
+// experiment (ExperimentBenchCommand.cpp).
+std::vector<BenchMode> experimentBenchModes();
 // rating (RatingBenchCommand.cpp).
 std::vector<BenchMode> ratingBenchModes();
 // `swb bench`, dispatching to the modes (BenchCommand.cpp).

@@ -285,6 +285,26 @@ private slots:
         QCOMPARE(object(exchange(again.port(), request("GET", "/v1/strategy")).body).value("name").toString(), QStringLiteral("k20"));
         QVERIFY(complete(again.port(), "user1").second.isEmpty());
     }
+
+    // The statistics against simulated users on a real server (swb bench experiment, small): over 60 A/A
+    // experiments of 100 feedbacks read every 10, the sequential test declares no more than 5% winners while
+    // a t-test read as often declares more (what the bench exists to show); a large effect (30% against 80%
+    // thumbs up) is found every time, for B. The README's table is the same bench at full size.
+    void simulatedUsersFindFewFalseWinners() {
+        const auto run = swb::test::runSwbProcess({"bench", "experiment", "--aa", "60", "--horizon", "100", "--ab", "10",
+                                                   "--effect", "0.3:0.8", "--ab-horizon", "300", "--seed", "2"},
+                                                  300000);
+        QVERIFY2(run.status == 0, run.err.constData());
+        const QJsonObject result = object(run.out);
+        const QJsonObject aa = result.value("aa").toObject();
+        QCOMPARE(aa.value("experiments").toInt(), 60);
+        QVERIFY2(aa.value("false_winner_rate").toDouble() <= 0.05, run.out.constData());
+        QVERIFY2(aa.value("t_test_read_as_often_false_rate").toDouble() > 0.05, run.out.constData());
+        const QJsonObject ab = result.value("ab").toArray().first().toObject();
+        QCOMPARE(ab.value("sequential_power").toDouble(), 1.0);
+        QCOMPARE(ab.value("sequential_wrong_winner_rate").toDouble(), 0.0);
+        QVERIFY(ab.value("median_feedbacks_to_decision").toDouble() < 300);
+    }
 };
 
 QTEST_MAIN(TestExperiments)

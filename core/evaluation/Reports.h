@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "Result.h"
+#include "evaluation/Experiments.h"
 #include "evaluation/Statistics.h"
 #include "storage/ReportQueries.h"
 #include "storage/RunRepository.h"
@@ -21,7 +22,7 @@ namespace swb {
 class Database;
 
 // The tables of an evaluation report. Each is a list of plain rows; writeCsv() writes any of them.
-enum class ReportKind { Runs, Steps, Ratings, Preferences, Summary, Pairwise, Agreement, Raters };
+enum class ReportKind { Runs, Steps, Ratings, Preferences, Summary, Pairwise, Agreement, Raters, Experiments };
 
 // How the summary's statistics are computed.
 struct ReportOptions {
@@ -214,6 +215,9 @@ public:
     Result<std::vector<RatingReportRow>> ratings();
     Result<std::vector<PreferenceReportRow>> preferences();
     Result<SummaryReport> summary(const ReportOptions& options = {});
+    // swb serve's experiments, newest first, each as it stands (every model's: an experiment's arms are
+    // strategies, whatever model served them).
+    Result<std::vector<ExperimentAnalysis>> experiments();
 
     // The report as CSV (CsvWriter: RFC 4180, UTF-8, CRLF, formula cells neutralised).
     Status writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options = {},
@@ -226,7 +230,8 @@ public:
     // hex digits); one sentence listing the store's models when none or several match.
     static Result<QString> resolveModel(Database& database, const QString& pathOrHash);
 
-    static QStringList kindNames(); // runs, steps, ratings, preferences, summary, pairwise, agreement, raters
+    static QStringList kindNames(); // runs, steps, ratings, preferences, summary, pairwise, agreement, raters,
+                                    // experiments
     static std::optional<ReportKind> kindFromName(const QString& name);
 
 private:

@@ -280,6 +280,14 @@ private slots:
             };
             QTRY_VERIFY(logged());
         }
+        // The report: a row per arm, B's with the decision.
+        const auto report = swb::test::runSwbProcess({"export", "--db", store, "--report", "experiments"});
+        QVERIFY2(report.status == 0, report.err.constData());
+        const QList<QByteArray> rows = report.out.trimmed().split('\n');
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(rows[0].startsWith("experiment,state,metric,arm,control,strategy,"));
+        QVERIFY2(rows[2].startsWith("promote,stopped,thumbs,B,no,k20,"), rows[2].constData());
+        QVERIFY(rows[2].trimmed().endsWith(",stopped,B,stopped: B"));
         ServeProcess again({"--db", store});
         QVERIFY(again.port() > 0);
         QCOMPARE(object(exchange(again.port(), request("GET", "/v1/strategy")).body).value("name").toString(), QStringLiteral("k20"));

@@ -65,16 +65,14 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
     connect(m_compare, &CompareView::comparisonsChanged, m_runsView, &RunsView::refresh);
     connect(m_sweepView, &SweepView::runsChanged, m_runsView, &RunsView::refresh);
     connect(m_explore, &ExploreView::comparisonMade, m_compare, &CompareView::reloadComparisons);
-    connect(m_sweepView, &SweepView::openRun, this, [this](qint64 id) {
+    const auto openInExplore = [this](qint64 id) {
         if (m_explore->openRun(id))
             selectTab(QStringLiteral("explore"));
-    });
+    };
+    connect(m_sweepView, &SweepView::openRun, this, openInExplore);
     connect(m_runsView, &RunsView::runDeleted, m_explore, &ExploreView::forgetDeletedRun);
     connect(m_runsView, &RunsView::runDeleted, m_compare, &CompareView::reloadComparisons);
-    connect(m_runsView, &RunsView::openRequested, this, [this](qint64 id) {
-        if (m_explore->openRun(id))
-            selectTab(QStringLiteral("explore"));
-    });
+    connect(m_runsView, &RunsView::openRequested, this, openInExplore);
     m_reportsView = new ReportsView(m_database.get(), m_tabs);
     m_reportsView->setSuggestionThresholds(m_settings->get(settings::reportsGoldThreshold),
                                            m_settings->get(settings::reportsAlphaRise));
@@ -82,6 +80,7 @@ MainWindow::MainWindow(const QString& modelPath, const QString& tokenizerPath, c
         m_settings->set(settings::reportsGoldThreshold, gold);
         m_settings->set(settings::reportsAlphaRise, rise);
     });
+    connect(m_reportsView, &ReportsView::openRun, this, openInExplore);
     m_tabs->addTab(m_reportsView, tr("Re&ports"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_explore->setFront(m_tabs->currentWidget() == m_explore);

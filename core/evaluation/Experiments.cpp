@@ -227,7 +227,11 @@ Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const QStr
     Result<std::vector<ExperimentArmUsage>> usage = experiments.usage(experiment.value()->id);
     if (!usage)
         return usage.error();
-    return analyzeExperiment(*experiment.value(), observations.value(), usage.value());
+    ExperimentAnalysis analysis = analyzeExperiment(*experiment.value(), observations.value(), usage.value());
+    for (ArmAnalysis& arm : analysis.arms)
+        if (Result<std::vector<qint64>> runs = experiments.runsOfArm(experiment.value()->id, arm.name, 50))
+            arm.latestRuns = std::move(runs).value();
+    return analysis;
 }
 
 } // namespace swb

@@ -30,6 +30,7 @@ struct ArmAnalysis {
     stats::Interval confidenceSequence; // of the difference, valid at every look (MixtureSprt)
     double pValue = 1.0;               // always valid
     long long feedbacksForPower = -1;  // more feedbacks (this arm and the control) for 80% power; -1 unknown
+    std::vector<qint64> latestRuns;    // the arm's runs, newest first (at most 50; loadExperimentAnalysis)
 };
 
 // Where an experiment stands: the arms, and what the sequential test says.

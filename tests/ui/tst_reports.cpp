@@ -12,6 +12,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -24,15 +26,18 @@
 
 #include "EmptyStatePage.h"
 #include "CheckpointWriters.h"
+#include "HttpSupport.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
 #include "evaluation/PromptFile.h"
+#include "reports/ExperimentsPanel.h"
 #include "reports/IntervalBarChart.h"
 #include "reports/ReportChart.h"
 #include "reports/ReportTableModel.h"
 #include "reports/ReportsView.h"
 #include "reports/WinRateHeatmap.h"
 #include "storage/Database.h"
+#include "storage/ExperimentRepository.h"
 #include "storage/RatingRepository.h"
 #include "storage/RunRepository.h"
 
@@ -126,6 +131,11 @@ QStringList header(ReportKind kind) {
         return {"rater", "ratings", "preferences", "gold_answered", "gold_correct", "gold_accuracy",
                 "alpha_without_relevance", "alpha_without_fluency", "alpha_without_usefulness", "alpha_change",
                 "median_seconds_per_item", "straight_lining", "set_aside", "suggested"};
+    case ReportKind::Experiments:
+        return {"experiment", "state", "metric", "arm", "control", "strategy", "strategy_hash", "weight", "requests",
+                "units", "feedback", "mean", "mean_ci_low", "mean_ci_high", "mean_latency_ms",
+                "mean_completion_tokens", "difference", "confidence_sequence_low", "confidence_sequence_high",
+                "p_value", "more_feedbacks_for_80_power", "verdict", "winner", "decision"};
     }
     return {};
 }
@@ -497,6 +507,7 @@ private slots:
         QTest::newRow("pairwise") << ReportKind::Pairwise << 1;
         QTest::newRow("agreement") << ReportKind::Agreement << 3;
         QTest::newRow("raters") << ReportKind::Raters << 2;
+        QTest::newRow("experiments") << ReportKind::Experiments << 0; // the fixture's store has none
     }
 
     void exportCsvWritesEveryReport() {
@@ -825,6 +836,70 @@ private slots:
         QVERIFY(view.refreshButton()->isEnabled());
         // Runs can be exported all the same.
         QVERIFY(view.exportCsv(ReportKind::Runs, path("empty-runs.csv")));
+    }
+
+    // A store with an experiment of swb serve (thumbs up from users 'a*' on B, down on A; the others mixed):
+    // the panel shows its arms, the decision and the feedback over time, and an arm opens its newest run.
+    void experimentsPanelShowsAServedExperiment() {
+        const QString store = path("experiment.sqlite");
+        QList<QPair<QString, QString>> served; // completion id, arm
+        {
+            swb::test::ServeProcess serve({"--db", store, "--experiment", "panel", "--arm", "A=greedy", "--arm", "B=creative"});
+            QVERIFY(serve.port() > 0);
+            for (int u = 0; u < 60; ++u) {
+                const QByteArray body = QStringLiteral(R"({"prompt": "And", "max_tokens": 2, "user": "u%1"})").arg(u).toUtf8();
+                const auto reply = swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/completions", body));
+                const QJsonObject answer = QJsonDocument::fromJson(reply.body).object();
+                const QString arm = answer.value("experiment").toObject().value("arm").toString();
+                served.append({answer.value("id").toString(), arm});
+                const QByteArray feedback = QStringLiteral(R"({"id": "%1", "thumbs": "%2"})")
+                                                .arg(answer.value("id").toString(), arm == "B" ? "up" : "down")
+                                                .toUtf8();
+                QCOMPARE(swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/feedback", feedback)).status, 200);
+            }
+        }
+        Result<std::unique_ptr<Database>> opened = Database::open(store);
+        QVERIFY(opened);
+        ReportsView view(opened.value().get(), nullptr);
+        view.resize(1000, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(refreshed(view));
+        QVERIFY(view.showsReport());
+        ExperimentsPanel* panel = view.experimentsPanel();
+        QVERIFY(panel->isVisibleTo(&view));
+        QCOMPARE(panel->experimentCombo()->count(), 1);
+        QCOMPARE(panel->armModel()->rowCount(), 2);
+        int countB = 0;
+        for (const auto& [id, arm] : served)
+            countB += arm == "B";
+        QCOMPARE(panel->armModel()->text("B", "Feedback"), QString::number(countB));
+        QCOMPARE(panel->armModel()->text("A (control)", "Feedback"), QString::number(60 - countB));
+        QVERIFY(panel->armModel()->text("B", "Thumbs up").startsWith("1.000"));
+        QVERIFY2(panel->decisionLabel()->text().contains("B is better"), qPrintable(panel->decisionLabel()->text()));
+        QCOMPARE(panel->chart()->plot()->graphCount(), 2);
+        // A point per feedback from B's first one on.
+        qsizetype firstB = 0;
+        while (served[firstB].second != "B")
+            ++firstB;
+        QCOMPARE(panel->chart()->plot()->graph(1)->data()->size(), int(60 - firstB));
+        // The newest run of B opens.
+        QSignalSpy open(&view, &ReportsView::openRun);
+        const QModelIndex b = panel->armTable()->model()->index(1, 0);
+        const QPoint at = panel->armTable()->visualRect(b).center();
+        QTest::mousePress(panel->armTable()->viewport(), Qt::LeftButton, {}, at); // the press a double-click follows
+        QTest::mouseRelease(panel->armTable()->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(panel->armTable()->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(open.count(), 1);
+        const qint64 run = open.first().first().toLongLong();
+        QCOMPARE(run, panel->newestRun(1));
+        QVERIFY(run > 0);
+        // It is the run of the last completion B served.
+        QString lastB;
+        for (const auto& [id, arm] : served)
+            if (arm == "B")
+                lastB = id;
+        QCOMPARE(run, ExperimentRepository(*opened.value()).servedRun(lastB, 0).value()->runId);
     }
 
     void noStoreIsNoCrash() {

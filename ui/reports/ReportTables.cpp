@@ -253,4 +253,55 @@ ReportTable ReportTables::raters(const SummaryReport& report) {
     return table;
 }
 
+ReportTable ReportTables::experimentArms(const ExperimentAnalysis& experiment) {
+    ReportTable table;
+    const bool thumbs = experiment.experiment.metric == QLatin1String(ExperimentRecord::kThumbs);
+    table.columns = {
+        {tr("Arm"), tr("The arm's name; the first is the control. The square is its colour in the chart.")},
+        {tr("Strategy"), tr("The strategy the arm serves.")},
+        {tr("Share"), tr("The arm's share of the traffic (its weight over all weights).")},
+        {tr("Requests"), tr("Completions served by this arm.")},
+        {tr("Units"), tr("Distinct users (or X-Experiment-Unit values; a request without either is its own unit).")},
+        {tr("Feedback"), tr("Feedbacks on this arm's completions.")},
+        {thumbs ? tr("Thumbs up") : tr("Mean score"),
+         thumbs ? tr("Share of thumbs up, with its 95% interval (normal approximation).")
+                : tr("Mean score (1 to 5), with its 95% interval (normal approximation).")},
+        {tr("Δ vs control"), tr("The difference to the control with its 95% confidence sequence: valid at every "
+                                "look, however often the experiment is read (mixture SPRT).")},
+        {tr("p (always valid)"), tr("The smallest 1/Λ of the mixture SPRT so far: below α (0.05, divided among the "
+                                    "arms) the test decides.")},
+        {tr("Latency ms"), tr("Mean time from request to the arm's completion.")},
+        {tr("Tokens"), tr("Mean completion tokens.")},
+    };
+    double total = 0.0;
+    for (const ArmAnalysis& arm : experiment.arms)
+        total += arm.weight;
+    for (std::size_t i = 0; i < experiment.arms.size(); ++i) {
+        const ArmAnalysis& a = experiment.arms[i];
+        std::vector<ReportCell> row;
+        ReportCell name = textCell(i == 0 ? tr("%1 (control)").arg(a.name) : a.name);
+        name.swatch = reportPalette::strategy(int(i));
+        if (a.name == experiment.winner)
+            name.background = QColor(0xD8, 0xF0, 0xD8);
+        row.push_back(name);
+        row.push_back(textCell(a.strategyName.isEmpty() ? a.strategyHash.left(12) : a.strategyName, a.strategyHash));
+        row.push_back(numberCell(fixed(total > 0 ? a.weight / total * 100.0 : 0.0, 0) + QStringLiteral("%"), a.weight));
+        row.push_back(countCell(a.requests));
+        row.push_back(countCell(a.units));
+        row.push_back(countCell(a.feedback));
+        row.push_back(numberCell(withInterval(a.mean, a.meanInterval, thumbs ? 3 : 2), a.mean));
+        if (i == 0) {
+            row.push_back(numberCell(missing(), stats::kNaN));
+            row.push_back(numberCell(missing(), stats::kNaN));
+        } else {
+            row.push_back(numberCell(withInterval(a.difference, a.confidenceSequence, 3), a.difference));
+            row.push_back(numberCell(significant(a.pValue), a.pValue));
+        }
+        row.push_back(numberCell(fixed(a.meanLatencyMs, 1), a.meanLatencyMs));
+        row.push_back(numberCell(fixed(a.meanTokens, 1), a.meanTokens));
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
 } // namespace swb

@@ -21,6 +21,9 @@ public:
     static ReportTable agreement(const SummaryReport& report);
     // Each rater's ratings, preferences and gold accuracy.
     static ReportTable raters(const SummaryReport& report);
+    // One row per arm of an experiment: its strategy, share, traffic, feedback, mean, the difference to the
+    // control with its confidence sequence and always-valid p, latency and tokens.
+    static ReportTable experimentArms(const ExperimentAnalysis& experiment);
 
     // Three significant digits, no exponent for ordinary magnitudes ("0.456", "12.3", "345"); "—" for NaN.
     static QString significant(double value);

@@ -34,6 +34,7 @@
 
 #include "SaveFileDialog.h"
 #include "EmptyStatePage.h"
+#include "reports/ExperimentsPanel.h"
 #include "reports/IntervalBarChart.h"
 #include "reports/ReportPalette.h"
 #include "reports/ReportTableModel.h"
@@ -48,6 +49,7 @@ namespace swb {
 // What the worker thread hands back: the summary, or why there is none, and the rubric ranges.
 struct ComputedReport {
     std::optional<SummaryReport> report;
+    std::vector<ExperimentAnalysis> experiments; // every model's
     QString error;
     std::map<QString, std::pair<double, double>> scoreRanges;
     qint64 elapsedMs = 0;
@@ -81,6 +83,8 @@ ComputedReport computeReport(const QString& databasePath, const ReportOptions& o
         return computed;
     }
     computed.report = std::move(summary).value();
+    if (Result<std::vector<ExperimentAnalysis>> experiments = Reports(*database.value()).experiments())
+        computed.experiments = std::move(experiments).value();
     // The scale of each dimension, so charts of means span the rubric (the union when rubrics differ).
     if (Result<std::vector<Rubric>> rubrics = RatingRepository(*database.value()).listRubrics()) {
         for (const Rubric& rubric : rubrics.value())
@@ -145,6 +149,9 @@ QString kindToolTip(ReportKind kind) {
         return ReportsView::tr("One row per rated dimension: Krippendorff's α, ordinal and interval.");
     case ReportKind::Raters:
         return ReportsView::tr("One row per rater: ratings, preferences and gold accuracy.");
+    case ReportKind::Experiments:
+        return ReportsView::tr("One row per experiment arm of swb serve: traffic, feedback, the difference to the "
+                               "control and the decision.");
     }
     return {};
 }
@@ -265,6 +272,10 @@ ReportsView::ReportsView(Database* database, QWidget* parent)
     content->addWidget(m_strategyTable);
     content->addWidget(charts, 1);
     content->addWidget(bottom);
+    m_experiments = new ExperimentsPanel(m_content);
+    m_experiments->setObjectName(QStringLiteral("experimentsPanel"));
+    connect(m_experiments, &ExperimentsPanel::openRun, this, &ReportsView::openRun);
+    content->addWidget(m_experiments);
     for (QTableView* table : {m_strategyTable, m_agreementTable, m_raterTable})
         table->installEventFilter(this);
     // The report scrolls inside the tab: with many strategies its tables are taller than a screen, and a
@@ -503,6 +514,8 @@ QString ReportsView::kindTitle(ReportKind kind) {
         return tr("Agreement");
     case ReportKind::Raters:
         return tr("Raters");
+    case ReportKind::Experiments:
+        return tr("Experiments");
     }
     return {};
 }
@@ -611,6 +624,8 @@ void ReportsView::applyComputed() {
             showEmptyState(tr("No report"), text);
     } else {
         m_report = std::move(*computed.report);
+        const bool experiments = !computed.experiments.empty();
+        m_experiments->setExperiments(std::move(computed.experiments));
         m_scoreRanges = std::move(computed.scoreRanges);
         m_lastComputeMs = computed.elapsedMs;
         int runs = 0, ratings = 0, preferences = 0;
@@ -636,7 +651,7 @@ void ReportsView::applyComputed() {
                 .arg(m_options.bootstrapRounds)
                 .arg(m_options.seed)
                 .arg(m_lastComputeMs));
-        if (ratings + preferences == 0) {
+        if (ratings + preferences == 0 && !experiments) {
             showEmptyState(tr("Nothing to report yet"),
                            tr("The report shows how raters judged each strategy's outputs, and the run store holds "
                               "no rating or preference yet (runs recorded so far: %1).")

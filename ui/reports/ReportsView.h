@@ -22,6 +22,7 @@ template <typename T> class QFutureWatcher;
 namespace swb {
 
 class Database;
+class ExperimentsPanel;
 class IntervalBarChart;
 class ReportChart;
 class ReportTableModel;
@@ -84,6 +85,7 @@ public:
     WinRateHeatmap* winRateChart() const { return m_winRateChart; }
     QPushButton* csvButton(ReportKind kind) const;
     QPushButton* refreshButton() const { return m_refresh; }
+    ExperimentsPanel* experimentsPanel() const { return m_experiments; }
 
 public slots:
     // Recomputes the report from the run store in the background (again once done, when already running).
@@ -98,6 +100,8 @@ signals:
     void reportUpdated();
     // An export started from the view's buttons has finished.
     void csvExportFinished(const QString& path, bool ok);
+    // The user asked to see a run (an experiment arm's) in Explore.
+    void openRun(qint64 runId);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -163,6 +167,7 @@ private:
     IntervalBarChart* m_agreementChart = nullptr;
     std::map<ReportKind, QPushButton*> m_csvButtons;
     QLabel* m_message = nullptr;
+    ExperimentsPanel* m_experiments = nullptr;
 };
 
 } // namespace swb

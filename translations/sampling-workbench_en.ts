@@ -28,11 +28,12 @@
     </message>
     <message>
         <location line="+6"/>
+        <location line="+188"/>
         <source>Strategy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-187"/>
         <source>The strategy&apos;s name (#id appended when two share one); the square is its colour in the charts.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -238,11 +239,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+86"/>
         <source>Units</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-86"/>
         <source>Runs with at least two ratings on this dimension: only these can show agreement.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -357,7 +359,122 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="+37"/>
+        <source>Arm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The arm&apos;s name; the first is the control. The square is its colour in the chart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The strategy the arm serves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The arm&apos;s share of the traffic (its weight over all weights).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Completions served by this arm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distinct users (or X-Experiment-Unit values; a request without either is its own unit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Feedback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Feedbacks on this arm&apos;s completions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thumbs up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of thumbs up, with its 95% interval (normal approximation).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean score (1 to 5), with its 95% interval (normal approximation).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ vs control</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The difference to the control with its 95% confidence sequence: valid at every look, however often the experiment is read (mixture SPRT).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>p (always valid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The smallest 1/Λ of the mixture SPRT so far: below α (0.05, divided among the arms) the test decides.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Latency ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean time from request to the arm&apos;s completion.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean completion tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (control)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-63"/>
         <source>s / item</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1358,7 +1475,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Your message, then Generate (Ctrl+Return)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1403,7 +1520,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>No model loaded</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1543,6 +1660,108 @@ p %2</source>
     <message>
         <location line="+2"/>
         <source>Cannot write %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::ExperimentChart</name>
+    <message>
+        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+61"/>
+        <source>Feedback over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+6"/>
+        <source>No feedback yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Feedbacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of thumbs up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean score</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::ExperimentsPanel</name>
+    <message>
+        <location line="-67"/>
+        <source>Waiting for at least 10 feedbacks per arm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No difference yet, and none observed so far.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No difference yet: about %1 more feedbacks for 80% power at the observed effect.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Decided: %1 is better (always-valid p = %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stopped without a decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped: %1 won.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Online experiments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The experiments swb serve ran on this run store, newest first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The mixture sequential probability ratio test of each arm against the control: its p-value and confidence sequence stay valid however often the experiment is read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Double-click an arm to open its newest run in Explore; right-click for its newest runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Open Run %1 in Explore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This arm has served no run yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 (running)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>No experiment.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1881,7 +2100,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Re&amp;ports</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2342,7 +2561,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+106"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+110"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -2393,7 +2612,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+182"/>
         <source>Evaluation report</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2444,7 +2663,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-116"/>
         <source>Set %1 Aside…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2464,7 +2683,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+142"/>
         <source>Win rate, row against column</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2519,12 +2738,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-189"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+202"/>
         <source>Export CSV:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2535,12 +2754,17 @@ Choose another</source>
     </message>
     <message>
         <location line="-161"/>
-        <location line="+612"/>
+        <location line="+616"/>
         <source>Wrote %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-601"/>
+        <location line="-772"/>
+        <source>One row per experiment arm of swb serve: traffic, feedback, the difference to the control and the decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+167"/>
         <source>The run store is not open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2595,6 +2819,11 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Experiments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+80"/>
         <source>All models</source>
         <translation type="unfinished"></translation>
@@ -2618,7 +2847,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Strategies: %1</source>
         <translation type="unfinished"></translation>
     </message>

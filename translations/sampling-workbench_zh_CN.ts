@@ -28,11 +28,12 @@
     </message>
     <message>
         <location line="+6"/>
+        <location line="+188"/>
         <source>Strategy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-187"/>
         <source>The strategy&apos;s name (#id appended when two share one); the square is its colour in the charts.</source>
         <translation>策略名称（两个策略同名时附加 #id）；方块是它在图表中的颜色。</translation>
     </message>
@@ -238,11 +239,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+86"/>
         <source>Units</source>
         <translation>单元数</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-86"/>
         <source>Runs with at least two ratings on this dimension: only these can show agreement.</source>
         <translation>在此维度上至少有两条评分的运行：只有这些运行能体现一致性。</translation>
     </message>
@@ -357,7 +359,122 @@
         <translation>已搁置（附原因），或建议搁置：低于本表下方的阈值。右键单击评分者可将其搁置或重新计入。</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="+37"/>
+        <source>Arm</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The arm&apos;s name; the first is the control. The square is its colour in the chart.</source>
+        <translation>分组名称；第一个为对照组。方块是它在图表中的颜色。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The strategy the arm serves.</source>
+        <translation>该分组所用的策略。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share</source>
+        <translation>流量占比</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The arm&apos;s share of the traffic (its weight over all weights).</source>
+        <translation>该分组的流量占比（其权重除以所有权重之和）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Completions served by this arm.</source>
+        <translation>由该分组生成的补全数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distinct users (or X-Experiment-Unit values; a request without either is its own unit).</source>
+        <translation>不同用户数（或 X-Experiment-Unit 值；两者皆无的请求自成一个单元）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Feedback</source>
+        <translation>反馈数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Feedbacks on this arm&apos;s completions.</source>
+        <translation>对该分组补全的反馈数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thumbs up</source>
+        <translation>点赞率</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean score</source>
+        <translation>平均分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of thumbs up, with its 95% interval (normal approximation).</source>
+        <translation>点赞所占比例及其 95% 区间（正态近似）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean score (1 to 5), with its 95% interval (normal approximation).</source>
+        <translation>平均分（1 至 5）及其 95% 区间（正态近似）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ vs control</source>
+        <translation>与对照组之差</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The difference to the control with its 95% confidence sequence: valid at every look, however often the experiment is read (mixture SPRT).</source>
+        <translation>与对照组的差值及其 95% 置信序列：无论查看实验多少次，每次查看都有效（混合 SPRT）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>p (always valid)</source>
+        <translation>p（始终有效）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The smallest 1/Λ of the mixture SPRT so far: below α (0.05, divided among the arms) the test decides.</source>
+        <translation>混合 SPRT 迄今最小的 1/Λ：低于 α（0.05，按分组数分摊）时检验作出判定。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Latency ms</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean time from request to the arm&apos;s completion.</source>
+        <translation>从请求到该分组补全完成的平均时间。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean completion tokens.</source>
+        <translation>补全的平均词元数。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (control)</source>
+        <translation>%1（对照）</translation>
+    </message>
+    <message>
+        <location line="-63"/>
         <source>s / item</source>
         <translation>秒 / 条</translation>
     </message>
@@ -1348,7 +1465,7 @@
         <translation>到目前为止的对话；选中一个助手轮次并点击“从此处继续”可丢弃其后的内容</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Your message, then Generate (Ctrl+Return)</source>
         <translation>输入你的消息，然后生成（Ctrl+Return）</translation>
     </message>
@@ -1393,7 +1510,7 @@
         <translation>从此处继续</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>No model loaded</source>
         <translation>未加载模型</translation>
     </message>
@@ -1539,6 +1656,108 @@ p %2</translation>
         <location line="+2"/>
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>swb::ExperimentChart</name>
+    <message>
+        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+61"/>
+        <source>Feedback over time</source>
+        <translation>反馈随时间变化</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+6"/>
+        <source>No feedback yet.</source>
+        <translation>尚无反馈。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Feedbacks</source>
+        <translation>反馈数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of thumbs up</source>
+        <translation>点赞比例</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mean score</source>
+        <translation>平均分</translation>
+    </message>
+</context>
+<context>
+    <name>swb::ExperimentsPanel</name>
+    <message>
+        <location line="-67"/>
+        <source>Waiting for at least 10 feedbacks per arm.</source>
+        <translation>正在等待每个分组至少 10 条反馈。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No difference yet, and none observed so far.</source>
+        <translation>尚无差异，目前也未观察到差异。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No difference yet: about %1 more feedbacks for 80% power at the observed effect.</source>
+        <translation>尚无差异：按观察到的效应，约还需 %1 条反馈才能达到 80% 的检验效能。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Decided: %1 is better (always-valid p = %2).</source>
+        <translation>已判定：%1 更好（始终有效 p = %2）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stopped without a decision.</source>
+        <translation>已停止，未作判定。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopped: %1 won.</source>
+        <translation>已停止：%1 胜出。</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Online experiments</source>
+        <translation>在线实验</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The experiments swb serve ran on this run store, newest first.</source>
+        <translation>swb serve 在此运行存储上进行的实验，最新的在前。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The mixture sequential probability ratio test of each arm against the control: its p-value and confidence sequence stay valid however often the experiment is read.</source>
+        <translation>每个分组对照组的混合序贯概率比检验：无论查看实验多少次，其 p 值和置信序列都保持有效。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Double-click an arm to open its newest run in Explore; right-click for its newest runs.</source>
+        <translation>双击分组可在探索中打开其最新运行；右键单击可查看其最新的若干运行。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Open Run %1 in Explore</source>
+        <translation>在探索中打开运行 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This arm has served no run yet</source>
+        <translation>该分组尚未生成任何运行</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 (running)</source>
+        <translation>%1（进行中）</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>No experiment.</source>
+        <translation>没有实验。</translation>
     </message>
 </context>
 <context>
@@ -1873,7 +2092,7 @@ p %2</translation>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Re&amp;ports</source>
         <translation>报告(&amp;P)</translation>
     </message>
@@ -2332,7 +2551,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+106"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+110"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -2383,7 +2602,7 @@ Choose another</source>
         <translation>每个评分者一行：评分、偏好和金标准准确率。</translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+182"/>
         <source>Evaluation report</source>
         <translation>评估报告</translation>
     </message>
@@ -2434,7 +2653,7 @@ Choose another</source>
         <translation>报告统计的运行：所有模型的，或某一个模型的（连同其评分以及其输出所组成的比较）</translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-116"/>
         <source>Set %1 Aside…</source>
         <translation>搁置 %1…</translation>
     </message>
@@ -2454,7 +2673,7 @@ Choose another</source>
         <translation>重新计入 %1</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+142"/>
         <source>Win rate, row against column</source>
         <translation>胜率（行对列）</translation>
     </message>
@@ -2509,12 +2728,12 @@ Choose another</source>
         <translation>及以上时</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-189"/>
         <source>A strategy wins when it beats every other one in an exact sign test of their preferences (ties left out) at p &lt; 0.05 after Holm&apos;s correction across the pairs. Without a winner: about how many more decisive preferences the leader&apos;s closest pair needs for 80% power at its current win share.</source>
         <translation>当某策略在偏好的精确符号检验（不计平局）中，经跨对的 Holm 校正后以 p &lt; 0.05 胜过其他每一个策略时，即为胜者。若无胜者：按当前胜率，领先者最接近的一对还需要约多少条有胜负的偏好才能达到 80% 的检验效能。</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+202"/>
         <source>Export CSV:</source>
         <translation>导出 CSV：</translation>
     </message>
@@ -2525,12 +2744,17 @@ Choose another</source>
     </message>
     <message>
         <location line="-161"/>
-        <location line="+612"/>
+        <location line="+616"/>
         <source>Wrote %1.</source>
         <translation>已写入 %1。</translation>
     </message>
     <message>
-        <location line="-601"/>
+        <location line="-772"/>
+        <source>One row per experiment arm of swb serve: traffic, feedback, the difference to the control and the decision.</source>
+        <translation>swb serve 的每个实验分组一行：流量、反馈、与对照组之差及判定。</translation>
+    </message>
+    <message>
+        <location line="+167"/>
         <source>The run store is not open</source>
         <translation>运行存储未打开</translation>
     </message>
@@ -2585,6 +2809,11 @@ Choose another</source>
         <translation>评分者</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+    <message>
         <location line="+80"/>
         <source>All models</source>
         <translation>所有模型</translation>
@@ -2607,7 +2836,7 @@ Choose another</source>
         <translation>无报告</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Strategies: %1</source>
         <translation>策略：%1</translation>
     </message>

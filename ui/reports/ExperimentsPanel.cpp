@@ -50,7 +50,7 @@ QString decisionText(const ExperimentAnalysis& e) {
     }
     case ExperimentAnalysis::Verdict::Stopped:
         return e.winner.isEmpty() ? ExperimentsPanel::tr("Stopped without a decision.")
-                                  : ExperimentsPanel::tr("Stopped: %1 won and was promoted or chosen.").arg(e.winner);
+                                  : ExperimentsPanel::tr("Stopped: %1 won.").arg(e.winner);
     }
     return {};
 }

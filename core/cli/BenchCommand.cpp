@@ -1,6 +1,6 @@
 // swb bench MODE [options]: one subcommand, a table of modes. Each group of modes registers itself in its
-// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), ratingBenchModes(), serveBenchModes(),
-// experimentBenchModes()).
+// own file (tokenizerBenchModes(), samplingBenchModes(), storageBenchModes(), modelBenchModes(), ratingBenchModes(),
+// serveBenchModes(), experimentBenchModes()).
 
 #include <algorithm>
 

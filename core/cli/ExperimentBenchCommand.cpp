@@ -40,7 +40,8 @@ public:
 
     // The status and the JSON body of one request.
     std::pair<int, QJsonObject> call(const QByteArray& method, const QByteArray& path, const QByteArray& body = {}) {
-        m_socket.write(method + ' ' + path + " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
+        m_socket.write(method + ' ' + path +
+                       " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: " +
                        QByteArray::number(body.size()) + "\r\n\r\n" + body);
         QByteArray data;
         qsizetype headEnd = -1;
@@ -60,7 +61,8 @@ public:
             data += m_socket.readAll();
         }
         if (headEnd < 0)
-            failBadInput(QStringLiteral("the server did not answer %1 %2").arg(QString::fromLatin1(method), QString::fromLatin1(path)));
+            failBadInput(QStringLiteral("the server did not answer %1 %2")
+                             .arg(QString::fromLatin1(method), QString::fromLatin1(path)));
         return {data.mid(9, 3).toInt(), QJsonDocument::fromJson(data.mid(headEnd + 4, length)).object()};
     }
 
@@ -70,22 +72,25 @@ private:
 
 // One simulated experiment's outcome.
 struct Outcome {
-    int decidedAt = 0;   // feedbacks when the server's test decided; 0: not within the horizon
-    QString winner;      // the arm it decided for
-    bool fixedT = false; // Welch's t-test at the horizon: p <= 0.05 with B above A
+    int decidedAt = 0;      // feedbacks when the server's test decided; 0: not within the horizon
+    QString winner;         // the arm it decided for
+    bool fixedT = false;    // Welch's t-test at the horizon: p <= 0.05 with B above A
     bool fixedTAny = false; // ... either way
-    bool peekingT = false; // Welch's t-test read as often: p <= 0.05 at some read
+    bool peekingT = false;  // Welch's t-test read as often: p <= 0.05 at some read
 };
 
 Outcome simulate(LoopbackClient& client, const QString& name, double pA, double pB, int horizon, int readEvery,
                  std::mt19937_64& random) {
-    const QJsonObject design{{QStringLiteral("arms"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")},
-                                                                             {QStringLiteral("strategy"), QStringLiteral("greedy")}},
-                                                                 QJsonObject{{QStringLiteral("name"), QStringLiteral("B")},
-                                                                             {QStringLiteral("strategy"), QStringLiteral("greedy")}}}}};
+    const QJsonObject design{
+        {QStringLiteral("arms"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("A")},
+                                                        {QStringLiteral("strategy"), QStringLiteral("greedy")}},
+                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("B")},
+                                                        {QStringLiteral("strategy"), QStringLiteral("greedy")}}}}};
     const QByteArray path = "/v1/experiments/" + name.toUtf8();
-    if (const auto [status, body] = client.call("PUT", path, QJsonDocument(design).toJson(QJsonDocument::Compact)); status != 200)
-        failBadInput(QStringLiteral("the server refused the experiment: %1").arg(QString::fromUtf8(QJsonDocument(body).toJson())));
+    if (const auto [status, body] = client.call("PUT", path, QJsonDocument(design).toJson(QJsonDocument::Compact));
+        status != 200)
+        failBadInput(QStringLiteral("the server refused the experiment: %1")
+                         .arg(QString::fromUtf8(QJsonDocument(body).toJson())));
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     std::vector<double> values[2];
     Outcome outcome;
@@ -101,7 +106,8 @@ Outcome simulate(LoopbackClient& client, const QString& name, double pA, double 
         const QJsonObject request{{QStringLiteral("prompt"), QStringLiteral("And")},
                                   {QStringLiteral("max_tokens"), 1},
                                   {QStringLiteral("user"), QStringLiteral("%1-%2").arg(name).arg(k)}};
-        const auto [status, answer] = client.call("POST", "/v1/completions", QJsonDocument(request).toJson(QJsonDocument::Compact));
+        const auto [status, answer] =
+            client.call("POST", "/v1/completions", QJsonDocument(request).toJson(QJsonDocument::Compact));
         const QString arm = answer.value(QLatin1String("experiment")).toObject().value(QLatin1String("arm")).toString();
         if (status != 200 || arm.isEmpty())
             failBadInput(QStringLiteral("a completion was not assigned an arm (HTTP %1)").arg(status));
@@ -136,7 +142,8 @@ std::pair<double, double> probabilities(const QString& text) {
     const double a = parts.value(0).toDouble(&okA);
     const double b = parts.value(1).toDouble(&okB);
     if (parts.size() != 2 || !okA || !okB || a < 0 || a > 1 || b < 0 || b > 1)
-        failBadInput(QStringLiteral("--effect reads PA:PB, the thumbs-up rates of A and B (0.5:0.55), not '%1'").arg(text));
+        failBadInput(
+            QStringLiteral("--effect reads PA:PB, the thumbs-up rates of A and B (0.5:0.55), not '%1'").arg(text));
     return {a, b};
 }
 
@@ -147,13 +154,18 @@ int runExperimentBench(const Invocation& call) {
     const int abRuns = static_cast<int>(call.integer(QStringLiteral("ab"), 200, 0, 1000000));
     const int abHorizon = static_cast<int>(call.integer(QStringLiteral("ab-horizon"), 1000, 20, 1000000));
     const QStringList effects = call.args.isSet(QStringLiteral("effect")) ? call.args.values(QStringLiteral("effect"))
-                                                                         : QStringList{QStringLiteral("0.5:0.6")};
+                                                                          : QStringList{QStringLiteral("0.5:0.6")};
     std::mt19937_64 random(static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 1, 0, 1LL << 62)));
 
     QTemporaryDir dir;
     QProcess server;
-    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--db"),
-                          dir.filePath(QStringLiteral("experiments.sqlite")), QStringLiteral("--parallel"), QStringLiteral("1")};
+    QStringList arguments{QStringLiteral("serve"),
+                          QStringLiteral("--port"),
+                          QStringLiteral("0"),
+                          QStringLiteral("--db"),
+                          dir.filePath(QStringLiteral("experiments.sqlite")),
+                          QStringLiteral("--parallel"),
+                          QStringLiteral("1")};
     if (call.args.isSet(QStringLiteral("model")))
         arguments << QStringLiteral("--model") << call.args.value(QStringLiteral("model"));
     // The server's log (a line per request) goes to a file: a pipe nobody reads would stop it when full.
@@ -189,7 +201,9 @@ int runExperimentBench(const Invocation& call) {
         fixedFalse += o.fixedTAny;
     }
     const double aaSeconds = double(clock.elapsed()) / 1000.0;
-    const auto rate = [](int count, int runs) { return runs > 0 ? std::round(double(count) / runs * 10000.0) / 10000.0 : 0.0; };
+    const auto rate = [](int count, int runs) {
+        return runs > 0 ? std::round(double(count) / runs * 10000.0) / 10000.0 : 0.0;
+    };
     QJsonObject aa{{QStringLiteral("experiments"), aaRuns},
                    {QStringLiteral("feedbacks_each"), horizon},
                    {QStringLiteral("read_every"), readEvery},
@@ -205,22 +219,24 @@ int runExperimentBench(const Invocation& call) {
         int fixedB = 0;
         std::vector<double> decidedAt;
         for (int i = 0; i < abRuns; ++i) {
-            const Outcome o = simulate(client, QStringLiteral("ab%1-%2").arg(e).arg(i), pA, pB, abHorizon, readEvery, random);
+            const Outcome o =
+                simulate(client, QStringLiteral("ab%1-%2").arg(e).arg(i), pA, pB, abHorizon, readEvery, random);
             decidedB += o.winner == QLatin1String("B");
             decidedA += o.winner == QLatin1String("A");
             fixedB += o.fixedT;
             if (o.decidedAt > 0)
                 decidedAt.push_back(o.decidedAt);
         }
-        power.append(QJsonObject{{QStringLiteral("thumbs_up_a"), pA},
-                                 {QStringLiteral("thumbs_up_b"), pB},
-                                 {QStringLiteral("experiments"), abRuns},
-                                 {QStringLiteral("feedbacks_at_most"), abHorizon},
-                                 {QStringLiteral("sequential_power"), rate(decidedB, abRuns)},
-                                 {QStringLiteral("sequential_wrong_winner_rate"), rate(decidedA, abRuns)},
-                                 {QStringLiteral("median_feedbacks_to_decision"),
-                                  decidedAt.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stats::percentile(decidedAt, 50.0))},
-                                 {QStringLiteral("fixed_horizon_t_test_power"), rate(fixedB, abRuns)}});
+        power.append(QJsonObject{
+            {QStringLiteral("thumbs_up_a"), pA},
+            {QStringLiteral("thumbs_up_b"), pB},
+            {QStringLiteral("experiments"), abRuns},
+            {QStringLiteral("feedbacks_at_most"), abHorizon},
+            {QStringLiteral("sequential_power"), rate(decidedB, abRuns)},
+            {QStringLiteral("sequential_wrong_winner_rate"), rate(decidedA, abRuns)},
+            {QStringLiteral("median_feedbacks_to_decision"),
+             decidedAt.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stats::percentile(decidedAt, 50.0))},
+            {QStringLiteral("fixed_horizon_t_test_power"), rate(fixedB, abRuns)}});
     }
     server.terminate();
     server.waitForFinished(30000);
@@ -237,31 +253,34 @@ int runExperimentBench(const Invocation& call) {
 } // namespace
 
 std::vector<BenchMode> experimentBenchModes() {
-    return {{QStringLiteral("experiment"),
-             QStringLiteral("simulated users against swb serve's experiments: false winners over A/A experiments, power "
-                            "and feedbacks to a decision against a fixed-horizon t-test [--aa 1000] [--horizon 200] "
-                            "[--read-every 10] [--ab 200] [--effect 0.5:0.6]... [--ab-horizon 1000] [--seed N] [--model PATH]"),
-             [](QCommandLineParser& parser) {
-                 parser.addOptions({
-                     {QStringLiteral("aa"), QStringLiteral("experiment: A/A experiments (default 1000)."), QStringLiteral("N")},
-                     {QStringLiteral("horizon"), QStringLiteral("experiment: feedbacks per A/A experiment (default 200)."),
-                      QStringLiteral("N")},
-                     {QStringLiteral("read-every"), QStringLiteral("experiment: feedbacks between reads (default 10)."),
-                      QStringLiteral("N")},
-                     {QStringLiteral("ab"), QStringLiteral("experiment: A/B experiments per effect (default 200)."),
-                      QStringLiteral("N")},
-                     {QStringLiteral("effect"),
-                      QStringLiteral("experiment: thumbs-up rates of A and B, PA:PB (repeatable; default 0.5:0.6)."),
-                      QStringLiteral("PA:PB")},
-                     {QStringLiteral("ab-horizon"),
-                      QStringLiteral("experiment: most feedbacks per A/B experiment (default 1000)."), QStringLiteral("N")},
-                     {QStringLiteral("seed"), QStringLiteral("experiment: the simulated users' seed (default 1)."),
-                      QStringLiteral("N")},
-                     {QStringLiteral("model"), QStringLiteral("experiment: the model served (default the demo model)."),
-                      QStringLiteral("PATH")},
-                 });
-             },
-             runExperimentBench}};
+    return {
+        {QStringLiteral("experiment"),
+         QStringLiteral(
+             "simulated users against swb serve's experiments: false winners over A/A experiments, power "
+             "and feedbacks to a decision against a fixed-horizon t-test [--aa 1000] [--horizon 200] "
+             "[--read-every 10] [--ab 200] [--effect 0.5:0.6]... [--ab-horizon 1000] [--seed N] [--model PATH]"),
+         [](QCommandLineParser& parser) {
+             parser.addOptions({
+                 {QStringLiteral("aa"), QStringLiteral("experiment: A/A experiments (default 1000)."),
+                  QStringLiteral("N")},
+                 {QStringLiteral("horizon"), QStringLiteral("experiment: feedbacks per A/A experiment (default 200)."),
+                  QStringLiteral("N")},
+                 {QStringLiteral("read-every"), QStringLiteral("experiment: feedbacks between reads (default 10)."),
+                  QStringLiteral("N")},
+                 {QStringLiteral("ab"), QStringLiteral("experiment: A/B experiments per effect (default 200)."),
+                  QStringLiteral("N")},
+                 {QStringLiteral("effect"),
+                  QStringLiteral("experiment: thumbs-up rates of A and B, PA:PB (repeatable; default 0.5:0.6)."),
+                  QStringLiteral("PA:PB")},
+                 {QStringLiteral("ab-horizon"),
+                  QStringLiteral("experiment: most feedbacks per A/B experiment (default 1000)."), QStringLiteral("N")},
+                 {QStringLiteral("seed"), QStringLiteral("experiment: the simulated users' seed (default 1)."),
+                  QStringLiteral("N")},
+                 {QStringLiteral("model"), QStringLiteral("experiment: the model served (default the demo model)."),
+                  QStringLiteral("PATH")},
+             });
+         },
+         runExperimentBench}};
 }
 
 } // namespace swb::cli

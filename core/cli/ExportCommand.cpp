@@ -87,9 +87,10 @@ int runExport(const Invocation& call) {
 Subcommand exportSubcommand() {
     return {
         QStringLiteral("export"),
-        QStringLiteral("swb export --db FILE --report runs|steps|ratings|preferences|summary|pairwise|agreement|"
-                       "raters|experiments [--model PATH|HASH] [--out FILE.csv] [--bootstrap N] [--seed S] [--gold-threshold X] "
-                       "[--alpha-rise X]"),
+        QStringLiteral(
+            "swb export --db FILE --report runs|steps|ratings|preferences|summary|pairwise|agreement|"
+            "raters|experiments [--model PATH|HASH] [--out FILE.csv] [--bootstrap N] [--seed S] [--gold-threshold X] "
+            "[--alpha-rise X]"),
         QStringLiteral("Write an evaluation report of the run store as CSV (stdout without --out)."),
         [](QCommandLineParser& parser) {
             parser.addOptions({

@@ -101,20 +101,23 @@ void startExperiment(const Invocation& call, Database* database) {
     const QString name = call.args.value(QStringLiteral("experiment"));
     for (const char* option : {"arm", "split", "metric", "auto-promote"})
         if (call.args.isSet(QLatin1String(option)) && name.isEmpty())
-            failBadInput(QStringLiteral("--%1 belongs to an experiment: give it --experiment NAME").arg(QLatin1String(option)));
+            failBadInput(
+                QStringLiteral("--%1 belongs to an experiment: give it --experiment NAME").arg(QLatin1String(option)));
     if (name.isEmpty())
         return;
     if (!database)
-        failBadInput(QStringLiteral("--experiment keeps its assignments and feedback in a run store: give it --db FILE"));
+        failBadInput(
+            QStringLiteral("--experiment keeps its assignments and feedback in a run store: give it --db FILE"));
     ExperimentRepository experiments(*database);
     const QStringList arms = call.args.values(QStringLiteral("arm"));
     Result<ExperimentRecord> design = Error::badInput(QString());
     if (arms.isEmpty()) {
         Result<std::optional<ExperimentRecord>> stored = experiments.find(name);
         if (!stored || !stored.value())
-            failBadInput(QStringLiteral("there is no experiment '%1' in %2 to resume: give its arms with --arm NAME=STRATEGY "
-                                        "(twice or more; the first is the control)")
-                             .arg(name, database->path()));
+            failBadInput(
+                QStringLiteral("there is no experiment '%1' in %2 to resume: give its arms with --arm NAME=STRATEGY "
+                               "(twice or more; the first is the control)")
+                    .arg(name, database->path()));
         design = *stored.value();
         design->autoPromote = call.args.isSet(QStringLiteral("auto-promote"));
     } else {
@@ -127,9 +130,12 @@ void startExperiment(const Invocation& call, Database* database) {
         for (qsizetype i = 0; i < arms.size(); ++i) {
             const qsizetype equals = arms[i].indexOf(QLatin1Char('='));
             if (equals <= 0)
-                failBadInput(QStringLiteral("--arm reads NAME=STRATEGY (a preset, a saved strategy's name, a JSON file or "
-                                            "JSON), not '%1'").arg(arms[i]));
-            QJsonObject arm{{QStringLiteral("name"), arms[i].left(equals)}, {QStringLiteral("strategy"), arms[i].mid(equals + 1)}};
+                failBadInput(
+                    QStringLiteral("--arm reads NAME=STRATEGY (a preset, a saved strategy's name, a JSON file or "
+                                   "JSON), not '%1'")
+                        .arg(arms[i]));
+            QJsonObject arm{{QStringLiteral("name"), arms[i].left(equals)},
+                            {QStringLiteral("strategy"), arms[i].mid(equals + 1)}};
             if (!split.isEmpty()) {
                 bool ok = false;
                 const double weight = split[i].trimmed().toDouble(&ok);
@@ -140,7 +146,8 @@ void startExperiment(const Invocation& call, Database* database) {
             }
             armsJson.append(arm);
         }
-        QJsonObject body{{QStringLiteral("arms"), armsJson}, {QStringLiteral("auto_promote"), call.args.isSet(QStringLiteral("auto-promote"))}};
+        QJsonObject body{{QStringLiteral("arms"), armsJson},
+                         {QStringLiteral("auto_promote"), call.args.isSet(QStringLiteral("auto-promote"))}};
         if (call.args.isSet(QStringLiteral("metric")))
             body.insert(QStringLiteral("metric"), call.args.value(QStringLiteral("metric")));
         RunRepository runs(*database);
@@ -258,12 +265,13 @@ int runServe(const Invocation& call) {
 Subcommand serveSubcommand() {
     return {
         QStringLiteral("serve"),
-        QStringLiteral("swb serve [--model PATH] [--tokenizer PATH] [--host 127.0.0.1] [--port 8080] [--parallel N] "
-                       "[--queue N] [--strategy S] [--db FILE] [--api-key KEY | --api-key-file FILE] "
-                       "[--max-tokens-limit N] [--max-body BYTES] "
-                       "[--request-timeout S] [--max-connections N] [--drain-timeout S] "
-                       "[--experiment NAME --arm A=S --arm B=S [--split 50,50] [--metric thumbs|score] [--auto-promote]] "
-                       "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
+        QStringLiteral(
+            "swb serve [--model PATH] [--tokenizer PATH] [--host 127.0.0.1] [--port 8080] [--parallel N] "
+            "[--queue N] [--strategy S] [--db FILE] [--api-key KEY | --api-key-file FILE] "
+            "[--max-tokens-limit N] [--max-body BYTES] "
+            "[--request-timeout S] [--max-connections N] [--drain-timeout S] "
+            "[--experiment NAME --arm A=S --arm B=S [--split 50,50] [--metric thumbs|score] [--auto-promote]] "
+            "[--chat-template FILE] [--threads N] | swb serve --rating --db FILE [--host ADDR] [--port N]"),
         QStringLiteral("Serve the model over an OpenAI-compatible HTTP API (completions, chat, streaming, logprobs), "
                        "decoding up to --parallel requests together."),
         [](QCommandLineParser& parser) {
@@ -311,8 +319,8 @@ Subcommand serveSubcommand() {
                 {QStringLiteral("arm"),
                  QStringLiteral("An arm of the experiment, NAME=STRATEGY (twice or more; the first is the control)."),
                  QStringLiteral("NAME=S")},
-                {QStringLiteral("split"), QStringLiteral("The arms' shares of the traffic, e.g. 50,50 (default equal)."),
-                 QStringLiteral("W,W")},
+                {QStringLiteral("split"),
+                 QStringLiteral("The arms' shares of the traffic, e.g. 50,50 (default equal)."), QStringLiteral("W,W")},
                 {QStringLiteral("metric"),
                  QStringLiteral("The feedback the experiment compares: thumbs (up/down, default) or score (1-5)."),
                  QStringLiteral("M")},

@@ -28,8 +28,8 @@ QString pText(double p) {
 void decide(ExperimentAnalysis& analysis, int minPerArm) {
     const std::vector<ArmAnalysis>& arms = analysis.arms;
     const ArmAnalysis& control = arms.front();
-    int best = -1;     // the best arm significantly better than the control
-    int worse = -1;    // an arm significantly worse
+    int best = -1;  // the best arm significantly better than the control
+    int worse = -1; // an arm significantly worse
     for (std::size_t i = 1; i < arms.size(); ++i) {
         if (arms[i].pValue > analysis.alpha)
             continue;
@@ -44,8 +44,7 @@ void decide(ExperimentAnalysis& analysis, int minPerArm) {
         analysis.verdict = ExperimentAnalysis::Verdict::Winner;
         analysis.winner = winner.name;
         analysis.decision = QStringLiteral("%1 better than %2 (%3)")
-                                .arg(winner.name, beaten.name,
-                                     pText(best >= 0 ? winner.pValue : beaten.pValue));
+                                .arg(winner.name, beaten.name, pText(best >= 0 ? winner.pValue : beaten.pValue));
         return;
     }
     QStringList short_;
@@ -54,7 +53,9 @@ void decide(ExperimentAnalysis& analysis, int minPerArm) {
             short_.push_back(QStringLiteral("%1 has %2").arg(arm.name).arg(arm.feedback));
     if (!short_.empty()) {
         analysis.verdict = ExperimentAnalysis::Verdict::Waiting;
-        analysis.decision = QStringLiteral("waiting for %1 feedbacks per arm (%2)").arg(minPerArm).arg(short_.join(QStringLiteral(", ")));
+        analysis.decision = QStringLiteral("waiting for %1 feedbacks per arm (%2)")
+                                .arg(minPerArm)
+                                .arg(short_.join(QStringLiteral(", ")));
         return;
     }
     // Undecided: the arm furthest from the control says how much more it takes.
@@ -67,11 +68,12 @@ void decide(ExperimentAnalysis& analysis, int minPerArm) {
     if (more < 0)
         analysis.decision = QStringLiteral("no difference yet, and none observed so far");
     else
-        analysis.decision = QStringLiteral("no difference yet: about %1 more feedbacks for 80% power at the observed "
-                                           "effect (%2 %3%4)")
-                                .arg(more)
-                                .arg(arms[furthest].name, arms[furthest].difference >= 0 ? QStringLiteral("+") : QString())
-                                .arg(arms[furthest].difference, 0, 'g', 2);
+        analysis.decision =
+            QStringLiteral("no difference yet: about %1 more feedbacks for 80% power at the observed "
+                           "effect (%2 %3%4)")
+                .arg(more)
+                .arg(arms[furthest].name, arms[furthest].difference >= 0 ? QStringLiteral("+") : QString())
+                .arg(arms[furthest].difference, 0, 'g', 2);
 }
 
 } // namespace
@@ -158,8 +160,7 @@ ExperimentAnalysis analyzeExperiment(const ExperimentRecord& experiment,
         arm.confidenceSequence = tests[i].confidence();
         arm.pValue = tests[i].pValue();
         const long long needed = tests[i].observationsForPower(0.8);
-        arm.feedbacksForPower =
-            needed < 0 ? -1 : std::max(0LL, needed - tests[i].count(0) - tests[i].count(1));
+        arm.feedbacksForPower = needed < 0 ? -1 : std::max(0LL, needed - tests[i].count(0) - tests[i].count(1));
     }
     if (count < 2)
         return analysis;
@@ -199,19 +200,20 @@ QJsonObject ExperimentAnalysis::toJson() const {
                                                             : QJsonValue(double(a.feedbacksForPower))}});
         armsJson.append(arm);
     }
-    return QJsonObject{{QStringLiteral("object"), QStringLiteral("experiment")},
-                       {QStringLiteral("name"), experiment.name},
-                       {QStringLiteral("metric"), experiment.metric},
-                       {QStringLiteral("state"), experiment.running ? QStringLiteral("running") : QStringLiteral("stopped")},
-                       {QStringLiteral("auto_promote"), experiment.autoPromote},
-                       {QStringLiteral("control"), arms.empty() ? QString() : arms.front().name},
-                       {QStringLiteral("alpha"), alpha},
-                       {QStringLiteral("test"), QStringLiteral("mixture SPRT (always valid), tau = 0.2 sd")},
-                       {QStringLiteral("arms"), armsJson},
-                       {QStringLiteral("verdict"), verdictName(verdict)},
-                       {QStringLiteral("winner"), winner.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(winner)},
-                       {QStringLiteral("decision"), decision},
-                       {QStringLiteral("created"), experiment.createdAt.toString(Qt::ISODateWithMs)}};
+    return QJsonObject{
+        {QStringLiteral("object"), QStringLiteral("experiment")},
+        {QStringLiteral("name"), experiment.name},
+        {QStringLiteral("metric"), experiment.metric},
+        {QStringLiteral("state"), experiment.running ? QStringLiteral("running") : QStringLiteral("stopped")},
+        {QStringLiteral("auto_promote"), experiment.autoPromote},
+        {QStringLiteral("control"), arms.empty() ? QString() : arms.front().name},
+        {QStringLiteral("alpha"), alpha},
+        {QStringLiteral("test"), QStringLiteral("mixture SPRT (always valid), tau = 0.2 sd")},
+        {QStringLiteral("arms"), armsJson},
+        {QStringLiteral("verdict"), verdictName(verdict)},
+        {QStringLiteral("winner"), winner.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(winner)},
+        {QStringLiteral("decision"), decision},
+        {QStringLiteral("created"), experiment.createdAt.toString(Qt::ISODateWithMs)}};
 }
 
 Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const QString& name) {

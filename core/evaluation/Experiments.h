@@ -26,11 +26,11 @@ struct ArmAnalysis {
     stats::Interval meanInterval; // 95%, normal approximation, while the arm has 2 feedbacks or more
     double meanLatencyMs = stats::kNaN;
     double meanTokens = stats::kNaN;
-    double difference = stats::kNaN;   // mean - control's mean
+    double difference = stats::kNaN;    // mean - control's mean
     stats::Interval confidenceSequence; // of the difference, valid at every look (MixtureSprt)
-    double pValue = 1.0;               // always valid
-    long long feedbacksForPower = -1;  // more feedbacks (this arm and the control) for 80% power; -1 unknown
-    std::vector<qint64> latestRuns;    // the arm's runs, newest first (at most 50; loadExperimentAnalysis)
+    double pValue = 1.0;                // always valid
+    long long feedbacksForPower = -1;   // more feedbacks (this arm and the control) for 80% power; -1 unknown
+    std::vector<qint64> latestRuns;     // the arm's runs, newest first (at most 50; loadExperimentAnalysis)
 };
 
 // Where an experiment stands: the arms, and what the sequential test says.
@@ -39,10 +39,10 @@ struct ExperimentAnalysis {
 
     ExperimentRecord experiment;
     std::vector<ArmAnalysis> arms;
-    double alpha = 0.05;          // for each arm against the control: 0.05 / (arms - 1) (Bonferroni)
+    double alpha = 0.05; // for each arm against the control: 0.05 / (arms - 1) (Bonferroni)
     Verdict verdict = Verdict::Waiting;
-    QString winner;               // the arm the test decided for (Winner, Stopped with a decision)
-    QString decision;             // one sentence, e.g. "B better than A (p = 0.003)"
+    QString winner;   // the arm the test decided for (Winner, Stopped with a decision)
+    QString decision; // one sentence, e.g. "B better than A (p = 0.003)"
     // The running mean of each arm's feedback after each feedback of the experiment (for a plot over time).
     std::vector<std::vector<double>> runningMeans;
 

@@ -998,31 +998,58 @@ void writeRatersTable(CsvWriter& csv, const SummaryReport& report) {
 
 // One row per experiment and arm; the comparison columns compare the arm with the control (empty for it).
 void writeExperimentsTable(CsvWriter& csv, const std::vector<ExperimentAnalysis>& experiments) {
-    csv.writeRow({QStringLiteral("experiment"), QStringLiteral("state"), QStringLiteral("metric"),
-                  QStringLiteral("arm"), QStringLiteral("control"), QStringLiteral("strategy"),
-                  QStringLiteral("strategy_hash"), QStringLiteral("weight"), QStringLiteral("requests"),
-                  QStringLiteral("units"), QStringLiteral("feedback"), QStringLiteral("mean"),
-                  QStringLiteral("mean_ci_low"), QStringLiteral("mean_ci_high"), QStringLiteral("mean_latency_ms"),
-                  QStringLiteral("mean_completion_tokens"), QStringLiteral("difference"),
-                  QStringLiteral("confidence_sequence_low"), QStringLiteral("confidence_sequence_high"),
-                  QStringLiteral("p_value"), QStringLiteral("more_feedbacks_for_80_power"), QStringLiteral("verdict"),
-                  QStringLiteral("winner"), QStringLiteral("decision")});
+    csv.writeRow({QStringLiteral("experiment"),
+                  QStringLiteral("state"),
+                  QStringLiteral("metric"),
+                  QStringLiteral("arm"),
+                  QStringLiteral("control"),
+                  QStringLiteral("strategy"),
+                  QStringLiteral("strategy_hash"),
+                  QStringLiteral("weight"),
+                  QStringLiteral("requests"),
+                  QStringLiteral("units"),
+                  QStringLiteral("feedback"),
+                  QStringLiteral("mean"),
+                  QStringLiteral("mean_ci_low"),
+                  QStringLiteral("mean_ci_high"),
+                  QStringLiteral("mean_latency_ms"),
+                  QStringLiteral("mean_completion_tokens"),
+                  QStringLiteral("difference"),
+                  QStringLiteral("confidence_sequence_low"),
+                  QStringLiteral("confidence_sequence_high"),
+                  QStringLiteral("p_value"),
+                  QStringLiteral("more_feedbacks_for_80_power"),
+                  QStringLiteral("verdict"),
+                  QStringLiteral("winner"),
+                  QStringLiteral("decision")});
     for (const ExperimentAnalysis& e : experiments)
         for (std::size_t i = 0; i < e.arms.size(); ++i) {
             const ArmAnalysis& a = e.arms[i];
             const bool control = i == 0;
-            csv.writeRow({e.experiment.name, e.experiment.running ? QStringLiteral("running") : QStringLiteral("stopped"),
-                          e.experiment.metric, a.name, control ? QStringLiteral("yes") : QStringLiteral("no"),
-                          a.strategyName, a.strategyHash, CsvWriter::number(a.weight), QString::number(a.requests),
-                          QString::number(a.units), QString::number(a.feedback), CsvWriter::number(a.mean),
-                          CsvWriter::number(a.meanInterval.low), CsvWriter::number(a.meanInterval.high),
-                          CsvWriter::number(a.meanLatencyMs), CsvWriter::number(a.meanTokens),
+            csv.writeRow({e.experiment.name,
+                          e.experiment.running ? QStringLiteral("running") : QStringLiteral("stopped"),
+                          e.experiment.metric,
+                          a.name,
+                          control ? QStringLiteral("yes") : QStringLiteral("no"),
+                          a.strategyName,
+                          a.strategyHash,
+                          CsvWriter::number(a.weight),
+                          QString::number(a.requests),
+                          QString::number(a.units),
+                          QString::number(a.feedback),
+                          CsvWriter::number(a.mean),
+                          CsvWriter::number(a.meanInterval.low),
+                          CsvWriter::number(a.meanInterval.high),
+                          CsvWriter::number(a.meanLatencyMs),
+                          CsvWriter::number(a.meanTokens),
                           control ? QString() : CsvWriter::number(a.difference),
                           control ? QString() : CsvWriter::number(a.confidenceSequence.low),
                           control ? QString() : CsvWriter::number(a.confidenceSequence.high),
                           control ? QString() : CsvWriter::number(a.pValue),
                           control || a.feedbacksForPower < 0 ? QString() : QString::number(a.feedbacksForPower),
-                          ExperimentAnalysis::verdictName(e.verdict), e.winner, e.decision});
+                          ExperimentAnalysis::verdictName(e.verdict),
+                          e.winner,
+                          e.decision});
         }
 }
 

@@ -644,7 +644,6 @@ TextMetrics textMetrics(const std::vector<StepTrace>& steps) {
     return metrics;
 }
 
-
 namespace {
 
 // The regularised incomplete beta function I_x(a, b) by its continued fraction (modified Lentz), on the side
@@ -777,8 +776,7 @@ double welchTTestPValue(const std::vector<double>& a, const std::vector<double>&
     if (!(sa + sb > 0.0))
         return 1.0;
     const double t = (meanB - meanA) / std::sqrt(sa + sb);
-    const double dof = (sa + sb) * (sa + sb) /
-                       (sa * sa / double(a.size() - 1) + sb * sb / double(b.size() - 1));
+    const double dof = (sa + sb) * (sa + sb) / (sa * sa / double(a.size() - 1) + sb * sb / double(b.size() - 1));
     return incompleteBeta(dof / (dof + t * t), dof / 2.0, 0.5);
 }
 

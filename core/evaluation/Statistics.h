@@ -182,15 +182,17 @@ Interval bootstrapMeanInterval(const std::vector<double>& values, int rounds, st
 class MixtureSprt {
 public:
     explicit MixtureSprt(double alpha = 0.05, double tauScale = 0.2, int minPerArm = 10)
-        : m_alpha(alpha), m_tauScale(tauScale), m_minPerArm(minPerArm) {}
+        : m_alpha(alpha)
+        , m_tauScale(tauScale)
+        , m_minPerArm(minPerArm) {}
 
     // arm 0 is the control, 1 the treatment.
     void add(int arm, double value);
 
     int count(int arm) const { return m_n[arm]; }
-    double mean(int arm) const; // NaN without observations
+    double mean(int arm) const;    // NaN without observations
     double pooledVariance() const; // s^2 above; NaN with fewer than 2 observations or an arm without any
-    double difference() const; // mean(1) - mean(0)
+    double difference() const;     // mean(1) - mean(0)
     double pValue() const { return m_pValue; }
     double alpha() const { return m_alpha; }
     // The confidence sequence at level 1 - alpha at this point; NaN while the test has not started.

@@ -34,7 +34,10 @@ Result<Strategy> armStrategy(const QJsonValue& value, const ExperimentService::N
 ExperimentService::ExperimentService(Database* database, ServeMetrics& metrics,
                                      std::function<void(const QJsonObject&)> log,
                                      std::function<Status(const Strategy&)> promote)
-    : m_database(database), m_metrics(metrics), m_log(std::move(log)), m_promote(std::move(promote)) {
+    : m_database(database)
+    , m_metrics(metrics)
+    , m_log(std::move(log))
+    , m_promote(std::move(promote)) {
     if (m_database)
         if (Result<std::optional<ExperimentRecord>> running = ExperimentRepository(*m_database).running(); running)
             m_served = running.value();
@@ -76,7 +79,8 @@ void ExperimentService::recordRun(qint64 runId, const QString& completionId, int
 std::optional<ApiError> ExperimentService::needStore() const {
     if (m_database)
         return std::nullopt;
-    return ApiError{400, QStringLiteral("experiments and feedback are kept in the run store: start swb serve with --db FILE"), {}};
+    return ApiError{
+        400, QStringLiteral("experiments and feedback are kept in the run store: start swb serve with --db FILE"), {}};
 }
 
 ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
@@ -84,14 +88,17 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
         return *error;
     const QJsonObject json = QJsonDocument::fromJson(body).object();
     if (json.isEmpty())
-        return ApiError{400, QStringLiteral("the body must be a JSON object: {\"id\": a completion id, \"score\": 1-5 or "
-                                            "\"thumbs\": \"up\"|\"down\"}"), {}};
-    static const QStringList known = {QStringLiteral("id"),      QStringLiteral("index"),   QStringLiteral("score"),
-                                      QStringLiteral("thumbs"),  QStringLiteral("user"),    QStringLiteral("comment"),
+        return ApiError{400,
+                        QStringLiteral("the body must be a JSON object: {\"id\": a completion id, \"score\": 1-5 or "
+                                       "\"thumbs\": \"up\"|\"down\"}"),
+                        {}};
+    static const QStringList known = {QStringLiteral("id"),     QStringLiteral("index"), QStringLiteral("score"),
+                                      QStringLiteral("thumbs"), QStringLiteral("user"),  QStringLiteral("comment"),
                                       QStringLiteral("replace")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
-            return badField(it.key(), QStringLiteral("is not a feedback field (%1 are)").arg(known.join(QStringLiteral(", "))));
+            return badField(it.key(),
+                            QStringLiteral("is not a feedback field (%1 are)").arg(known.join(QStringLiteral(", "))));
     const QString id = json.value(QLatin1String("id")).toString();
     if (id.isEmpty())
         return badField(QStringLiteral("id"), QStringLiteral("must be the id of a completion this server answered"));
@@ -121,7 +128,8 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
     }
     const QJsonValue comment = json.value(QLatin1String("comment"));
     if (!comment.isUndefined() && (!comment.isString() || comment.toString().size() > kCommentLimit))
-        return badField(QStringLiteral("comment"), QStringLiteral("must be text of at most %1 characters").arg(kCommentLimit));
+        return badField(QStringLiteral("comment"),
+                        QStringLiteral("must be text of at most %1 characters").arg(kCommentLimit));
     const QJsonValue replace = json.value(QLatin1String("replace"));
     if (!replace.isUndefined() && !replace.isBool())
         return badField(QStringLiteral("replace"), QStringLiteral("must be true or false"));
@@ -134,12 +142,13 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
     if (!served)
         return ApiError{500, served.error().message, {}, QStringLiteral("server_error")};
     if (!served.value())
-        return ApiError{404,
-                        QStringLiteral("there is no completion '%1' (choice %2) in this server's run store: feedback is "
-                                       "taken on completions it answered and stored")
-                            .arg(id)
-                            .arg(int(index)),
-                        QStringLiteral("id"), QStringLiteral("invalid_request_error"), QStringLiteral("completion_not_found")};
+        return ApiError{
+            404,
+            QStringLiteral("there is no completion '%1' (choice %2) in this server's run store: feedback is "
+                           "taken on completions it answered and stored")
+                .arg(id)
+                .arg(int(index)),
+            QStringLiteral("id"), QStringLiteral("invalid_request_error"), QStringLiteral("completion_not_found")};
     const ServedRunRecord run = *served.value();
     std::optional<ExperimentRecord> experiment;
     if (run.experimentId) {
@@ -159,12 +168,13 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
     if (!earlier)
         return ApiError{500, earlier.error().message, {}, QStringLiteral("server_error")};
     if (earlier.value() && !replace.toBool())
-        return ApiError{409,
-                        QStringLiteral("the completion '%1' (choice %2) has feedback already; send \"replace\": true to "
-                                       "replace it")
-                            .arg(id)
-                            .arg(int(index)),
-                        QStringLiteral("id"), QStringLiteral("invalid_request_error"), QStringLiteral("feedback_exists")};
+        return ApiError{
+            409,
+            QStringLiteral("the completion '%1' (choice %2) has feedback already; send \"replace\": true to "
+                           "replace it")
+                .arg(id)
+                .arg(int(index)),
+            QStringLiteral("id"), QStringLiteral("invalid_request_error"), QStringLiteral("feedback_exists")};
     if (Status status = experiments.saveFeedback(run.runId, metric, value, comment.toString()); !status)
         return ApiError{500, status.error().message, {}, QStringLiteral("server_error")};
     QJsonObject answer{{QStringLiteral("object"), QStringLiteral("feedback")},
@@ -191,7 +201,8 @@ void ExperimentService::promoteIfDecided() {
         return;
     const ExperimentRecord experiment = *m_served;
     if (Status status = ExperimentRepository(*m_database).stop(experiment.id, analysis->winner); !status) {
-        m_log(QJsonObject{{QStringLiteral("experiment"), experiment.name}, {QStringLiteral("warning"), status.error().message}});
+        m_log(QJsonObject{{QStringLiteral("experiment"), experiment.name},
+                          {QStringLiteral("warning"), status.error().message}});
         return;
     }
     m_served.reset();
@@ -227,8 +238,11 @@ ExperimentService::Answer ExperimentService::get(const QString& name) {
         return *error;
     Result<std::optional<ExperimentRecord>> found = ExperimentRepository(*m_database).find(name);
     if (!found || !found.value())
-        return ApiError{404, QStringLiteral("there is no experiment '%1' here").arg(name), {},
-                        QStringLiteral("invalid_request_error"), QStringLiteral("experiment_not_found")};
+        return ApiError{404,
+                        QStringLiteral("there is no experiment '%1' here").arg(name),
+                        {},
+                        QStringLiteral("invalid_request_error"),
+                        QStringLiteral("experiment_not_found")};
     Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, name);
     if (!analysis)
         return ApiError{500, analysis.error().message, {}, QStringLiteral("server_error")};
@@ -237,7 +251,8 @@ ExperimentService::Answer ExperimentService::get(const QString& name) {
     return out;
 }
 
-ExperimentService::Answer ExperimentService::put(const QString& name, const QByteArray& body, const NamedStrategy& named) {
+ExperimentService::Answer ExperimentService::put(const QString& name, const QByteArray& body,
+                                                 const NamedStrategy& named) {
     if (std::optional<ApiError> error = needStore())
         return *error;
     const QJsonObject json = QJsonDocument::fromJson(body).object();
@@ -245,8 +260,11 @@ ExperimentService::Answer ExperimentService::put(const QString& name, const QByt
     if (json.size() == 1 && json.value(QLatin1String("state")) == QLatin1String("stopped")) {
         Result<std::optional<ExperimentRecord>> found = experiments.find(name);
         if (!found || !found.value())
-            return ApiError{404, QStringLiteral("there is no experiment '%1' here").arg(name), {},
-                            QStringLiteral("invalid_request_error"), QStringLiteral("experiment_not_found")};
+            return ApiError{404,
+                            QStringLiteral("there is no experiment '%1' here").arg(name),
+                            {},
+                            QStringLiteral("invalid_request_error"),
+                            QStringLiteral("experiment_not_found")};
         if (found.value()->running)
             if (Status status = experiments.stop(found.value()->id, {}); !status)
                 return ApiError{500, status.error().message, {}, QStringLiteral("server_error")};
@@ -278,22 +296,26 @@ Result<ExperimentRecord> ExperimentService::designFromJson(const QString& name, 
     static const QStringList known = {QStringLiteral("arms"), QStringLiteral("metric"), QStringLiteral("auto_promote")};
     for (auto it = body.begin(); it != body.end(); ++it)
         if (!known.contains(it.key()))
-            return Error::badInput(QStringLiteral("'%1' is not a field of an experiment (%2 are; {\"state\": \"stopped\"} "
-                                                  "alone stops one)")
-                                       .arg(it.key(), known.join(QStringLiteral(", "))));
+            return Error::badInput(
+                QStringLiteral("'%1' is not a field of an experiment (%2 are; {\"state\": \"stopped\"} "
+                               "alone stops one)")
+                    .arg(it.key(), known.join(QStringLiteral(", "))));
     ExperimentRecord experiment;
     experiment.name = name;
     experiment.metric = body.value(QLatin1String("metric")).toString(QString::fromLatin1(ExperimentRecord::kThumbs));
-    if (experiment.metric != QLatin1String(ExperimentRecord::kThumbs) && experiment.metric != QLatin1String(ExperimentRecord::kScore))
-        return Error::badInput(QStringLiteral("an experiment's metric is \"thumbs\" or \"score\", not '%1'").arg(experiment.metric));
+    if (experiment.metric != QLatin1String(ExperimentRecord::kThumbs) &&
+        experiment.metric != QLatin1String(ExperimentRecord::kScore))
+        return Error::badInput(
+            QStringLiteral("an experiment's metric is \"thumbs\" or \"score\", not '%1'").arg(experiment.metric));
     const QJsonValue promote = body.value(QLatin1String("auto_promote"));
     if (!promote.isUndefined() && !promote.isBool())
         return Error::badInput(QStringLiteral("'auto_promote' must be true or false"));
     experiment.autoPromote = promote.toBool();
     const QJsonArray arms = body.value(QLatin1String("arms")).toArray();
     if (arms.size() < 2 || arms.size() > 8)
-        return Error::badInput(QStringLiteral("an experiment has 2 to 8 arms: \"arms\": [{\"name\": \"A\", \"strategy\": "
-                                              "...}, {\"name\": \"B\", \"strategy\": ...}] (the first is the control)"));
+        return Error::badInput(
+            QStringLiteral("an experiment has 2 to 8 arms: \"arms\": [{\"name\": \"A\", \"strategy\": "
+                           "...}, {\"name\": \"B\", \"strategy\": ...}] (the first is the control)"));
     for (const QJsonValue& value : arms) {
         const QJsonObject arm = value.toObject();
         ExperimentArm out;

@@ -47,7 +47,8 @@ public:
 
     // Reads an experiment's design: {"arms": [{"name", "strategy", "weight"}], "metric", "auto_promote"}.
     // Each strategy is a preset, a saved strategy's name, or strategy JSON (an object or its text).
-    static Result<ExperimentRecord> designFromJson(const QString& name, const QJsonObject& body, const NamedStrategy& named);
+    static Result<ExperimentRecord> designFromJson(const QString& name, const QJsonObject& body,
+                                                   const NamedStrategy& named);
 
 private:
     std::optional<ApiError> needStore() const;

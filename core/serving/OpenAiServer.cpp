@@ -229,11 +229,13 @@ public:
         if (!strategy)
             return fail(exchange, path, ApiError{400, strategy.error().message, QStringLiteral("strategy")});
         if (const Status remembered = serveByDefault(strategy.value()); !remembered)
-            return fail(exchange, path,
-                        ApiError{500,
-                                 QStringLiteral("the strategy is valid but cannot be saved: %1").arg(remembered.error().message),
-                                 {},
-                                 QStringLiteral("server_error")});
+            return fail(
+                exchange, path,
+                ApiError{
+                    500,
+                    QStringLiteral("the strategy is valid but cannot be saved: %1").arg(remembered.error().message),
+                    {},
+                    QStringLiteral("server_error")});
         log(QJsonObject{{QStringLiteral("endpoint"), path}, {QStringLiteral("status"), 200},
                         {QStringLiteral("strategy"), m_strategy.name}, {QStringLiteral("strategy_hash"), m_strategy.hash()}});
         answer(exchange, path, 200, json(strategyJson()));
@@ -308,7 +310,8 @@ public:
         flight->created = QDateTime::currentSecsSinceEpoch();
         flight->startMs = QDateTime::currentMSecsSinceEpoch();
         if (const std::optional<ExperimentAssignment>& a = flight->api.assignment) {
-            flight->experimentHeaders = {{"X-Experiment", a->experiment.toUtf8()}, {"X-Experiment-Arm", a->arm.toUtf8()}};
+            flight->experimentHeaders = {{"X-Experiment", a->experiment.toUtf8()},
+                                         {"X-Experiment-Arm", a->arm.toUtf8()}};
             m_experiments->assigned(*a);
         }
         const int n = flight->api.n;
@@ -485,15 +488,17 @@ public:
                         choice.insert(QStringLiteral("text"), QString::fromStdString(r.text));
                     choices.append(choice);
                 }
-                QJsonObject body{{QStringLiteral("id"), flight->id},
-                                 {QStringLiteral("object"), flight->api.chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion")},
-                                 {QStringLiteral("created"), flight->created},
-                                 {QStringLiteral("model"), m_modelName},
-                                 {QStringLiteral("choices"), choices},
-                                 {QStringLiteral("usage"), usage},
-                                 {QStringLiteral("strategy"), QJsonObject{{QStringLiteral("name"), strategy.name},
-                                                                          {QStringLiteral("hash"), strategy.hash()},
-                                                                          {QStringLiteral("source"), flight->api.strategySource}}}};
+                QJsonObject body{
+                    {QStringLiteral("id"), flight->id},
+                    {QStringLiteral("object"),
+                     flight->api.chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion")},
+                    {QStringLiteral("created"), flight->created},
+                    {QStringLiteral("model"), m_modelName},
+                    {QStringLiteral("choices"), choices},
+                    {QStringLiteral("usage"), usage},
+                    {QStringLiteral("strategy"), QJsonObject{{QStringLiteral("name"), strategy.name},
+                                                             {QStringLiteral("hash"), strategy.hash()},
+                                                             {QStringLiteral("source"), flight->api.strategySource}}}};
                 if (const std::optional<ExperimentAssignment>& a = flight->api.assignment)
                     body.insert(QStringLiteral("experiment"),
                                 QJsonObject{{QStringLiteral("name"), a->experiment}, {QStringLiteral("arm"), a->arm}});
@@ -503,17 +508,17 @@ public:
             status = 499; // the client went away
         }
         QJsonObject line{{QStringLiteral("id"), flight->id},
-                        {QStringLiteral("endpoint"), flight->endpoint},
-                        {QStringLiteral("status"), status},
-                        {QStringLiteral("strategy"), strategy.name},
-                        {QStringLiteral("strategy_hash"), strategy.hash().left(16)},
-                        {QStringLiteral("strategy_source"), flight->api.strategySource},
-                        {QStringLiteral("n"), flight->api.n},
-                        {QStringLiteral("prompt_tokens"), promptTokens},
-                        {QStringLiteral("completion_tokens"), completionTokens},
-                        {QStringLiteral("finish"), finish},
-                        {QStringLiteral("ttft_ms"), ttft * 1000.0},
-                        {QStringLiteral("duration_ms"), seconds * 1000.0}};
+                         {QStringLiteral("endpoint"), flight->endpoint},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("strategy"), strategy.name},
+                         {QStringLiteral("strategy_hash"), strategy.hash().left(16)},
+                         {QStringLiteral("strategy_source"), flight->api.strategySource},
+                         {QStringLiteral("n"), flight->api.n},
+                         {QStringLiteral("prompt_tokens"), promptTokens},
+                         {QStringLiteral("completion_tokens"), completionTokens},
+                         {QStringLiteral("finish"), finish},
+                         {QStringLiteral("ttft_ms"), ttft * 1000.0},
+                         {QStringLiteral("duration_ms"), seconds * 1000.0}};
         if (const std::optional<ExperimentAssignment>& a = flight->api.assignment) {
             line.insert(QStringLiteral("experiment"), a->experiment);
             line.insert(QStringLiteral("arm"), a->arm);

@@ -85,7 +85,8 @@ QByteArray ServeMetrics::render(int queued, int busy, int slotCount) const {
     const char* const experimentCounters[][2] = {
         {"swb_experiment_requests_total", "Requests served in an experiment, by experiment and arm."},
         {"swb_experiment_feedback_total", "Feedback given on an experiment's completions, by experiment and arm."},
-        {"swb_experiment_promotions_total", "Arms made the default strategy when the experiment decided (--auto-promote)."}};
+        {"swb_experiment_promotions_total",
+         "Arms made the default strategy when the experiment decided (--auto-promote)."}};
     for (std::size_t event = 0; event < 3 && !m_experiments.empty(); ++event) {
         out += QByteArray("# HELP ") + experimentCounters[event][0] + ' ' + experimentCounters[event][1] + "\n# TYPE " +
                experimentCounters[event][0] + " counter\n";

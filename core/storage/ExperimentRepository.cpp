@@ -63,7 +63,8 @@ std::size_t ExperimentRecord::armFor(const QString& unit) const {
 Status ExperimentRecord::checkName(const QString& name, const QString& what) {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
     if (!pattern.match(name).hasMatch())
-        return Error::badInput(QStringLiteral("%1 '%2' must be 1 to 64 letters, digits, '.', '_' or '-'").arg(what, name));
+        return Error::badInput(
+            QStringLiteral("%1 '%2' must be 1 to 64 letters, digits, '.', '_' or '-'").arg(what, name));
     return {};
 }
 
@@ -108,12 +109,12 @@ Result<ExperimentRecord> ExperimentRepository::start(ExperimentRecord experiment
         }
     }
     // One experiment is served at a time: the others stop (those running without a decision).
-    QSqlQuery others = m_db.prepare(QStringLiteral(
-        "UPDATE experiments SET state = 'stopped', stopped_at = ? WHERE state = 'running' AND id <> ?"));
+    QSqlQuery others = m_db.prepare(
+        QStringLiteral("UPDATE experiments SET state = 'stopped', stopped_at = ? WHERE state = 'running' AND id <> ?"));
     others.addBindValue(now());
     others.addBindValue(id);
-    QSqlQuery self = m_db.prepare(QStringLiteral(
-        "UPDATE experiments SET state = 'running', auto_promote = ?, stopped_at = NULL WHERE id = ? AND winner IS NULL"));
+    QSqlQuery self = m_db.prepare(QStringLiteral("UPDATE experiments SET state = 'running', auto_promote = ?, "
+                                                 "stopped_at = NULL WHERE id = ? AND winner IS NULL"));
     self.addBindValue(experiment.autoPromote ? 1 : 0);
     self.addBindValue(id);
     if (Status status = m_db.exec(others, QStringLiteral("stop the running experiment")); !status)
@@ -142,8 +143,8 @@ Result<ExperimentRecord> ExperimentRepository::get(qint64 id) {
     experiment.winner = query.value(4).toString();
     experiment.createdAt = timeOf(query.value(5));
     experiment.stoppedAt = timeOf(query.value(6));
-    QSqlQuery arms = m_db.prepare(
-        QStringLiteral("SELECT name, strategy_id, weight FROM experiment_arms WHERE experiment_id = ? ORDER BY position"));
+    QSqlQuery arms = m_db.prepare(QStringLiteral(
+        "SELECT name, strategy_id, weight FROM experiment_arms WHERE experiment_id = ? ORDER BY position"));
     arms.addBindValue(id);
     if (Status status = m_db.exec(arms, QStringLiteral("read an experiment's arms")); !status)
         return status.error();
@@ -174,7 +175,8 @@ Result<std::optional<ExperimentRecord>> ExperimentRepository::find(const QString
 }
 
 Result<std::optional<ExperimentRecord>> ExperimentRepository::running() {
-    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT name FROM experiments WHERE state = 'running' ORDER BY id DESC LIMIT 1"));
+    QSqlQuery query =
+        m_db.prepare(QStringLiteral("SELECT name FROM experiments WHERE state = 'running' ORDER BY id DESC LIMIT 1"));
     if (Status status = m_db.exec(query, QStringLiteral("find the running experiment")); !status)
         return status.error();
     if (!query.next())
@@ -209,8 +211,9 @@ Status ExperimentRepository::stop(qint64 id, const QString& winner) {
 }
 
 Status ExperimentRepository::recordServedRun(const ServedRunRecord& run) {
-    QSqlQuery insert = m_db.prepare(QStringLiteral("INSERT INTO served_runs (run_id, completion_id, choice, experiment_id, "
-                                                   "arm, unit, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    QSqlQuery insert =
+        m_db.prepare(QStringLiteral("INSERT INTO served_runs (run_id, completion_id, choice, experiment_id, "
+                                    "arm, unit, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     insert.addBindValue(run.runId);
     insert.addBindValue(run.completionId);
     insert.addBindValue(run.choice);
@@ -222,8 +225,9 @@ Status ExperimentRepository::recordServedRun(const ServedRunRecord& run) {
 }
 
 Result<std::optional<ServedRunRecord>> ExperimentRepository::servedRun(const QString& completionId, int choice) {
-    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT run_id, experiment_id, arm, unit, latency_ms FROM served_runs "
-                                                  "WHERE completion_id = ? AND choice = ?"));
+    QSqlQuery query =
+        m_db.prepare(QStringLiteral("SELECT run_id, experiment_id, arm, unit, latency_ms FROM served_runs "
+                                    "WHERE completion_id = ? AND choice = ?"));
     query.addBindValue(completionId);
     query.addBindValue(choice);
     if (Status status = m_db.exec(query, QStringLiteral("find a served run")); !status)
@@ -243,9 +247,9 @@ Result<std::optional<ServedRunRecord>> ExperimentRepository::servedRun(const QSt
 }
 
 Result<std::optional<std::pair<QString, double>>> ExperimentRepository::feedback(qint64 runId) {
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT r.dimension, r.score FROM ratings r JOIN rubrics b ON b.id = r.rubric_id JOIN raters a ON a.id = r.rater_id "
-        "WHERE r.run_id = ? AND b.name = ? AND a.name = ?"));
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT r.dimension, r.score FROM ratings r JOIN rubrics b ON b.id = "
+                                                  "r.rubric_id JOIN raters a ON a.id = r.rater_id "
+                                                  "WHERE r.run_id = ? AND b.name = ? AND a.name = ?"));
     query.addBindValue(runId);
     query.addBindValue(QString::fromLatin1(kFeedbackRubric));
     query.addBindValue(QString::fromLatin1(kFeedbackRater));
@@ -276,8 +280,9 @@ Status ExperimentRepository::saveFeedback(qint64 runId, const QString& metric, d
     if (Status status = transaction.begin(); !status)
         return status;
     // One feedback per run: a replacement of the other metric takes the earlier one's place.
-    QSqlQuery other = m_db.prepare(QStringLiteral("DELETE FROM ratings WHERE run_id = ? AND rater_id = ? AND rubric_id = ? "
-                                                  "AND dimension <> ?"));
+    QSqlQuery other =
+        m_db.prepare(QStringLiteral("DELETE FROM ratings WHERE run_id = ? AND rater_id = ? AND rubric_id = ? "
+                                    "AND dimension <> ?"));
     other.addBindValue(runId);
     other.addBindValue(rater.value());
     other.addBindValue(rubric.value()->id);
@@ -296,10 +301,10 @@ Status ExperimentRepository::saveFeedback(qint64 runId, const QString& metric, d
 }
 
 Result<std::vector<ExperimentObservation>> ExperimentRepository::observations(const ExperimentRecord& experiment) {
-    QSqlQuery query = m_db.prepare(QStringLiteral(
-        "SELECT s.arm, r.score, r.created_at FROM ratings r JOIN served_runs s ON s.run_id = r.run_id "
-        "JOIN rubrics b ON b.id = r.rubric_id JOIN raters a ON a.id = r.rater_id "
-        "WHERE s.experiment_id = ? AND b.name = ? AND a.name = ? AND r.dimension = ? ORDER BY r.id"));
+    QSqlQuery query = m_db.prepare(
+        QStringLiteral("SELECT s.arm, r.score, r.created_at FROM ratings r JOIN served_runs s ON s.run_id = r.run_id "
+                       "JOIN rubrics b ON b.id = r.rubric_id JOIN raters a ON a.id = r.rater_id "
+                       "WHERE s.experiment_id = ? AND b.name = ? AND a.name = ? AND r.dimension = ? ORDER BY r.id"));
     query.addBindValue(experiment.id);
     query.addBindValue(QString::fromLatin1(kFeedbackRubric));
     query.addBindValue(QString::fromLatin1(kFeedbackRater));

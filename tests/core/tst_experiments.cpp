@@ -113,12 +113,15 @@ private slots:
             QCOMPARE(arms.size(), 2); // 2 * 0.5^16: a test that would fail once in 30,000 runs
             // The answer's headers and the log line name the experiment and the arm; a request naming its
             // own strategy is not in the experiment.
-            HttpReply reply = exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 1, "user": "user1"})"));
+            HttpReply reply = exchange(serve.port(), request("POST", "/v1/completions",
+                                                             R"({"prompt": "And", "max_tokens": 1, "user": "user1"})"));
             QVERIFY(reply.head.contains("X-Experiment: k-vs-greedy"));
             QVERIFY(reply.head.contains("X-Experiment-Arm: " + complete(serve.port(), "user1").second.toUtf8()));
-            reply = exchange(serve.port(), request("POST", "/v1/completions", R"({"prompt": "And", "max_tokens": 1, "temperature": 0})"));
+            reply = exchange(serve.port(), request("POST", "/v1/completions",
+                                                   R"({"prompt": "And", "max_tokens": 1, "temperature": 0})"));
             QVERIFY(!object(reply.body).contains("experiment"));
-            QCOMPARE(object(reply.body).value("strategy").toObject().value("source").toString(), QStringLiteral("fields"));
+            QCOMPARE(object(reply.body).value("strategy").toObject().value("source").toString(),
+                     QStringLiteral("fields"));
             const QString unassigned = object(reply.body).value("id").toString();
             const auto logged = [&serve] {
                 for (const QJsonObject& line : serve.log())
@@ -130,30 +133,43 @@ private slots:
 
             // Feedback: stored once, replaced only when asked, refused with one sentence otherwise.
             const auto [id, arm] = complete(serve.port(), "user3");
-            reply = feedback(serve.port(), QStringLiteral(R"({"id": "%1", "thumbs": "up", "user": "user3"})").arg(id).toUtf8());
+            reply = feedback(serve.port(),
+                             QStringLiteral(R"({"id": "%1", "thumbs": "up", "user": "user3"})").arg(id).toUtf8());
             QCOMPARE(reply.status, 200);
             QCOMPARE(object(reply.body).value("experiment").toObject().value("arm").toString(), arm);
             reply = feedback(serve.port(), QStringLiteral(R"({"id": "%1", "thumbs": "down"})").arg(id).toUtf8());
             QCOMPARE(reply.status, 409);
             QCOMPARE(errorCode(reply), QStringLiteral("feedback_exists"));
-            reply = feedback(serve.port(), QStringLiteral(R"({"id": "%1", "thumbs": "down", "replace": true})").arg(id).toUtf8());
+            reply = feedback(serve.port(),
+                             QStringLiteral(R"({"id": "%1", "thumbs": "down", "replace": true})").arg(id).toUtf8());
             QCOMPARE(reply.status, 200);
             QCOMPARE(object(reply.body).value("replaced").toBool(), true);
             QCOMPARE(feedback(serve.port(), R"({"id": "cmpl-none", "thumbs": "up"})").status, 404);
-            QCOMPARE(errorCode(feedback(serve.port(), R"({"id": "cmpl-none", "thumbs": "up"})")), QStringLiteral("completion_not_found"));
-            QCOMPARE(feedback(serve.port(), QStringLiteral(R"({"id": "%1", "index": 1, "thumbs": "up"})").arg(id).toUtf8()).status, 404);
+            QCOMPARE(errorCode(feedback(serve.port(), R"({"id": "cmpl-none", "thumbs": "up"})")),
+                     QStringLiteral("completion_not_found"));
+            QCOMPARE(
+                feedback(serve.port(), QStringLiteral(R"({"id": "%1", "index": 1, "thumbs": "up"})").arg(id).toUtf8())
+                    .status,
+                404);
             // The experiment compares thumbs: a score is refused for its runs, and is checked as a score.
-            reply = feedback(serve.port(), QStringLiteral(R"({"id": "%1", "score": 4, "replace": true})").arg(id).toUtf8());
+            reply =
+                feedback(serve.port(), QStringLiteral(R"({"id": "%1", "score": 4, "replace": true})").arg(id).toUtf8());
             QCOMPARE(reply.status, 400);
-            QVERIFY(object(reply.body).value("error").toObject().value("message").toString().contains("measures thumbs"));
-            for (const char* bad : {R"("score": 6)", R"("score": 0)", R"("score": 1.5)", R"("score": "5")", R"("thumbs": "sideways")",
-                                    R"("thumbs": "up", "score": 5)", R"("thumbs": "up", "colour": 1)"}) {
-                reply = feedback(serve.port(), QStringLiteral(R"({"id": "%1", %2})").arg(unassigned, QLatin1String(bad)).toUtf8());
+            QVERIFY(
+                object(reply.body).value("error").toObject().value("message").toString().contains("measures thumbs"));
+            for (const char* bad :
+                 {R"("score": 6)", R"("score": 0)", R"("score": 1.5)", R"("score": "5")", R"("thumbs": "sideways")",
+                  R"("thumbs": "up", "score": 5)", R"("thumbs": "up", "colour": 1)"}) {
+                reply = feedback(serve.port(),
+                                 QStringLiteral(R"({"id": "%1", %2})").arg(unassigned, QLatin1String(bad)).toUtf8());
                 QVERIFY2(reply.status == 400, bad);
                 QVERIFY2(!object(reply.body).value("error").toObject().value("message").toString().isEmpty(), bad);
             }
             // A run outside the experiment takes either kind.
-            QCOMPARE(feedback(serve.port(), QStringLiteral(R"({"id": "%1", "score": 5, "comment": "fine"})").arg(unassigned).toUtf8()).status, 200);
+            QCOMPARE(feedback(serve.port(),
+                              QStringLiteral(R"({"id": "%1", "score": 5, "comment": "fine"})").arg(unassigned).toUtf8())
+                         .status,
+                     200);
 
             // The experiment's figures: requests, units and feedback per arm.
             reply = exchange(serve.port(), request("GET", "/v1/experiments/k-vs-greedy"));
@@ -202,21 +218,26 @@ private slots:
         }
         ServeProcess serve({"--db", dir.filePath("runs.sqlite")});
         QVERIFY(serve.port() > 0);
-        const QByteArray design = R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "creative", "weight": 3}], "metric": "score"})";
+        const QByteArray design =
+            R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "creative", "weight": 3}], "metric": "score"})";
         HttpReply reply = exchange(serve.port(), request("PUT", "/v1/experiments/first", design));
         QCOMPARE(reply.status, 200);
         QCOMPARE(object(reply.body).value("served").toBool(), true);
         QCOMPARE(armOf(object(reply.body), "B").value("weight").toDouble(), 3.0);
         QCOMPARE(exchange(serve.port(), request("PUT", "/v1/experiments/first", design)).status, 200); // restated
-        reply = exchange(serve.port(), request("PUT", "/v1/experiments/first",
-                                               R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}]})"));
+        reply = exchange(
+            serve.port(),
+            request("PUT", "/v1/experiments/first",
+                    R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}]})"));
         QCOMPARE(reply.status, 409);
-        for (const char* bad : {R"({"arms": [{"name": "A", "strategy": "greedy"}]})",
-                                R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "A", "strategy": "creative"}]})",
-                                R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "no-such-preset"}]})",
-                                R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy", "weight": 0}]})",
-                                R"({"arms": [{"name": "A b", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}]})",
-                                R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}], "metric": "stars"})"}) {
+        for (
+            const char* bad :
+            {R"({"arms": [{"name": "A", "strategy": "greedy"}]})",
+             R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "A", "strategy": "creative"}]})",
+             R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "no-such-preset"}]})",
+             R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy", "weight": 0}]})",
+             R"({"arms": [{"name": "A b", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}]})",
+             R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": "greedy"}], "metric": "stars"})"}) {
             reply = exchange(serve.port(), request("PUT", "/v1/experiments/second", bad));
             QVERIFY2(reply.status == 400, bad);
         }
@@ -233,7 +254,8 @@ private slots:
         QVERIFY(complete(serve.port(), "u1").second.isEmpty());
         reply = exchange(serve.port(), request("GET", "/v1/experiments"));
         QCOMPARE(object(reply.body).value("data").toArray().size(), 1);
-        QCOMPARE(armOf(object(reply.body).value("data").toArray().first().toObject(), arm).value("feedback").toInt(), 1);
+        QCOMPARE(armOf(object(reply.body).value("data").toArray().first().toObject(), arm).value("feedback").toInt(),
+                 1);
     }
 
     // B always pleases, A never: once each arm has its 10 feedbacks the test decides within a few more, the
@@ -252,11 +274,12 @@ private slots:
                     decided = QStringLiteral("yes");
                     break;
                 }
-                QCOMPARE(feedback(serve.port(), QStringLiteral(R"({"id": "%1", "thumbs": "%2"})")
-                                                    .arg(id, arm == "B" ? "up" : "down")
-                                                    .toUtf8())
-                             .status,
-                         200);
+                QCOMPARE(
+                    feedback(
+                        serve.port(),
+                        QStringLiteral(R"({"id": "%1", "thumbs": "%2"})").arg(id, arm == "B" ? "up" : "down").toUtf8())
+                        .status,
+                    200);
             }
             QVERIFY(!decided.isEmpty());
             HttpReply reply = exchange(serve.port(), request("GET", "/v1/experiments/promote"));
@@ -270,7 +293,8 @@ private slots:
             reply = exchange(serve.port(), request("GET", "/v1/strategy"));
             QCOMPARE(object(reply.body).value("name").toString(), QStringLiteral("k20"));
             reply = exchange(serve.port(), request("GET", "/metrics"));
-            QVERIFY2(reply.body.contains("swb_experiment_promotions_total{experiment=\"promote\",arm=\"B\"} 1"), reply.body.constData());
+            QVERIFY2(reply.body.contains("swb_experiment_promotions_total{experiment=\"promote\",arm=\"B\"} 1"),
+                     reply.body.constData());
             QVERIFY(reply.body.contains("swb_experiment_feedback_total{experiment=\"promote\",arm=\"A\"}"));
             const auto logged = [&serve] {
                 for (const QJsonObject& line : serve.log())
@@ -290,7 +314,8 @@ private slots:
         QVERIFY(rows[2].trimmed().endsWith(",stopped,B,stopped: B"));
         ServeProcess again({"--db", store});
         QVERIFY(again.port() > 0);
-        QCOMPARE(object(exchange(again.port(), request("GET", "/v1/strategy")).body).value("name").toString(), QStringLiteral("k20"));
+        QCOMPARE(object(exchange(again.port(), request("GET", "/v1/strategy")).body).value("name").toString(),
+                 QStringLiteral("k20"));
         QVERIFY(complete(again.port(), "user1").second.isEmpty());
     }
 
@@ -299,8 +324,8 @@ private slots:
     // a t-test read as often declares more (what the bench exists to show); a large effect (30% against 80%
     // thumbs up) is found every time, for B. The README's table is the same bench at full size.
     void simulatedUsersFindFewFalseWinners() {
-        const auto run = swb::test::runSwbProcess({"bench", "experiment", "--aa", "60", "--horizon", "100", "--ab", "10",
-                                                   "--effect", "0.3:0.8", "--ab-horizon", "300", "--seed", "2"},
+        const auto run = swb::test::runSwbProcess({"bench", "experiment", "--aa", "60", "--horizon", "100", "--ab",
+                                                   "10", "--effect", "0.3:0.8", "--ab-horizon", "300", "--seed", "2"},
                                                   300000);
         QVERIFY2(run.status == 0, run.err.constData());
         const QJsonObject result = object(run.out);

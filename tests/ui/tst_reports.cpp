@@ -24,8 +24,8 @@
 #include <QTest>
 #include <qcustomplot.h>
 
-#include "EmptyStatePage.h"
 #include "CheckpointWriters.h"
+#include "EmptyStatePage.h"
 #include "HttpSupport.h"
 #include "TestSupport.h"
 #include "TinyVocabularies.h"
@@ -132,10 +132,30 @@ QStringList header(ReportKind kind) {
                 "alpha_without_relevance", "alpha_without_fluency", "alpha_without_usefulness", "alpha_change",
                 "median_seconds_per_item", "straight_lining", "set_aside", "suggested"};
     case ReportKind::Experiments:
-        return {"experiment", "state", "metric", "arm", "control", "strategy", "strategy_hash", "weight", "requests",
-                "units", "feedback", "mean", "mean_ci_low", "mean_ci_high", "mean_latency_ms",
-                "mean_completion_tokens", "difference", "confidence_sequence_low", "confidence_sequence_high",
-                "p_value", "more_feedbacks_for_80_power", "verdict", "winner", "decision"};
+        return {"experiment",
+                "state",
+                "metric",
+                "arm",
+                "control",
+                "strategy",
+                "strategy_hash",
+                "weight",
+                "requests",
+                "units",
+                "feedback",
+                "mean",
+                "mean_ci_low",
+                "mean_ci_high",
+                "mean_latency_ms",
+                "mean_completion_tokens",
+                "difference",
+                "confidence_sequence_low",
+                "confidence_sequence_high",
+                "p_value",
+                "more_feedbacks_for_80_power",
+                "verdict",
+                "winner",
+                "decision"};
     }
     return {};
 }
@@ -844,18 +864,22 @@ private slots:
         const QString store = path("experiment.sqlite");
         QList<QPair<QString, QString>> served; // completion id, arm
         {
-            swb::test::ServeProcess serve({"--db", store, "--experiment", "panel", "--arm", "A=greedy", "--arm", "B=creative"});
+            swb::test::ServeProcess serve(
+                {"--db", store, "--experiment", "panel", "--arm", "A=greedy", "--arm", "B=creative"});
             QVERIFY(serve.port() > 0);
             for (int u = 0; u < 60; ++u) {
-                const QByteArray body = QStringLiteral(R"({"prompt": "And", "max_tokens": 2, "user": "u%1"})").arg(u).toUtf8();
-                const auto reply = swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/completions", body));
+                const QByteArray body =
+                    QStringLiteral(R"({"prompt": "And", "max_tokens": 2, "user": "u%1"})").arg(u).toUtf8();
+                const auto reply =
+                    swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/completions", body));
                 const QJsonObject answer = QJsonDocument::fromJson(reply.body).object();
                 const QString arm = answer.value("experiment").toObject().value("arm").toString();
                 served.append({answer.value("id").toString(), arm});
                 const QByteArray feedback = QStringLiteral(R"({"id": "%1", "thumbs": "%2"})")
                                                 .arg(answer.value("id").toString(), arm == "B" ? "up" : "down")
                                                 .toUtf8();
-                QCOMPARE(swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/feedback", feedback)).status, 200);
+                QCOMPARE(swb::test::exchange(serve.port(), swb::test::request("POST", "/v1/feedback", feedback)).status,
+                         200);
             }
         }
         Result<std::unique_ptr<Database>> opened = Database::open(store);

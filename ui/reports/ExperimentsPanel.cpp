@@ -46,7 +46,8 @@ QString decisionText(const ExperimentAnalysis& e) {
         double p = 1.0;
         for (std::size_t i = 1; i < e.arms.size(); ++i)
             p = std::min(p, e.arms[i].pValue);
-        return ExperimentsPanel::tr("Decided: %1 is better (always-valid p = %2).").arg(e.winner, ReportTables::significant(p));
+        return ExperimentsPanel::tr("Decided: %1 is better (always-valid p = %2).")
+            .arg(e.winner, ReportTables::significant(p));
     }
     case ExperimentAnalysis::Verdict::Stopped:
         return e.winner.isEmpty() ? ExperimentsPanel::tr("Stopped without a decision.")
@@ -135,7 +136,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent)
     m_armTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_armTable->setWordWrap(false);
     m_armTable->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_armTable->setToolTip(tr("Double-click an arm to open its newest run in Explore; right-click for its newest runs."));
+    m_armTable->setToolTip(
+        tr("Double-click an arm to open its newest run in Explore; right-click for its newest runs."));
     m_armTable->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     m_armTable->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     connect(m_armTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
@@ -220,7 +222,8 @@ qint64 ExperimentsPanel::newestRun(int armRow) const {
 }
 
 void ExperimentsPanel::showExperiment(int index) {
-    const ExperimentAnalysis* experiment = index >= 0 && index < int(m_experiments.size()) ? &m_experiments[std::size_t(index)] : nullptr;
+    const ExperimentAnalysis* experiment =
+        index >= 0 && index < int(m_experiments.size()) ? &m_experiments[std::size_t(index)] : nullptr;
     if (!experiment) {
         m_armModel->setTable({});
         m_decision->clear();

@@ -32,8 +32,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "SaveFileDialog.h"
 #include "EmptyStatePage.h"
+#include "SaveFileDialog.h"
 #include "reports/ExperimentsPanel.h"
 #include "reports/IntervalBarChart.h"
 #include "reports/ReportPalette.h"

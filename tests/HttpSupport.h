@@ -4,9 +4,16 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTcpSocket>
 
 namespace swb::test {
+
+// A JSON answer's object (empty when the body is not one).
+inline QJsonObject object(const QByteArray& body) {
+    return QJsonDocument::fromJson(body).object();
+}
 
 struct HttpReply {
     int status = 0;

@@ -15,6 +15,11 @@ namespace {
 
 constexpr int kCommentLimit = 4000;
 
+ApiError experimentNotFound(const QString& name) {
+    return ApiError{404, QStringLiteral("there is no experiment '%1' here").arg(name), {},
+                    QStringLiteral("invalid_request_error"), QStringLiteral("experiment_not_found")};
+}
+
 ApiError badField(const QString& field, const QString& message) {
     return ApiError{400, QStringLiteral("field '%1' %2").arg(field, message), field};
 }
@@ -238,11 +243,7 @@ ExperimentService::Answer ExperimentService::get(const QString& name) {
         return *error;
     Result<std::optional<ExperimentRecord>> found = ExperimentRepository(*m_database).find(name);
     if (!found || !found.value())
-        return ApiError{404,
-                        QStringLiteral("there is no experiment '%1' here").arg(name),
-                        {},
-                        QStringLiteral("invalid_request_error"),
-                        QStringLiteral("experiment_not_found")};
+        return experimentNotFound(name);
     Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, name);
     if (!analysis)
         return ApiError{500, analysis.error().message, {}, QStringLiteral("server_error")};
@@ -260,11 +261,7 @@ ExperimentService::Answer ExperimentService::put(const QString& name, const QByt
     if (json.size() == 1 && json.value(QLatin1String("state")) == QLatin1String("stopped")) {
         Result<std::optional<ExperimentRecord>> found = experiments.find(name);
         if (!found || !found.value())
-            return ApiError{404,
-                            QStringLiteral("there is no experiment '%1' here").arg(name),
-                            {},
-                            QStringLiteral("invalid_request_error"),
-                            QStringLiteral("experiment_not_found")};
+            return experimentNotFound(name);
         if (found.value()->running)
             if (Status status = experiments.stop(found.value()->id, {}); !status)
                 return ApiError{500, status.error().message, {}, QStringLiteral("server_error")};

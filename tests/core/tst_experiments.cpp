@@ -21,15 +21,12 @@
 
 using namespace swb;
 using swb::test::exchange;
+using swb::test::object;
 using swb::test::HttpReply;
 using swb::test::request;
 using swb::test::ServeProcess;
 
 namespace {
-
-QJsonObject object(const QByteArray& body) {
-    return QJsonDocument::fromJson(body).object();
-}
 
 const char* kTopK = R"({"name": "k20", "samplers": [{"type": "top_k", "k": 20}, {"type": "dist"}]})";
 

@@ -34,16 +34,13 @@
 
 using namespace swb;
 using swb::test::exchange;
+using swb::test::object;
 using swb::test::HttpReply;
 using swb::test::readUntilClosed;
 using swb::test::request;
 using swb::test::ServeProcess;
 
 namespace {
-
-QJsonObject object(const QByteArray& body) {
-    return QJsonDocument::fromJson(body).object();
-}
 
 // The JSON events of a server-sent event stream, without the final [DONE] (reported apart).
 QList<QJsonObject> events(const QByteArray& body, bool* done = nullptr) {

@@ -16,8 +16,11 @@ namespace {
 constexpr int kCommentLimit = 4000;
 
 ApiError experimentNotFound(const QString& name) {
-    return ApiError{404, QStringLiteral("there is no experiment '%1' here").arg(name), {},
-                    QStringLiteral("invalid_request_error"), QStringLiteral("experiment_not_found")};
+    return ApiError{404,
+                    QStringLiteral("there is no experiment '%1' here").arg(name),
+                    {},
+                    QStringLiteral("invalid_request_error"),
+                    QStringLiteral("experiment_not_found")};
 }
 
 ApiError badField(const QString& field, const QString& message) {

@@ -21,8 +21,8 @@
 
 using namespace swb;
 using swb::test::exchange;
-using swb::test::object;
 using swb::test::HttpReply;
+using swb::test::object;
 using swb::test::request;
 using swb::test::ServeProcess;
 

@@ -34,8 +34,8 @@
 
 using namespace swb;
 using swb::test::exchange;
-using swb::test::object;
 using swb::test::HttpReply;
+using swb::test::object;
 using swb::test::readUntilClosed;
 using swb::test::request;
 using swb::test::ServeProcess;

@@ -124,6 +124,40 @@ Result<RemoteModel> connectRemoteModel(const QString& address, const QString& ap
     return model;
 }
 
+namespace {
+
+// llama.cpp draws from its chain's distribution at the end; greedy is its temperature sampler at 0, which keeps
+// only the best token where it stands in the "samplers" list. Appended last it takes the argmax after
+// everything the strategy did before greedy (without it in the list, temperature 0 did nothing and the filtered
+// distribution was sampled). A strategy with its own temperature has it earlier in the list, and llama.cpp
+// applies one temperature: that is exact only when every sampler after it keeps the best token. XTC removes
+// tokens at random with the server's random numbers: exact only at probability 0 or 1.
+Status llamaCppGreedy(const Strategy& strategy, QJsonArray& order) {
+    static const QStringList keepBest = {QStringLiteral("top_k"), QStringLiteral("top_p"), QStringLiteral("min_p"),
+                                         QStringLiteral("top_n_sigma"), QStringLiteral("greedy")};
+    bool afterTemperature = false;
+    for (const SamplerSpec& s : strategy.samplers) {
+        if (s.type == QLatin1String("xtc")) {
+            const double p = s.params.value(QLatin1String("probability")).toDouble();
+            if (p > 0.0 && p < 1.0)
+                return Error::badInput(QStringLiteral("llama.cpp server cannot run xtc with probability %1 before greedy "
+                                                      "exactly: its draws use the server's random numbers")
+                                           .arg(p));
+        }
+        if (afterTemperature && !keepBest.contains(s.type))
+            return Error::badInput(QStringLiteral("llama.cpp server applies one temperature, and greedy is its temperature "
+                                                  "0: greedy after temperature and then %1 cannot run exactly (drop the "
+                                                  "temperature: it does not change greedy's choice)")
+                                       .arg(s.type));
+        afterTemperature |= s.type == QLatin1String("temperature");
+    }
+    if (!afterTemperature)
+        order.append(QStringLiteral("temperature"));
+    return {};
+}
+
+} // namespace
+
 Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine) {
     const QString name = remoteEngineName(engine);
     if (engine == RemoteEngineKind::Swb) // ours takes the strategy itself, decoders included
@@ -226,6 +260,9 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
             fields.insert(QStringLiteral("dry_penalty_last_n"), s.params.value(QLatin1String("last_n")));
             fields.insert(QStringLiteral("dry_sequence_breakers"), s.params.value(QLatin1String("breakers")));
         } else if (type == "greedy") {
+            if (engine == RemoteEngineKind::LlamaCpp)
+                if (Status status = llamaCppGreedy(strategy, order); !status)
+                    return status.error();
             fields.insert(QStringLiteral("temperature"), 0.0);
             selected = true;
         } else if (type == "dist") {

@@ -1192,6 +1192,26 @@ void TestServe::remoteSamplingFieldsPerEngine_data() {
         << "applies logit_bias before every other sampler";
     QTest::newRow("llama.cpp: mirostat m") << llama << R"({"samplers": [{"type": "mirostat", "tau": 5, "eta": 0.1, "m": 50}]})"
                                            << "" << "its m is 100";
+    // Issue 40: greedy is llama.cpp's temperature 0 *in* its samplers list (without it the filtered
+    // distribution was sampled at temperature 1).
+    QTest::newRow("llama.cpp: greedy after top_k")
+        << llama << R"({"samplers": [{"type": "top_k", "k": 3}, {"type": "greedy"}]})"
+        << R"({"top_k": 3, "temperature": 0, "samplers": ["top_k", "temperature"]})" << "";
+    QTest::newRow("llama.cpp: greedy after penalties")
+        << llama << R"({"samplers": [{"type": "penalties", "frequency": 0.5, "presence": 0.5}, {"type": "greedy"}]})"
+        << R"({"frequency_penalty": 0.5, "temperature": 0, "samplers": ["penalties", "temperature"]})" << "";
+    QTest::newRow("llama.cpp: greedy alone") << llama << R"({"samplers": [{"type": "greedy"}]})"
+                                            << R"({"temperature": 0, "samplers": ["temperature"]})" << "";
+    QTest::newRow("llama.cpp: greedy after temperature and top_p")
+        << llama << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "top_p", "p": 0.9}, {"type": "greedy"}]})"
+        << R"({"temperature": 0, "top_p": 0.9, "samplers": ["temperature", "top_p"]})" << "";
+    QTest::newRow("llama.cpp: greedy after temperature and penalties")
+        << llama
+        << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "repetition_penalty", "penalty": 1.2}, {"type": "greedy"}]})"
+        << "" << "greedy after temperature and then repetition_penalty cannot run exactly";
+    QTest::newRow("llama.cpp: greedy after a random xtc")
+        << llama << R"({"samplers": [{"type": "xtc", "threshold": 0.1, "probability": 0.5}, {"type": "greedy"}]})" << ""
+        << "xtc with probability 0.5 before greedy";
     QTest::newRow("top_k with min_keep") << llama << R"({"samplers": [{"type": "top_k", "k": 40, "min_keep": 3}]})" << ""
                                          << "takes only the k of the top_k sampler";
 }

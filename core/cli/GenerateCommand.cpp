@@ -67,11 +67,23 @@ QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
 // its samplers where it gives them: a top-N view, not the whole distribution).
 int runRemoteGenerate(const Invocation& call, const std::string& prompt, const std::vector<TokenId>& promptIds,
                       const std::string& conversation, const Strategy& strategy) {
+    if (call.args.isSet(QStringLiteral("chat-template")))
+        failBadInput(QStringLiteral("--chat-template cannot apply to a remote model: the engine renders conversations with "
+                                    "its own template (start the server with the template instead)"));
+    const bool echo = call.args.isSet(QStringLiteral("echo"));
+    if (echo && (!promptIds.empty() || !conversation.empty()))
+        failBadInput(QStringLiteral("--echo with a remote model prints a text prompt; the engine reads token ids and "
+                                    "renders conversations itself"));
     std::unique_ptr<Database> database = openOptionalRunStore(call);
     Result<RemoteModel> remote =
         connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
     if (!remote)
         failBadInput(remote.error().message);
+    // The prompt's ids as the engine reads them, where it says (llama.cpp's and vLLM's /tokenize).
+    std::vector<TokenId> readIds = promptIds;
+    if (readIds.empty() && conversation.empty())
+        if (std::optional<std::vector<int>> ids = remoteTokenize(remote.value(), prompt))
+            readIds.assign(ids->begin(), ids->end());
     RemoteRequest request;
     request.prompt = prompt;
     request.promptIds.assign(promptIds.begin(), promptIds.end());
@@ -94,6 +106,10 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
     };
     int index = 0;
     std::size_t streamed = 0;
+    if (echo && !json) {
+        call.out << QString::fromStdString(prompt);
+        call.out.flush();
+    }
     const auto onStep = [&](const RemoteStep& step) {
         if (!json) {
             call.out << QString::fromStdString(step.text);
@@ -130,12 +146,13 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         GenerationRequest recorded;
         recorded.prompt = prompt;
         recorded.conversationJson = conversation;
-        recorded.promptIds = promptIds;
+        recorded.promptIds = readIds;
         recorded.usePromptIds = !promptIds.empty();
         recorded.strategy = strategy;
         recorded.maxTokens = request.maxTokens;
-        Result<RunRecord> saved =
-            saveGeneration(runs, remoteModelInfo(remote.value()), recorded, toGenerationResult(result.value(), request));
+        GenerationResult generated = toGenerationResult(result.value(), request);
+        generated.promptIds = readIds;
+        Result<RunRecord> saved = saveGeneration(runs, remoteModelInfo(remote.value()), recorded, generated);
         if (!saved)
             failBadInput(saved.error().message);
         runId = saved->id;
@@ -144,8 +161,12 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         QJsonArray tokens;
         for (const RemoteStep& step : result->steps)
             tokens.append(step.chosen.id);
+        QJsonArray promptTokens;
+        for (TokenId id : readIds)
+            promptTokens.append(id);
         QJsonObject out{
-            {QStringLiteral("text"), QString::fromStdString(result->text)},
+            {QStringLiteral("text"), QString::fromStdString(echo ? prompt + result->text : result->text)},
+            {QStringLiteral("prompt_ids"), promptTokens},
             {QStringLiteral("tokens"), tokens},
             {QStringLiteral("finish_reason"), finishReasonName(toGenerationResult(result.value(), request).finish)},
             {QStringLiteral("strategy"), strategy.toJson()},

@@ -609,10 +609,13 @@ Result<std::vector<RunReportRow>> Reports::runs() {
 
 Status Reports::forEachStep(const std::function<void(const StepReportRow&)>& visit, const TokenText& tokenText) {
     return ReportQueries(m_db, m_modelHash).forEachStep([&](const StepReportRow& stored, const QString& modelPath) {
-        if (!tokenText)
-            return visit(stored);
         StepReportRow row = stored;
-        row.tokenText = tokenText(modelPath, row.tokenId);
+        // A remote run's token texts are the engine's, as the store kept them; a local run's come from its
+        // model's tokenizer.
+        if (row.remote)
+            row.tokenText = row.storedText;
+        else if (tokenText)
+            row.tokenText = tokenText(modelPath, row.tokenId);
         visit(row);
     });
 }

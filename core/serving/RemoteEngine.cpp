@@ -121,7 +121,47 @@ Result<RemoteModel> connectRemoteModel(const QString& address, const QString& ap
         model.engine = RemoteEngineKind::LlamaCpp;
     else if (owner == QLatin1String("vllm"))
         model.engine = RemoteEngineKind::Vllm;
+    const QJsonObject meta = first.value(QLatin1String("meta")).toObject();
+    model.contextLength = meta.value(QLatin1String("n_ctx")).toInt(meta.value(QLatin1String("n_ctx_train")).toInt(
+        first.value(QLatin1String("max_model_len")).toInt()));
+    model.vocabSize = meta.value(QLatin1String("n_vocab")).toInt();
+    model.parameters = static_cast<qint64>(meta.value(QLatin1String("n_params")).toDouble());
     return model;
+}
+
+std::optional<std::vector<int>> remoteTokenize(const RemoteModel& model, const std::string& prompt) {
+    if (model.engine == RemoteEngineKind::OpenAi)
+        return std::nullopt;
+    // /tokenize sits beside /v1, at the server's root.
+    RemoteModel root = model;
+    QString path = model.base.path();
+    if (path.endsWith(QLatin1String("/v1")))
+        path.chop(3);
+    root.base.setPath(path);
+    const QJsonObject body =
+        model.engine != RemoteEngineKind::Vllm
+            ? QJsonObject{{QStringLiteral("content"), QString::fromStdString(prompt)},
+                          {QStringLiteral("add_special"), true},
+                          // llama.cpp reads special tokens spelled in a completion's text; swb serve does not
+                          {QStringLiteral("parse_special"), model.engine == RemoteEngineKind::LlamaCpp}}
+            : QJsonObject{{QStringLiteral("model"), model.modelId}, {QStringLiteral("prompt"), QString::fromStdString(prompt)}};
+    QNetworkAccessManager network;
+    QNetworkReply* reply =
+        network.post(makeRequest(root, QStringLiteral("/tokenize"), 15000), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray answer = reply->readAll();
+    reply->deleteLater();
+    if (reply->error() != QNetworkReply::NoError)
+        return std::nullopt;
+    std::vector<int> ids;
+    for (const QJsonValue& token : QJsonDocument::fromJson(answer).object().value(QLatin1String("tokens")).toArray()) {
+        if (!token.isDouble())
+            return std::nullopt;
+        ids.push_back(token.toInt());
+    }
+    return ids;
 }
 
 namespace {
@@ -453,6 +493,9 @@ ModelInfo remoteModelInfo(const RemoteModel& model) {
     info.format = QStringLiteral("remote");
     info.architecture = remoteEngineName(model.engine) + QStringLiteral(": ") + model.modelId;
     info.device = QStringLiteral("remote");
+    info.contextLength = model.contextLength;
+    info.vocabSize = model.vocabSize;
+    info.parameters = model.parameters;
     info.contentHash = QString::fromLatin1(
         QCryptographicHash::hash((QStringLiteral("remote\n") + info.path + QLatin1Char('\n') + model.modelId).toUtf8(),
                                  QCryptographicHash::Sha256)

@@ -37,6 +37,11 @@ struct RemoteModel {
     QString apiKey;
     QString modelId; // the first model of GET /v1/models
     RemoteEngineKind engine = RemoteEngineKind::OpenAi;
+    // What GET /v1/models tells of the model, where the engine says it (llama.cpp's and swb serve's "meta":
+    // n_ctx, n_vocab, n_params; vLLM's max_model_len); 0 where it does not.
+    int contextLength = 0;
+    int vocabSize = 0;
+    qint64 parameters = 0;
 };
 
 // Whether a --model value names a remote engine (an http:// or https:// address).
@@ -93,6 +98,11 @@ GeneratedStep toGeneratedStep(const RemoteStep& step);
 // The remote request for a generation request (its prompt text or ids, strategy and seed, max tokens).
 RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN = 5);
 ModelInfo remoteModelInfo(const RemoteModel& model);
+
+// The token ids the engine reads a text prompt as (its specials added, as it does for a completion): POST
+// {root}/tokenize of llama.cpp, vLLM and swb serve. nullopt from an engine without it (other servers) or when
+// it does not answer; the run then keeps no prompt ids.
+std::optional<std::vector<int>> remoteTokenize(const RemoteModel& model, const std::string& prompt);
 
 // POST {base}/completions (or /chat/completions for a conversation), streamed: onStep for each token as it comes (false cancels: the request is
 // aborted). One sentence for what went wrong (the engine's error message included).

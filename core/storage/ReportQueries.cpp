@@ -106,7 +106,8 @@ Status ReportQueries::forEachStep(const std::function<void(const StepReportRow&,
     QSqlQuery query = m_db.prepare(
         QStringLiteral(
             "SELECT s.run_id, s.step, s.token, s.raw_p, s.final_p, s.raw_rank, s.raw_entropy, s.final_entropy, "
-            "s.final_count, m.path FROM steps s JOIN runs r ON r.id = s.run_id JOIN models m ON m.id = r.model_id "
+            "s.final_count, m.path, s.text, m.format = 'remote' FROM steps s JOIN runs r ON r.id = s.run_id "
+            "JOIN models m ON m.id = r.model_id "
             "WHERE %1 ORDER BY s.run_id, s.step")
             .arg(scope(QStringLiteral("r"))));
     bindScope(query, m_modelHash);
@@ -124,6 +125,8 @@ Status ReportQueries::forEachStep(const std::function<void(const StepReportRow&,
         row.rawEntropy = query.value(6).isNull() ? NAN : query.value(6).toDouble();
         row.finalEntropy = query.value(7).isNull() ? NAN : query.value(7).toDouble();
         row.finalCount = query.value(8).isNull() ? -1 : query.value(8).toInt();
+        row.storedText = query.value(10).toString();
+        row.remote = query.value(11).toBool();
         visit(row, query.value(9).toString());
     }
     return {};

@@ -46,6 +46,10 @@ struct StepReportRow {
     int step = 0;
     int tokenId = 0;
     QString tokenText; // the token's decoded text when a tokenizer was at hand, else empty
+    // What the store keeps: the text the step added as it was generated (NULL in old stores: empty), and
+    // whether the run came from a remote engine (its tokenizer is the engine's, not a file of ours).
+    QString storedText;
+    bool remote = false;
     float rawP = 0.0f;
     float finalP = 0.0f;
     int rawRank = 0;

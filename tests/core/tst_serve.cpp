@@ -22,6 +22,7 @@
 
 #include "HttpSupport.h"
 #include "TestSupport.h"
+#include "evaluation/PromptFile.h"
 #include "generation/Generator.h"
 #include "model/Model.h"
 #include "serving/HttpMessage.h"
@@ -100,6 +101,7 @@ private slots:
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
     void remoteModelErrors();
+    void remoteRunsKeepWhatTheEngineTold();
     void remoteBatchMatchesLocalBatch();
     void remoteChatUsesTheEnginesTemplate();
     void remoteSamplingFieldsPerEngine_data();
@@ -1010,6 +1012,54 @@ void TestServe::remoteModelMatchesLocalGenerate() {
         QVERIFY(std::abs(run->steps[i].rawP - b.value("raw_p").toDouble()) < 1e-6);
         QVERIFY(std::abs(run->steps[i].finalP - b.value("final_p").toDouble()) < 1e-6);
     }
+}
+
+// Issue 40, points 3, 5, 6 and 7, on swb serve as the engine: --echo prints the prompt; the prompt's ids come
+// from the engine's /tokenize (equal to the local run's); the model row has the engine's context, vocabulary and
+// parameters (its /v1/models "meta"); the steps report gives each token's text as the store kept it, without a
+// note about a tokenizer; --chat-template is refused with a sentence.
+void TestServe::remoteRunsKeepWhatTheEngineTold() {
+    QTemporaryDir dir;
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    const QString store = dir.filePath("remote.sqlite");
+    const auto echoed = swb::test::runSwbProcess(
+        {"generate", "--model", address, "--prompt", "And God said", "--max-tokens", "6", "--echo"});
+    QVERIFY2(echoed.status == 0, echoed.err.constData());
+    const auto local = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "6", "--json"});
+    QCOMPARE(local.status, 0);
+    QCOMPARE(QString::fromUtf8(echoed.out).trimmed(), "And God said" + object(local.out).value("text").toString().trimmed().prepend(' '));
+    const auto remote = swb::test::runSwbProcess(
+        {"generate", "--model", address, "--prompt", "And God said", "--max-tokens", "6", "--json", "--db", store});
+    QVERIFY2(remote.status == 0, remote.err.constData());
+    QVERIFY(!object(local.out).value("prompt_ids").toArray().isEmpty());
+    QCOMPARE(object(remote.out).value("prompt_ids").toArray(), object(local.out).value("prompt_ids").toArray());
+    {
+        std::unique_ptr<swb::Database> db = swb::Database::open(store).value();
+        swb::RunRepository runs(*db);
+        const swb::RunRecord run = runs.loadRun(object(remote.out).value("run_id").toInteger()).value();
+        QCOMPARE(int(run.promptIds.size()), int(object(local.out).value("prompt_ids").toArray().size()));
+        const swb::ModelRecord model = runs.loadModel(run.modelId).value();
+        const QJsonObject info = QJsonDocument::fromJson(model.infoJson.toUtf8()).object();
+        const auto localInfo = swb::test::runSwbProcess({"info"});
+        QCOMPARE(info.value("context_length").toInt(), object(localInfo.out).value("context_length").toInt());
+        QCOMPARE(info.value("vocab_size").toInt(), object(localInfo.out).value("vocab_size").toInt());
+        QVERIFY(info.value("vocab_size").toInt() > 0);
+        QCOMPARE(double(model.parameters), object(localInfo.out).value("parameters").toDouble());
+    }
+    const auto steps = swb::test::runSwbProcess({"export", "--report", "steps", "--db", store});
+    QCOMPARE(steps.status, 0);
+    QVERIFY2(!steps.err.contains("note"), steps.err.constData());
+    const auto table = swb::parseCsv(QString::fromUtf8(steps.out)).value();
+    QString joined;
+    for (qsizetype r = 1; r < table.size(); ++r)
+        joined += table[r][3];
+    QCOMPARE(joined, object(remote.out).value("text").toString());
+    const auto templated = swb::test::runSwbProcess({"generate", "--model", address, "--chat", "--prompt", "hi",
+                                                     "--chat-template", chatTemplatePath()});
+    QCOMPARE(templated.status, 2);
+    QVERIFY2(templated.err.contains("renders conversations with its own template"), templated.err.constData());
 }
 
 void TestServe::remoteModelErrors() {

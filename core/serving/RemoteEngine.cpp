@@ -433,6 +433,7 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
     out.tokensPerSecond = remote.tokensPerSecond;
     out.finish = remote.finishReason == QLatin1String("length")      ? FinishReason::MaxTokens
                  : remote.finishReason == QLatin1String("cancelled") ? FinishReason::Cancelled
+                 : remote.stopString                                 ? FinishReason::StopString
                                                                      : FinishReason::Eos;
     for (const RemoteStep& s : remote.steps)
         out.steps.push_back(toGeneratedStep(s));
@@ -641,6 +642,8 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
             const QJsonValue finish = choice.value(QLatin1String("finish_reason"));
             if (finish.isString())
                 result.finishReason = finish.toString();
+            if (choice.value(QLatin1String("stop_reason")).isString()) // vLLM: the stop string that ended it
+                result.stopString = true;
         }
     };
     QEventLoop loop;
@@ -673,6 +676,13 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     }
     if (!held.empty() && !result.steps.empty())
         result.steps.back().text += held; // text after the last token
+    if (result.finishReason == QLatin1String("stop") && !request.strategy.stop.empty() && !result.stopString) {
+        std::string pieces;
+        for (const RemoteStep& step : result.steps)
+            pieces += step.chosen.text;
+        for (const std::string& stop : request.strategy.stop)
+            result.stopString |= !stop.empty() && pieces.find(stop) != std::string::npos;
+    }
     const auto end = Clock::now();
     if (!result.steps.empty()) {
         result.timeToFirstTokenMs = std::chrono::duration<double, std::milli>(first - start).count();

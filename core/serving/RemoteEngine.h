@@ -86,6 +86,9 @@ struct RemoteResult {
     std::vector<RemoteStep> steps;
     std::string text;
     QString finishReason; // the engine's ("stop", "length")
+    // A "stop" that a stop string made (vLLM's stop_reason names it; otherwise the tokens the engine sent
+    // spell one of the request's stop strings, which an end token never does).
+    bool stopString = false;
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0;
 };

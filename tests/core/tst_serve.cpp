@@ -1014,10 +1014,10 @@ void TestServe::remoteModelMatchesLocalGenerate() {
     }
 }
 
-// Issue 40, points 3, 5, 6 and 7, on swb serve as the engine: --echo prints the prompt; the prompt's ids come
-// from the engine's /tokenize (equal to the local run's); the model row has the engine's context, vocabulary and
-// parameters (its /v1/models "meta"); the steps report gives each token's text as the store kept it, without a
-// note about a tokenizer; --chat-template is refused with a sentence.
+// Issue 40, points 3 to 7, on swb serve as the engine: a stop string's end is "stop_string"; --echo prints the prompt;
+// the prompt's ids come from the engine's /tokenize (equal to the local run's); the model row has the engine's context,
+// vocabulary and parameters (its /v1/models "meta"); the steps report gives each token's text as the store kept it,
+// without a note about a tokenizer; --chat-template is refused with a sentence.
 void TestServe::remoteRunsKeepWhatTheEngineTold() {
     QTemporaryDir dir;
     ServeProcess serve({});
@@ -1056,6 +1056,13 @@ void TestServe::remoteRunsKeepWhatTheEngineTold() {
     for (qsizetype r = 1; r < table.size(); ++r)
         joined += table[r][3];
     QCOMPARE(joined, object(remote.out).value("text").toString());
+    // Point 4: a stop string ends a remote run as it ends a local one (it was "eos").
+    const QStringList stopAt{"generate", "--prompt", "And God said", "--max-tokens", "20", "--stop", ",", "--json"};
+    const auto stoppedLocal = swb::test::runSwbProcess(stopAt);
+    const auto stoppedRemote = swb::test::runSwbProcess(QStringList(stopAt) << "--model" << address);
+    QCOMPARE(object(stoppedLocal.out).value("finish_reason").toString(), QStringLiteral("stop_string"));
+    QCOMPARE(object(stoppedRemote.out).value("finish_reason").toString(), QStringLiteral("stop_string"));
+    QCOMPARE(object(stoppedRemote.out).value("text").toString(), object(stoppedLocal.out).value("text").toString());
     const auto templated = swb::test::runSwbProcess({"generate", "--model", address, "--chat", "--prompt", "hi",
                                                      "--chat-template", chatTemplatePath()});
     QCOMPARE(templated.status, 2);

@@ -138,7 +138,8 @@ void TimelinePlot::appendSteps(const std::vector<GeneratedStep>& steps) {
         m_rawEntropy->addData(x, step.trace.rawEntropy);
         m_finalEntropy->addData(x, step.trace.finalEntropy);
         m_chosenP->addData(x, step.trace.rawP);
-        m_survivors->addData(x, std::max(1, step.trace.finalCount));
+        // Unknown (a remote engine's step) is a gap, not one survivor.
+        m_survivors->addData(x, step.trace.finalCount < 0 ? std::nan("") : double(std::max(1, step.trace.finalCount)));
         m_maxEntropy = std::max({m_maxEntropy, step.trace.rawEntropy, step.trace.finalEntropy});
         m_maxSurvivors = std::max(m_maxSurvivors, static_cast<double>(step.trace.finalCount));
     }

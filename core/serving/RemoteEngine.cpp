@@ -198,7 +198,7 @@ Status llamaCppGreedy(const Strategy& strategy, QJsonArray& order) {
 
 } // namespace
 
-Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine) {
+Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine, int contextLength) {
     const QString name = remoteEngineName(engine);
     if (engine == RemoteEngineKind::Swb) // ours takes the strategy itself, decoders included
         return QJsonObject{{QStringLiteral("strategy"), strategy.toJson()}};
@@ -226,8 +226,13 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
                              {QStringLiteral("temperature"), 1.0}, {QStringLiteral("repeat_penalty"), 1.0},
                              {QStringLiteral("xtc_probability"), 0.0}, {QStringLiteral("dry_multiplier"), 0.0},
                              {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0}};
-        // Penalties over the whole history, as ours count them (llama.cpp's default is its last 64 tokens).
-        fields.insert(QStringLiteral("repeat_last_n"), -1);
+    }
+    // Penalties over the whole history, as ours count them (llama.cpp's default is its last 64 tokens). Its
+    // "-1 = the context" is refused by servers since mid-2026 (0 to 2^31 - 1 only), and the value sizes a ring
+    // buffer: the context where the engine said it, else 128K tokens.
+    const int wholeHistory = contextLength > 0 ? contextLength : 131072;
+    if (engine == RemoteEngineKind::LlamaCpp) {
+        fields.insert(QStringLiteral("repeat_last_n"), wholeHistory);
     } else {
         // vLLM (and other servers) fill what is not sent from the model's generation_config.json (a top_p of
         // 0.9, say): everything neutral unless the strategy sets it.
@@ -297,7 +302,8 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
             fields.insert(QStringLiteral("dry_multiplier"), s.params.value(QLatin1String("multiplier")));
             fields.insert(QStringLiteral("dry_base"), s.params.value(QLatin1String("base")));
             fields.insert(QStringLiteral("dry_allowed_length"), s.params.value(QLatin1String("allowed_length")));
-            fields.insert(QStringLiteral("dry_penalty_last_n"), s.params.value(QLatin1String("last_n")));
+            const int lastN = s.params.value(QLatin1String("last_n")).toInt();
+            fields.insert(QStringLiteral("dry_penalty_last_n"), lastN < 0 ? wholeHistory : lastN);
             fields.insert(QStringLiteral("dry_sequence_breakers"), s.params.value(QLatin1String("breakers")));
         } else if (type == "greedy") {
             if (engine == RemoteEngineKind::LlamaCpp)
@@ -510,7 +516,7 @@ namespace {
 // prompt (ids, text or the conversation's messages), max_tokens, a seed always, stop strings, and what
 // each engine needs to send back token ids and log-probabilities.
 Result<QJsonObject> remoteRequestBody(const RemoteModel& model, const RemoteRequest& request) {
-    Result<QJsonObject> sampling = remoteSamplingFields(request.strategy, model.engine);
+    Result<QJsonObject> sampling = remoteSamplingFields(request.strategy, model.engine, model.contextLength);
     if (!sampling)
         return sampling.error();
     QJsonObject body = sampling.value();
@@ -677,9 +683,15 @@ Result<RemoteResult> remoteGenerate(const RemoteModel& model, const RemoteReques
     if (!held.empty() && !result.steps.empty())
         result.steps.back().text += held; // text after the last token
     if (result.finishReason == QLatin1String("stop") && !request.strategy.stop.empty() && !result.stopString) {
+        // llama.cpp blanks the text of the token that completed a stop string (its top-N still spell it).
         std::string pieces;
-        for (const RemoteStep& step : result.steps)
-            pieces += step.chosen.text;
+        for (const RemoteStep& step : result.steps) {
+            std::string piece = step.chosen.text;
+            for (const RemoteCandidate& c : step.top)
+                if (piece.empty() && c.id >= 0 && c.id == step.chosen.id)
+                    piece = c.text;
+            pieces += piece;
+        }
         for (const std::string& stop : request.strategy.stop)
             result.stopString |= !stop.empty() && pieces.find(stop) != std::string::npos;
     }

@@ -53,8 +53,9 @@ bool isRemoteModelAddress(const QString& model);
 Result<RemoteModel> connectRemoteModel(const QString& address, const QString& apiKey, int timeoutMs = 15000);
 
 // The request fields that make the engine apply the strategy; one sentence naming what it cannot apply
-// (a sampler, a decoder, an order it does not follow) when it cannot. Before anything is sent.
-Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine);
+// (a sampler, a decoder, an order it does not follow) when it cannot. Before anything is sent. contextLength:
+// the model's context where the engine says it (0: unknown), the history penalties look back over.
+Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine, int contextLength = 0);
 
 struct RemoteCandidate {
     int id = -1;          // -1 where the engine gives no id

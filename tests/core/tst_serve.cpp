@@ -1238,7 +1238,8 @@ void TestServe::remoteSamplingFieldsPerEngine_data() {
                                << "cannot run the beam decoder";
     QTest::newRow("llama.cpp: penalties over the whole history")
         << llama << R"({"samplers": [{"type": "repetition_penalty", "penalty": 1.2}, {"type": "dist"}]})"
-        << R"({"repeat_penalty": 1.2, "repeat_last_n": -1, "samplers": ["penalties"]})" << "";
+        << R"({"repeat_penalty": 1.2, "repeat_last_n": 131072, "samplers": ["penalties"]})"
+        << "";
     QTest::newRow("vLLM: its generation_config defaults neutralised")
         << vllm << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "dist"}]})"
         << R"({"temperature": 0.7, "top_p": 1, "top_k": -1, "min_p": 0, "repetition_penalty": 1, "presence_penalty": 0})" << "";

@@ -35,7 +35,8 @@ QString dataDir() {
 // 404 and is remembered (the test then names what was not recorded).
 class ReplayServer {
 public:
-    explicit ReplayServer(QJsonArray exchanges) : m_exchanges(std::move(exchanges)) {
+    explicit ReplayServer(QJsonArray exchanges)
+        : m_exchanges(std::move(exchanges)) {
         QObject::connect(&m_server, &QTcpServer::newConnection, [this] {
             while (QTcpSocket* socket = m_server.nextPendingConnection()) {
                 auto parser = std::make_shared<HttpRequestParser>();
@@ -95,7 +96,8 @@ public:
             m_process.start(binary, {"-m", qEnvironmentVariable("LLAMA_SERVER_MODEL"), "--port", QString::number(port),
                                      "-t", "2", "-c", "512", "-np", "1", "--no-webui"});
             m_address = QStringLiteral("http://127.0.0.1:%1/v1").arg(port);
-            for (int i = 0; i < 300 && swb::test::exchange(port, swb::test::request("GET", "/health")).status != 200; ++i)
+            for (int i = 0; i < 300 && swb::test::exchange(port, swb::test::request("GET", "/health")).status != 200;
+                 ++i)
                 QTest::qWait(100);
         } else {
             QFile file(dataDir() + "/exchanges.qz");
@@ -144,7 +146,8 @@ private slots:
     void greedyChainsGiveTheLocalTokens_data() {
         QTest::addColumn<QString>("strategy");
         const auto row = [](const char* name, const char* samplers) {
-            QTest::newRow(name) << QStringLiteral(R"({"samplers": [%1, {"type": "greedy"}]})").arg(QLatin1String(samplers));
+            QTest::newRow(name)
+                << QStringLiteral(R"({"samplers": [%1, {"type": "greedy"}]})").arg(QLatin1String(samplers));
         };
         row("top_k", R"({"type": "top_k", "k": 3})");
         row("penalties", R"({"type": "penalties", "frequency": 0.6, "presence": 0.4})");
@@ -154,7 +157,8 @@ private slots:
         row("typical", R"({"type": "typical", "p": 0.5})");
         row("top_n_sigma", R"({"type": "top_n_sigma", "n": 1.0})");
         row("temperature, top_k", R"({"type": "temperature", "value": 0.7}, {"type": "top_k", "k": 5})");
-        row("penalties, top_k", R"({"type": "penalties", "frequency": 1.0, "presence": 0.0}, {"type": "top_k", "k": 2})");
+        row("penalties, top_k",
+            R"({"type": "penalties", "frequency": 1.0, "presence": 0.0}, {"type": "top_k", "k": 2})");
     }
     void greedyChainsGiveTheLocalTokens() {
         QFETCH(QString, strategy);
@@ -166,9 +170,10 @@ private slots:
         QVERIFY2(model, qPrintable(model ? QString() : model.error().message + '\n' + server.unmatched()));
         QCOMPARE(model->engine, RemoteEngineKind::LlamaCpp);
         for (const int seed : {0, 1, 2}) {
-            const auto local = swb::test::runSwbProcess(QStringList{"generate"} + localModel() + QStringList{
-                "--prompt", "Once upon a time", "--max-tokens", "24", "--json", "--strategy", strategy,
-                "--seed", QString::number(seed)});
+            const auto local =
+                swb::test::runSwbProcess(QStringList{"generate"} + localModel() +
+                                         QStringList{"--prompt", "Once upon a time", "--max-tokens", "24", "--json",
+                                                     "--strategy", strategy, "--seed", QString::number(seed)});
             QVERIFY2(local.status == 0, local.err.constData());
             RemoteRequest request;
             for (const QJsonValue& id : object(local.out).value("prompt_ids").toArray())
@@ -195,8 +200,9 @@ private slots:
         QCOMPARE(model->vocabSize, 512);
         QVERIFY(model->parameters > 0);
         QVERIFY(model->contextLength > 0);
-        const auto local = swb::test::runSwbProcess(QStringList{"generate"} + localModel() + QStringList{
-            "--prompt", "Once upon a time", "--max-tokens", "40", "--json", "--stop", ".", "--strategy", "greedy"});
+        const auto local = swb::test::runSwbProcess(QStringList{"generate"} + localModel() +
+                                                    QStringList{"--prompt", "Once upon a time", "--max-tokens", "40",
+                                                                "--json", "--stop", ".", "--strategy", "greedy"});
         QVERIFY2(local.status == 0, local.err.constData());
         QCOMPARE(object(local.out).value("finish_reason").toString(), QStringLiteral("stop_string"));
         const std::optional<std::vector<int>> ids = remoteTokenize(model.value(), "Once upon a time");
@@ -227,13 +233,17 @@ private slots:
         QVERIFY2(model, qPrintable(model ? QString() : model.error().message + '\n' + server.unmatched()));
         RemoteRequest request;
         request.promptIds = {1, 403, 407, 261, 378}; // "Once upon a time" after BOS, as /tokenize gives it
-        request.strategy = Strategy::parse(R"({"samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})").value();
+        request.strategy =
+            Strategy::parse(
+                R"({"samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})")
+                .value();
         request.maxTokens = 24;
         for (const std::uint64_t seed : {5, 6}) {
             request.seed = seed;
             const Result<RemoteResult> remote = remoteGenerate(model.value(), request);
             QVERIFY2(remote, qPrintable(remote ? QString() : remote.error().message + '\n' + server.unmatched()));
-            QJsonObject native = remoteSamplingFields(request.strategy, RemoteEngineKind::LlamaCpp, model->contextLength).value();
+            QJsonObject native =
+                remoteSamplingFields(request.strategy, RemoteEngineKind::LlamaCpp, model->contextLength).value();
             native.insert("prompt", QJsonArray{1, 403, 407, 261, 378});
             native.insert("n_predict", 24);
             native.insert("seed", double(seed));

@@ -468,7 +468,7 @@ GeneratedStep toGeneratedStep(const RemoteStep& s) {
     StepTrace& trace = step.trace;
     trace.chosen = s.chosen.id;
     trace.rawP = std::isnan(s.chosen.logprob) ? 0.0f : float(std::exp(s.chosen.logprob));
-    trace.finalP = float(s.chosen.postProb.value_or(0.0));
+    trace.finalP = s.chosen.postProb ? float(*s.chosen.postProb) : NAN; // unknown where the engine gives none
     // What an engine does not give is unknown, not 0 (exports leave it empty).
     trace.rawEntropy = NAN;
     trace.finalEntropy = NAN;
@@ -484,8 +484,10 @@ GeneratedStep toGeneratedStep(const RemoteStep& s) {
     for (const RemoteCandidate& c : s.top) {
         TopCandidate t;
         t.id = c.id;
+        // The engine gives log-probabilities: logits up to a constant (their softmax over the top-N is the same).
         t.logit = float(c.logprob);
         t.rawP = std::isnan(c.logprob) ? 0.0f : float(std::exp(c.logprob));
+        t.finalP = NAN; // unknown unless the engine gives it, below
         for (const RemoteCandidate& p : s.postTop)
             if (p.id == c.id && p.postProb)
                 t.finalP = float(*p.postProb);

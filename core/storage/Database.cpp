@@ -288,6 +288,34 @@ CREATE TABLE served_runs (
 );
 CREATE INDEX served_runs_by_experiment ON served_runs(experiment_id, arm);
 )SQL",
+    // 8 -> 9: a step's final_p is NULL where it is unknown: a remote engine that gives no probability after
+    // its samplers (llama.cpp's is not asked; a plain OpenAI server has none). The remote steps stored before
+    // with 0 there get NULL (a drawn token's probability after the chain is never 0).
+    R"SQL(
+CREATE TABLE steps_v9 (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    raw_p REAL NOT NULL,
+    final_p REAL,
+    raw_rank INTEGER,
+    raw_entropy REAL,
+    final_entropy REAL,
+    draw REAL,
+    final_count INTEGER,
+    stages BLOB NOT NULL,
+    alternatives BLOB NOT NULL,
+    text TEXT,
+    UNIQUE (run_id, step)
+);
+INSERT INTO steps_v9 SELECT id, run_id, step, token, raw_p, final_p, raw_rank, raw_entropy, final_entropy, draw,
+                            final_count, stages, alternatives, text FROM steps;
+UPDATE steps_v9 SET final_p = NULL WHERE final_p = 0
+    AND run_id IN (SELECT r.id FROM runs r JOIN models m ON m.id = r.model_id WHERE m.format = 'remote');
+DROP TABLE steps;
+ALTER TABLE steps_v9 RENAME TO steps;
+)SQL",
 };
 
 constexpr int kMigrationCount = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

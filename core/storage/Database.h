@@ -21,7 +21,7 @@ namespace swb {
 // newer schema than this build knows is rejected before anything is written to it.
 class Database {
 public:
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 9;
     // SQLite's application_id of our stores: "SWB1".
     static constexpr qint64 kApplicationId = 0x53574231;
 

@@ -120,7 +120,7 @@ Status ReportQueries::forEachStep(const std::function<void(const StepReportRow&,
         row.step = query.value(1).toInt();
         row.tokenId = query.value(2).toInt();
         row.rawP = static_cast<float>(query.value(3).toDouble());
-        row.finalP = static_cast<float>(query.value(4).toDouble());
+        row.finalP = query.value(4).isNull() ? NAN : static_cast<float>(query.value(4).toDouble());
         row.rawRank = query.value(5).toInt(); // NULL (unknown): 0
         row.rawEntropy = query.value(6).isNull() ? NAN : query.value(6).toDouble();
         row.finalEntropy = query.value(7).isNull() ? NAN : query.value(7).toDouble();

@@ -57,7 +57,10 @@ Status insertSteps(Database& db, qint64 runId, const std::vector<StepTrace>& ste
         sqlite3_bind_int(statement, 2, static_cast<int>(i));
         sqlite3_bind_int(statement, 3, trace.chosen);
         sqlite3_bind_double(statement, 4, trace.rawP);
-        sqlite3_bind_double(statement, 5, trace.finalP);
+        if (std::isfinite(trace.finalP)) // unknown (a remote engine's step): NULL
+            sqlite3_bind_double(statement, 5, trace.finalP);
+        else
+            sqlite3_bind_null(statement, 5);
         // Unknown (a remote engine's step): NULL. A rank is 1 or more; a survivor count 0 or more.
         if (trace.rawRank > 0)
             sqlite3_bind_int(statement, 6, trace.rawRank);
@@ -150,7 +153,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const StepTrace& a = steps[i];
         const StepTrace& b = other.steps[i];
-        if (a.chosen != b.chosen || a.rawP != b.rawP || a.finalP != b.finalP || a.rawRank != b.rawRank ||
+        if (a.chosen != b.chosen || a.rawP != b.rawP || !sameDouble(a.finalP, b.finalP) || a.rawRank != b.rawRank ||
             !sameDouble(a.rawEntropy, b.rawEntropy) || !sameDouble(a.finalEntropy, b.finalEntropy) ||
             !sameDouble(a.draw, b.draw) || a.finalCount != b.finalCount || a.stages.size() != b.stages.size() ||
             a.top.size() != b.top.size())
@@ -162,7 +165,7 @@ bool RunRecord::operator==(const RunRecord& other) const {
                 return false;
         for (std::size_t t = 0; t < a.top.size(); ++t)
             if (a.top[t].id != b.top[t].id || a.top[t].logit != b.top[t].logit || a.top[t].rawP != b.top[t].rawP ||
-                a.top[t].finalP != b.top[t].finalP)
+                !sameDouble(a.top[t].finalP, b.top[t].finalP))
                 return false;
     }
     return true;
@@ -412,7 +415,7 @@ Result<RunRecord> RunRepository::loadRun(qint64 id, bool withSteps) {
         StepTrace trace;
         trace.chosen = steps.value(0).toInt();
         trace.rawP = static_cast<float>(steps.value(1).toDouble());
-        trace.finalP = static_cast<float>(steps.value(2).toDouble());
+        trace.finalP = steps.value(2).isNull() ? NAN : static_cast<float>(steps.value(2).toDouble());
         trace.rawRank = steps.value(3).toInt(); // NULL: 0, unknown
         trace.rawEntropy = steps.value(4).isNull() ? NAN : steps.value(4).toDouble();
         trace.finalEntropy = steps.value(5).isNull() ? NAN : steps.value(5).toDouble();

@@ -6,6 +6,8 @@
 // recorded in tests/data/llama-server (its README says how), replayed by a local server that answers only
 // the requests recorded. The local side is the stories260K reference model (skipped without it).
 
+#include <cmath>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -219,7 +221,14 @@ private slots:
         const Result<RemoteResult> remote = remoteGenerate(model.value(), request);
         QVERIFY2(remote, qPrintable(remote ? QString() : remote.error().message + '\n' + server.unmatched()));
         QCOMPARE(QString::fromStdString(remote->text), object(local.out).value("text").toString());
-        QCOMPARE(toGenerationResult(remote.value(), request).finish, FinishReason::StopString);
+        const GenerationResult generated = toGenerationResult(remote.value(), request);
+        QCOMPARE(generated.finish, FinishReason::StopString);
+        // llama.cpp is not asked for its probabilities after the samplers: unknown, not 0 (issue 40, point 2).
+        QVERIFY(!generated.steps.empty());
+        for (const GeneratedStep& step : generated.steps) {
+            QVERIFY(std::isnan(step.trace.finalP) && std::isnan(step.trace.rawEntropy) && step.trace.finalCount == -1);
+            QVERIFY(step.trace.rawRank >= 1); // greedy: the chosen token is the engine's top candidate
+        }
     }
 
     // A seeded sampling chain the server can run: our request through /v1/completions gives the tokens its

@@ -219,6 +219,7 @@ private slots:
                 step.finalEntropy = 0.0;
                 step.finalCount = 0;
             }
+            b.steps[0].finalP = 0.0f; // and no final p from an engine that gave none (issue 40)
             QVERIFY(runs.saveRun(b).ok());
             remoteRun = b.id;
             // A remote run as it is saved now: unknown.
@@ -234,7 +235,7 @@ private slots:
                 QVERIFY(db.value()->execSql(statement, QStringLiteral("as schema 7")).ok());
             QVERIFY(db.value()->execSql(QStringLiteral("PRAGMA user_version = 6"), QStringLiteral("as schema 6")).ok());
         }
-        auto db = Database::open(path); // migrates 6 -> 7
+        auto db = Database::open(path); // migrates 6 -> 7 -> 8 -> 9
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         RunRepository runs(*db.value());
         const RunRecord local = runs.loadRun(localRun).value();
@@ -245,6 +246,17 @@ private slots:
                 QVERIFY(std::isnan(step.rawEntropy) && std::isnan(step.finalEntropy));
                 QCOMPARE(step.finalCount, -1);
             }
+        // Schema 9: the remote step's final p of 0 is unknown; a given one, and a local run's, are kept.
+        const RunRecord remote = runs.loadRun(remoteRun).value();
+        QVERIFY(std::isnan(remote.steps[0].finalP));
+        QVERIFY(remote.steps[1].finalP > 0.0f);
+        QVERIFY(local.steps[0].finalP > 0.0f && local.steps[1].finalP > 0.0f);
+        // Saved unknown now, it reads back unknown and exports as an empty cell.
+        RunRecord fresh = runs.loadRun(freshRemoteRun).value();
+        fresh.id = 0;
+        fresh.steps[0].finalP = NAN;
+        QVERIFY(runs.saveRun(fresh).ok());
+        QVERIFY(std::isnan(runs.loadRun(fresh.id).value().steps[0].finalP));
     }
 
     // Each run keeps how it was computed (schema 6); a store from before migrates, its runs reading unknown.

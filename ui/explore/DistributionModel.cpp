@@ -17,7 +17,7 @@ QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
 }
 
 QString number(double value) {
-    return QString::number(value, 'g', 3);
+    return std::isnan(value) ? tr("unknown") : QString::number(value, 'g', 3);
 }
 
 const SamplerSpec* specAt(const Strategy& strategy, std::size_t index) {
@@ -96,7 +96,10 @@ DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy&
         bar.id = candidate.id;
         bar.label = visibleTokenText(tokenDisplayText(tokenizer, candidate.id));
         bar.rawP = candidate.rawP;
-        bar.shownP = useStage ? (*stages)[static_cast<std::size_t>(stage)].probs[i] : candidate.finalP;
+        // Unknown (a remote engine without probabilities after its samplers): drawn as none.
+        bar.shownP = useStage                       ? (*stages)[static_cast<std::size_t>(stage)].probs[i]
+                     : std::isnan(candidate.finalP) ? 0.0
+                                                    : candidate.finalP;
         bar.kept = bar.shownP > 0.0;
         bar.chosen = !useStage && candidate.id == trace.chosen;
         if (bar.chosen)

@@ -179,7 +179,7 @@ void TokenStreamView::paintEvent(QPaintEvent* event) {
         const double p = m_final ? trace.finalP : trace.rawP;
         QPainterPath path;
         path.addRoundedRect(QRectF(chip.rect).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-        painter.fillPath(path, palette::probability(p));
+        painter.fillPath(path, std::isnan(p) ? QColor(0xE4, 0xE6, 0xEA) : palette::probability(p)); // grey: unknown
         if (i == m_selected) {
             painter.setPen(QPen(palette::accent(), 2));
             painter.drawPath(path);
@@ -283,7 +283,7 @@ QString TokenStreamView::toolTipText(int chip, int alternatives) const {
                        .arg(m_chips[static_cast<std::size_t>(chip)].visible.toHtmlEscaped())
                        .arg(step.token)
                        .arg(t.rawP, 0, 'g', 4)
-                       .arg(t.finalP, 0, 'g', 4)
+                       .arg(std::isnan(t.finalP) ? tr("unknown") : QString::number(t.finalP, 'g', 4))
                        .arg(t.rawRank > 0 ? QString::number(t.rawRank) : tr("unknown"))
                        .arg(std::isnan(t.rawEntropy) ? tr("unknown") : QString::number(t.rawEntropy, 'f', 3))
                        .arg(std::isnan(t.finalEntropy) ? tr("unknown") : QString::number(t.finalEntropy, 'f', 3));
@@ -297,7 +297,10 @@ QString TokenStreamView::toolTipText(int chip, int alternatives) const {
             if (candidate.id == t.chosen)
                 text = QStringLiteral("<b>%1</b>").arg(text);
             html += QStringLiteral("<tr>") + cell(text) + cell(QString::number(candidate.rawP, 'g', 3), true) +
-                    cell(candidate.finalP > 0 ? QString::number(candidate.finalP, 'g', 3) : tr("cut"), true) +
+                    cell(std::isnan(candidate.finalP) ? tr("n/a")
+                         : candidate.finalP > 0       ? QString::number(candidate.finalP, 'g', 3)
+                                                      : tr("cut"),
+                         true) +
                     QStringLiteral("</tr>");
         }
         html += QStringLiteral("</table>");

@@ -1145,6 +1145,47 @@ private slots:
     // The engine's tokens, texts and top-N raw probabilities are the local model's for the same strategy and
     // seed; the alternatives' texts come with the answer; what-if replays an edited chain over the top-N the
     // engine gave (with top-k 20 and 20 candidates, the run's own chain reproduces the engine's draw).
+    // Issue 40: what a remote engine did not give reads "unknown" (or "n/a" for a candidate), never 0 or "nan":
+    // the chip's tooltip, the plot's title, the timeline (a gap, not one survivor).
+    void remoteUnknownsReadUnknown() {
+        GeneratedStep step;
+        step.token = 5;
+        step.text = "x";
+        step.shown = "x";
+        step.trace.chosen = 5;
+        step.trace.rawP = 0.5f;
+        step.trace.finalP = NAN;
+        step.trace.rawRank = 1;
+        step.trace.rawEntropy = NAN;
+        step.trace.finalEntropy = NAN;
+        step.trace.finalCount = -1;
+        for (int id : {5, 7}) {
+            TopCandidate c;
+            c.id = id;
+            c.rawP = id == 5 ? 0.5f : 0.25f;
+            c.logit = std::log(c.rawP);
+            c.finalP = NAN;
+            step.trace.top.push_back(c);
+        }
+        TokenStreamView stream;
+        stream.appendSteps({step});
+        const QString tip = stream.toolTipText(0);
+        QVERIFY2(tip.contains("final p unknown") && tip.contains("n/a") && !tip.contains("nan"), qPrintable(tip));
+        const DistributionModel plot = buildDistributionModel(step.trace, Strategy{}, nullptr, -1, nullptr, 512);
+        QVERIFY2(plot.title.contains("final p unknown"), qPrintable(plot.title));
+        QCOMPARE(plot.bars.size(), std::size_t(2));
+        QCOMPARE(plot.bars[0].shownP, 0.0);
+        TimelinePlot timeline;
+        timeline.appendSteps({step, step});
+        bool sawSurvivorGap = false;
+        for (int g = 0; g < timeline.plot()->graphCount(); ++g)
+            if (timeline.plot()->graph(g)->name().isEmpty() || timeline.plot()->graph(g)->name() == "survivors")
+                for (auto it = timeline.plot()->graph(g)->data()->begin();
+                     it != timeline.plot()->graph(g)->data()->end(); ++it)
+                    sawSurvivorGap |= std::isnan(it->value);
+        QVERIFY(sawSurvivorGap);
+    }
+
     void remoteModelThroughSwbServe() {
         static constexpr const char* chain =
             R"({"seed": 5, "samplers": [{"type": "top_k", "k": 20}, {"type": "temperature", "value": 0.9}, {"type": "dist"}]})";

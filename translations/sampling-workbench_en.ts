@@ -589,7 +589,12 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+20"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>top-k = %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -650,7 +655,7 @@
         </translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>After stage %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1666,7 +1671,7 @@ p %2</source>
 <context>
     <name>swb::ExperimentChart</name>
     <message>
-        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+61"/>
+        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+62"/>
         <source>Feedback over time</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1695,7 +1700,7 @@ p %2</source>
 <context>
     <name>swb::ExperimentsPanel</name>
     <message>
-        <location line="-67"/>
+        <location line="-68"/>
         <source>Waiting for at least 10 feedbacks per arm.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1715,7 +1720,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Stopped without a decision.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1740,7 +1745,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Double-click an arm to open its newest run in Explore; right-click for its newest runs.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1760,7 +1765,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>No experiment.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4606,29 +4611,29 @@ have been compared.</source>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
         <location line="+23"/>
-        <location line="+152"/>
+        <location line="+153"/>
         <source>survivors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-175"/>
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-170"/>
-        <location line="+171"/>
+        <location line="-171"/>
+        <location line="+172"/>
         <source>chosen p</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-163"/>
         <source>raw entropy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4643,7 +4648,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+156"/>
         <source>entropy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4862,7 +4867,8 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <location line="+1"/>
         <location line="+1"/>
         <location line="+1"/>
         <source>unknown</source>
@@ -4885,11 +4891,16 @@ have been compared.</source>
     </message>
     <message>
         <location line="+7"/>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>cut</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&lt;i&gt;Right-click to branch with another token, or to edit the text from here.&lt;/i&gt;</source>
         <translation type="unfinished"></translation>
     </message>

@@ -589,7 +589,12 @@
 <context>
     <name>swb</name>
     <message>
-        <location filename="../ui/explore/DistributionModel.cpp" line="+68"/>
+        <location filename="../ui/explore/DistributionModel.cpp" line="+20"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>top-k = %1</source>
         <translation>top-k = %1</translation>
     </message>
@@ -643,7 +648,7 @@
         </translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>After stage %1 (%2)</source>
         <translation>第 %1 阶段之后（%2）</translation>
     </message>
@@ -1661,7 +1666,7 @@ p %2</translation>
 <context>
     <name>swb::ExperimentChart</name>
     <message>
-        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+61"/>
+        <location filename="../ui/reports/ExperimentsPanel.cpp" line="+62"/>
         <source>Feedback over time</source>
         <translation>反馈随时间变化</translation>
     </message>
@@ -1690,7 +1695,7 @@ p %2</translation>
 <context>
     <name>swb::ExperimentsPanel</name>
     <message>
-        <location line="-67"/>
+        <location line="-68"/>
         <source>Waiting for at least 10 feedbacks per arm.</source>
         <translation>正在等待每个分组至少 10 条反馈。</translation>
     </message>
@@ -1710,7 +1715,7 @@ p %2</translation>
         <translation>已判定：%1 更好（始终有效 p = %2）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Stopped without a decision.</source>
         <translation>已停止，未作判定。</translation>
     </message>
@@ -1735,7 +1740,7 @@ p %2</translation>
         <translation>每个分组对照组的混合序贯概率比检验：无论查看实验多少次，其 p 值和置信序列都保持有效。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Double-click an arm to open its newest run in Explore; right-click for its newest runs.</source>
         <translation>双击分组可在探索中打开其最新运行；右键单击可查看其最新的若干运行。</translation>
     </message>
@@ -1755,7 +1760,7 @@ p %2</translation>
         <translation>%1（进行中）</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>No experiment.</source>
         <translation>没有实验。</translation>
     </message>
@@ -4594,29 +4599,29 @@ have been compared.</source>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
         <location line="+23"/>
-        <location line="+152"/>
+        <location line="+153"/>
         <source>survivors</source>
         <translation>保留的词元</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-175"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
     <message>
-        <location line="-170"/>
-        <location line="+171"/>
+        <location line="-171"/>
+        <location line="+172"/>
         <source>chosen p</source>
         <translation>选中的 p</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-163"/>
         <source>raw entropy</source>
         <translation>原始熵</translation>
     </message>
@@ -4631,7 +4636,7 @@ have been compared.</source>
         <translation>选中的原始 p</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+156"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>
@@ -4850,7 +4855,8 @@ have been compared.</source>
         <translation>&lt;b&gt;第 %1 步&lt;/b&gt;：“%2”（id %3）&lt;br&gt;原始 p %4 · 最终 p %5 · 原始排名 %6&lt;br&gt;熵：原始 %7 · 最终 %8 nats</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <location line="+1"/>
         <location line="+1"/>
         <location line="+1"/>
         <source>unknown</source>
@@ -4873,11 +4879,16 @@ have been compared.</source>
     </message>
     <message>
         <location line="+7"/>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>cut</source>
         <translation>已截除</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&lt;i&gt;Right-click to branch with another token, or to edit the text from here.&lt;/i&gt;</source>
         <translation>&lt;i&gt;右键单击可用另一个词元分支，或从此处编辑文本。&lt;/i&gt;</translation>
     </message>

@@ -161,6 +161,9 @@ private slots:
         row("temperature, top_k", R"({"type": "temperature", "value": 0.7}, {"type": "top_k", "k": 5})");
         row("penalties, top_k",
             R"({"type": "penalties", "frequency": 1.0, "presence": 0.0}, {"type": "top_k", "k": 2})");
+        row("logit_bias", R"({"type": "logit_bias", "bias": {"263": 5.0, "322": -100}})");
+        row("dry", R"({"type": "dry", "multiplier": 0.8, "base": 1.75, "allowed_length": 2})");
+        row("xtc at probability 1", R"({"type": "xtc", "threshold": 0.1, "probability": 1.0})");
     }
     void greedyChainsGiveTheLocalTokens() {
         QFETCH(QString, strategy);

@@ -125,7 +125,7 @@ void InferenceWorker::generateRemote(const GenerationJob& job) {
         emit generationFailed(job.id, remote.error().message);
         return;
     }
-    finishGeneration(job, remoteModelInfo(*m_remote), toGenerationResult(remote.value(), request));
+    finishGeneration(job, remoteModelInfo(*m_remote), remoteGenerationResult(*m_remote, remote.value(), request));
 }
 
 void InferenceWorker::finishGeneration(const GenerationJob& job, const ModelInfo& model, GenerationResult result) {

@@ -79,11 +79,7 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         connectRemoteModel(call.args.value(QStringLiteral("model")), call.args.value(QStringLiteral("api-key")));
     if (!remote)
         failBadInput(remote.error().message);
-    // The prompt's ids as the engine reads them, where it says (llama.cpp's and vLLM's /tokenize).
-    std::vector<TokenId> readIds = promptIds;
-    if (readIds.empty() && conversation.empty())
-        if (std::optional<std::vector<int>> ids = remoteTokenize(remote.value(), prompt))
-            readIds.assign(ids->begin(), ids->end());
+
     RemoteRequest request;
     request.prompt = prompt;
     request.promptIds.assign(promptIds.begin(), promptIds.end());
@@ -140,18 +136,18 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         failBadInput(result.error().message);
     if (traceOutput)
         traceOutput->commit();
+    // The run as stored, with the prompt's ids as the engine read them where it says (/tokenize).
+    const GenerationResult generated = remoteGenerationResult(remote.value(), result.value(), request);
     qint64 runId = 0;
     if (database) {
         RunRepository runs(*database);
         GenerationRequest recorded;
         recorded.prompt = prompt;
         recorded.conversationJson = conversation;
-        recorded.promptIds = readIds;
+        recorded.promptIds = generated.promptIds;
         recorded.usePromptIds = !promptIds.empty();
         recorded.strategy = strategy;
         recorded.maxTokens = request.maxTokens;
-        GenerationResult generated = toGenerationResult(result.value(), request);
-        generated.promptIds = readIds;
         Result<RunRecord> saved = saveGeneration(runs, remoteModelInfo(remote.value()), recorded, generated);
         if (!saved)
             failBadInput(saved.error().message);
@@ -162,19 +158,18 @@ int runRemoteGenerate(const Invocation& call, const std::string& prompt, const s
         for (const RemoteStep& step : result->steps)
             tokens.append(step.chosen.id);
         QJsonArray promptTokens;
-        for (TokenId id : readIds)
+        for (TokenId id : generated.promptIds)
             promptTokens.append(id);
-        QJsonObject out{
-            {QStringLiteral("text"), QString::fromStdString(echo ? prompt + result->text : result->text)},
-            {QStringLiteral("prompt_ids"), promptTokens},
-            {QStringLiteral("tokens"), tokens},
-            {QStringLiteral("finish_reason"), finishReasonName(toGenerationResult(result.value(), request).finish)},
-            {QStringLiteral("strategy"), strategy.toJson()},
-            {QStringLiteral("model"), remote->modelId},
-            {QStringLiteral("server"), remote->base.toString()},
-            {QStringLiteral("engine"), remoteEngineName(remote->engine)},
-            {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
-            {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
+        QJsonObject out{{QStringLiteral("text"), QString::fromStdString(echo ? prompt + result->text : result->text)},
+                        {QStringLiteral("prompt_ids"), promptTokens},
+                        {QStringLiteral("tokens"), tokens},
+                        {QStringLiteral("finish_reason"), finishReasonName(generated.finish)},
+                        {QStringLiteral("strategy"), strategy.toJson()},
+                        {QStringLiteral("model"), remote->modelId},
+                        {QStringLiteral("server"), remote->base.toString()},
+                        {QStringLiteral("engine"), remoteEngineName(remote->engine)},
+                        {QStringLiteral("time_to_first_token_ms"), result->timeToFirstTokenMs},
+                        {QStringLiteral("tokens_per_second"), result->tokensPerSecond}};
         out.insert(QStringLiteral("seed"), static_cast<double>(strategy.seed.value_or(0)));
         if (runId > 0)
             out.insert(QStringLiteral("run_id"), runId);

@@ -446,6 +446,15 @@ GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequ
     return out;
 }
 
+GenerationResult remoteGenerationResult(const RemoteModel& model, const RemoteResult& remote,
+                                        const RemoteRequest& request) {
+    GenerationResult out = toGenerationResult(remote, request);
+    if (out.promptIds.empty() && request.conversationJson.empty())
+        if (std::optional<std::vector<int>> ids = remoteTokenize(model, request.prompt))
+            out.promptIds.assign(ids->begin(), ids->end());
+    return out;
+}
+
 RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN) {
     RemoteRequest remote;
     remote.conversationJson = request.conversationJson;
@@ -760,7 +769,7 @@ RunSource remoteRunSource(const RemoteModel& model, std::shared_ptr<RemoteVocabu
                     return !(cancel && cancel->load()) && (!onStep || onStep(i, toGeneratedStep(step)));
                 },
                 cancel);
-            results.push_back(result ? Result<GenerationResult>(toGenerationResult(result.value(), request))
+            results.push_back(result ? Result<GenerationResult>(remoteGenerationResult(model, result.value(), request))
                                      : Result<GenerationResult>(result.error()));
         }
         return results;

@@ -98,6 +98,10 @@ struct RemoteResult {
 // log-probabilities as raw_p, its post-sampling probabilities as final_p where it gave them, 0 elsewhere);
 // and the model as an address (format "remote", the engine and model name, an identity hashed from both).
 GenerationResult toGenerationResult(const RemoteResult& remote, const RemoteRequest& request);
+// toGenerationResult with the prompt ids the engine read a text prompt as (remoteTokenize), where it says:
+// what a run of the engine is stored as (generate, batch, Compare, Explore).
+GenerationResult remoteGenerationResult(const RemoteModel& model, const RemoteResult& remote,
+                                        const RemoteRequest& request);
 GeneratedStep toGeneratedStep(const RemoteStep& step);
 // The remote request for a generation request (its prompt text or ids, strategy and seed, max tokens).
 RemoteRequest remoteRequestFor(const GenerationRequest& request, int topN = 5);

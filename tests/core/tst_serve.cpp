@@ -1125,8 +1125,14 @@ void TestServe::remoteBatchMatchesLocalBatch() {
             return out;
         RunRepository runs(*db.value());
         const Result<std::vector<RunSummary>> list = runs.listRuns();
-        for (const RunSummary& r : list ? list.value() : std::vector<RunSummary>())
-            out << r.strategyName + ": " + r.text;
+        for (const RunSummary& r : list ? list.value() : std::vector<RunSummary>()) {
+            // Issue 40: a remote run keeps its prompt's ids too (from the engine's /tokenize).
+            QStringList ids;
+            const RunRecord run = runs.loadRun(r.id).value();
+            for (TokenId id : run.promptIds)
+                ids << QString::number(id);
+            out << r.strategyName + ": " + ids.join(' ') + " | " + r.text;
+        }
         out.sort();
         return out;
     };

@@ -58,6 +58,8 @@ int runBatch(const Invocation& call) {
     // before anything is generated.
     // (A remote engine renders them with its own template.)
     const bool remoteModel = isRemoteModelAddress(call.args.value(QStringLiteral("model")));
+    if (remoteModel)
+        refuseChatTemplateForRemote(call);
     if (!remoteModel && std::any_of(plan.prompts.begin(), plan.prompts.end(), isConversationJson)) {
         QString note;
         plan.chatTemplate = chatTemplateFromArguments(call, modelPathArgument(call), &note);

@@ -42,4 +42,11 @@ std::string readConversation(const QString& path)
     return text;
 }
 
+void refuseChatTemplateForRemote(const Invocation& call) {
+    if (call.args.isSet(QStringLiteral("chat-template")))
+        failBadInput(
+            QStringLiteral("--chat-template cannot apply to a remote model: the engine renders conversations with "
+                           "its own template (start the server with the template instead)"));
+}
+
 } // namespace swb::cli

@@ -18,6 +18,9 @@ void declareChatTemplateArgument(QCommandLineParser& parser);
 // own. nullopt when there is none to use; *note then says why in one sentence (the model has none, or
 // its own does not parse), for the caller to show as it falls back to raw prompts.
 std::optional<ChatTemplate> chatTemplateFromArguments(const Invocation& call, const QString& modelPath, QString* note);
+// A remote model renders conversations with the engine's own template: --chat-template is refused there
+// (exit 2, one sentence) rather than ignored.
+void refuseChatTemplateForRemote(const Invocation& call);
 
 // A conversation file ("-": standard input): a JSON array of messages or {"messages": [...], "tools": [...]};
 // checked, returned as written.

@@ -67,9 +67,7 @@ QJsonObject beamStepJson(const BeamStep& step, const Tokenizer& tokenizer) {
 // its samplers where it gives them: a top-N view, not the whole distribution).
 int runRemoteGenerate(const Invocation& call, const std::string& prompt, const std::vector<TokenId>& promptIds,
                       const std::string& conversation, const Strategy& strategy) {
-    if (call.args.isSet(QStringLiteral("chat-template")))
-        failBadInput(QStringLiteral("--chat-template cannot apply to a remote model: the engine renders conversations with "
-                                    "its own template (start the server with the template instead)"));
+    refuseChatTemplateForRemote(call);
     const bool echo = call.args.isSet(QStringLiteral("echo"));
     if (echo && (!promptIds.empty() || !conversation.empty()))
         failBadInput(QStringLiteral("--echo with a remote model prints a text prompt; the engine reads token ids and "

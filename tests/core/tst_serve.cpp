@@ -1067,6 +1067,15 @@ void TestServe::remoteRunsKeepWhatTheEngineTold() {
                                                      "--chat-template", chatTemplatePath()});
     QCOMPARE(templated.status, 2);
     QVERIFY2(templated.err.contains("renders conversations with its own template"), templated.err.constData());
+    QFile prompts(dir.filePath("prompts.txt"));
+    QVERIFY(prompts.open(QIODevice::WriteOnly));
+    prompts.write("And God said\n");
+    prompts.close();
+    const auto batch =
+        swb::test::runSwbProcess({"batch", "--model", address, "--prompts", prompts.fileName(), "--strategy", "greedy",
+                                  "--db", dir.filePath("batch.sqlite"), "--chat-template", chatTemplatePath()});
+    QCOMPARE(batch.status, 2);
+    QVERIFY2(batch.err.contains("renders conversations with its own template"), batch.err.constData());
 }
 
 void TestServe::remoteModelErrors() {

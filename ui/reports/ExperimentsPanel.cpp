@@ -60,10 +60,13 @@ QString decisionText(const ExperimentAnalysis& e) {
 
 ExperimentChart::ExperimentChart(QWidget* parent)
     : ReportChart(tr("Feedback over time"), parent) {
+    // The legend in a row under the plot, arms side by side: inside, it covered the lines where the means settle.
     plot()->legend->setVisible(true);
-    plot()->legend->setBrush(QColor(255, 255, 255, 220));
     plot()->legend->setBorderPen(Qt::NoPen);
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    plot()->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot()->axisRect()->insetLayout()->take(plot()->legend);
+    plot()->plotLayout()->addElement(plot()->plotLayout()->rowCount(), 0, plot()->legend);
+    plot()->plotLayout()->setRowStretchFactor(plot()->plotLayout()->rowCount() - 1, 0.001);
     showPlaceholder(tr("No feedback yet."));
 }
 

@@ -30,6 +30,17 @@ QNetworkRequest makeRequest(const RemoteModel& model, const QString& path, int t
     return request;
 }
 
+// Waits on a local event loop until the reply has finished; its body (the reply is deleted later, its error
+// still readable until then).
+QByteArray finishedBody(QNetworkReply* reply) {
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    if (!reply->isFinished())
+        loop.exec();
+    reply->deleteLater();
+    return reply->readAll();
+}
+
 // The sentence for a reply that failed: the engine's own error message where it sent one.
 QString replyError(QNetworkReply& reply, const QByteArray& body, const QString& where) {
     const int status = reply.attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -101,11 +112,7 @@ Result<RemoteModel> connectRemoteModel(const QString& address, const QString& ap
 
     QNetworkAccessManager network;
     QNetworkReply* reply = network.get(makeRequest(model, QStringLiteral("/models"), timeoutMs));
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QByteArray body = reply->readAll();
-    reply->deleteLater();
+    const QByteArray body = finishedBody(reply);
     if (reply->error() != QNetworkReply::NoError)
         return Error::badInput(replyError(*reply, body, where));
     const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
@@ -148,11 +155,7 @@ std::optional<std::vector<int>> remoteTokenize(const RemoteModel& model, const s
     QNetworkAccessManager network;
     QNetworkReply* reply =
         network.post(makeRequest(root, QStringLiteral("/tokenize"), 15000), QJsonDocument(body).toJson(QJsonDocument::Compact));
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QByteArray answer = reply->readAll();
-    reply->deleteLater();
+    const QByteArray answer = finishedBody(reply);
     if (reply->error() != QNetworkReply::NoError)
         return std::nullopt;
     std::vector<int> ids;

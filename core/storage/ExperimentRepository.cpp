@@ -81,6 +81,10 @@ Result<ExperimentRecord> ExperimentRepository::start(ExperimentRecord experiment
             return Error::badInput(QStringLiteral("the experiment '%1' exists with other arms or another metric; its "
                                                   "feedback would not compare: give the new design a new name")
                                        .arg(experiment.name));
+        if (!existing.value()->winner.isEmpty())
+            return Error::badInput(
+                QStringLiteral("the experiment '%1' has ended: %2 won; start a new one under another name")
+                    .arg(experiment.name, existing.value()->winner));
         id = existing.value()->id;
     } else {
         QSqlQuery insert = m_db.prepare(QStringLiteral(

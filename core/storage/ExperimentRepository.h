@@ -82,8 +82,8 @@ public:
         : m_db(database) {}
 
     // Creates the experiment (its strategies saved) as the running one: any other running experiment stops
-    // without a decision. An experiment of that name already stored is refused unless it has the same design,
-    // and is then made the running one again.
+    // without a decision. An experiment of that name already stored is refused unless it has the same design
+    // and no winner yet, and is then made the running one again.
     Result<ExperimentRecord> start(ExperimentRecord experiment);
     Result<ExperimentRecord> get(qint64 id);
     Result<std::optional<ExperimentRecord>> find(const QString& name);

@@ -314,6 +314,16 @@ private slots:
         QCOMPARE(object(exchange(again.port(), request("GET", "/v1/strategy")).body).value("name").toString(),
                  QStringLiteral("k20"));
         QVERIFY(complete(again.port(), "user1").second.isEmpty());
+        // A decided experiment is not served again under its name.
+        const QByteArray design =
+            QStringLiteral(R"({"arms": [{"name": "A", "strategy": "greedy"}, {"name": "B", "strategy": %1}]})")
+                .arg(QString::fromUtf8(kTopK))
+                .toUtf8();
+        const HttpReply restart = exchange(again.port(), request("PUT", "/v1/experiments/promote", design));
+        QCOMPARE(restart.status, 409);
+        QVERIFY2(object(restart.body).value("error").toObject().value("message").toString().contains("B won"),
+                 restart.body.constData());
+        QVERIFY(complete(again.port(), "user1").second.isEmpty());
     }
 
     // The statistics against simulated users on a real server (swb bench experiment, small): over 60 A/A

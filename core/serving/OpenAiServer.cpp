@@ -206,10 +206,10 @@ public:
                            {QStringLiteral("created"), m_started},
                            {QStringLiteral("owned_by"), QStringLiteral("swb")},
                            // As llama.cpp's server tells it: what a remote client records of the model.
-                           {QStringLiteral("meta"), QJsonObject{{QStringLiteral("n_ctx"), m_model.info().contextLength},
-                                                                {QStringLiteral("n_vocab"), m_model.info().vocabSize},
-                                                                {QStringLiteral("n_params"),
-                                                                 static_cast<double>(m_model.info().parameters)}}}};
+                           {QStringLiteral("meta"),
+                            QJsonObject{{QStringLiteral("n_ctx"), m_model.info().contextLength},
+                                        {QStringLiteral("n_vocab"), m_model.info().vocabSize},
+                                        {QStringLiteral("n_params"), static_cast<double>(m_model.info().parameters)}}}};
     }
 
     QJsonObject strategyJson() const {
@@ -270,24 +270,26 @@ public:
         const QJsonObject body = QJsonDocument::fromJson(request.body).object();
         const QJsonValue content = body.value(QLatin1String("content"));
         if (!content.isString())
-            return fail(exchange, path, ApiError{400, QStringLiteral("field 'content' must be the text to tokenize"),
-                                                 QStringLiteral("content")});
+            return fail(exchange, path,
+                        ApiError{400, QStringLiteral("field 'content' must be the text to tokenize"),
+                                 QStringLiteral("content")});
         const bool addSpecial = body.value(QLatin1String("add_special")).toBool(true);
         const bool parseSpecial = body.value(QLatin1String("parse_special")).toBool(false);
         QPointer<QObject> connection = exchange.context();
         HttpExchange* ex = &exchange;
-        m_readers.start([this, connection, ex, path, addSpecial, parseSpecial, text = content.toString().toStdString()] {
-            QJsonArray tokens;
-            for (TokenId id : m_tokenizer.encode(text, addSpecial, parseSpecial))
-                tokens.append(id);
-            QMetaObject::invokeMethod(
-                m_guard.get(),
-                [this, connection, ex, path, tokens] {
-                    if (connection)
-                        answer(*ex, path, 200, json({{QStringLiteral("tokens"), tokens}}));
-                },
-                Qt::QueuedConnection);
-        });
+        m_readers.start(
+            [this, connection, ex, path, addSpecial, parseSpecial, text = content.toString().toStdString()] {
+                QJsonArray tokens;
+                for (TokenId id : m_tokenizer.encode(text, addSpecial, parseSpecial))
+                    tokens.append(id);
+                QMetaObject::invokeMethod(
+                    m_guard.get(),
+                    [this, connection, ex, path, tokens] {
+                        if (connection)
+                            answer(*ex, path, 200, json({{QStringLiteral("tokens"), tokens}}));
+                    },
+                    Qt::QueuedConnection);
+            });
     }
 
     // Reads the request on a pool thread (rendering a conversation and tokenizing a prompt of up to --max-body
@@ -572,9 +574,9 @@ public:
     int m_queueCapacity = 0;
     ServeMetrics m_metrics{{QStringLiteral("/health"), QStringLiteral("/metrics"), QStringLiteral("/v1/models"),
                             QStringLiteral("/v1/models/{id}"), QStringLiteral("/v1/strategy"),
-                            QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions"), QStringLiteral("/tokenize"),
-                            QStringLiteral("/v1/feedback"), QStringLiteral("/v1/experiments"),
-                            QStringLiteral("/v1/experiments/{name}")}};
+                            QStringLiteral("/v1/completions"), QStringLiteral("/v1/chat/completions"),
+                            QStringLiteral("/tokenize"), QStringLiteral("/v1/feedback"),
+                            QStringLiteral("/v1/experiments"), QStringLiteral("/v1/experiments/{name}")}};
     std::unique_ptr<ExperimentService> m_experiments;
     std::unique_ptr<QObject> m_guard = std::make_unique<QObject>(); // context of the engine's finish calls
     ServingEngine m_engine;

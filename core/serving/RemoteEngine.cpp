@@ -129,8 +129,9 @@ Result<RemoteModel> connectRemoteModel(const QString& address, const QString& ap
     else if (owner == QLatin1String("vllm"))
         model.engine = RemoteEngineKind::Vllm;
     const QJsonObject meta = first.value(QLatin1String("meta")).toObject();
-    model.contextLength = meta.value(QLatin1String("n_ctx")).toInt(meta.value(QLatin1String("n_ctx_train")).toInt(
-        first.value(QLatin1String("max_model_len")).toInt()));
+    model.contextLength =
+        meta.value(QLatin1String("n_ctx"))
+            .toInt(meta.value(QLatin1String("n_ctx_train")).toInt(first.value(QLatin1String("max_model_len")).toInt()));
     model.vocabSize = meta.value(QLatin1String("n_vocab")).toInt();
     model.parameters = static_cast<qint64>(meta.value(QLatin1String("n_params")).toDouble());
     return model;
@@ -151,10 +152,11 @@ std::optional<std::vector<int>> remoteTokenize(const RemoteModel& model, const s
                           {QStringLiteral("add_special"), true},
                           // llama.cpp reads special tokens spelled in a completion's text; swb serve does not
                           {QStringLiteral("parse_special"), model.engine == RemoteEngineKind::LlamaCpp}}
-            : QJsonObject{{QStringLiteral("model"), model.modelId}, {QStringLiteral("prompt"), QString::fromStdString(prompt)}};
+            : QJsonObject{{QStringLiteral("model"), model.modelId},
+                          {QStringLiteral("prompt"), QString::fromStdString(prompt)}};
     QNetworkAccessManager network;
-    QNetworkReply* reply =
-        network.post(makeRequest(root, QStringLiteral("/tokenize"), 15000), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply* reply = network.post(makeRequest(root, QStringLiteral("/tokenize"), 15000),
+                                        QJsonDocument(body).toJson(QJsonDocument::Compact));
     const QByteArray answer = finishedBody(reply);
     if (reply->error() != QNetworkReply::NoError)
         return std::nullopt;
@@ -183,15 +185,17 @@ Status llamaCppGreedy(const Strategy& strategy, QJsonArray& order) {
         if (s.type == QLatin1String("xtc")) {
             const double p = s.params.value(QLatin1String("probability")).toDouble();
             if (p > 0.0 && p < 1.0)
-                return Error::badInput(QStringLiteral("llama.cpp server cannot run xtc with probability %1 before greedy "
-                                                      "exactly: its draws use the server's random numbers")
-                                           .arg(p));
+                return Error::badInput(
+                    QStringLiteral("llama.cpp server cannot run xtc with probability %1 before greedy "
+                                   "exactly: its draws use the server's random numbers")
+                        .arg(p));
         }
         if (afterTemperature && !keepBest.contains(s.type))
-            return Error::badInput(QStringLiteral("llama.cpp server applies one temperature, and greedy is its temperature "
-                                                  "0: greedy after temperature and then %1 cannot run exactly (drop the "
-                                                  "temperature: it does not change greedy's choice)")
-                                       .arg(s.type));
+            return Error::badInput(
+                QStringLiteral("llama.cpp server applies one temperature, and greedy is its temperature "
+                               "0: greedy after temperature and then %1 cannot run exactly (drop the "
+                               "temperature: it does not change greedy's choice)")
+                    .arg(s.type));
         afterTemperature |= s.type == QLatin1String("temperature");
     }
     if (!afterTemperature)

@@ -1027,9 +1027,11 @@ void TestServe::remoteRunsKeepWhatTheEngineTold() {
     const auto echoed = swb::test::runSwbProcess(
         {"generate", "--model", address, "--prompt", "And God said", "--max-tokens", "6", "--echo"});
     QVERIFY2(echoed.status == 0, echoed.err.constData());
-    const auto local = swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "6", "--json"});
+    const auto local =
+        swb::test::runSwbProcess({"generate", "--prompt", "And God said", "--max-tokens", "6", "--json"});
     QCOMPARE(local.status, 0);
-    QCOMPARE(QString::fromUtf8(echoed.out).trimmed(), "And God said" + object(local.out).value("text").toString().trimmed().prepend(' '));
+    QCOMPARE(QString::fromUtf8(echoed.out).trimmed(),
+             "And God said" + object(local.out).value("text").toString().trimmed().prepend(' '));
     const auto remote = swb::test::runSwbProcess(
         {"generate", "--model", address, "--prompt", "And God said", "--max-tokens", "6", "--json", "--db", store});
     QVERIFY2(remote.status == 0, remote.err.constData());
@@ -1063,8 +1065,8 @@ void TestServe::remoteRunsKeepWhatTheEngineTold() {
     QCOMPARE(object(stoppedLocal.out).value("finish_reason").toString(), QStringLiteral("stop_string"));
     QCOMPARE(object(stoppedRemote.out).value("finish_reason").toString(), QStringLiteral("stop_string"));
     QCOMPARE(object(stoppedRemote.out).value("text").toString(), object(stoppedLocal.out).value("text").toString());
-    const auto templated = swb::test::runSwbProcess({"generate", "--model", address, "--chat", "--prompt", "hi",
-                                                     "--chat-template", chatTemplatePath()});
+    const auto templated = swb::test::runSwbProcess(
+        {"generate", "--model", address, "--chat", "--prompt", "hi", "--chat-template", chatTemplatePath()});
     QCOMPARE(templated.status, 2);
     QVERIFY2(templated.err.contains("renders conversations with its own template"), templated.err.constData());
     QFile prompts(dir.filePath("prompts.txt"));
@@ -1269,21 +1271,28 @@ void TestServe::remoteSamplingFieldsPerEngine_data() {
     // distribution was sampled at temperature 1).
     QTest::newRow("llama.cpp: greedy after top_k")
         << llama << R"({"samplers": [{"type": "top_k", "k": 3}, {"type": "greedy"}]})"
-        << R"({"top_k": 3, "temperature": 0, "samplers": ["top_k", "temperature"]})" << "";
+        << R"({"top_k": 3, "temperature": 0, "samplers": ["top_k", "temperature"]})"
+        << "";
     QTest::newRow("llama.cpp: greedy after penalties")
         << llama << R"({"samplers": [{"type": "penalties", "frequency": 0.5, "presence": 0.5}, {"type": "greedy"}]})"
-        << R"({"frequency_penalty": 0.5, "temperature": 0, "samplers": ["penalties", "temperature"]})" << "";
+        << R"({"frequency_penalty": 0.5, "temperature": 0, "samplers": ["penalties", "temperature"]})"
+        << "";
     QTest::newRow("llama.cpp: greedy alone") << llama << R"({"samplers": [{"type": "greedy"}]})"
-                                            << R"({"temperature": 0, "samplers": ["temperature"]})" << "";
+                                             << R"({"temperature": 0, "samplers": ["temperature"]})"
+                                             << "";
     QTest::newRow("llama.cpp: greedy after temperature and top_p")
-        << llama << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "top_p", "p": 0.9}, {"type": "greedy"}]})"
-        << R"({"temperature": 0, "top_p": 0.9, "samplers": ["temperature", "top_p"]})" << "";
+        << llama
+        << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "top_p", "p": 0.9}, {"type": "greedy"}]})"
+        << R"({"temperature": 0, "top_p": 0.9, "samplers": ["temperature", "top_p"]})"
+        << "";
     QTest::newRow("llama.cpp: greedy after temperature and penalties")
         << llama
         << R"({"samplers": [{"type": "temperature", "value": 0.7}, {"type": "repetition_penalty", "penalty": 1.2}, {"type": "greedy"}]})"
-        << "" << "greedy after temperature and then repetition_penalty cannot run exactly";
+        << ""
+        << "greedy after temperature and then repetition_penalty cannot run exactly";
     QTest::newRow("llama.cpp: greedy after a random xtc")
-        << llama << R"({"samplers": [{"type": "xtc", "threshold": 0.1, "probability": 0.5}, {"type": "greedy"}]})" << ""
+        << llama << R"({"samplers": [{"type": "xtc", "threshold": 0.1, "probability": 0.5}, {"type": "greedy"}]})"
+        << ""
         << "xtc with probability 0.5 before greedy";
     QTest::newRow("top_k with min_keep") << llama << R"({"samplers": [{"type": "top_k", "k": 40, "min_keep": 3}]})" << ""
                                          << "takes only the k of the top_k sampler";

@@ -995,12 +995,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>entropy unknown: the engine does not give it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Note (optional)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+54"/>
         <source>%1 — %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1676,7 +1681,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <location line="+6"/>
         <source>No feedback yet.</source>
         <translation type="unfinished"></translation>
@@ -1700,7 +1705,7 @@ p %2</source>
 <context>
     <name>swb::ExperimentsPanel</name>
     <message>
-        <location line="-68"/>
+        <location line="-71"/>
         <source>Waiting for at least 10 feedbacks per arm.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1730,7 +1735,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>Online experiments</source>
         <translation type="unfinished"></translation>
     </message>

@@ -987,12 +987,17 @@
         <translation>每一步的原始熵（nats）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>entropy unknown: the engine does not give it</source>
+        <translation>熵未知：引擎不提供</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Note (optional)</source>
         <translation>备注（可选）</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+54"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -1671,7 +1676,7 @@ p %2</translation>
         <translation>反馈随时间变化</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <location line="+6"/>
         <source>No feedback yet.</source>
         <translation>尚无反馈。</translation>
@@ -1695,7 +1700,7 @@ p %2</translation>
 <context>
     <name>swb::ExperimentsPanel</name>
     <message>
-        <location line="-68"/>
+        <location line="-71"/>
         <source>Waiting for at least 10 feedbacks per arm.</source>
         <translation>正在等待每个分组至少 10 条反馈。</translation>
     </message>
@@ -1725,7 +1730,7 @@ p %2</translation>
         <translation>已停止：%1 胜出。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>Online experiments</source>
         <translation>在线实验</translation>
     </message>

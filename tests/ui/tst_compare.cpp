@@ -307,8 +307,10 @@ private slots:
         }
         QCOMPARE(decoded, 2);
         // The panes show their text like any other run's.
-        for (ComparePane* pane : m_compare->panes())
+        for (ComparePane* pane : m_compare->panes()) {
             QVERIFY(pane->stream()->stepCount() > 0);
+            QVERIFY(pane->entropyNote().isEmpty()); // local runs know their entropies
+        }
     }
 
     // A campaign created in Compare over the store's comparisons, its progress read live from the store as
@@ -451,8 +453,11 @@ private slots:
             QVERIFY(!text.isEmpty());
             QCOMPARE(text, local.at(strategy));
         }
-        for (ComparePane* pane : m_compare->panes())
+        for (ComparePane* pane : m_compare->panes()) {
             QVERIFY(pane->stream()->stepCount() > 0);
+            // Issue 40: the engine gave no entropies; the pane says so (its plot was empty without a word).
+            QVERIFY2(pane->entropyNote().contains("unknown"), qPrintable(pane->entropyNote()));
+        }
     }
 
     // A comparison whose runs were computed differently (an exact run beside a fast-math one) says what differs,

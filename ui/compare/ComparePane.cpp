@@ -48,6 +48,13 @@ ComparePane::ComparePane(const QString& label, const Rubric& rubric, QWidget* pa
     m_entropy->yAxis->setTickLabelFont(small);
     m_entropy->yAxis->ticker()->setTickCount(2);
     m_entropy->setToolTip(tr("Raw entropy of each step (nats)"));
+    m_entropyUnknown = new QCPItemText(m_entropy);
+    m_entropyUnknown->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_entropyUnknown->position->setCoords(0.5, 0.5);
+    m_entropyUnknown->setText(tr("entropy unknown: the engine does not give it"));
+    m_entropyUnknown->setColor(QColor(0x6A, 0x6A, 0x6A));
+    m_entropyUnknown->setFont(small);
+    m_entropyUnknown->setVisible(false);
 
     m_rubricBox = new QWidget(this);
     auto* form = new QFormLayout(m_rubricBox);
@@ -77,6 +84,10 @@ void ComparePane::saveNote() {
     emit noteChanged(m_runId, m_savedNote);
 }
 
+QString ComparePane::entropyNote() const {
+    return m_entropyUnknown->visible() ? m_entropyUnknown->text() : QString();
+}
+
 void ComparePane::setRun(qint64 runId, const QString& strategyName, const std::vector<GeneratedStep>& steps,
                          std::shared_ptr<const Tokenizer> tokenizer) {
     m_loading = true;
@@ -88,10 +99,16 @@ void ComparePane::setRun(qint64 runId, const QString& strategyName, const std::v
     QCPGraph* graph = m_entropy->graph(0);
     graph->data()->clear();
     double top = 1.0;
+    bool known = false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        graph->addData(static_cast<double>(i + 1), steps[i].trace.rawEntropy);
-        top = std::max(top, steps[i].trace.rawEntropy);
+        graph->addData(static_cast<double>(i + 1), steps[i].trace.rawEntropy); // unknown (NaN): a gap
+        if (!std::isnan(steps[i].trace.rawEntropy)) {
+            known = true;
+            top = std::max(top, steps[i].trace.rawEntropy);
+        }
     }
+    // A remote engine's run: say so rather than draw an empty plot.
+    m_entropyUnknown->setVisible(!steps.empty() && !known);
     m_entropy->xAxis->setRange(0.5, std::max<double>(10.0, static_cast<double>(steps.size()) + 0.5));
     m_entropy->yAxis->setRange(0, top * 1.1);
     m_entropy->replot();

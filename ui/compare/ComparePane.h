@@ -12,6 +12,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QCustomPlot;
+class QCPItemText;
 
 namespace swb {
 
@@ -28,6 +29,8 @@ public:
     void setRun(qint64 runId, const QString& strategyName, const std::vector<GeneratedStep>& steps,
                 std::shared_ptr<const Tokenizer> tokenizer);
     void setRevealed(bool revealed);
+    // The note over the entropy plot when the run's engine gave no entropies; empty otherwise.
+    QString entropyNote() const;
     // Scores shown for the current rater (missing dimensions show as unrated).
     void setRatings(const std::vector<RatingRecord>& ratings);
     qint64 runId() const { return m_runId; }
@@ -55,6 +58,7 @@ private:
     QLabel* m_title = nullptr;
     TokenStreamView* m_stream = nullptr;
     QCustomPlot* m_entropy = nullptr;
+    QCPItemText* m_entropyUnknown = nullptr; // shown when the engine gave no entropies
     QWidget* m_rubricBox = nullptr;
     std::vector<QSpinBox*> m_scores;
     std::vector<RubricDimension> m_dimensions;

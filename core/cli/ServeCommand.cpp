@@ -151,14 +151,9 @@ void startExperiment(const Invocation& call, Database* database) {
         if (call.args.isSet(QStringLiteral("metric")))
             body.insert(QStringLiteral("metric"), call.args.value(QStringLiteral("metric")));
         RunRepository runs(*database);
-        std::vector<std::pair<qint64, Strategy>> named;
-        if (auto list = runs.listNamedStrategies())
-            named = std::move(list).value();
         design = ExperimentService::designFromJson(name, body, [&](const QString& wanted) -> std::optional<Strategy> {
-            for (const auto& [id, strategy] : named)
-                if (strategy.name == wanted)
-                    return strategy;
-            return std::nullopt;
+            Result<std::optional<Strategy>> found = runs.findNamedStrategy(wanted);
+            return found ? found.value() : std::nullopt;
         });
     }
     if (!design)

@@ -94,8 +94,9 @@ QString ExperimentAnalysis::verdictName(Verdict verdict) {
 
 ExperimentAnalysis analyzeExperiment(const ExperimentRecord& experiment,
                                      const std::vector<ExperimentObservation>& observations,
-                                     const std::vector<ExperimentArmUsage>& usage) {
+                                     const std::vector<ExperimentArmUsage>& usage, ExperimentDetail detail) {
     constexpr int minPerArm = 10;
+    const bool display = detail == ExperimentDetail::Display;
     ExperimentAnalysis analysis;
     analysis.experiment = experiment;
     const std::size_t count = experiment.arms.size();
@@ -103,7 +104,8 @@ ExperimentAnalysis analyzeExperiment(const ExperimentRecord& experiment,
     std::vector<stats::MixtureSprt> tests(count, stats::MixtureSprt(analysis.alpha, 0.2, minPerArm));
     std::vector<double> sums(count, 0.0);
     std::vector<double> squares(count, 0.0);
-    analysis.runningMeans.assign(count, {});
+    if (display)
+        analysis.runningMeans.assign(count, {});
     for (const ExperimentArm& arm : experiment.arms) {
         ArmAnalysis a;
         a.name = arm.name;
@@ -132,7 +134,7 @@ ExperimentAnalysis analyzeExperiment(const ExperimentRecord& experiment,
         } else {
             tests[std::size_t(i)].add(1, o.value);
         }
-        for (std::size_t k = 0; k < count; ++k) {
+        for (std::size_t k = 0; display && k < count; ++k) {
             const int n = analysis.arms[k].feedback;
             analysis.runningMeans[k].push_back(n > 0 ? sums[k] / n : stats::kNaN);
         }
@@ -216,23 +218,20 @@ QJsonObject ExperimentAnalysis::toJson() const {
         {QStringLiteral("created"), experiment.createdAt.toString(Qt::ISODateWithMs)}};
 }
 
-Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const QString& name) {
+Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const ExperimentRecord& experiment,
+                                                  ExperimentDetail detail) {
     ExperimentRepository experiments(database);
-    Result<std::optional<ExperimentRecord>> experiment = experiments.find(name);
-    if (!experiment)
-        return experiment.error();
-    if (!experiment.value())
-        return Error::badInput(QStringLiteral("there is no experiment '%1' in %2").arg(name, database.path()));
-    Result<std::vector<ExperimentObservation>> observations = experiments.observations(*experiment.value());
+    Result<std::vector<ExperimentObservation>> observations = experiments.observations(experiment);
     if (!observations)
         return observations.error();
-    Result<std::vector<ExperimentArmUsage>> usage = experiments.usage(experiment.value()->id);
+    Result<std::vector<ExperimentArmUsage>> usage = experiments.usage(experiment.id);
     if (!usage)
         return usage.error();
-    ExperimentAnalysis analysis = analyzeExperiment(*experiment.value(), observations.value(), usage.value());
-    for (ArmAnalysis& arm : analysis.arms)
-        if (Result<std::vector<qint64>> runs = experiments.runsOfArm(experiment.value()->id, arm.name, 50))
-            arm.latestRuns = std::move(runs).value();
+    ExperimentAnalysis analysis = analyzeExperiment(experiment, observations.value(), usage.value(), detail);
+    if (detail == ExperimentDetail::Display)
+        for (ArmAnalysis& arm : analysis.arms)
+            if (Result<std::vector<qint64>> runs = experiments.runsOfArm(experiment.id, arm.name, 50))
+                arm.latestRuns = std::move(runs).value();
     return analysis;
 }
 

@@ -30,7 +30,7 @@ struct ArmAnalysis {
     stats::Interval confidenceSequence; // of the difference, valid at every look (MixtureSprt)
     double pValue = 1.0;                // always valid
     long long feedbacksForPower = -1;   // more feedbacks (this arm and the control) for 80% power; -1 unknown
-    std::vector<qint64> latestRuns;     // the arm's runs, newest first (at most 50; loadExperimentAnalysis)
+    std::vector<qint64> latestRuns;     // the arm's runs, newest first (at most 50; ExperimentDetail::Display)
 };
 
 // Where an experiment stands: the arms, and what the sequential test says.
@@ -43,7 +43,8 @@ struct ExperimentAnalysis {
     Verdict verdict = Verdict::Waiting;
     QString winner;   // the arm the test decided for (Winner, Stopped with a decision)
     QString decision; // one sentence, e.g. "B better than A (p = 0.003)"
-    // The running mean of each arm's feedback after each feedback of the experiment (for a plot over time).
+    // The running mean of each arm's feedback after each feedback of the experiment (for a plot over time;
+    // ExperimentDetail::Display).
     std::vector<std::vector<double>> runningMeans;
 
     QJsonObject toJson() const;
@@ -54,11 +55,17 @@ struct ExperimentAnalysis {
 // has a MixtureSprt against the control fed with their feedback in order (at least 10 per arm before it
 // starts). A test whose p-value reaches alpha decides: among the arms significantly better than the
 // control the best wins, else (some significantly worse) the control.
+// What an analysis holds besides the figures: the server's answers and CSV need the figures only; the
+// Reports tab also draws the feedback over time and opens the arms' runs.
+enum class ExperimentDetail { Figures, Display };
+
 ExperimentAnalysis analyzeExperiment(const ExperimentRecord& experiment,
                                      const std::vector<ExperimentObservation>& observations,
-                                     const std::vector<ExperimentArmUsage>& usage);
+                                     const std::vector<ExperimentArmUsage>& usage,
+                                     ExperimentDetail detail = ExperimentDetail::Figures);
 
-// analyzeExperiment of a stored experiment; one sentence when there is none of that name.
-Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const QString& name);
+// analyzeExperiment of a stored experiment, its feedback and traffic read from the store.
+Result<ExperimentAnalysis> loadExperimentAnalysis(Database& database, const ExperimentRecord& experiment,
+                                                  ExperimentDetail detail = ExperimentDetail::Figures);
 
 } // namespace swb

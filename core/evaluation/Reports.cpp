@@ -1058,13 +1058,13 @@ void writeExperimentsTable(CsvWriter& csv, const std::vector<ExperimentAnalysis>
 
 } // namespace
 
-Result<std::vector<ExperimentAnalysis>> Reports::experiments() {
+Result<std::vector<ExperimentAnalysis>> Reports::experiments(ExperimentDetail detail) {
     Result<std::vector<ExperimentRecord>> all = ExperimentRepository(m_db).list();
     if (!all)
         return all.error();
     std::vector<ExperimentAnalysis> out;
     for (const ExperimentRecord& experiment : all.value()) {
-        Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(m_db, experiment.name);
+        Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(m_db, experiment, detail);
         if (!analysis)
             return analysis.error();
         out.push_back(std::move(analysis).value());

@@ -217,7 +217,7 @@ public:
     Result<SummaryReport> summary(const ReportOptions& options = {});
     // swb serve's experiments, newest first, each as it stands (every model's: an experiment's arms are
     // strategies, whatever model served them).
-    Result<std::vector<ExperimentAnalysis>> experiments();
+    Result<std::vector<ExperimentAnalysis>> experiments(ExperimentDetail detail = ExperimentDetail::Figures);
 
     // The report as CSV (CsvWriter: RFC 4180, UTF-8, CRLF, formula cells neutralised).
     Status writeCsv(ReportKind kind, QIODevice& device, const ReportOptions& options = {},

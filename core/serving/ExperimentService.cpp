@@ -158,12 +158,13 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
                 .arg(int(index)),
             QStringLiteral("id"), QStringLiteral("invalid_request_error"), QStringLiteral("completion_not_found")};
     const ServedRunRecord run = *served.value();
+    // The run's experiment: the served one as held, another (an earlier experiment's run) from the store.
     std::optional<ExperimentRecord> experiment;
-    if (run.experimentId) {
-        Result<ExperimentRecord> loaded = experiments.get(*run.experimentId);
-        if (loaded)
+    if (run.experimentId && m_served && m_served->id == *run.experimentId)
+        experiment = m_served;
+    else if (run.experimentId)
+        if (Result<ExperimentRecord> loaded = experiments.get(*run.experimentId))
             experiment = std::move(loaded).value();
-    }
     if (experiment && experiment->metric != metric)
         return ApiError{400,
                         QStringLiteral("the experiment '%1' measures %2: send %3")
@@ -204,7 +205,7 @@ ExperimentService::Answer ExperimentService::feedback(const QByteArray& body) {
 void ExperimentService::promoteIfDecided() {
     if (!m_served || !m_served->autoPromote)
         return;
-    Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, m_served->name);
+    Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, *m_served);
     if (!analysis || analysis->verdict != ExperimentAnalysis::Verdict::Winner)
         return;
     const ExperimentRecord experiment = *m_served;
@@ -233,7 +234,7 @@ ExperimentService::Answer ExperimentService::list() {
         if (!all)
             return ApiError{500, all.error().message, {}, QStringLiteral("server_error")};
         for (const ExperimentRecord& experiment : all.value()) {
-            Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, experiment.name);
+            Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, experiment);
             if (analysis)
                 data.append(analysis->toJson());
         }
@@ -247,7 +248,7 @@ ExperimentService::Answer ExperimentService::get(const QString& name) {
     Result<std::optional<ExperimentRecord>> found = ExperimentRepository(*m_database).find(name);
     if (!found || !found.value())
         return experimentNotFound(name);
-    Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, name);
+    Result<ExperimentAnalysis> analysis = loadExperimentAnalysis(*m_database, *found.value());
     if (!analysis)
         return ApiError{500, analysis.error().message, {}, QStringLiteral("server_error")};
     QJsonObject out = analysis->toJson();

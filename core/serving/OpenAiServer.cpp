@@ -111,13 +111,8 @@ public:
         c.namedStrategy = [this](const QString& name) -> std::optional<Strategy> {
             if (!m_database)
                 return std::nullopt;
-            RunRepository runs(*m_database);
-            Result<std::vector<std::pair<qint64, Strategy>>> named = runs.listNamedStrategies();
-            if (named)
-                for (const auto& [id, strategy] : named.value())
-                    if (strategy.name == name)
-                        return strategy;
-            return std::nullopt;
+            Result<std::optional<Strategy>> found = RunRepository(*m_database).findNamedStrategy(name);
+            return found ? found.value() : std::nullopt;
         };
         return c;
     }

@@ -297,6 +297,21 @@ Result<std::optional<Strategy>> RunRepository::servedStrategy() {
     return std::optional<Strategy>(std::move(strategy).value());
 }
 
+Result<std::optional<Strategy>> RunRepository::findNamedStrategy(const QString& name) {
+    if (name.isEmpty()) // unnamed strategies are stored with an empty name
+        return std::optional<Strategy>();
+    QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM strategies WHERE name = ? ORDER BY id LIMIT 1"));
+    query.addBindValue(name);
+    if (Status status = m_db.exec(query, QStringLiteral("find a strategy")); !status)
+        return status.error();
+    if (!query.next())
+        return std::optional<Strategy>();
+    Result<Strategy> strategy = loadStrategy(query.value(0).toLongLong());
+    if (!strategy)
+        return strategy.error();
+    return std::optional<Strategy>(std::move(strategy).value());
+}
+
 Result<std::vector<std::pair<qint64, Strategy>>> RunRepository::listNamedStrategies() {
     QSqlQuery query = m_db.prepare(QStringLiteral("SELECT id FROM strategies WHERE name <> '' ORDER BY name, id"));
     if (Status status = m_db.exec(query, QStringLiteral("list strategies")); !status)

@@ -121,6 +121,8 @@ public:
     Result<qint64> saveNamedStrategy(const Strategy& strategy, const QString& name);
     // Strategies with a name, by name.
     Result<std::vector<std::pair<qint64, Strategy>>> listNamedStrategies();
+    // The strategy saved under name (the first saved, when several share it); nullopt when none is.
+    Result<std::optional<Strategy>> findNamedStrategy(const QString& name);
     // The strategy swb serve serves by default (the last one PUT), kept under its own name; nullopt when none was
     // set (or it was deleted).
     Status setServedStrategy(qint64 strategyId);

@@ -163,6 +163,13 @@ private slots:
         QVERIFY(std::any_of(named.begin(), named.end(), [&](const auto& entry) {
             return entry.first == unnamedId.value() && entry.second.name == QStringLiteral("mine");
         }));
+        // Found by name: the first saved under it when two share it; nothing for an unknown or empty name.
+        const Strategy other = Strategy::parse(QStringLiteral(R"({"samplers": [{"type": "top_k", "k": 4}]})")).value();
+        QVERIFY(runs.saveNamedStrategy(other, QStringLiteral("mine")).ok());
+        QCOMPARE(runs.findNamedStrategy(QStringLiteral("mine")).value()->samplers, unnamed.samplers);
+        QCOMPARE(runs.findNamedStrategy(QStringLiteral("chat")).value()->samplers, strategy.samplers);
+        QVERIFY(!runs.findNamedStrategy(QStringLiteral("nobody")).value());
+        QVERIFY(!runs.findNamedStrategy(QString()).value());
 
         RunRecord run = sampleRun(modelId, strategyId, 50, 9);
         QVERIFY(runs.saveRun(run).ok());

@@ -83,7 +83,8 @@ ComputedReport computeReport(const QString& databasePath, const ReportOptions& o
         return computed;
     }
     computed.report = std::move(summary).value();
-    if (Result<std::vector<ExperimentAnalysis>> experiments = Reports(*database.value()).experiments())
+    if (Result<std::vector<ExperimentAnalysis>> experiments =
+            Reports(*database.value()).experiments(ExperimentDetail::Display))
         computed.experiments = std::move(experiments).value();
     // The scale of each dimension, so charts of means span the rubric (the union when rubrics differ).
     if (Result<std::vector<Rubric>> rubrics = RatingRepository(*database.value()).listRubrics()) {

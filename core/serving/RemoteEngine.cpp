@@ -224,6 +224,10 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
         {"typical", "typ_p"},       {"top_p", "top_p"},                  {"min_p", "min_p"}, {"xtc", "xtc"},
         {"temperature", "temperature"}, {"top_n_sigma", "top_n_sigma"}};
 
+    // Penalties over the whole history, as ours count them (llama.cpp's default is its last 64 tokens). Its
+    // "-1 = the context" is refused by servers since mid-2026 (0 to 2^31 - 1 only), and the value sizes a ring
+    // buffer: the context where the engine said it, else 128K tokens.
+    const int wholeHistory = contextLength > 0 ? contextLength : 131072;
     QJsonObject fields;
     QJsonArray order;
     if (engine == RemoteEngineKind::LlamaCpp) {
@@ -232,14 +236,8 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
                              {QStringLiteral("min_p"), 0.0},      {QStringLiteral("typical_p"), 1.0},
                              {QStringLiteral("temperature"), 1.0}, {QStringLiteral("repeat_penalty"), 1.0},
                              {QStringLiteral("xtc_probability"), 0.0}, {QStringLiteral("dry_multiplier"), 0.0},
-                             {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0}};
-    }
-    // Penalties over the whole history, as ours count them (llama.cpp's default is its last 64 tokens). Its
-    // "-1 = the context" is refused by servers since mid-2026 (0 to 2^31 - 1 only), and the value sizes a ring
-    // buffer: the context where the engine said it, else 128K tokens.
-    const int wholeHistory = contextLength > 0 ? contextLength : 131072;
-    if (engine == RemoteEngineKind::LlamaCpp) {
-        fields.insert(QStringLiteral("repeat_last_n"), wholeHistory);
+                             {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0},
+                             {QStringLiteral("repeat_last_n"), wholeHistory}};
     } else {
         // vLLM (and other servers) fill what is not sent from the model's generation_config.json (a top_p of
         // 0.9, say): everything neutral unless the strategy sets it.

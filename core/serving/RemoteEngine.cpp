@@ -232,11 +232,16 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
     QJsonArray order;
     if (engine == RemoteEngineKind::LlamaCpp) {
         // Its defaults (top_k 40, top_p 0.95, min_p 0.05, temperature 0.8) switched off: only the strategy acts.
-        fields = QJsonObject{{QStringLiteral("top_k"), 0},        {QStringLiteral("top_p"), 1.0},
-                             {QStringLiteral("min_p"), 0.0},      {QStringLiteral("typical_p"), 1.0},
-                             {QStringLiteral("temperature"), 1.0}, {QStringLiteral("repeat_penalty"), 1.0},
-                             {QStringLiteral("xtc_probability"), 0.0}, {QStringLiteral("dry_multiplier"), 0.0},
-                             {QStringLiteral("top_n_sigma"), -1.0}, {QStringLiteral("mirostat"), 0},
+        fields = QJsonObject{{QStringLiteral("top_k"), 0},
+                             {QStringLiteral("top_p"), 1.0},
+                             {QStringLiteral("min_p"), 0.0},
+                             {QStringLiteral("typical_p"), 1.0},
+                             {QStringLiteral("temperature"), 1.0},
+                             {QStringLiteral("repeat_penalty"), 1.0},
+                             {QStringLiteral("xtc_probability"), 0.0},
+                             {QStringLiteral("dry_multiplier"), 0.0},
+                             {QStringLiteral("top_n_sigma"), -1.0},
+                             {QStringLiteral("mirostat"), 0},
                              {QStringLiteral("repeat_last_n"), wholeHistory}};
     } else {
         // vLLM (and other servers) fill what is not sent from the model's generation_config.json (a top_p of

@@ -23,6 +23,8 @@ QString finishReasonName(FinishReason reason) {
         return QStringLiteral("context_limit");
     case FinishReason::Cancelled:
         return QStringLiteral("cancelled");
+    case FinishReason::GrammarDeadEnd:
+        return QStringLiteral("grammar_dead_end");
     }
     return {};
 }

@@ -21,7 +21,9 @@ namespace swb {
 
 class Model;
 
-enum class FinishReason { Eos, StopString, MaxTokens, ContextLimit, Cancelled };
+// GrammarDeadEnd: a grammar stage found that no token can continue the text (GenerationResult::finishDetail
+// says why).
+enum class FinishReason { Eos, StopString, MaxTokens, ContextLimit, Cancelled, GrammarDeadEnd };
 QString finishReasonName(FinishReason reason);
 
 struct GenerationRequest {
@@ -61,6 +63,7 @@ struct GenerationResult {
     std::string text; // the continuation, decoded, up to (not including) a stop string
     FinishReason finish = FinishReason::MaxTokens;
     std::string stopString; // the stop string that ended the run (finish StopString)
+    QString finishDetail;   // why a grammar ended the run (finish GrammarDeadEnd)
     std::uint64_t seed = 0;
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0; // decode speed after the first token

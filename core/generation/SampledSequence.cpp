@@ -28,6 +28,7 @@ SampledSequence::SampledSequence(const GenerationRequest& request, std::vector<T
     m_result.seed = request.strategy.seed.value_or(request.seed);
     m_result.finish = FinishReason::MaxTokens;
     m_done = m_maxTokens < 1;
+    m_chain.setEndTokens(stopTokens);
 }
 
 Result<SampledSequence> SampledSequence::start(const GenerationRequest& request, std::vector<TokenId> prompt,
@@ -74,6 +75,12 @@ Result<bool> SampledSequence::step(std::vector<float>& logits, const std::functi
                                     .arg(m_result.steps.size() + 1)));
     }
     Result<StepTrace> trace = m_chain.sample(logits, m_history, m_traceLevel);
+    if (!trace && !m_chain.deadEnd().isEmpty()) {
+        m_result.finish = FinishReason::GrammarDeadEnd;
+        m_result.finishDetail = QStringLiteral("%1 (step %2)").arg(m_chain.deadEnd()).arg(m_result.steps.size() + 1);
+        m_done = true;
+        return false;
+    }
     if (!trace)
         return fail(trace.error());
     generated.token = trace->chosen;

@@ -17,6 +17,11 @@ struct SamplingContext {
     Pcg64& rng;
     std::span<const TokenId> history;
     bool tracing = false; // samplers may compute extra figures (kept mass) for the trace
+    // The tokens that end the run (the model's EOS and end-of-turn ids) where the chain knows them.
+    std::span<const TokenId> endTokens = {};
+    // Set by a stage that finds no token can continue (a grammar's dead end): the chain stops there and
+    // sample() fails with this sentence.
+    QString deadEnd = {};
 };
 
 // One stage of a sampler chain, in the spirit of llama.cpp's llama_sampler_i. apply() cuts or

@@ -27,7 +27,8 @@ Result<SamplerChain> SamplerChain::build(const Strategy& strategy, const Tokeniz
 SamplerChain::SamplerChain(const SamplerChain& other)
     : m_rng(other.m_rng)
     , m_topN(other.m_topN)
-    , m_observer(other.m_observer) {
+    , m_observer(other.m_observer)
+    , m_endTokens(other.m_endTokens) {
     for (const auto& sampler : other.m_samplers)
         m_samplers.push_back(sampler->clone());
 }
@@ -52,12 +53,14 @@ void SamplerChain::reset(std::uint64_t seed) {
 }
 
 void SamplerChain::process(Candidates& candidates, std::span<const TokenId> history) {
-    SamplingContext context{m_rng, history, false};
+    SamplingContext context{m_rng, history, false, m_endTokens};
     for (const auto& sampler : m_samplers) {
         if (sampler->isSelector())
             break;
         StageTrace stage{sampler->name()};
         sampler->apply(candidates, stage, context);
+        if (!context.deadEnd.isEmpty())
+            break;
     }
 }
 
@@ -68,7 +71,8 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
     Candidates& candidates = m_work;
     candidates.assign(logits);
     StepTrace trace;
-    SamplingContext context{m_rng, history, level == TraceLevel::Full};
+    SamplingContext context{m_rng, history, level == TraceLevel::Full, m_endTokens};
+    m_deadEnd.clear();
 
     // The maximum is NaN if any logit is (one pass, whose group maxima top-k and the trace reuse).
     if (!std::isfinite(candidates.maxLogit()))
@@ -94,6 +98,10 @@ Result<StepTrace> SamplerChain::sample(std::span<const float> logits, std::span<
     for (std::size_t i = 0; i < m_samplers.size(); ++i) {
         StageTrace stage{m_samplers[i]->name()};
         m_samplers[i]->apply(candidates, stage, context);
+        if (!context.deadEnd.isEmpty()) {
+            m_deadEnd = context.deadEnd;
+            return Error::badInput(m_deadEnd);
+        }
         stage.kept = static_cast<int>(candidates.size());
         if (level == TraceLevel::Full)
             trace.stages.push_back(std::move(stage));

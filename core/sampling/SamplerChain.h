@@ -54,6 +54,12 @@ public:
     using StageObserver = std::function<void(std::size_t stage, const Candidates& survivors)>;
     void setStageObserver(StageObserver observer) { m_observer = std::move(observer); }
     int topN() const { return m_topN; }
+    // The tokens that end a run (the model's EOS and end-of-turn ids): a grammar stage allows them where
+    // its text is complete. Unset, a stage falls back on the tokenizer's EOS and end-of-turn ids.
+    void setEndTokens(std::vector<TokenId> tokens) { m_endTokens = std::move(tokens); }
+    // Non-empty when the last sample() failed because a stage found that no token can continue (a grammar
+    // in a dead end): the sentence saying so. A run then ends with finish reason grammar_dead_end.
+    const QString& deadEnd() const { return m_deadEnd; }
 
 private:
     SamplerChain() = default;
@@ -63,6 +69,8 @@ private:
     Pcg64 m_rng;
     int m_topN = 64;
     StageObserver m_observer;
+    std::vector<TokenId> m_endTokens;
+    QString m_deadEnd;
 };
 
 } // namespace swb

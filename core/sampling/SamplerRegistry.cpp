@@ -14,9 +14,9 @@ const std::vector<SamplerDescriptor>& samplerDescriptors() {
         minPDescriptor(),        typicalDescriptor(),       epsilonDescriptor(),    etaDescriptor(),
         topNSigmaDescriptor(),   xtcDescriptor(),           repetitionDescriptor(), penaltiesDescriptor(),
         dryDescriptor(),         noRepeatNgramDescriptor(), logitBiasDescriptor(),  bannedTokensDescriptor(),
-        bannedWordsDescriptor(), distDescriptor(),          greedyDescriptor(),     mirostatDescriptor(),
-        mirostatV2Descriptor(),  topADescriptor(),          tfsDescriptor(),        smoothingDescriptor(),
-        topHDescriptor(),        adaptivePDescriptor(),
+        bannedWordsDescriptor(), grammarDescriptor(),       distDescriptor(),       greedyDescriptor(),
+        mirostatDescriptor(),    mirostatV2Descriptor(),    topADescriptor(),       tfsDescriptor(),
+        smoothingDescriptor(),   topHDescriptor(),          adaptivePDescriptor(),
     };
     return all;
 }
@@ -123,9 +123,24 @@ Result<QJsonObject> validateSamplerParams(const QJsonObject& sampler, int positi
             }
             break;
         }
+        case ParamSpec::Kind::Text:
+            if (!value.isString())
+                return Error::badInput(QStringLiteral("%1 must be a string").arg(field));
+            break;
+        case ParamSpec::Kind::Schema:
+            if (!value.isObject() && !value.isBool() && !value.isNull())
+                return Error::badInput(QStringLiteral("%1 must be a JSON schema (an object)").arg(field));
+            break;
+        case ParamSpec::Kind::Flag:
+            if (!value.isBool())
+                return Error::badInput(QStringLiteral("%1 must be true or false").arg(field));
+            break;
         }
         params.insert(spec.name, value);
     }
+    if (descriptor->check)
+        if (Status s = descriptor->check(params, named); !s)
+            return s.error();
     return params;
 }
 

@@ -17,7 +17,7 @@ class Tokenizer;
 
 // One parameter of a sampler as the strategy JSON spells it, with its range and meaning.
 struct ParamSpec {
-    enum class Kind { Real, Integer, IdList, BiasMap, TextList, TokenOrTextList };
+    enum class Kind { Real, Integer, IdList, BiasMap, TextList, TokenOrTextList, Text, Schema, Flag };
     QString name;
     Kind kind = Kind::Real;
     double min = 0.0;
@@ -36,6 +36,8 @@ struct SamplerDescriptor {
     std::vector<ParamSpec> params;
     bool selector = false;
     std::function<Result<std::unique_ptr<Sampler>>(const QJsonObject& params, const Tokenizer* tokenizer)> make;
+    // Checks what the fields' kinds cannot say (how they go together, a grammar's syntax); optional.
+    std::function<Status(const QJsonObject& params, const QString& where)> check = {};
 };
 
 // Every sampler type, in menu order.

@@ -15,6 +15,9 @@ struct StageTrace {
     int kept = 0;           // survivors after the stage
     double keptMass = 1.0;  // probability mass of the survivors in the distribution the stage received
     double threshold = NAN; // the stage's cutoff in its own terms (each sampler documents it); NaN if none
+    // The most probable tokens the stage refused, most probable first (a grammar stage fills it in a full
+    // trace; not stored with a run: Explore replays the step).
+    std::vector<TokenId> refused = {};
 };
 
 // One raw candidate of a step with the probability the chain left it (0 when cut).

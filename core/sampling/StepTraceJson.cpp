@@ -14,11 +14,19 @@ QJsonValue numberOrNull(double value) {
 
 QJsonObject stepTraceToJson(const StepTrace& trace) {
     QJsonArray stages;
-    for (const StageTrace& stage : trace.stages)
-        stages.append(QJsonObject{{QStringLiteral("sampler"), stage.sampler},
-                                  {QStringLiteral("kept"), stage.kept},
-                                  {QStringLiteral("kept_mass"), numberOrNull(stage.keptMass)},
-                                  {QStringLiteral("threshold"), numberOrNull(stage.threshold)}});
+    for (const StageTrace& stage : trace.stages) {
+        QJsonObject json{{QStringLiteral("sampler"), stage.sampler},
+                         {QStringLiteral("kept"), stage.kept},
+                         {QStringLiteral("kept_mass"), numberOrNull(stage.keptMass)},
+                         {QStringLiteral("threshold"), numberOrNull(stage.threshold)}};
+        if (!stage.refused.empty()) {
+            QJsonArray refused;
+            for (TokenId id : stage.refused)
+                refused.append(id);
+            json.insert(QStringLiteral("refused"), refused);
+        }
+        stages.append(json);
+    }
     QJsonArray top;
     for (const TopCandidate& candidate : trace.top)
         top.append(QJsonObject{{QStringLiteral("id"), candidate.id},

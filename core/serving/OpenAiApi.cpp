@@ -103,6 +103,8 @@ QString openAiFinishReason(FinishReason finish) {
     case FinishReason::StopString: return QStringLiteral("stop");
     case FinishReason::MaxTokens:
     case FinishReason::ContextLimit: return QStringLiteral("length");
+    case FinishReason::GrammarDeadEnd:
+        return QStringLiteral("grammar_dead_end");
     case FinishReason::Cancelled: break;
     }
     return QStringLiteral("cancelled");

@@ -23,6 +23,7 @@ SamplerDescriptor noRepeatNgramDescriptor();
 SamplerDescriptor logitBiasDescriptor();
 SamplerDescriptor bannedTokensDescriptor();
 SamplerDescriptor bannedWordsDescriptor();
+SamplerDescriptor grammarDescriptor();
 SamplerDescriptor distDescriptor();
 SamplerDescriptor greedyDescriptor();
 SamplerDescriptor mirostatDescriptor();

@@ -21,6 +21,8 @@
 
 namespace swb::cli {
 
+int runGrammarBench(const Invocation& call); // BenchGrammarCommand.cpp
+
 namespace {
 
 std::vector<float> readLogitsFile(const QString& path) {
@@ -150,6 +152,8 @@ template <typename F> double microsecondsPerCall(int steps, F&& call) {
 }
 
 int runSamplingBench(const Invocation& call) {
+    if (call.args.isSet(QStringLiteral("grammar")))
+        return runGrammarBench(call);
     const int steps = static_cast<int>(call.integer(QStringLiteral("steps"), 200, 1, 1'000'000));
     std::vector<long long> vocabs;
     if (call.args.isSet(QStringLiteral("vocab"))) {
@@ -314,7 +318,16 @@ std::vector<BenchMode> samplingBenchModes() {
                  QStringLiteral("Vocabulary size (repeatable; default 32000, "
                                 "128256, 151936)."),
                  QStringLiteral("V")},
-                {QStringLiteral("steps"), QStringLiteral("Steps timed per figure (default 200)."), QStringLiteral("N")},
+                {QStringLiteral("steps"), QStringLiteral("Steps timed per figure (default 200; 2000 with --grammar)."),
+                 QStringLiteral("N")},
+                {QStringLiteral("grammar"),
+                 QStringLiteral("Time the llama.cpp chain with this grammar first (GBNF, or a JSON schema in a .json "
+                                "file) against it without, on --tokenizer's vocabulary (grown to --vocab tokens "
+                                "with pairs of its pieces)."),
+                 QStringLiteral("FILE")},
+                {QStringLiteral("tokenizer"),
+                 QStringLiteral("The vocabulary for --grammar (.gguf, tokenizer.json, model)."),
+                 QStringLiteral("PATH")},
             });
         },
         runSamplingBench};

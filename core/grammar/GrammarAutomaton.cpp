@@ -78,7 +78,10 @@ GrammarAutomaton::GrammarAutomaton(Grammar grammar, std::shared_ptr<const TokenT
         if (m_elements[at].type == Type::End)
             break;
     }
-    m_startSet = internSet(stacks);
+    m_positions.push_back({}); // 0: dead
+    m_rows.assign(256, 0);
+    m_allowed.emplace_back();
+    m_start = internPosition({internSet(stacks), 0});
 }
 
 std::uint32_t GrammarAutomaton::stack(std::uint32_t top, std::uint32_t below) {
@@ -175,20 +178,36 @@ bool GrammarAutomaton::partialViable(std::uint32_t set, std::uint32_t partial) c
     });
 }
 
-// One byte: completes a code point (charDone) or extends the partial one; dead on invalid UTF-8 or a
-// character the grammar cannot take.
-GrammarAutomaton::State GrammarAutomaton::feed(State state, std::uint8_t byte, bool& charDone) {
-    charDone = false;
+// One byte: completes a code point or extends the partial one; dead on invalid UTF-8 or a character the
+// grammar cannot take.
+std::uint32_t GrammarAutomaton::internPosition(Position position) {
+    if (position.set == 0)
+        return 0;
+    const std::uint64_t key = std::uint64_t{position.set} << 32 | position.partial;
+    const auto [it, added] = m_positionIds.emplace(key, static_cast<std::uint32_t>(m_positions.size()));
+    if (added) {
+        m_positions.push_back(position);
+        m_rows.resize(m_rows.size() + 256, kUnknown);
+        m_allowed.emplace_back();
+    }
+    return it->second;
+}
+
+std::uint32_t GrammarAutomaton::feedUncached(std::uint32_t state, std::uint8_t byte) {
+    const std::uint32_t next = internPosition(byteStep(m_positions[state], byte));
+    m_rows[std::size_t{state} * 256 + byte] = next;
+    return next;
+}
+
+GrammarAutomaton::Position GrammarAutomaton::byteStep(Position state, std::uint8_t byte) {
     if (partialRemaining(state.partial) == 0) {
-        if (byte < 0x80) {
-            charDone = true;
+        if (byte < 0x80)
             return {step(state.set, byte), 0};
-        }
         const std::uint32_t length = byte >= 0xF8 ? 0 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
         if (length == 0)
             return {0, 0};
         const std::uint32_t partial = partialPack(byte & (0xFFu >> (length + 1)), length, length - 1);
-        return partialViable(state.set, partial) ? State{state.set, partial} : State{0, 0};
+        return partialViable(state.set, partial) ? Position{state.set, partial} : Position{0, 0};
     }
     if ((byte & 0xC0) != 0x80)
         return {0, 0};
@@ -197,17 +216,16 @@ GrammarAutomaton::State GrammarAutomaton::feed(State state, std::uint8_t byte, b
     const std::uint32_t length = partialLength(state.partial);
     if (remaining > 0) {
         const std::uint32_t partial = partialPack(value, length, remaining);
-        return partialViable(state.set, partial) ? State{state.set, partial} : State{0, 0};
+        return partialViable(state.set, partial) ? Position{state.set, partial} : Position{0, 0};
     }
     static constexpr std::uint32_t kLowest[5] = {0, 0, 0x80, 0x800, 0x10000};
     if (value < kLowest[length] || value > 0x10FFFF)
         return {0, 0}; // overlong or beyond Unicode
-    charDone = true;
     return {step(state.set, value), 0};
 }
 
 GrammarAutomaton::State GrammarAutomaton::start() {
-    return {m_startSet, 0};
+    return {m_start};
 }
 
 GrammarAutomaton::State GrammarAutomaton::advance(State state, std::string_view bytes) {
@@ -215,24 +233,23 @@ GrammarAutomaton::State GrammarAutomaton::advance(State state, std::string_view 
     for (char c : bytes) {
         if (dead(state))
             break;
-        bool charDone = false;
-        state = feed(state, static_cast<std::uint8_t>(c), charDone);
+        state.id = feed(state.id, static_cast<std::uint8_t>(c));
     }
     return state;
 }
 
 bool GrammarAutomaton::complete(State state) {
     std::lock_guard lock(m_mutex);
-    const std::vector<std::uint32_t>& stacks = m_sets[state.set];
-    return partialRemaining(state.partial) == 0 && !stacks.empty() && stacks.front() == 0;
+    const Position position = m_positions[state.id];
+    const std::vector<std::uint32_t>& stacks = m_sets[position.set];
+    return partialRemaining(position.partial) == 0 && !stacks.empty() && stacks.front() == 0;
 }
 
-void GrammarAutomaton::walk(std::uint32_t nodeIndex, State state, std::vector<std::uint64_t>& bits) {
+void GrammarAutomaton::walk(std::uint32_t nodeIndex, std::uint32_t state, std::vector<std::uint64_t>& bits) {
     const TokenTrie::Node& node = m_trie->node(nodeIndex);
     for (std::uint32_t edge = node.firstChild; edge < node.firstChild + node.childCount; ++edge) {
-        bool charDone = false;
-        const State next = feed(state, m_trie->childByte(edge), charDone);
-        if (dead(next))
+        const std::uint32_t next = feed(state, m_trie->childByte(edge));
+        if (next == 0)
             continue;
         const std::uint32_t child = m_trie->childNode(edge);
         for (TokenId id : m_trie->tokensAt(m_trie->node(child)))
@@ -243,19 +260,19 @@ void GrammarAutomaton::walk(std::uint32_t nodeIndex, State state, std::vector<st
 
 std::shared_ptr<const std::vector<std::uint64_t>> GrammarAutomaton::allowed(State state) {
     std::lock_guard lock(m_mutex);
-    const std::uint64_t key = std::uint64_t{state.set} << 32 | state.partial;
-    if (const auto found = m_allowed.find(key); found != m_allowed.end())
-        return found->second;
+    if (m_allowed[state.id])
+        return m_allowed[state.id];
     auto bits = std::make_shared<std::vector<std::uint64_t>>(static_cast<std::size_t>(m_trie->vocabSize()) / 64 + 1, 0);
     if (!dead(state))
-        walk(0, state, *bits);
+        walk(0, state.id, *bits);
     // A long run through many states keeps at most 64 MB of answers.
     m_allowedBytes += bits->size() * sizeof(std::uint64_t);
     if (m_allowedBytes > (std::size_t{64} << 20)) {
-        m_allowed.clear();
+        for (auto& kept : m_allowed)
+            kept.reset();
         m_allowedBytes = bits->size() * sizeof(std::uint64_t);
     }
-    m_allowed.emplace(key, bits);
+    m_allowed[state.id] = bits;
     return bits;
 }
 

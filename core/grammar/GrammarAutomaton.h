@@ -14,23 +14,23 @@ namespace swb {
 
 // Runs a Grammar over bytes the way llama.cpp's grammar sampler does: a state is the set of parse stacks
 // (positions in the rules, innermost last) that the text so far leaves open, plus the first bytes of a
-// UTF-8 character not yet complete. Stacks and stack sets are interned as they are met, and the steps
-// between them remembered, so a state seen before costs a table lookup; allowed() walks the token trie
-// once per state and keeps the answer. Thread-safe (one lock; a chain's clones share one automaton).
+// UTF-8 character not yet complete. Stacks, stack sets and states are interned as they are met, and each
+// state's 256 byte steps kept in a row as they are found: the automaton becomes, lazily, a DFA over bytes,
+// and the trie walk of allowed() an array lookup per edge. allowed() keeps its answer per state.
+// Thread-safe (one lock; a chain's clones share one automaton).
 class GrammarAutomaton {
 public:
     GrammarAutomaton(Grammar grammar, std::shared_ptr<const TokenTrie> trie);
 
     struct State {
-        std::uint32_t set = 0;     // interned stack set; 0 is the empty set: nothing can continue
-        std::uint32_t partial = 0; // an unfinished UTF-8 character: value << 5 | length << 2 | bytes to come
+        std::uint32_t id = 0; // 0: nothing can continue
         bool operator==(const State&) const = default;
     };
 
     State start();
     // The state after `bytes`; dead() when the grammar refuses them.
     State advance(State state, std::string_view bytes);
-    static bool dead(State state) { return state.set == 0; }
+    static bool dead(State state) { return state.id == 0; }
     // Whether the text so far is a whole string of the grammar (an end token may come).
     bool complete(State state);
     // Bit i set: token i's bytes can continue the text (the end tokens are not in the trie).
@@ -49,8 +49,23 @@ private:
     std::uint32_t internSet(std::vector<std::uint32_t>& stacks);
     std::uint32_t step(std::uint32_t set, std::uint32_t cp);
     bool partialViable(std::uint32_t set, std::uint32_t partial) const;
-    State feed(State state, std::uint8_t byte, bool& charDone);
-    void walk(std::uint32_t node, State state, std::vector<std::uint64_t>& bits);
+    // Where the text stands: a stack set and an unfinished UTF-8 character (value << 5 | length << 2 |
+    // bytes to come; 0 when none).
+    struct Position {
+        std::uint32_t set = 0;
+        std::uint32_t partial = 0;
+    };
+    std::uint32_t internPosition(Position position);
+    // The state after one byte (the trie walk's inner step): its row entry, computed on first use.
+    std::uint32_t feed(std::uint32_t state, std::uint8_t byte) {
+        const std::uint32_t next = m_rows[std::size_t{state} * 256 + byte];
+        return next != kUnknown ? next : feedUncached(state, byte);
+    }
+    std::uint32_t feedUncached(std::uint32_t state, std::uint8_t byte);
+    Position byteStep(Position position, std::uint8_t byte);
+    void walk(std::uint32_t node, std::uint32_t state, std::vector<std::uint64_t>& bits);
+
+    static constexpr std::uint32_t kUnknown = 0xFFFFFFFF;
 
     std::vector<GrammarElement> m_elements; // every rule, one after another
     std::vector<std::uint32_t> m_ruleStart;
@@ -64,9 +79,12 @@ private:
     std::vector<std::vector<std::uint32_t>> m_sets; // 0: the empty set
     std::unordered_map<std::string, std::uint32_t> m_setIds;
     std::unordered_map<std::uint64_t, std::uint32_t> m_steps; // set << 21 | code point -> set
-    std::unordered_map<std::uint64_t, std::shared_ptr<const std::vector<std::uint64_t>>> m_allowed;
+    std::vector<Position> m_positions;                        // by state id; 0: dead
+    std::unordered_map<std::uint64_t, std::uint32_t> m_positionIds;
+    std::vector<std::uint32_t> m_rows; // state * 256 + byte -> state, kUnknown until found
+    std::vector<std::shared_ptr<const std::vector<std::uint64_t>>> m_allowed; // by state id
     std::size_t m_allowedBytes = 0;
-    std::uint32_t m_startSet = 0;
+    std::uint32_t m_start = 0;
 };
 
 } // namespace swb

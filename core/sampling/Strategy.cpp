@@ -48,30 +48,23 @@ std::vector<SamplerSpec> reorderForEngine(const std::vector<SamplerSpec>& sample
     // Ranks follow each engine's pipeline: transformers' _get_logits_processor (processors, then
     // warpers temperature, top_k, top_p, min_p, typical, epsilon, eta); llama.cpp's default sampler
     // sequence (logit bias, penalties, dry, top_n_sigma, top_k, typical, top_p, min_p, xtc,
-    // temperature); vLLM's sampler (logits processors, penalties, temperature, top_k/top_p, min_p).
+    // temperature); vLLM's sampler (logits processors, penalties, temperature, top_k/top_p, min_p). A
+    // grammar comes first in llama.cpp (its resampling path masks the raw logits before the chain) and in
+    // vLLM (the structured-output bitmask), among the logits processors in transformers.
     // Samplers an engine lacks keep their relative place among its nearest kin.
-    static const QStringList hf = {QStringLiteral("logit_bias"),
-                                   QStringLiteral("repetition_penalty"),
-                                   QStringLiteral("penalties"),
-                                   QStringLiteral("dry"),
-                                   QStringLiteral("no_repeat_ngram"),
-                                   QStringLiteral("banned_tokens"),
-                                   QStringLiteral("banned_words"),
-                                   QStringLiteral("temperature"),
-                                   QStringLiteral("dynatemp"),
-                                   QStringLiteral("smoothing"),
-                                   QStringLiteral("top_h"),
-                                   QStringLiteral("top_k"),
-                                   QStringLiteral("top_p"),
-                                   QStringLiteral("min_p"),
-                                   QStringLiteral("typical"),
-                                   QStringLiteral("epsilon"),
-                                   QStringLiteral("eta"),
-                                   QStringLiteral("top_a"),
-                                   QStringLiteral("tfs"),
-                                   QStringLiteral("top_n_sigma"),
-                                   QStringLiteral("xtc")};
-    static const QStringList llamaCpp = {QStringLiteral("logit_bias"),
+    static const QStringList hf = {QStringLiteral("logit_bias"),      QStringLiteral("repetition_penalty"),
+                                   QStringLiteral("penalties"),       QStringLiteral("dry"),
+                                   QStringLiteral("no_repeat_ngram"), QStringLiteral("banned_tokens"),
+                                   QStringLiteral("banned_words"),    QStringLiteral("grammar"),
+                                   QStringLiteral("temperature"),     QStringLiteral("dynatemp"),
+                                   QStringLiteral("smoothing"),       QStringLiteral("top_h"),
+                                   QStringLiteral("top_k"),           QStringLiteral("top_p"),
+                                   QStringLiteral("min_p"),           QStringLiteral("typical"),
+                                   QStringLiteral("epsilon"),         QStringLiteral("eta"),
+                                   QStringLiteral("top_a"),           QStringLiteral("tfs"),
+                                   QStringLiteral("top_n_sigma"),     QStringLiteral("xtc")};
+    static const QStringList llamaCpp = {QStringLiteral("grammar"),
+                                         QStringLiteral("logit_bias"),
                                          QStringLiteral("banned_tokens"),
                                          QStringLiteral("banned_words"),
                                          QStringLiteral("no_repeat_ngram"),
@@ -92,7 +85,8 @@ std::vector<SamplerSpec> reorderForEngine(const std::vector<SamplerSpec>& sample
                                          QStringLiteral("temperature"),
                                          QStringLiteral("dynatemp"),
                                          QStringLiteral("smoothing")};
-    static const QStringList vllm = {QStringLiteral("logit_bias"),
+    static const QStringList vllm = {QStringLiteral("grammar"),
+                                     QStringLiteral("logit_bias"),
                                      QStringLiteral("banned_tokens"),
                                      QStringLiteral("banned_words"),
                                      QStringLiteral("no_repeat_ngram"),

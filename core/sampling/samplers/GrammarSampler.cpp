@@ -38,16 +38,28 @@ public:
             (void)candidates.observeSoftmax(); // for the kept mass only: see observeSoftmax()
         const std::uint64_t* bits = allowed->data();
         const std::span<const TokenId> ids = candidates.ids();
-        std::vector<std::uint8_t> keep(ids.size());
+        std::vector<std::uint8_t>& keep = m_keep;
+        keep.resize(ids.size());
+        const auto vocab = static_cast<std::uint32_t>(m_automaton->trie().vocabSize());
         std::size_t kept = 0;
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            const auto id = static_cast<std::uint32_t>(ids[i]);
-            bool ok =
-                id < static_cast<std::uint32_t>(m_automaton->trie().vocabSize()) && ((bits[id / 64] >> (id % 64)) & 1);
-            if (!ok && complete)
-                ok = std::find(ends.begin(), ends.end(), ids[i]) != ends.end();
-            keep[i] = ok;
-            kept += ok;
+        if (candidates.idOrdered() && ids.size() == vocab) { // the whole vocabulary: index is id
+            for (std::size_t i = 0; i < ids.size(); ++i)
+                kept += keep[i] = static_cast<std::uint8_t>((bits[i / 64] >> (i % 64)) & 1);
+            if (complete)
+                for (TokenId end : ends)
+                    if (static_cast<std::uint32_t>(end) < vocab && !keep[static_cast<std::size_t>(end)]) {
+                        keep[static_cast<std::size_t>(end)] = 1;
+                        ++kept;
+                    }
+        } else {
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                const auto id = static_cast<std::uint32_t>(ids[i]);
+                bool ok = id < vocab && ((bits[id / 64] >> (id % 64)) & 1);
+                if (!ok && complete)
+                    ok = std::find(ends.begin(), ends.end(), ids[i]) != ends.end();
+                keep[i] = ok;
+                kept += ok;
+            }
         }
         if (kept == 0) {
             context.deadEnd = candidates.size() < static_cast<std::size_t>(candidates.vocabSize())
@@ -78,26 +90,33 @@ public:
     void reset() override { m_state = m_automaton->start(); }
 
 private:
+    // The most probable refused tokens (ties by id), kept in a short sorted list in one pass.
     static std::vector<TokenId> mostProbableRefused(const Candidates& candidates,
                                                     const std::vector<std::uint8_t>& keep) {
-        std::vector<std::pair<float, TokenId>> refused;
-        for (std::size_t i = 0; i < keep.size(); ++i)
-            if (!keep[i])
-                refused.emplace_back(candidates.prob(i), candidates.id(i));
-        const std::size_t shown = std::min(kRefusedShown, refused.size());
-        std::partial_sort(refused.begin(), refused.begin() + static_cast<std::ptrdiff_t>(shown), refused.end(),
-                          [](const auto& a, const auto& b) {
-                              return a.first > b.first || (a.first == b.first && a.second < b.second);
-                          });
+        std::vector<std::pair<float, TokenId>> best;
+        const auto before = [](const std::pair<float, TokenId>& a, const std::pair<float, TokenId>& b) {
+            return a.first > b.first || (a.first == b.first && a.second < b.second);
+        };
+        for (std::size_t i = 0; i < keep.size(); ++i) {
+            if (keep[i])
+                continue;
+            const std::pair<float, TokenId> item{candidates.prob(i), candidates.id(i)};
+            if (best.size() == kRefusedShown && !before(item, best.back()))
+                continue;
+            best.insert(std::upper_bound(best.begin(), best.end(), item, before), item);
+            if (best.size() > kRefusedShown)
+                best.pop_back();
+        }
         std::vector<TokenId> out;
-        for (std::size_t i = 0; i < shown; ++i)
-            out.push_back(refused[i].second);
+        for (const auto& [p, id] : best)
+            out.push_back(id);
         return out;
     }
 
     std::shared_ptr<GrammarAutomaton> m_automaton;
     std::vector<TokenId> m_endTokens;
     GrammarAutomaton::State m_state;
+    std::vector<std::uint8_t> m_keep; // reused between steps
 };
 
 // The GBNF text a grammar stage stands for: its gbnf, its json_schema converted, or any JSON.

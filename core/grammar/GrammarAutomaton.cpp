@@ -1,6 +1,7 @@
 #include "grammar/GrammarAutomaton.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace swb {
 
@@ -82,6 +83,28 @@ GrammarAutomaton::GrammarAutomaton(Grammar grammar, std::shared_ptr<const TokenT
     m_rows.assign(256, 0);
     m_allowed.emplace_back();
     m_start = internPosition({internSet(stacks), 0});
+}
+
+Result<std::shared_ptr<GrammarAutomaton>> GrammarAutomaton::shared(const std::string& gbnf,
+                                                                   std::shared_ptr<const TokenTrie> trie) {
+    static std::mutex mutex;
+    static std::vector<std::tuple<std::string, const TokenTrie*, std::weak_ptr<GrammarAutomaton>>> known;
+    {
+        std::lock_guard lock(mutex);
+        std::erase_if(known, [](const auto& entry) { return std::get<2>(entry).expired(); });
+        for (const auto& [text, over, automaton] : known)
+            if (over == trie.get() && text == gbnf)
+                if (std::shared_ptr<GrammarAutomaton> alive = automaton.lock())
+                    return alive;
+    }
+    Result<Grammar> grammar = parseGbnf(gbnf);
+    if (!grammar)
+        return grammar.error();
+    const TokenTrie* over = trie.get();
+    auto automaton = std::make_shared<GrammarAutomaton>(std::move(grammar).value(), std::move(trie));
+    std::lock_guard lock(mutex);
+    known.emplace_back(gbnf, over, automaton);
+    return automaton;
 }
 
 std::uint32_t GrammarAutomaton::stack(std::uint32_t top, std::uint32_t below) {
@@ -171,10 +194,14 @@ bool GrammarAutomaton::partialViable(std::uint32_t set, std::uint32_t partial) c
     static constexpr std::uint32_t kLowest[5] = {0, 0, 0x80, 0x800, 0x10000};
     const std::uint32_t low = std::max(partialValue(partial) << (6 * remaining), kLowest[partialLength(partial)]);
     const std::uint32_t high = std::min(((partialValue(partial) + 1) << (6 * remaining)) - 1, 0x10FFFFu);
-    if (low > high)
-        return false;
+    // Surrogates are not characters of UTF-8: only the parts of the range outside them count.
+    const std::pair<std::uint32_t, std::uint32_t> parts[2] = {{low, std::min(high, 0xD7FFu)},
+                                                              {std::max(low, 0xE000u), high}};
     return std::any_of(m_sets[set].begin(), m_sets[set].end(), [&](std::uint32_t id) {
-        return id != 0 && setMatchesRange(&m_elements[m_stacks[id].top], low, high);
+        return id != 0 && std::any_of(std::begin(parts), std::end(parts), [&](const auto& part) {
+                   return part.first <= part.second &&
+                          setMatchesRange(&m_elements[m_stacks[id].top], part.first, part.second);
+               });
     });
 }
 
@@ -219,8 +246,8 @@ GrammarAutomaton::Position GrammarAutomaton::byteStep(Position state, std::uint8
         return partialViable(state.set, partial) ? Position{state.set, partial} : Position{0, 0};
     }
     static constexpr std::uint32_t kLowest[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (value < kLowest[length] || value > 0x10FFFF)
-        return {0, 0}; // overlong or beyond Unicode
+    if (value < kLowest[length] || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+        return {0, 0}; // overlong, beyond Unicode, or a surrogate (not UTF-8: RFC 3629)
     return {step(state.set, value), 0};
 }
 

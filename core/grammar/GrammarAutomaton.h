@@ -21,6 +21,11 @@ namespace swb {
 class GrammarAutomaton {
 public:
     GrammarAutomaton(Grammar grammar, std::shared_ptr<const TokenTrie> trie);
+    // The automaton of a GBNF text over a trie, shared by every chain that uses it while any does (the
+    // runs of a batch, the server's requests): what one run's steps found, the next finds ready. One
+    // sentence when the text does not parse.
+    static Result<std::shared_ptr<GrammarAutomaton>> shared(const std::string& gbnf,
+                                                            std::shared_ptr<const TokenTrie> trie);
 
     struct State {
         std::uint32_t id = 0; // 0: nothing can continue

@@ -6,18 +6,27 @@
 // here; its place in the chain; a dead end ending a run.
 
 #include <cmath>
+#include <set>
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include "JsonSchemaCheck.h"
 #include "TestSupport.h"
+#include "cli/RandomModelWriter.h"
+#include "generation/Generator.h"
 #include "grammar/Grammar.h"
 #include "grammar/GrammarAutomaton.h"
 #include "grammar/JsonSchemaGrammar.h"
+#include "model/Model.h"
 #include "sampling/SamplerChain.h"
 #include "sampling/Strategy.h"
+#include "tokenizer/TokenizerLoader.h"
 
 using namespace swb;
 
@@ -108,6 +117,8 @@ private slots:
     void jsonSchemaRefusesWhatItDoesNotKnow_data();
     void jsonSchemaRefusesWhatItDoesNotKnow();
     void jsonSchemaGrammarsByHand();
+    void seededRunsFollowTheirSchemas_data();
+    void seededRunsFollowTheirSchemas();
 };
 
 void GrammarTest::handWrittenGrammars_data() {
@@ -377,6 +388,83 @@ void GrammarTest::jsonSchemaGrammarsByHand() {
         R"({"type":"object","properties":{"b":{"const":1},"a":{"const":2}},"required":["a","b"],"propertyOrdering":["b","a"]})",
         {R"({"b":1,"a":2})"}, {R"({"a":2,"b":1})"});
     check(R"({"type":"string","format":"date"})", {R"("2026-12-07")"}, {R"("2026-13-07")", R"("07.12.2026")"});
+}
+
+void GrammarTest::seededRunsFollowTheirSchemas_data() {
+    QTest::addColumn<bool>("random");
+    QTest::newRow("demo model") << false;
+    QTest::newRow("random 32k-vocabulary model") << true;
+}
+
+// 200 seeded runs per schema of tests/data/grammar/schemas, each read back and validated by the test's own
+// reader and validator (JsonSchemaCheck.h).
+void GrammarTest::seededRunsFollowTheirSchemas() {
+    QFETCH(bool, random);
+    QTemporaryDir dir;
+    QString path = test::demoModel();
+    if (random) {
+        path = dir.filePath("random-32k.gguf");
+        cli::RandomShape shape;
+        shape.dim = 64;
+        shape.layers = 1;
+        shape.heads = 2;
+        shape.hidden = 128;
+        shape.vocab = 32000;
+        QCOMPARE(cli::writeRandomGguf(path, shape, QStringLiteral("f32"), 3), QString());
+    }
+    Result<std::unique_ptr<Model>> model = Model::load(path);
+    QVERIFY(model);
+    Result<std::unique_ptr<Tokenizer>> tokenizer = loadTokenizer(path);
+    QVERIFY(tokenizer);
+    Generator generator(*model.value(), *tokenizer.value());
+    const QDir schemas(QStringLiteral(SWB_TEST_DATA_DIR "/grammar/schemas"));
+    const QStringList files = schemas.entryList({"*.json"}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 10);
+    for (const QString& file : files) {
+        QFile in(schemas.filePath(file));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QJsonObject schema = QJsonDocument::fromJson(in.readAll()).object();
+        std::vector<GenerationRequest> requests(200);
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            Result<Strategy> strategy =
+                Strategy::fromJson({{"seed", int(i)},
+                                    {"samplers", QJsonArray{QJsonObject{{"type", "grammar"}, {"json_schema", schema}},
+                                                            QJsonObject{{"type", "dist"}}}}});
+            QVERIFY2(strategy, qPrintable(file));
+            requests[i].prompt = "Data:";
+            requests[i].strategy = strategy.value();
+            requests[i].maxTokens = 400;
+            requests[i].traceLevel = TraceLevel::Scalars;
+        }
+        std::set<std::string> distinct;
+        const std::vector<Result<GenerationResult>> results = generator.generateBatch(requests);
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            QVERIFY2(results[i], qPrintable(file + ": " + (results[i] ? QString() : results[i].error().message)));
+            const GenerationResult& run = results[i].value();
+            std::string text;
+            for (const GeneratedStep& step : run.steps)
+                text += tokenizer.value()->piece(step.token);
+            QVERIFY2(run.finish == FinishReason::Eos,
+                     qPrintable(QString("%1, seed %2: finished %3 after %4")
+                                    .arg(file)
+                                    .arg(i)
+                                    .arg(finishReasonName(run.finish), QString::fromStdString(text))));
+            test::JsonReader reader;
+            const std::optional<test::JsonNode> value = reader.read(text);
+            QVERIFY2(value, qPrintable(QString("%1, seed %2: %3 in %4")
+                                           .arg(file)
+                                           .arg(i)
+                                           .arg(QString::fromStdString(reader.error()), QString::fromStdString(text))));
+            const std::string problem = test::validate(*value, schema, schema);
+            QVERIFY2(problem.empty(),
+                     qPrintable(QString("%1, seed %2: %3 in %4")
+                                    .arg(file)
+                                    .arg(i)
+                                    .arg(QString::fromStdString(problem), QString::fromStdString(text))));
+            distinct.insert(text);
+        }
+        QVERIFY2(distinct.size() > 1, qPrintable(file)); // the seeds draw different documents
+    }
 }
 
 QTEST_GUILESS_MAIN(GrammarTest)

@@ -11,6 +11,7 @@
 
 #include "chat/ChatTemplate.h"
 #include "cli/ChatArguments.h"
+#include "cli/GrammarArgument.h"
 #include "cli/ModelArguments.h"
 #include "cli/Subcommand.h"
 #include "evaluation/PromptFile.h"
@@ -42,7 +43,7 @@ int runBatch(const Invocation& call) {
             failBadInput(strategy.error().message);
         if (strategy->name.isEmpty())
             strategy->name = text.size() <= 40 ? text : text.left(37) + QStringLiteral("...");
-        plan.strategies.push_back(std::move(strategy).value());
+        plan.strategies.push_back(applyGrammarArgument(call, std::move(strategy).value()));
     }
     plan.samples = static_cast<int>(call.integer(QStringLiteral("samples"), 1, 1, 100000));
     plan.baseSeed = static_cast<std::uint64_t>(call.integer(QStringLiteral("seed"), 0, 0, 1LL << 52));
@@ -131,6 +132,7 @@ Subcommand batchSubcommand() {
                            "sample; resumable."),
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
+                parser.addOption(grammarOption());
                 parser.addOptions({
                     {QStringLiteral("prompts"),
                      QStringLiteral("Prompt file: .txt (a prompt per line), .jsonl (\"prompt\" field, or "

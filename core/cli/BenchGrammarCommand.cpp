@@ -8,9 +8,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "JsonError.h"
 #include "Rng.h"
 #include "cli/Subcommand.h"
+#include "sampling/GrammarStage.h"
 #include "sampling/SamplerChain.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -81,22 +81,6 @@ std::vector<float> noisyRow(std::size_t vocab, Pcg64& rng, TokenId end) {
     if (end >= 0 && static_cast<std::size_t>(end) < vocab)
         row[static_cast<std::size_t>(end)] = 12.0f;
     return row;
-}
-
-QJsonObject grammarStage(const QString& path) {
-    QFile file;
-    openInput(file, path);
-    const QByteArray bytes = readInput(file, path);
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
-        QJsonParseError error;
-        const QJsonDocument schema = QJsonDocument::fromJson(bytes, &error);
-        if (!schema.isObject())
-            failBadInput(QStringLiteral("%1 is not a JSON schema: %2")
-                             .arg(path, error.error != QJsonParseError::NoError ? jsonErrorWhere(bytes, error)
-                                                                                : QStringLiteral("not an object")));
-        return {{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("json_schema"), schema.object()}};
-    }
-    return {{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("gbnf"), QString::fromUtf8(bytes)}};
 }
 
 struct Timing {
@@ -177,13 +161,14 @@ int runGrammarBench(const Invocation& call) {
                 QStringLiteral("--vocab %1 is smaller than the tokenizer's %2 tokens").arg(size).arg(realVocab));
         tokenizer = std::make_unique<GrownTokenizer>(std::move(tokenizer), size);
     }
-    const QJsonObject stage = grammarStage(call.args.value(QStringLiteral("grammar")));
-    const QJsonObject plain = Strategy::parse(QStringLiteral("llamacpp-default")).value().toJson();
-    QJsonObject constrained = plain;
-    QJsonArray samplers = plain.value(QLatin1String("samplers")).toArray();
-    samplers.prepend(stage); // where llama.cpp applies it
-    constrained.insert(QStringLiteral("samplers"), samplers);
-    Result<Strategy> withGrammar = Strategy::fromJson(constrained);
+    const QString grammarPath = call.args.value(QStringLiteral("grammar"));
+    QFile file;
+    openInput(file, grammarPath);
+    Result<SamplerSpec> stage = grammarStageFromFile(grammarPath, readInput(file, grammarPath));
+    if (!stage)
+        failBadInput(stage.error().message);
+    const Strategy plain = Strategy::parse(QStringLiteral("llamacpp-default")).value();
+    Result<Strategy> withGrammar = withGrammarFirst(plain, stage.value());
     if (!withGrammar)
         failBadInput(withGrammar.error().message);
 
@@ -193,7 +178,7 @@ int runGrammarBench(const Invocation& call) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - buildStart).count();
     if (!grammarChain)
         failBadInput(grammarChain.error().message);
-    Result<SamplerChain> plainChain = SamplerChain::build(Strategy::fromJson(plain).value(), tokenizer.get(), 1);
+    Result<SamplerChain> plainChain = SamplerChain::build(plain, tokenizer.get(), 1);
 
     Pcg64 rng(11);
     std::vector<std::vector<float>> rows;

@@ -12,6 +12,7 @@
 
 #include "chat/ChatTemplate.h"
 #include "cli/ChatArguments.h"
+#include "cli/GrammarArgument.h"
 #include "cli/ModelArguments.h"
 #include "cli/OutputFile.h"
 #include "cli/RunStoreArgument.h"
@@ -232,7 +233,7 @@ PromptArguments readPromptArguments(const Invocation& call) {
     return input;
 }
 
-// --strategy (greedy by default) with --seed and every --stop.
+// --strategy (greedy by default) with --seed, every --stop and --grammar.
 Strategy strategyFromArguments(const Invocation& call) {
     Result<Strategy> strategy =
         Strategy::parse(call.args.isSet(QStringLiteral("strategy")) ? call.args.value(QStringLiteral("strategy"))
@@ -247,7 +248,7 @@ Strategy strategyFromArguments(const Invocation& call) {
             failBadInput(QStringLiteral("--stop needs a non-empty string"));
         strategy->stop.push_back(stop.toStdString());
     }
-    return std::move(strategy).value();
+    return applyGrammarArgument(call, std::move(strategy).value());
 }
 
 // A conversation: the messages given, or the prompt as the user's one message (after --system); empty when not
@@ -339,6 +340,8 @@ QJsonObject generationJson(const GenerationResult& result, const GenerationReque
         out.insert(QStringLiteral("run_id"), runId);
     if (result.finish == FinishReason::StopString)
         out.insert(QStringLiteral("stop_string"), QString::fromStdString(result.stopString));
+    if (!result.finishDetail.isEmpty())
+        out.insert(QStringLiteral("finish_detail"), result.finishDetail);
     if (chat)
         out.insert(QStringLiteral("prompt"), QString::fromStdString(prompt));
     if (result.beam) {
@@ -441,6 +444,8 @@ int runGenerate(const Invocation& call) {
     }
     for (const QString& warning : loaded.model->warnings())
         call.err << "swb: warning: " << warning << '\n';
+    if (!json && result->finish == FinishReason::GrammarDeadEnd)
+        call.err << "swb: stopped: " << result->finishDetail << '\n';
     return 0;
 }
 
@@ -448,14 +453,17 @@ int runGenerate(const Invocation& call) {
 
 Subcommand generateSubcommand() {
     return {QStringLiteral("generate"),
-            QStringLiteral("swb generate [--model PATH|http://HOST:PORT/v1 [--api-key KEY]] [--tokenizer PATH] (--prompt T | --prompt-file F | "
-                           "--prompt-ids IDS) "
-                           "[--strategy S] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
-                           "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE] [--stop S]... "
-                           "[--chat [--system T] | --messages FILE.json] [--chat-template FILE]"),
+            QStringLiteral(
+                "swb generate [--model PATH|http://HOST:PORT/v1 [--api-key KEY]] [--tokenizer PATH] (--prompt T | "
+                "--prompt-file F | "
+                "--prompt-ids IDS) "
+                "[--strategy S] [--grammar FILE] [--max-tokens N] [--seed S] [--threads N] [--device cpu|cuda] "
+                "[--dtype f32|f16|bf16] [--echo] [--json] [--trace FILE.jsonl] [--db FILE] [--stop S]... "
+                "[--chat [--system T] | --messages FILE.json] [--chat-template FILE]"),
             QStringLiteral("Generate text with a sampling strategy, streaming it to stdout."),
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
+                parser.addOption(grammarOption());
                 parser.addOptions({
                     {QStringLiteral("prompt"), QStringLiteral("Prompt text."), QStringLiteral("T")},
                     {QStringLiteral("prompt-file"), QStringLiteral("File holding the prompt."), QStringLiteral("F")},

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 
 #include "JsonError.h"
+#include "cli/GrammarArgument.h"
 #include "cli/ModelArguments.h"
 #include "cli/OutputFile.h"
 #include "cli/Subcommand.h"
@@ -49,7 +50,7 @@ SweepSpec sweepFromArguments(const Invocation& call) {
                                                                                        : QStringLiteral("llamacpp-default"));
     if (!base)
         failBadInput(base.error().message);
-    spec.base = base.value();
+    spec.base = applyGrammarArgument(call, base.value());
     Result<SweepAxis> x = SweepAxis::parse(call.required(QStringLiteral("x")));
     if (!x)
         failBadInput(x.error().message);
@@ -150,6 +151,7 @@ Subcommand sweepSubcommand() {
                            "cell as CSV; resumable."),
             [](QCommandLineParser& parser) {
                 declareModelArguments(parser);
+                parser.addOption(grammarOption());
                 parser.addOptions({
                     {QStringLiteral("strategy"), QStringLiteral("The base strategy (default: the llamacpp-default preset)."),
                      QStringLiteral("S")},

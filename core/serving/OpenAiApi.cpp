@@ -9,6 +9,8 @@
 
 #include "JsonError.h"
 #include "chat/ChatTemplate.h"
+#include "sampling/GrammarStage.h"
+#include "sampling/SamplerRegistry.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
@@ -273,11 +275,20 @@ QString roleOf(const QJsonValue& message) {
 
 // A field the endpoint does not know, refused.
 std::optional<ApiError> refuseUnknownFields(const QJsonObject& json, bool chat) {
-    QStringList known = {QStringLiteral("model"),  QStringLiteral("max_tokens"), QStringLiteral("n"),
-                         QStringLiteral("stream"), QStringLiteral("stream_options"), QStringLiteral("stop"),
-                         QStringLiteral("seed"),   QStringLiteral("logprobs"),   QStringLiteral("user"),
-                         QStringLiteral("strategy"), QStringLiteral("post_sampling_probs"),
-                         QStringLiteral("return_tokens_as_token_ids")};
+    QStringList known = {QStringLiteral("model"),
+                         QStringLiteral("max_tokens"),
+                         QStringLiteral("n"),
+                         QStringLiteral("stream"),
+                         QStringLiteral("stream_options"),
+                         QStringLiteral("stop"),
+                         QStringLiteral("seed"),
+                         QStringLiteral("logprobs"),
+                         QStringLiteral("user"),
+                         QStringLiteral("strategy"),
+                         QStringLiteral("post_sampling_probs"),
+                         QStringLiteral("return_tokens_as_token_ids"),
+                         QStringLiteral("grammar"),
+                         QStringLiteral("json_schema")};
     known += samplingFields();
     known += chat ? QStringList{QStringLiteral("messages"),        QStringLiteral("top_logprobs"),
                                 QStringLiteral("tools"),           QStringLiteral("tool_choice"),
@@ -314,20 +325,8 @@ Result<QJsonObject> plainContent(QJsonObject message) {
     return message;
 }
 
-// response_format and tool_choice: what is served ("text"; "auto", or "none" which leaves the tools out of the
-// prompt), and the rest refused, saying what is.
+// tool_choice: "auto", or "none" which leaves the tools out of the prompt; the rest refused, saying what is.
 std::optional<ApiError> refuseUnsupportedOutput(const QJsonObject& json) {
-    if (json.contains(QLatin1String("response_format"))) {
-        const QJsonValue format = json.value(QLatin1String("response_format"));
-        const QString type = format.toObject().value(QLatin1String("type")).toString();
-        if (!format.isObject() || type.isEmpty())
-            return fieldError(QStringLiteral("response_format"), QStringLiteral("must be an object with a type"));
-        if (type != QLatin1String("text"))
-            return fieldError(QStringLiteral("response_format"),
-                              QStringLiteral("type '%1' is not supported; this server answers in free text "
-                                             "(\"text\")")
-                                  .arg(type));
-    }
     if (json.contains(QLatin1String("tool_choice"))) {
         const QJsonValue choice = json.value(QLatin1String("tool_choice"));
         if (!choice.isString() ||
@@ -480,6 +479,82 @@ std::optional<ApiError> readStopsAndSeed(Reader& r, std::vector<std::string>& st
     return std::nullopt;
 }
 
+// A grammar stage's parameters, checked: the GBNF parses, the schema converts.
+std::variant<QJsonObject, ApiError> grammarStage(const QString& field, const QJsonObject& stage) {
+    Result<QJsonObject> params = validateSamplerParams(stage, 0);
+    if (!params) {
+        // The sentence without the sampler's position: the client named no sampler.
+        QString message = params.error().message;
+        const QString prefix = QStringLiteral("sampler 1 (grammar): ");
+        if (message.startsWith(prefix))
+            message = message.mid(prefix.size());
+        return fieldError(field, message);
+    }
+    return params.value();
+}
+
+// The output constraint a request asks for, as a grammar stage: chat's response_format (json_object; json_schema
+// with its schema, strict or not: the grammar holds the output to it either way), or llama.cpp's grammar (GBNF)
+// and json_schema fields. std::nullopt for free text.
+std::variant<std::optional<QJsonObject>, ApiError> outputGrammar(const Reader& r, bool chat) {
+    const QJsonObject& json = r.json;
+    std::optional<QJsonObject> stage;
+    QString field;
+    const auto set = [&](const QString& name, QJsonObject params) -> std::optional<ApiError> {
+        if (stage)
+            return fieldError(name, QStringLiteral("cannot be given beside '%1': give one constraint").arg(field));
+        params.insert(QStringLiteral("type"), QStringLiteral("grammar"));
+        stage = params;
+        field = name;
+        return std::nullopt;
+    };
+    if (chat && json.contains(QLatin1String("response_format"))) {
+        const QJsonValue format = json.value(QLatin1String("response_format"));
+        const QString type = format.toObject().value(QLatin1String("type")).toString();
+        if (!format.isObject() || type.isEmpty())
+            return fieldError(QStringLiteral("response_format"), QStringLiteral("must be an object with a type"));
+        if (type == QLatin1String("json_object")) {
+            (void)set(QStringLiteral("response_format"), {{QStringLiteral("json"), true}});
+        } else if (type == QLatin1String("json_schema")) {
+            const QJsonObject wrapper = format.toObject().value(QLatin1String("json_schema")).toObject();
+            const QJsonValue schema = wrapper.value(QLatin1String("schema"));
+            if (!schema.isObject())
+                return fieldError(QStringLiteral("response_format"),
+                                  QStringLiteral("json_schema must be an object whose \"schema\" is a JSON schema"));
+            const QJsonValue strict = wrapper.value(QLatin1String("strict"));
+            if (!strict.isUndefined() && !strict.isNull() && !strict.isBool())
+                return fieldError(QStringLiteral("response_format"),
+                                  QStringLiteral("json_schema.strict must be true or false"));
+            (void)set(QStringLiteral("response_format"), {{QStringLiteral("json_schema"), schema}});
+        } else if (type != QLatin1String("text")) {
+            return fieldError(
+                QStringLiteral("response_format"),
+                QStringLiteral("type '%1' is not supported (text, json_object and json_schema are)").arg(type));
+        }
+    }
+    if (r.has("grammar")) {
+        const QJsonValue gbnf = json.value(QLatin1String("grammar"));
+        if (!gbnf.isString() || gbnf.toString().isEmpty())
+            return fieldError(QStringLiteral("grammar"), QStringLiteral("must be a GBNF grammar (text)"));
+        if (std::optional<ApiError> twice = set(QStringLiteral("grammar"), {{QStringLiteral("gbnf"), gbnf}}))
+            return *twice;
+    }
+    if (r.has("json_schema")) {
+        const QJsonValue schema = json.value(QLatin1String("json_schema"));
+        if (!schema.isObject())
+            return fieldError(QStringLiteral("json_schema"), QStringLiteral("must be a JSON schema (an object)"));
+        if (std::optional<ApiError> twice =
+                set(QStringLiteral("json_schema"), {{QStringLiteral("json_schema"), schema}}))
+            return *twice;
+    }
+    if (!stage)
+        return std::optional<QJsonObject>();
+    std::variant<QJsonObject, ApiError> checked = grammarStage(field, *stage);
+    if (std::holds_alternative<ApiError>(checked))
+        return std::get<ApiError>(checked);
+    return std::optional<QJsonObject>(std::get<QJsonObject>(checked));
+}
+
 // The strategy: "strategy", else the sampling fields, else the server's default.
 std::optional<ApiError> chooseStrategy(Reader& r, const ApiContext& context, ApiRequest& out) {
     const QJsonObject& json = r.json;
@@ -578,8 +653,19 @@ std::variant<ApiRequest, ApiError> parseApiRequest(const QByteArray& body, bool 
     if (r.error)
         return *r.error;
 
+    std::variant<std::optional<QJsonObject>, ApiError> constraint = outputGrammar(r, chat);
+    if (std::holds_alternative<ApiError>(constraint))
+        return std::get<ApiError>(constraint);
     if (std::optional<ApiError> error = chooseStrategy(r, context, out))
         return *error;
+    if (const std::optional<QJsonObject>& grammar = std::get<std::optional<QJsonObject>>(constraint)) {
+        Result<Strategy> constrained =
+            withGrammarFirst(request.strategy, SamplerSpec{QStringLiteral("grammar"), *grammar});
+        if (!constrained)
+            return ApiError{400, constrained.error().message + QStringLiteral("; leave out the request's constraint"),
+                            QStringLiteral("strategy")};
+        request.strategy = constrained.value();
+    }
     if (!stops.empty()) {
         request.strategy.stop.insert(request.strategy.stop.end(), stops.begin(), stops.end());
         if (request.strategy.stop.size() > 16)

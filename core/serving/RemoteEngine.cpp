@@ -12,6 +12,8 @@
 #include <QNetworkRequest>
 #include <QTimer>
 
+#include "grammar/JsonSchemaGrammar.h"
+
 namespace swb {
 
 namespace {
@@ -203,6 +205,46 @@ Status llamaCppGreedy(const Strategy& strategy, QJsonArray& order) {
     return {};
 }
 
+// A grammar stage as the engine's own field: llama.cpp's grammar and json_schema, vLLM's guided_grammar and
+// guided_json, OpenAI's response_format (JSON only). Any JSON goes as our GBNF where the engine takes GBNF.
+Status remoteGrammar(const QJsonObject& params, RemoteEngineKind engine, QJsonObject& fields) {
+    const QString gbnf = params.value(QLatin1String("gbnf")).toString();
+    const QJsonValue schema = params.value(QLatin1String("json_schema"));
+    const bool anyJson = params.value(QLatin1String("json")).toBool();
+    const QString name = remoteEngineName(engine);
+    switch (engine) {
+    case RemoteEngineKind::LlamaCpp:
+        if (schema.isObject())
+            fields.insert(QStringLiteral("json_schema"), schema);
+        else
+            fields.insert(QStringLiteral("grammar"), anyJson ? QString::fromStdString(anyJsonGbnf()) : gbnf);
+        return {};
+    case RemoteEngineKind::Vllm:
+        if (schema.isObject())
+            fields.insert(QStringLiteral("guided_json"), schema);
+        else if (anyJson)
+            fields.insert(QStringLiteral("response_format"),
+                          QJsonObject{{QStringLiteral("type"), QStringLiteral("json_object")}});
+        else
+            fields.insert(QStringLiteral("guided_grammar"), gbnf);
+        return {};
+    case RemoteEngineKind::OpenAi:
+        if (!gbnf.isEmpty())
+            return Error::badInput(QStringLiteral("%1 takes no grammar, only JSON (json_schema or json)").arg(name));
+        fields.insert(QStringLiteral("response_format"),
+                      schema.isObject() ? QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")},
+                                                      {QStringLiteral("json_schema"),
+                                                       QJsonObject{{QStringLiteral("name"), QStringLiteral("output")},
+                                                                   {QStringLiteral("schema"), schema},
+                                                                   {QStringLiteral("strict"), true}}}}
+                                        : QJsonObject{{QStringLiteral("type"), QStringLiteral("json_object")}});
+        return {};
+    case RemoteEngineKind::Swb:
+        break;
+    }
+    return {};
+}
+
 } // namespace
 
 Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineKind engine, int contextLength) {
@@ -260,11 +302,19 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
             return Error::badInput(QStringLiteral("vLLM applies penalties, temperature, top_k, top_p and min_p in that order; "
                                                   "this strategy orders them otherwise (give it \"order\": \"vllm\")"));
     }
-    // Every engine applies a logit bias before anything else.
-    for (std::size_t i = 1; i < strategy.samplers.size(); ++i)
-        if (strategy.samplers[i].type == QLatin1String("logit_bias"))
-            return Error::badInput(QStringLiteral("%1 applies logit_bias before every other sampler; this strategy has "
-                                                  "it later (move it first)").arg(name));
+    // Every engine applies a logit bias and a grammar before anything else (the two commute: the grammar's cut
+    // does not look at the logits).
+    std::size_t leading = 0;
+    while (leading < strategy.samplers.size() && (strategy.samplers[leading].type == QLatin1String("logit_bias") ||
+                                                  strategy.samplers[leading].type == QLatin1String("grammar")))
+        ++leading;
+    for (std::size_t i = leading; i < strategy.samplers.size(); ++i)
+        if (strategy.samplers[i].type == QLatin1String("logit_bias") ||
+            strategy.samplers[i].type == QLatin1String("grammar"))
+            return Error::badInput(
+                QStringLiteral("%1 applies %2 before every other sampler; this strategy has it later "
+                               "(move it first)")
+                    .arg(name, strategy.samplers[i].type));
     bool selected = false;
     for (const SamplerSpec& s : strategy.samplers) {
         const QByteArray type = s.type.toLatin1();
@@ -302,6 +352,9 @@ Result<QJsonObject> remoteSamplingFields(const Strategy& strategy, RemoteEngineK
             fields.insert(QStringLiteral("presence_penalty"), s.params.value(QLatin1String("presence")));
         } else if (type == "logit_bias") {
             fields.insert(QStringLiteral("logit_bias"), s.params.value(QLatin1String("bias")));
+        } else if (type == "grammar") {
+            if (Status status = remoteGrammar(s.params, engine, fields); !status)
+                return status.error();
         } else if (type == "xtc" && engine == RemoteEngineKind::LlamaCpp) {
             if (!othersAreDefaults(s, {"threshold", "probability"}))
                 return Error::badInput(QStringLiteral("%1 takes only the threshold and probability of the xtc sampler; "

@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include "HttpSupport.h"
+#include "JsonSchemaCheck.h"
 #include "TestSupport.h"
 #include "evaluation/PromptFile.h"
 #include "generation/Generator.h"
@@ -106,6 +107,7 @@ private slots:
     void remoteChatUsesTheEnginesTemplate();
     void remoteSamplingFieldsPerEngine_data();
     void remoteSamplingFieldsPerEngine();
+    void structuredOutputFollowsItsConstraint();
 };
 
 void TestServe::parserReadsWholeSplitAndPipelinedRequests() {
@@ -523,6 +525,26 @@ void TestServe::malformedRequestsGetErrorObjects_data() {
     QTest::newRow("chat without messages") << QByteArray("/v1/chat/completions") << QByteArray(R"({"prompt": "a"})") << 400 << "prompt";
     QTest::newRow("chat role") << QByteArray("/v1/chat/completions") << QByteArray(R"({"messages": [{"role": "robot", "content": "x"}]})") << 400 << "messages";
     QTest::newRow("top_logprobs alone") << QByteArray("/v1/chat/completions") << QByteArray(R"({"messages": [{"role": "user", "content": "x"}], "top_logprobs": 2})") << 400 << "top_logprobs";
+    QTest::newRow("schema keyword")
+        << QByteArray("/v1/chat/completions")
+        << QByteArray(
+               R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "integer", "minimum": 3}}}})")
+        << 400 << "response_format";
+    QTest::newRow("schema missing")
+        << QByteArray("/v1/chat/completions")
+        << QByteArray(
+               R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema", "json_schema": {"name": "n"}}})")
+        << 400 << "response_format";
+    QTest::newRow("format type")
+        << QByteArray("/v1/chat/completions")
+        << QByteArray(R"({"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "xml"}})") << 400
+        << "response_format";
+    QTest::newRow("GBNF syntax") << QByteArray("/v1/completions")
+                                 << QByteArray(R"({"prompt": "a", "grammar": "root ::= [a-"})") << 400 << "grammar";
+    QTest::newRow("two constraints")
+        << QByteArray("/v1/completions")
+        << QByteArray(R"({"prompt": "a", "grammar": "root ::= \"a\"", "json_schema": {"type": "integer"}})") << 400
+        << "json_schema";
     QTest::newRow("unknown path") << QByteArray("/v1/embeddings") << QByteArray("{}") << 404 << QString();
 }
 
@@ -1294,6 +1316,36 @@ void TestServe::remoteSamplingFieldsPerEngine_data() {
         << llama << R"({"samplers": [{"type": "xtc", "threshold": 0.1, "probability": 0.5}, {"type": "greedy"}]})"
         << ""
         << "xtc with probability 0.5 before greedy";
+    // Issue 36: a grammar goes as the engine's own field, first like a logit bias.
+    const QString kSchema = R"({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]})";
+    QTest::newRow("llama.cpp: json_schema")
+        << llama
+        << QString(R"({"samplers": [{"type": "grammar", "json_schema": %1}, {"type": "greedy"}]})").arg(kSchema)
+        << QString(R"({"json_schema": %1, "temperature": 0})").arg(kSchema) << "";
+    QTest::newRow("llama.cpp: grammar")
+        << llama
+        << R"({"samplers": [{"type": "logit_bias", "bias": {"5": 1}}, {"type": "grammar", "gbnf": "root ::= \"a\""}]})"
+        << R"({"grammar": "root ::= \"a\"", "logit_bias": {"5": 1}})"
+        << "";
+    QTest::newRow("vLLM: guided_json")
+        << vllm << QString(R"({"samplers": [{"type": "grammar", "json_schema": %1}]})").arg(kSchema)
+        << QString(R"({"guided_json": %1})").arg(kSchema) << "";
+    QTest::newRow("vLLM: guided_grammar") << vllm << R"({"samplers": [{"type": "grammar", "gbnf": "root ::= [ab]+"}]})"
+                                          << R"({"guided_grammar": "root ::= [ab]+"})"
+                                          << "";
+    QTest::newRow("OpenAI: response_format")
+        << openai << QString(R"({"samplers": [{"type": "grammar", "json_schema": %1}]})").arg(kSchema)
+        << QString(
+               R"({"response_format": {"type": "json_schema", "json_schema": {"name": "output", "schema": %1, "strict": true}}})")
+               .arg(kSchema)
+        << "";
+    QTest::newRow("OpenAI: no GBNF") << openai << R"({"samplers": [{"type": "grammar", "gbnf": "root ::= [ab]+"}]})"
+                                     << ""
+                                     << "takes no grammar";
+    QTest::newRow("grammar after another sampler")
+        << llama << R"({"samplers": [{"type": "top_k", "k": 5}, {"type": "grammar", "json": true}]})"
+        << ""
+        << "applies grammar before every other sampler";
     QTest::newRow("top_k with min_keep") << llama << R"({"samplers": [{"type": "top_k", "k": 40, "min_keep": 3}]})" << ""
                                          << "takes only the k of the top_k sampler";
 }
@@ -1319,3 +1371,62 @@ void TestServe::remoteSamplingFieldsPerEngine() {
 }
 
 #include "tst_serve.moc"
+
+// Issue 36: response_format json_schema and json_object on chat, llama.cpp's grammar and json_schema on completions;
+// what comes back follows its constraint (read and checked by the test's own JSON reader and validator).
+void TestServe::structuredOutputFollowsItsConstraint() {
+    ServeProcess serve({"--chat-template", chatTemplatePath()});
+    QVERIFY2(serve.port() > 0, serve.stderrText().constData());
+    const QJsonObject schema = object(R"({"type": "object", "properties": {"name": {"type": "string", "maxLength": 6},
+        "n": {"type": "integer"}, "ok": {"type": "boolean"}}, "required": ["name", "n", "ok"]})");
+    for (int seed = 0; seed < 5; ++seed) {
+        const QJsonObject body{
+            {"messages", QJsonArray{QJsonObject{{"role", "user"}, {"content", "Give me JSON."}}}},
+            {"max_tokens", 200},
+            {"seed", seed},
+            {"response_format",
+             QJsonObject{{"type", "json_schema"},
+                         {"json_schema", QJsonObject{{"name", "person"}, {"schema", schema}, {"strict", true}}}}}};
+        const HttpReply reply =
+            exchange(serve.port(), request("POST", "/v1/chat/completions", QJsonDocument(body).toJson()));
+        QCOMPARE(reply.status, 200);
+        const QJsonObject choice = object(reply.body).value("choices").toArray().at(0).toObject();
+        QCOMPARE(choice.value("finish_reason").toString(), QStringLiteral("stop"));
+        const std::string content = choice.value("message").toObject().value("content").toString().toStdString();
+        swb::test::JsonReader reader;
+        const std::optional<swb::test::JsonNode> value = reader.read(content);
+        QVERIFY2(value, (reader.error() + " in " + content).c_str());
+        const std::string problem = swb::test::validate(*value, schema, schema);
+        QVERIFY2(problem.empty(), (problem + " in " + content).c_str());
+    }
+    // json_object: any JSON value.
+    const QByteArray anyJson = R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": 200, "seed": 3,
+        "response_format": {"type": "json_object"}})";
+    HttpReply reply = exchange(serve.port(), request("POST", "/v1/chat/completions", anyJson));
+    QCOMPARE(reply.status, 200);
+    QJsonObject choice = object(reply.body).value("choices").toArray().at(0).toObject();
+    if (choice.value("finish_reason").toString() == QLatin1String("stop")) {
+        swb::test::JsonReader reader;
+        const std::string content = choice.value("message").toObject().value("content").toString().toStdString();
+        QVERIFY2(reader.read(content), (reader.error() + " in " + content).c_str());
+    }
+    // llama.cpp's grammar field on completions, greedy: the text is one of the grammar's strings.
+    reply = exchange(serve.port(), request("POST", "/v1/completions",
+                                           R"({"prompt": "In the beginning", "max_tokens": 20, "temperature": 0,
+                                               "grammar": "root ::= (\" God\" | \" the\" | \" was\")+ \".\""})"));
+    QCOMPARE(reply.status, 200);
+    choice = object(reply.body).value("choices").toArray().at(0).toObject();
+    const QString text = choice.value("text").toString();
+    if (choice.value("finish_reason").toString() == QLatin1String("stop"))
+        QVERIFY2(QRegularExpression("^( God| the| was)+\\.$").match(text).hasMatch(), qPrintable(text));
+    else
+        QVERIFY2(QRegularExpression("^( God| the| was)+$").match(text).hasMatch(), qPrintable(text));
+    // json_schema on completions.
+    reply =
+        exchange(serve.port(),
+                 request("POST", "/v1/completions",
+                         R"({"prompt": "x", "max_tokens": 50, "seed": 1, "json_schema": {"enum": ["yes", "no"]}})"));
+    QCOMPARE(reply.status, 200);
+    const QString answer = object(reply.body).value("choices").toArray().at(0).toObject().value("text").toString();
+    QVERIFY2(answer == QLatin1String("\"yes\"") || answer == QLatin1String("\"no\""), qPrintable(answer));
+}

@@ -1,6 +1,7 @@
 // The remote-engine client against llama.cpp's server (issue 40): strategies sent as llama.cpp's fields give
 // the local run's tokens for every greedy chain the mapping accepts; a stop string's end, the prompt ids from
-// /tokenize and the model row from /v1/models come through. Against a real llama-server when one is given
+// /tokenize and the model row from /v1/models come through; a grammar or JSON schema with greedy decoding
+// gives the local run's tokens (issue 36). Against a real llama-server when one is given
 // (LLAMA_SERVER_URL=http://HOST:PORT/v1 for a running one, or LLAMA_SERVER=path/to/llama-server with
 // LLAMA_SERVER_MODEL=stories260K.gguf to start one); otherwise against the exchanges such a server answered,
 // recorded in tests/data/llama-server (its README says how), replayed by a local server that answers only
@@ -193,6 +194,11 @@ private slots:
         }
     }
 
+    // Issue 36: a grammar (GBNF as llama.cpp's grammar field, a JSON schema as its json_schema field, converted
+    // by llama.cpp's own converter) with greedy decoding gives the local run's tokens on the same model.
+    void grammarGreedyGivesTheLocalTokens_data();
+    void grammarGreedyGivesTheLocalTokens();
+
     // A text prompt: its ids from the server's /tokenize equal ours; a stop string ends the run as
     // "stop_string" with the local text; the model row has the server's context, vocabulary and parameters.
     void stopStringsPromptIdsAndTheModelRow() {
@@ -274,6 +280,57 @@ private slots:
         }
     }
 };
+
+void TestRemoteLlamaCpp::grammarGreedyGivesTheLocalTokens_data() {
+    QTest::addColumn<QString>("stage");
+    QTest::newRow("lowercase words") << R"({"type": "grammar", "gbnf": "root ::= (\" \" [a-z]+)+ \".\""})";
+    QTest::newRow("a name, then words")
+        << R"({"type": "grammar", "gbnf": "root ::= \" \" [A-Z] [a-z]+ (\" \" [a-z]+){3,8} \".\""})";
+    QTest::newRow("digits") << R"({"type": "grammar", "gbnf": "root ::= [0-9]+"})";
+    QTest::newRow("two-byte characters")
+        << R"({"type": "grammar", "gbnf": "root ::= (\"\u00e9\" | \"\u00fc\" | \" \")+"})";
+    QTest::newRow("alternatives")
+        << R"({"type": "grammar", "gbnf": "root ::= \" the\" (\" cat\" | \" dog\" | \" bird\")* \" ran.\""})";
+    QTest::newRow("schema: object")
+        << R"({"type": "grammar", "json_schema": {"type": "object", "properties": {"age": {"type": "integer"}, "name": {"type": "string", "maxLength": 12}}, "required": ["age", "name"]}})";
+    QTest::newRow("schema: enum") << R"({"type": "grammar", "json_schema": {"enum": ["yes", "no", "maybe"]}})";
+    QTest::newRow("schema: array")
+        << R"({"type": "grammar", "json_schema": {"type": "array", "items": {"type": "integer"}, "maxItems": 3}})";
+    QTest::newRow("any JSON") << R"({"type": "grammar", "json": true})";
+}
+void TestRemoteLlamaCpp::grammarGreedyGivesTheLocalTokens() {
+    QFETCH(QString, stage);
+    SWB_REQUIRE_REFERENCE();
+    LlamaServer server;
+    if (server.address().isEmpty())
+        QSKIP("no llama-server given and no recorded exchanges");
+    const Result<RemoteModel> model = connectRemoteModel(server.address(), {});
+    QVERIFY2(model, qPrintable(model ? QString() : model.error().message + '\n' + server.unmatched()));
+    const QString strategy = QStringLiteral(R"({"samplers": [%1, {"type": "greedy"}]})").arg(stage);
+    const auto local = swb::test::runSwbProcess(
+        QStringList{"generate"} + localModel() +
+        QStringList{"--prompt", "Once upon a time", "--max-tokens", "24", "--json", "--strategy", strategy});
+    QVERIFY2(local.status == 0, local.err.constData());
+    QJsonArray localTokens = object(local.out).value("tokens").toArray();
+    // llama2.c stops at BOS (run.c), llama.cpp at the GGUF's EOS: the end token itself is not compared.
+    if (object(local.out).value("finish_reason").toString() == QLatin1String("eos"))
+        localTokens.removeLast();
+    RemoteRequest request;
+    for (const QJsonValue& id : object(local.out).value("prompt_ids").toArray())
+        request.promptIds.push_back(id.toInt());
+    request.strategy = Strategy::parse(strategy).value();
+    request.seed = 0;
+    request.maxTokens = 24;
+    request.topN = 2;
+    const Result<RemoteResult> remote = remoteGenerate(model.value(), request);
+    QVERIFY2(remote, qPrintable(remote ? QString() : remote.error().message + '\n' + server.unmatched()));
+    QJsonArray remoteTokens = tokensOf(remote.value());
+    if (remote->finishReason == QLatin1String("stop") && !remoteTokens.isEmpty())
+        remoteTokens.removeLast(); // llama.cpp's answer ends with its EOS
+    QCOMPARE(remoteTokens, localTokens);
+    QCOMPARE(remote->finishReason == QLatin1String("stop"),
+             object(local.out).value("finish_reason").toString() == QLatin1String("eos"));
+}
 
 QTEST_MAIN(TestRemoteLlamaCpp)
 #include "tst_remote_llamacpp.moc"

@@ -18,10 +18,11 @@ seed=0
 # CI's executions per harness: about 30 s each on the 2-core machine (fuzz/README.md), so that .ci/run
 # (build, suite, fuzz build and smoke) stays within 30 minutes.
 declare -A ciRuns=([http]=600000 [openai_request]=200000 [strategy]=400000 [chat_template]=60000
-    [tokenizer_json]=22000 [tokenize]=275000 [gguf]=225000 [safetensors]=500000 [llama2c]=40000 [csv]=500000)
+    [tokenizer_json]=22000 [tokenize]=275000 [gguf]=225000 [safetensors]=500000 [llama2c]=40000 [csv]=500000
+    [gbnf]=100000 [json_schema]=100000)
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
-targets="http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv"
+targets="http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv gbnf json_schema"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DSWB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 ninja -C "$build" $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) > "$build/build.log" 2>&1 ||
     { tail -40 "$build/build.log" >&2; exit 1; }

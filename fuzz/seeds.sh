@@ -6,7 +6,7 @@ swb=$1
 out=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
-for name in http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv; do
+for name in http openai_request strategy chat_template tokenizer_json tokenize gguf safetensors llama2c csv gbnf json_schema; do
     mkdir -p "$out/$name"
 done
 printf 'POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\n\r\n{"prompt":"hi"}' > "$out/http/post"
@@ -20,6 +20,9 @@ printf 'creative' > "$out/strategy/preset"
 printf '{"seed": 3, "order": "llama.cpp", "samplers": [{"type": "penalties", "frequency": 0.5}, {"type": "dry"}, {"type": "top_k", "k": 40}, {"type": "xtc"}, {"type": "temperature", "value": 0.8}, {"type": "dist"}], "stop": ["x"]}' > "$out/strategy/chain"
 printf '{"decoder": {"type": "beam", "beams": 4, "force_words": [" a", [" b", " c"]]}, "samplers": [{"type": "logit_bias", "bias": {"3": -5}}, {"type": "no_repeat_ngram", "n": 2}]}' > "$out/strategy/beam"
 printf '{"samplers": [{"type": "mirostat_v2", "tau": 4}], "decoder": {"type": "contrastive_search", "top_k": 3}}' > "$out/strategy/mirostat"
+printf '{"samplers": [{"type": "grammar", "json_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}, {"type": "grammar", "gbnf": "root ::= [a-z]+"}, {"type": "dist"}]}' > "$out/strategy/grammar"
+printf '1{"messages": [{"role": "user", "content": "x"}], "response_format": {"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "array", "items": {"enum": [1, "a"]}}}}}' > "$out/openai_request/schema"
+printf '0{"prompt": "x", "grammar": "root ::= [0-9]+", "n": 2}' > "$out/openai_request/grammar"
 cp "$src"/tests/data/chat-templates/templates/*.jinja "$out/chat_template/"
 # Every chat template llama.cpp keeps for its tests (issue 39): integer keys, Markup, generators, macros.
 cp "$src"/tests/data/chat-templates/llama-cpp/*.jinja "$out/chat_template/"
@@ -32,6 +35,12 @@ printf '{{ "ab" * 4611686018427387904 }}{{ ([1] * 4611686018427387904)|length }}
 printf '{%% set ns = namespace(s="a") %%}{%% for i in range(100) %%}{%% set ns.s = ns.s ~ ns.s %%}{%% endfor %%}' > "$out/chat_template/doubling"
 printf '{{ ([1] * 0 * 2000000002000)|length }}{{ ("" * 2000000002000)|length }}' > "$out/chat_template/empty-repeat"
 printf '{{ "a"|center(9999999999) }}{{ "a"|indent(9999999999) }}{{ {"a": 1}|tojson(indent=9999999999) }}' > "$out/chat_template/widths"
+# Grammars (issue 36): the test schemas, and GBNF with every construct.
+cp "$src"/tests/data/grammar/schemas/*.json "$src"/tests/data/grammar/dozen-fields.json "$out/json_schema/"
+printf '# a list\nroot ::= item ("," item)* end\nitem ::= [a-z]+ | "\\x41" | [^\\n"]{2,4} | ("x" | "y")?\nend ::= "." | "\\u00e9"\n' > "$out/gbnf/list"
+printf 'root ::= "{" ws "\\"k\\"" ws ":" ws [0-9]+ ws "}"\nws ::= [ \\t\\n]*\n' > "$out/gbnf/object"
+printf 'root ::= . [\\U0001F600-\\U0001F64F] "a"{1,3} "b"{2,}\n' > "$out/gbnf/unicode"
+printf '{"type": "string", "pattern": "^(a|b)+[0-9]{2,3}(?:x|y)?\\\\.$"}' > "$out/json_schema/pattern"
 cp "$src/resources/models/kjv-tiny/tokenizer.json" "$out/tokenizer_json/kjv-tiny.json"
 printf 'And God said, Let there be light: and there was light.\n\tünï <s></s> 1234' > "$out/tokenize/text"
 printf 'prompt,gold\n"a, b",1\n"multi\nline",\n' > "$out/csv/prompts"

@@ -121,6 +121,10 @@ std::uint32_t GrammarAutomaton::stack(std::uint32_t top, std::uint32_t below) {
 // Appends the stacks `id` stands for once every rule reference on top is replaced by the rule's
 // alternatives: each ends with a character set on top, or is empty (the grammar is complete).
 void GrammarAutomaton::expand(std::uint32_t id, std::vector<std::uint32_t>& out) {
+    if (out.size() > 4 * kMaxOpenStacks) {
+        m_overflowed = true;
+        return;
+    }
     if (id == 0) {
         out.push_back(0);
         return;
@@ -183,7 +187,16 @@ std::uint32_t GrammarAutomaton::step(std::uint32_t set, std::uint32_t cp) {
             const std::vector<std::uint32_t>& after = afterChar(id);
             next.insert(next.end(), after.begin(), after.end());
         }
-    const std::uint32_t result = internSet(next);
+    std::uint32_t result = 0;
+    if (m_overflowed || next.size() > 4 * kMaxOpenStacks) {
+        m_overflowed = true;
+    } else {
+        result = internSet(next);
+        if (m_sets[result].size() > kMaxOpenStacks) {
+            m_overflowed = true;
+            result = 0;
+        }
+    }
     m_steps.emplace(key, result);
     return result;
 }

@@ -42,6 +42,10 @@ public:
     std::shared_ptr<const std::vector<std::uint64_t>> allowed(State state);
 
     const TokenTrie& trie() const { return *m_trie; }
+    // More ways to read the text than kMaxOpenStacks were open at once (a grammar ambiguous without bound,
+    // such as nested repetitions of nullable rules): the state that would have held them is dead instead.
+    bool overflowed() const { return m_overflowed; }
+    static constexpr std::size_t kMaxOpenStacks = 2048;
 
 private:
     struct StackNode {
@@ -90,6 +94,7 @@ private:
     std::vector<std::shared_ptr<const std::vector<std::uint64_t>>> m_allowed; // by state id
     std::size_t m_allowedBytes = 0;
     std::uint32_t m_start = 0;
+    bool m_overflowed = false;
 };
 
 } // namespace swb

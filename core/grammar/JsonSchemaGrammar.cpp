@@ -1,5 +1,7 @@
 #include "grammar/JsonSchemaGrammar.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -233,6 +235,9 @@ private:
             std::string body;
             const QJsonArray types = type.toArray();
             for (int i = 0; i < types.size(); ++i) {
+                if (!types[i].isString())
+                    return fail(path + QStringLiteral("/type"),
+                                QStringLiteral("type must be a string or an array of strings"));
                 QJsonObject one = schema;
                 one.insert(QStringLiteral("type"), types[i]);
                 body += (i ? " | " : "") + visit(one, child(name, types[i].toString().toStdString()), path);
@@ -257,7 +262,7 @@ private:
         static const std::set<QString> kinds = {
             QStringLiteral("object"),  QStringLiteral("array"),   QStringLiteral("string"), QStringLiteral("number"),
             QStringLiteral("integer"), QStringLiteral("boolean"), QStringLiteral("null")};
-        if (!kind.isEmpty() && !kinds.contains(kind))
+        if ((!kind.isEmpty() || type.isString()) && !kinds.contains(kind))
             return fail(path + QStringLiteral("/type"), QStringLiteral("unknown type '%1'").arg(kind));
         if (kind.isEmpty() || kind == QLatin1String("object")) {
             const QJsonValue additional = schema.value(QLatin1String("additionalProperties"));
@@ -291,10 +296,10 @@ private:
         if (!schema.contains(QLatin1String(key)))
             return true;
         const QJsonValue v = schema.value(QLatin1String(key));
-        if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() != static_cast<int>(v.toDouble()) ||
-            v.toDouble() > 100000) {
+        if (!v.isDouble() || !(v.toDouble() >= 0 && v.toDouble() <= 10000) ||
+            v.toDouble() != std::floor(v.toDouble())) {
             fail(path + QLatin1Char('/') + QLatin1String(key),
-                 QStringLiteral("%1 must be a whole number from 0 to 100000").arg(QLatin1String(key)));
+                 QStringLiteral("%1 must be a whole number from 0 to 10000").arg(QLatin1String(key)));
             return false;
         }
         out = static_cast<int>(v.toDouble());
@@ -515,15 +520,18 @@ private:
 
     std::optional<std::string> alternatives() {
         std::vector<std::string> options;
+        bool nullable = false;
         for (;;) {
             std::optional<std::string> sequence = this->sequence();
             if (!sequence)
                 return std::nullopt;
+            nullable = nullable || m_nullable;
             options.push_back(*sequence);
             if (!more() || m_src[m_pos] != '|')
                 break;
             ++m_pos;
         }
+        m_nullable = nullable;
         if (options.size() == 1)
             return options[0];
         std::string out = "(";
@@ -534,6 +542,7 @@ private:
 
     std::optional<std::string> sequence() {
         std::string out;
+        bool nullable = true;
         while (more() && m_src[m_pos] != '|' && m_src[m_pos] != ')') {
             std::optional<std::string> atom = this->atom();
             if (!atom)
@@ -541,8 +550,10 @@ private:
             std::optional<std::string> quantified = quantifier(*atom);
             if (!quantified)
                 return std::nullopt;
+            nullable = nullable && m_nullable;
             out += (out.empty() ? "" : " ") + *quantified;
         }
+        m_nullable = nullable;
         return out.empty() ? std::string("\"\"") : out;
     }
 
@@ -559,9 +570,18 @@ private:
             if (close == std::string::npos || close >= m_end)
                 return failed("an unclosed {");
             const std::string inner = m_src.substr(m_pos + 1, close - m_pos - 1);
-            for (char d : inner)
-                if (!(d >= '0' && d <= '9') && d != ',')
-                    return failed("a repetition {" + inner + "} that is not {m}, {m,} or {m,n}");
+            const std::size_t comma = inner.find(',');
+            const std::string low = inner.substr(0, comma);
+            const std::string high = comma == std::string::npos ? low : inner.substr(comma + 1);
+            const auto number = [](const std::string& digits) {
+                return !digits.empty() && digits.size() <= 5 &&
+                       std::all_of(digits.begin(), digits.end(), [](char d) { return d >= '0' && d <= '9'; });
+            };
+            if (!number(low) || (!high.empty() && !number(high)) || inner.find(',', comma + 1) != std::string::npos ||
+                std::stoi(low) > 10000 || (!high.empty() && std::stoi(high) > 10000))
+                return failed("a repetition {" + inner + "} that is not {m}, {m,} or {m,n} with counts up to 10000");
+            if (!high.empty() && std::stoi(high) < std::stoi(low))
+                return failed("a repetition {" + inner + "} whose maximum is below its minimum");
             suffix = "{" + inner + "}";
             m_pos = close + 1;
         } else {
@@ -569,6 +589,13 @@ private:
         }
         if (more() && m_src[m_pos] == '?') // lazy: the same strings
             ++m_pos;
+        // GBNF writes an unbounded repetition as a rule that calls itself after the item: left-recursive
+        // when the item can match nothing.
+        const bool unbounded =
+            suffix == "*" || suffix == "+" || suffix.back() == ',' || suffix.find(",}") != std::string::npos;
+        if (unbounded && m_nullable)
+            return failed("an unbounded repetition of a part that can match nothing");
+        m_nullable = m_nullable || suffix == "*" || suffix == "?" || suffix.rfind("{0", 0) == 0;
         return "(" + atom + ")" + suffix;
     }
 
@@ -608,12 +635,13 @@ private:
 
     std::optional<std::string> atom() {
         const char c = m_src[m_pos++];
+        m_nullable = false;
         if (c == '(') {
             if (m_src.compare(m_pos, 2, "?:") == 0)
                 m_pos += 2;
             else if (more() && m_src[m_pos] == '?')
                 return failed("a group kind other than (?:...)");
-            std::optional<std::string> inner = alternatives();
+            std::optional<std::string> inner = alternatives(); // sets m_nullable
             if (!inner)
                 return std::nullopt;
             if (!more() || m_src[m_pos] != ')')
@@ -641,7 +669,25 @@ private:
                 return jsonChar(static_cast<unsigned char>(e));
             return failed(std::string("the escape \\") + e);
         }
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            std::string bytes;
+            (void)restOfCharacter(c, bytes);
+            return literal(bytes);
+        }
         return jsonChar(static_cast<unsigned char>(c));
+    }
+
+    // A character whose first byte (lead) was just read: the rest of its UTF-8 bytes taken too; its code point.
+    std::uint32_t restOfCharacter(char lead, std::string& bytes) {
+        const auto first = static_cast<unsigned char>(lead);
+        bytes.assign(1, lead);
+        const int length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1;
+        std::uint32_t cp = length == 1 ? first : first & (0xFFu >> (length + 1));
+        for (int i = 1; i < length && more() && (static_cast<unsigned char>(m_src[m_pos]) & 0xC0) == 0x80; ++i) {
+            cp = cp << 6 | (static_cast<unsigned char>(m_src[m_pos]) & 0x3F);
+            bytes += m_src[m_pos++];
+        }
+        return cp;
     }
 
     std::optional<std::string> characterClass() {
@@ -652,26 +698,45 @@ private:
             ++m_pos;
         }
         bool first = true;
+        long previous = -1;  // the last single character, which a '-' may start a range from
+        long rangeFrom = -1; // set after such a '-'
         while (more() && (m_src[m_pos] != ']' || first)) {
             first = false;
+            bool escaped = false;
             char c = m_src[m_pos++];
             if (c == '\\') {
                 if (!more())
                     return failed("a trailing backslash");
                 const char e = m_src[m_pos++];
                 if (std::optional<std::string> set = classEscape(e, true)) {
+                    if (rangeFrom >= 0)
+                        return failed("a range that ends in a class escape");
                     out += *set;
+                    previous = -1;
                     continue;
                 }
+                escaped = true;
                 if (e == 'D' || e == 'W' || e == 'S')
                     return failed(std::string("\\") + e + " inside a class");
                 c = e;
             }
             if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
                 return failed("a class holding a quote, a backslash or a control character");
-            if (c == ']' || c == '[' || c == '^')
+            if (c == '-' && !escaped && previous >= 0 && rangeFrom < 0 && more() && m_src[m_pos] != ']') {
+                rangeFrom = previous; // the next character ends a range
+                out += c;
+                continue;
+            }
+            std::string bytes(1, c);
+            const long cp = static_cast<unsigned char>(c) >= 0x80 ? long(restOfCharacter(c, bytes))
+                                                                  : long(static_cast<unsigned char>(c));
+            if (rangeFrom >= 0 && cp < rangeFrom)
+                return failed("a range whose end comes before its start");
+            previous = rangeFrom >= 0 ? -1 : cp;
+            rangeFrom = -1;
+            if (c == ']' || c == '[' || c == '^' || c == '-')
                 out += '\\';
-            out += c;
+            out += bytes;
         }
         if (!more())
             return failed("an unclosed [");
@@ -685,6 +750,7 @@ private:
     std::size_t m_pos = 0;
     std::size_t m_end = 0;
     std::string m_error;
+    bool m_nullable = false; // whether the part just translated can match nothing
 };
 
 std::string SchemaConverter::patternRule(const QJsonValue& value, const std::string& ruleFor, const QString& path) {

@@ -114,6 +114,7 @@ private slots:
     void keptMassIsTheMassLeft();
     void placeInTheChain();
     void deadEndStopsTheSample();
+    void ambiguityWithoutBoundStopsCleanly();
     void jsonSchemaRefusesWhatItDoesNotKnow_data();
     void jsonSchemaRefusesWhatItDoesNotKnow();
     void jsonSchemaGrammarsByHand();
@@ -325,6 +326,24 @@ void GrammarTest::deadEndStopsTheSample() {
     QVERIFY(chain.deadEnd().isEmpty());
 }
 
+void GrammarTest::ambiguityWithoutBoundStopsCleanly() {
+    // Found by fuzz_gbnf (a 27 s timeout): nested repetitions of a nullable rule read "aaaa…" in more ways
+    // at every character. The automaton gives up past its bound and the run stops saying why.
+    PieceTokenizer vocab({"a", "aa", "aaaa"});
+    SamplerChain chain =
+        grammarChain(vocab, {gbnfStage("root ::= | \"a\" | [^b] root{2,4}"), QJsonObject{{"type", "greedy"}}});
+    const std::vector<float> logits = {0.0f, 0.0f, 0.0f, 0.0f, 5.0f}; // "aaaa" whenever allowed
+    QString deadEnd;
+    for (int step = 0; step < 200 && deadEnd.isEmpty(); ++step) {
+        Result<StepTrace> trace = chain.sample(logits, {});
+        if (!trace)
+            deadEnd = chain.deadEnd();
+        else
+            chain.accept(trace->chosen);
+    }
+    QVERIFY2(deadEnd.contains("too ambiguous to follow: more than 2048 ways"), qPrintable(deadEnd));
+}
+
 void GrammarTest::jsonSchemaRefusesWhatItDoesNotKnow_data() {
     QTest::addColumn<QString>("schema");
     QTest::addColumn<QString>("message");
@@ -344,6 +363,19 @@ void GrammarTest::jsonSchemaRefusesWhatItDoesNotKnow_data() {
                                << "a group kind other than (?:...)";
     QTest::newRow("false") << R"({"type":"array","items":false})"
                            << "json_schema at /items: the schema false accepts nothing";
+    // Found by fuzz_json_schema: each once gave GBNF that did not parse.
+    QTest::newRow("range out of order") << R"({"type":"string","pattern":"^[0-,]$"})"
+                                        << "a range whose end comes before its start";
+    QTest::newRow("dash range out of order") << R"({"type":"string","pattern":"^[9e0--g]$"})"
+                                             << "a range whose end comes before its start";
+    QTest::newRow("repeated empty group") << R"({"type":"string","pattern":"^a(?:)+$"})"
+                                          << "an unbounded repetition of a part that can match nothing";
+    QTest::newRow("counts reversed") << R"({"type":"string","pattern":"^a{20,3}$"})"
+                                     << "whose maximum is below its minimum";
+    QTest::newRow("empty type") << R"({"type":[""]})"
+                                << "unknown type ''";
+    QTest::newRow("huge minItems") << R"({"type":"array","items":{},"minItems":1e300})"
+                                   << "minItems must be a whole number from 0 to 10000";
     QTest::newRow("required not defined") << R"({"type":"object","properties":{"a":{}},"required":["b"]})"
                                           << "'b' is required but not among the properties";
 }
@@ -387,6 +419,8 @@ void GrammarTest::jsonSchemaGrammarsByHand() {
     check(
         R"({"type":"object","properties":{"b":{"const":1},"a":{"const":2}},"required":["a","b"],"propertyOrdering":["b","a"]})",
         {R"({"b":1,"a":2})"}, {R"({"a":2,"b":1})"});
+    check(R"({"type":"string","pattern":"^[é-ü]x\\.(?:ab)*$"})", {"\"\u00e9x.\"", "\"\u00f6x.abab\""},
+          {"\"ex.\"", "\"\u00e9x.a\""});
     check(R"({"type":"string","format":"date"})", {R"("2026-12-07")"}, {R"("2026-13-07")", R"("07.12.2026")"});
 }
 

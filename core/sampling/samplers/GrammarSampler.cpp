@@ -25,12 +25,17 @@ public:
     QString name() const override { return QStringLiteral("grammar"); }
 
     void apply(Candidates& candidates, StageTrace& stage, SamplingContext& context) override {
-        if (GrammarAutomaton::dead(m_state)) {
-            context.deadEnd = QStringLiteral("the grammar cannot continue the text so far (a token it does not "
-                                             "allow was taken)");
+        const std::shared_ptr<const std::vector<std::uint64_t>> allowed =
+            GrammarAutomaton::dead(m_state) ? nullptr : m_automaton->allowed(m_state);
+        if (!allowed || m_automaton->overflowed()) { // never a silently narrower grammar
+            context.deadEnd = m_automaton->overflowed()
+                                  ? QStringLiteral("the grammar is too ambiguous to follow: more than %1 ways to read "
+                                                   "the text were open at once")
+                                        .arg(GrammarAutomaton::kMaxOpenStacks)
+                                  : QStringLiteral("the grammar cannot continue the text so far (a token it does not "
+                                                   "allow was taken)");
             return;
         }
-        const std::shared_ptr<const std::vector<std::uint64_t>> allowed = m_automaton->allowed(m_state);
         const bool complete = m_automaton->complete(m_state);
         const std::span<const TokenId> ends =
             context.endTokens.empty() ? std::span<const TokenId>(m_endTokens) : context.endTokens;

@@ -594,7 +594,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+66"/>
         <source>top-k = %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -647,7 +647,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>grammar: %n token(s) allowed, %1% of the p removed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>%1: %n token(s), %2% of the p it got</source>
         <translation>
             <numerusform>%1: %n token, %2% of the p it got</numerusform>
@@ -670,7 +678,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source> · the grammar refused the model&apos;s top choice “%1” (raw p %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>p after stage %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2571,7 +2584,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+110"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+111"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation type="unfinished"></translation>
@@ -3446,6 +3459,26 @@ have been compared.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Allows only tokens that continue a string of a grammar (GBNF, a JSON schema, or any JSON).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A grammar in llama.cpp&apos;s GBNF; its start rule is root.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A JSON schema the output must follow (converted as llama.cpp converts it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any JSON value (also what a grammar stage with none of the three allows).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Draws the token at random from the final distribution (seeded).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3885,7 +3918,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+141"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+147"/>
         <source>the list</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4130,12 +4163,67 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+56"/>
         <source>%1: write a JSON list or object.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+36"/>
+        <source>Load file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply the text to the strategy (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: a JSON schema is an object ({…}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Load a JSON schema</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Load a GBNF grammar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON schemas (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GBNF grammars (*.gbnf *.txt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is larger than a grammar may be (1 MB).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Import from %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4615,30 +4703,30 @@ have been compared.</source>
     <name>swb::TimelinePlot</name>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
-        <location line="+23"/>
-        <location line="+153"/>
+        <location line="+28"/>
+        <location line="+181"/>
         <source>survivors</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-208"/>
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+172"/>
+        <location line="+205"/>
         <source>entropy (nats)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-171"/>
-        <location line="+172"/>
+        <location line="-204"/>
+        <location line="+205"/>
         <source>chosen p</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-196"/>
         <source>raw entropy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4653,7 +4741,12 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+156"/>
+        <location line="+6"/>
+        <source>mass removed by grammar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+183"/>
         <source>entropy</source>
         <translation type="unfinished"></translation>
     </message>

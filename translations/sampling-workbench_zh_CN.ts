@@ -594,7 +594,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+66"/>
         <source>top-k = %1</source>
         <translation>top-k = %1</translation>
     </message>
@@ -641,7 +641,14 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>grammar: %n token(s) allowed, %1% of the p removed</source>
+        <translation>
+            <numerusform>语法：允许 %n 个词元，去除了 %1% 的 p</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>%1: %n token(s), %2% of the p it got</source>
         <translation>
             <numerusform>%1：%n 个词元，占其所得 p 的 %2%</numerusform>
@@ -663,7 +670,12 @@
         <translation>抽取了“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source> · the grammar refused the model&apos;s top choice “%1” (raw p %2)</source>
+        <translation> · 语法拒绝了模型的首选“%1”（原始 p %2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>p after stage %1</source>
         <translation>第 %1 阶段之后的 p</translation>
     </message>
@@ -2561,7 +2573,7 @@ Choose another</source>
 <context>
     <name>swb::ReportsView</name>
     <message>
-        <location filename="../ui/reports/ReportsView.cpp" line="+110"/>
+        <location filename="../ui/reports/ReportsView.cpp" line="+111"/>
         <location line="+20"/>
         <source>Cannot write the %1 report to %2: %3.</source>
         <translation>无法将 %1 报告写入 %2：%3。</translation>
@@ -3441,6 +3453,26 @@ have been compared.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Allows only tokens that continue a string of a grammar (GBNF, a JSON schema, or any JSON).</source>
+        <translation>只允许能延续某个语法所接受字符串的词元（GBNF、JSON schema 或任意 JSON）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A grammar in llama.cpp&apos;s GBNF; its start rule is root.</source>
+        <translation>llama.cpp GBNF 格式的语法；起始规则为 root。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A JSON schema the output must follow (converted as llama.cpp converts it).</source>
+        <translation>输出必须遵循的 JSON schema（按 llama.cpp 的方式转换）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any JSON value (also what a grammar stage with none of the three allows).</source>
+        <translation>任意 JSON 值（三者都未给出的语法阶段也允许这些）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Draws the token at random from the final distribution (seeded).</source>
         <translation>从最终分布中随机抽取词元（可设种子）。</translation>
     </message>
@@ -3877,7 +3909,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+141"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+147"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>
@@ -4123,12 +4155,67 @@ have been compared.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; — %2 &lt;i&gt;（%3）&lt;/i&gt;</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+56"/>
         <source>%1: write a JSON list or object.</source>
         <translation>%1：请写入一个 JSON 列表或对象。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+36"/>
+        <source>Load file…</source>
+        <translation>载入文件…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply the text to the strategy (Ctrl+Return)</source>
+        <translation>将文本应用到策略（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: a JSON schema is an object ({…}).</source>
+        <translation>%1：JSON schema 是一个对象（{…}）。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Load a JSON schema</source>
+        <translation>载入 JSON schema</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Load a GBNF grammar</source>
+        <translation>载入 GBNF 语法</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON schemas (*.json);;All files (*)</source>
+        <translation>JSON schema (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GBNF grammars (*.gbnf *.txt);;All files (*)</source>
+        <translation>GBNF 语法 (*.gbnf *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is larger than a grammar may be (1 MB).</source>
+        <translation>%1 超过了语法的大小上限（1 MB）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Import from %1</source>
         <translation>从 %1 导入</translation>
     </message>
@@ -4603,30 +4690,30 @@ have been compared.</source>
     <name>swb::TimelinePlot</name>
     <message>
         <location filename="../ui/explore/TimelinePlot.cpp" line="+28"/>
-        <location line="+23"/>
-        <location line="+153"/>
+        <location line="+28"/>
+        <location line="+181"/>
         <source>survivors</source>
         <translation>保留的词元</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-208"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+172"/>
+        <location line="+205"/>
         <source>entropy (nats)</source>
         <translation>熵（nats）</translation>
     </message>
     <message>
-        <location line="-171"/>
-        <location line="+172"/>
+        <location line="-204"/>
+        <location line="+205"/>
         <source>chosen p</source>
         <translation>选中的 p</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-196"/>
         <source>raw entropy</source>
         <translation>原始熵</translation>
     </message>
@@ -4641,7 +4728,12 @@ have been compared.</source>
         <translation>选中的原始 p</translation>
     </message>
     <message>
-        <location line="+156"/>
+        <location line="+6"/>
+        <source>mass removed by grammar</source>
+        <translation>语法去除的概率质量</translation>
+    </message>
+    <message>
+        <location line="+183"/>
         <source>entropy</source>
         <translation>熵</translation>
     </message>

@@ -80,6 +80,11 @@ int expectedTopKTopP(const StepTrace& trace, int k, double p) {
     return k;
 }
 
+// Greedy under a grammar of a few words (issue 36).
+constexpr const char* kGrammarChain =
+    "{\"samplers\": [{\"type\": \"grammar\", \"gbnf\": \"root ::= (\\\" the\\\" | \\\" LORD\\\" | \\\" God\\\" | "
+    "\\\",\\\")+ \\\".\\\"\"}, {\"type\": \"greedy\"}]}";
+
 } // namespace
 
 class TestExplore : public QObject {
@@ -1147,6 +1152,50 @@ private slots:
     // engine gave (with top-k 20 and 20 candidates, the run's own chain reproduces the engine's draw).
     // Issue 40: what a remote engine did not give reads "unknown" (or "n/a" for a candidate), never 0 or "nan":
     // the chip's tooltip, the plot's title, the timeline (a gap, not one survivor).
+    // Issue 36: a grammar stage is traced like any stage: the timeline draws the mass it removed at each step, the
+    // step header says when the model's top choice was refused because of it, and the editor takes GBNF typed
+    // (an error puts the cursor at its line and column).
+    void grammarStageShowsWhatItRemoved() {
+        QVERIFY(generate(24, kGrammarChain) > 0);
+        const std::vector<GeneratedStep>& steps = m_explore->run().steps;
+        QVERIFY(!steps.empty());
+        QVERIFY(m_explore->timeline()->showsGrammarSeries());
+        int refusedTop = -1;
+        double mostRemoved = 0.0;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const StepTrace& trace = steps[i].trace;
+            QCOMPARE(trace.stages.front().sampler, QStringLiteral("grammar"));
+            QCOMPARE(m_explore->timeline()->grammarRemovedAt(int(i)), 1.0 - trace.stages.front().keptMass);
+            mostRemoved = std::max(mostRemoved, 1.0 - trace.stages.front().keptMass);
+            if (refusedTop < 0 && trace.chosen != trace.top.front().id)
+                refusedTop = int(i);
+        }
+        QVERIFY2(mostRemoved > 0.5, qPrintable(QString::number(mostRemoved)));
+        QVERIFY(refusedTop >= 0); // greedy under the grammar left the model's choice somewhere
+        QSignalSpy inspected(m_explore, &ExploreView::inspectionUpdated);
+        m_explore->stream()->setSelectedStep(refusedTop);
+        QVERIFY(inspected.wait(20000));
+        QVERIFY2(m_explore->distribution()->model().title.contains(QStringLiteral("the grammar refused the model's top choice")),
+                 qPrintable(m_explore->distribution()->model().title));
+        // The editor: a syntax error names its line and column and puts the cursor there; a good grammar is applied.
+        StrategyEditor* editor = m_explore->strategyEditor();
+        editor->selectStage(0);
+        auto* text = editor->findChild<QPlainTextEdit*>(QStringLiteral("text_gbnf"));
+        auto* apply = editor->findChild<QToolButton*>(QStringLiteral("apply_gbnf"));
+        QVERIFY(text && apply);
+        text->setPlainText(QStringLiteral("root ::= item\nitem ::= [a-"));
+        QTest::mouseClick(apply, Qt::LeftButton);
+        auto* error = editor->findChild<QLabel*>(QStringLiteral("strategyError"));
+        QVERIFY(error && error->isVisible());
+        QVERIFY2(error->text().contains(QStringLiteral("grammar line 2, column")), qPrintable(error->text()));
+        QCOMPARE(text->textCursor().blockNumber(), 1);
+        text->setPlainText(QStringLiteral("root ::= \" the\"+"));
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QVERIFY(!error->isVisible());
+        QCOMPARE(editor->strategy().samplers.front().params.value("gbnf").toString(), QStringLiteral("root ::= \" the\"+"));
+        m_explore->strategyEditor()->setStrategy(strategyFromJson(kChain));
+    }
+
     void remoteUnknownsReadUnknown() {
         GeneratedStep step;
         step.token = 5;

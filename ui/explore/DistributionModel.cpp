@@ -24,6 +24,24 @@ const SamplerSpec* specAt(const Strategy& strategy, std::size_t index) {
     return index < strategy.samplers.size() ? &strategy.samplers[index] : nullptr;
 }
 
+// Whether a grammar stage refused the model's top raw choice at this step, as far as the step tells: a replay's
+// stage distributions, else the stage's own list of refused tokens (a run traced in this session).
+bool grammarRefusedTop(const StepTrace& trace, const std::vector<StageDistribution>* stages) {
+    if (trace.top.empty())
+        return false;
+    for (std::size_t g = 0; g < trace.stages.size(); ++g) {
+        if (trace.stages[g].sampler != QLatin1String("grammar"))
+            continue;
+        if (stages && g < stages->size() && !(*stages)[g].probs.empty()) {
+            const bool before = g == 0 ? trace.top[0].rawP > 0.0f : (*stages)[g - 1].probs[0] > 0.0f;
+            return before && (*stages)[g].probs[0] == 0.0f;
+        }
+        const std::vector<TokenId>& refused = trace.stages[g].refused;
+        return std::find(refused.begin(), refused.end(), trace.top[0].id) != refused.end();
+    }
+    return false;
+}
+
 } // namespace
 
 QString visibleTokenText(const QString& text) {
@@ -79,6 +97,9 @@ QString describeStage(const StageTrace& stage, const SamplerSpec* spec) {
             .arg(type, number(std::isfinite(stage.threshold) ? stage.threshold : param("epsilon")));
     if (type == QLatin1String("top_n_sigma"))
         return tr("top-n\u03c3 %1: %n token(s)", nullptr, stage.kept).arg(number(param("n")));
+    if (type == QLatin1String("grammar"))
+        return tr("grammar: %n token(s) allowed, %1% of the p removed", nullptr, stage.kept)
+            .arg(QString::number((1.0 - stage.keptMass) * 100.0, 'f', 1));
     return tr("%1: %n token(s), %2% of the p it got", nullptr, stage.kept).arg(type, mass);
 }
 
@@ -139,6 +160,9 @@ DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy&
                  : tr("Drew \u201c%1\u201d: raw p %2, final p %3, raw rank %4")
                        .arg(chosenText, number(trace.rawP), number(trace.finalP))
                        .arg(trace.rawRank);
+    if (!useStage && !trace.top.empty() && trace.chosen != trace.top[0].id && grammarRefusedTop(trace, stages))
+        model.title += tr(" \u00b7 the grammar refused the model's top choice \u201c%1\u201d (raw p %2)")
+                           .arg(visibleTokenText(tokenDisplayText(tokenizer, trace.top[0].id)), number(trace.top[0].rawP));
     model.finalLabel = useStage ? tr("p after stage %1").arg(stage + 1) : tr("p after the chain");
     return model;
 }

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <limits>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -22,8 +25,10 @@
 #include <QPlainTextEdit>
 #include <QRandomGenerator>
 #include <QRegularExpressionValidator>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTextBlock>
 #include <QTextCursor>
 #include <QTimer>
 #include <QToolButton>
@@ -31,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include "JsonError.h"
+#include "grammar/Grammar.h"
 #include "sampling/SamplerRegistry.h"
 #include "storage/RunRepository.h"
 
@@ -757,6 +763,16 @@ void StrategyEditor::rebuildForm() {
                     setParameter(stage, name, v);
             });
             editor = spin;
+        } else if (param.kind == ParamSpec::Kind::Flag) {
+            auto* box = new QCheckBox(m_form);
+            box->setChecked(value.toBool());
+            connect(box, &QCheckBox::toggled, this, [this, stage, name = param.name](bool on) {
+                if (!m_refreshing)
+                    setParameter(stage, name, on);
+            });
+            editor = box;
+        } else if (param.kind == ParamSpec::Kind::Text || param.kind == ParamSpec::Kind::Schema) {
+            editor = grammarTextField(stage, param, value);
         } else {
             auto* line = new QLineEdit(m_form);
             line->setText(QString::fromUtf8(value.isArray()
@@ -787,6 +803,97 @@ void StrategyEditor::rebuildForm() {
         for (QWidget* child : editor->findChildren<QWidget*>())
             child->installEventFilter(this);
     }
+}
+
+// A grammar stage's GBNF or JSON schema: typed or loaded from a file, applied with the button or Ctrl+Return;
+// an error puts the cursor at its line and column.
+QWidget* StrategyEditor::grammarTextField(int stage, const ParamSpec& param, const QJsonValue& value) {
+    const bool schema = param.kind == ParamSpec::Kind::Schema;
+    auto* box = new QWidget(m_form);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* text = new QPlainTextEdit(box);
+    text->setObjectName(QStringLiteral("text_%1").arg(param.name));
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFixedHeight(text->fontMetrics().lineSpacing() * 6 + 12);
+    text->setPlaceholderText(schema ? QStringLiteral("{\"type\": \"object\", \"properties\": {…}}")
+                                    : QStringLiteral("root ::= \"yes\" | \"no\""));
+    text->setPlainText(schema ? (value.isObject() ? QString::fromUtf8(QJsonDocument(value.toObject()).toJson()) : QString())
+                              : value.toString());
+    auto* buttons = new QHBoxLayout;
+    auto* load = new QToolButton(box);
+    load->setText(tr("Load file…"));
+    load->setObjectName(QStringLiteral("load_%1").arg(param.name));
+    auto* apply = new QToolButton(box);
+    apply->setText(tr("Apply"));
+    apply->setObjectName(QStringLiteral("apply_%1").arg(param.name));
+    apply->setToolTip(tr("Apply the text to the strategy (Ctrl+Return)"));
+    buttons->addWidget(load);
+    buttons->addWidget(apply);
+    buttons->addStretch(1);
+    layout->addWidget(text);
+    layout->addLayout(buttons);
+    const auto applyText = [this, stage, text, schema, name = param.name] {
+        const QString written = text->toPlainText();
+        if (!schema) {
+            setParameter(stage, name, written);
+        } else if (written.trimmed().isEmpty()) {
+            setParameter(stage, name, QJsonValue());
+        } else {
+            QJsonParseError error;
+            const QByteArray bytes = written.toUtf8();
+            const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
+            if (!document.isObject()) {
+                m_error->setText(error.error != QJsonParseError::NoError
+                                     ? tr("%1: %2").arg(name, jsonErrorWhere(bytes, error))
+                                     : tr("%1: a JSON schema is an object ({…}).").arg(name));
+                m_error->show();
+                placeCursorAtError(text, m_error->text());
+                return;
+            }
+            setParameter(stage, name, document.object());
+        }
+        if (m_error->isVisible())
+            placeCursorAtError(text, m_error->text());
+    };
+    connect(apply, &QToolButton::clicked, this, applyText);
+    auto* shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), text);
+    shortcut->setContext(Qt::WidgetShortcut);
+    connect(shortcut, &QShortcut::activated, this, applyText);
+    connect(load, &QToolButton::clicked, this, [this, text, schema, applyText] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, schema ? tr("Load a JSON schema") : tr("Load a GBNF grammar"), QString(),
+            schema ? tr("JSON schemas (*.json);;All files (*)") : tr("GBNF grammars (*.gbnf *.txt);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly) || file.size() > qint64(kMaxGbnfBytes)) {
+            m_error->setText(file.isOpen() ? tr("%1 is larger than a grammar may be (1 MB).").arg(path)
+                                           : tr("Cannot read %1: %2").arg(path, file.errorString()));
+            m_error->show();
+            return;
+        }
+        text->setPlainText(QString::fromUtf8(file.readAll()));
+        applyText();
+    });
+    return box;
+}
+
+// "… line L, column C …" in an error: the text cursor there.
+void StrategyEditor::placeCursorAtError(QPlainTextEdit* text, const QString& error) {
+    static const QRegularExpression where(QStringLiteral("line (\\d+), column (\\d+)"));
+    const QRegularExpressionMatch match = where.match(error);
+    if (!match.hasMatch())
+        return;
+    const QTextBlock block = text->document()->findBlockByNumber(match.captured(1).toInt() - 1);
+    if (!block.isValid())
+        return;
+    QTextCursor cursor(block);
+    cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor,
+                        std::min(match.captured(2).toInt() - 1, std::max(0, block.length() - 1)));
+    text->setTextCursor(cursor);
+    text->setFocus();
 }
 
 void StrategyEditor::updateFormValues() {

@@ -23,6 +23,8 @@ class QUndoStack;
 
 namespace swb {
 
+struct ParamSpec;
+
 class RunRepository;
 class StrategyFormatsDialog;
 
@@ -80,6 +82,8 @@ private:
     void showJson();
     void showPreset();
     void rebuildForm();
+    QWidget* grammarTextField(int stage, const ParamSpec& param, const QJsonValue& value);
+    void placeCursorAtError(QPlainTextEdit* text, const QString& error);
     void updateFormValues();
     void refreshSaved();
     void saveNamed();

@@ -47,6 +47,11 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_chosenP->setPen(QPen(palette::accent(), 1.2));
     m_chosenP->setLineStyle(QCPGraph::lsNone);
     m_chosenP->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    // Drawn only for a run with a grammar stage: how much of the distribution it took away at each step.
+    m_grammarRemoved = m_plot->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atRight));
+    m_grammarRemoved->setName(tr("mass removed by grammar"));
+    m_grammarRemoved->setPen(QPen(palette::grammar(), 1.2));
+    m_grammarRemoved->setLineStyle(QCPGraph::lsStepCenter);
     m_survivors = m_plot->addGraph(m_bottom->axis(QCPAxis::atBottom), m_bottom->axis(QCPAxis::atLeft));
     m_survivors->setName(tr("survivors"));
     m_survivors->setPen(QPen(palette::marker(), 1.2));
@@ -54,6 +59,8 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 
     m_plot->legend->setVisible(true);
     m_plot->legend->removeItem(m_plot->legend->itemCount() - 1); // survivors: the axis says it
+    m_grammarRemoved->setVisible(false);
+    m_grammarRemoved->removeFromLegend();
     QFont legendFont = m_plot->legend->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
     m_plot->legend->setFont(legendFont);
@@ -97,6 +104,25 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 
 int TimelinePlot::pointCount() const { return m_steps; }
 
+bool TimelinePlot::showsGrammarSeries() const {
+    return m_grammarRemoved->visible();
+}
+
+double TimelinePlot::grammarRemovedAt(int step) const {
+    const auto found = m_grammarRemoved->data()->findBegin(step + 1, false);
+    return found != m_grammarRemoved->data()->constEnd() && found->key == step + 1 ? found->value : std::nan("");
+}
+
+void TimelinePlot::showGrammarSeries(bool shown) {
+    if (m_grammarRemoved->visible() == shown)
+        return;
+    m_grammarRemoved->setVisible(shown);
+    if (shown)
+        m_grammarRemoved->addToLegend();
+    else
+        m_grammarRemoved->removeFromLegend();
+}
+
 void TimelinePlot::setLoops(const std::vector<std::pair<int, int>>& loops) {
     for (QCPItemRect* mark : m_loopMarks)
         m_plot->removeItem(mark);
@@ -122,8 +148,9 @@ void TimelinePlot::setLoops(const std::vector<std::pair<int, int>>& loops) {
 
 void TimelinePlot::clearSteps() {
     setLoops({});
-    for (QCPGraph* graph : {m_rawEntropy, m_finalEntropy, m_chosenP, m_survivors})
+    for (QCPGraph* graph : {m_rawEntropy, m_finalEntropy, m_chosenP, m_grammarRemoved, m_survivors})
         graph->data()->clear();
+    showGrammarSeries(false);
     m_steps = 0;
     m_maxEntropy = 0.0;
     m_maxSurvivors = 1.0;
@@ -138,6 +165,12 @@ void TimelinePlot::appendSteps(const std::vector<GeneratedStep>& steps) {
         m_rawEntropy->addData(x, step.trace.rawEntropy);
         m_finalEntropy->addData(x, step.trace.finalEntropy);
         m_chosenP->addData(x, step.trace.rawP);
+        const auto grammar = std::find_if(step.trace.stages.begin(), step.trace.stages.end(),
+                                          [](const StageTrace& s) { return s.sampler == QLatin1String("grammar"); });
+        if (grammar != step.trace.stages.end()) {
+            m_grammarRemoved->addData(x, std::isfinite(grammar->keptMass) ? 1.0 - grammar->keptMass : std::nan(""));
+            showGrammarSeries(true);
+        }
         // Unknown (a remote engine's step) is a gap, not one survivor.
         m_survivors->addData(x, step.trace.finalCount < 0 ? std::nan("") : double(std::max(1, step.trace.finalCount)));
         m_maxEntropy = std::max({m_maxEntropy, step.trace.rawEntropy, step.trace.finalEntropy});

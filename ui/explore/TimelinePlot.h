@@ -29,6 +29,10 @@ public:
     void setLoops(const std::vector<std::pair<int, int>>& loops);
     int loopCount() const { return static_cast<int>(m_loopMarks.size() / 2); }
     int pointCount() const;
+    // The "mass removed by grammar" series: whether it is drawn (a run with a grammar stage) and its value at a
+    // step (NaN where there is none).
+    bool showsGrammarSeries() const;
+    double grammarRemovedAt(int step) const;
     QCustomPlot* plot() const { return m_plot; }
 
 signals:
@@ -40,12 +44,14 @@ protected:
 private:
     void rescale();
     void fitAxisTitles();
+    void showGrammarSeries(bool shown);
 
     QCustomPlot* m_plot = nullptr;
     QCPAxisRect* m_bottom = nullptr;
     QCPGraph* m_rawEntropy = nullptr;
     QCPGraph* m_finalEntropy = nullptr;
     QCPGraph* m_chosenP = nullptr;
+    QCPGraph* m_grammarRemoved = nullptr;
     QCPGraph* m_survivors = nullptr;
     QCPItemStraightLine* m_cursorTop = nullptr;
     QCPItemStraightLine* m_cursorBottom = nullptr;

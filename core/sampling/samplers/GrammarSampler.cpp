@@ -130,11 +130,11 @@ Result<std::string> grammarText(const QJsonObject& params) {
     const QJsonValue schema = params.value(QLatin1String("json_schema"));
     const bool json = params.value(QLatin1String("json")).toBool();
     const int given = int(!gbnf.isEmpty()) + int(!schema.isNull() && !schema.isUndefined()) + int(json);
-    if (given != 1)
-        return Error::badInput(QStringLiteral("give exactly one of \"gbnf\", \"json_schema\" and \"json\": true"));
+    if (given > 1)
+        return Error::badInput(QStringLiteral("give one of \"gbnf\", \"json_schema\" and \"json\": true, not several"));
     if (!gbnf.isEmpty())
         return gbnf.toStdString();
-    if (json)
+    if (given == 0 || json) // a bare grammar stage: any JSON
         return anyJsonGbnf();
     return jsonSchemaToGbnf(schema);
 }
@@ -158,7 +158,7 @@ SamplerDescriptor grammarDescriptor() {
           QStringLiteral("A grammar in llama.cpp's GBNF; its start rule is root.")},
          {QStringLiteral("json_schema"), ParamSpec::Kind::Schema, 0, 0, false, QJsonValue(),
           QStringLiteral("A JSON schema the output must follow (converted as llama.cpp converts it).")},
-         {QStringLiteral("json"), ParamSpec::Kind::Flag, 0, 0, false, false, QStringLiteral("Any JSON value.")}},
+         {QStringLiteral("json"), ParamSpec::Kind::Flag, 0, 0, false, false, QStringLiteral("Any JSON value (also what a grammar stage with none of the three allows).")}},
         false,
         [](const QJsonObject& params, const Tokenizer* tokenizer) -> Result<std::unique_ptr<Sampler>> {
             if (!tokenizer)

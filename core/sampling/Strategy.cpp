@@ -331,6 +331,20 @@ QString SamplerSpec::summary() const {
             items << QStringLiteral("… %1 in all").arg(total);
         return items.join(QStringLiteral(", "));
     };
+    if (type == QLatin1String("grammar")) { // one of its three fields says what it is
+        const QString gbnf = params.value(QLatin1String("gbnf")).toString();
+        if (!gbnf.isEmpty()) {
+            const QString first = gbnf.section(QLatin1Char('\n'), 0, 0).simplified();
+            return QStringLiteral("gbnf: %1").arg(first.size() > 40 ? first.left(39) + QStringLiteral("…") : first);
+        }
+        const QJsonObject schema = params.value(QLatin1String("json_schema")).toObject();
+        if (!schema.isEmpty() || params.value(QLatin1String("json_schema")).isObject()) {
+            const QStringList keys = schema.value(QLatin1String("properties")).toObject().keys();
+            return keys.isEmpty() ? QStringLiteral("json_schema")
+                                  : QStringLiteral("json_schema: %1").arg(cut(keys.mid(0, kShown), keys.size()));
+        }
+        return QStringLiteral("any JSON");
+    }
     QStringList parts;
     for (auto it = params.begin(); it != params.end(); ++it) {
         if (it.key() == QLatin1String("min_keep") && it.value().toInt() == 1)

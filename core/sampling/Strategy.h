@@ -22,7 +22,8 @@ struct SamplerSpec {
     bool operator==(const SamplerSpec&) const = default;
 
     // The parameters in a few words, as lists and tables show a stage: "p=0.9", "ids=[0, 13]",
-    // "bias={50: -5}"; min_keep at its default 1 left out, long lists cut ("[1, 2, 3, … 12 in all]").
+    // "bias={50: -5}"; min_keep at its default 1 left out, long lists cut ("[1, 2, 3, … 12 in all]"); a grammar
+    // by what it is ("gbnf: root ::= …", "json_schema: age, name", "any JSON").
     QString summary() const;
 };
 

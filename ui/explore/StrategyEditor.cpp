@@ -25,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QRandomGenerator>
 #include <QRegularExpressionValidator>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -416,7 +417,14 @@ QWidget* StrategyEditor::makeChainPage() {
     listButtons->addStretch();
     chainLayout->addLayout(listButtons);
     chainLayout->addWidget(m_formTitle);
-    chainLayout->addWidget(m_form);
+    // A tall form (a grammar's text fields) scrolls rather than squeezing its rows over each other.
+    auto* formScroll = new QScrollArea(this);
+    formScroll->setObjectName(QStringLiteral("formScroll"));
+    formScroll->setWidget(m_form);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    chainLayout->addWidget(formScroll, 2);
     return chainPage;
 }
 
@@ -816,7 +824,7 @@ QWidget* StrategyEditor::grammarTextField(int stage, const ParamSpec& param, con
     text->setObjectName(QStringLiteral("text_%1").arg(param.name));
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    text->setFixedHeight(text->fontMetrics().lineSpacing() * 6 + 12);
+    text->setFixedHeight(text->fontMetrics().lineSpacing() * 5 + 12);
     text->setPlaceholderText(schema ? QStringLiteral("{\"type\": \"object\", \"properties\": {…}}")
                                     : QStringLiteral("root ::= \"yes\" | \"no\""));
     text->setPlainText(schema ? (value.isObject() ? QString::fromUtf8(QJsonDocument(value.toObject()).toJson()) : QString())

@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 
 #include "JsonError.h"
+#include "grammar/JsonSchemaGrammar.h"
 #include "sampling/SamplerRegistry.h"
 
 namespace swb {
@@ -159,6 +160,10 @@ QString flagOf(const QString& key) {
         return QStringLiteral("--seed");
     if (key == QLatin1String("samplers"))
         return QStringLiteral("--samplers");
+    if (key == QLatin1String("grammar"))
+        return QStringLiteral("--grammar");
+    if (key == QLatin1String("json_schema"))
+        return QStringLiteral("--json-schema");
     return {};
 }
 
@@ -320,6 +325,32 @@ void exportSamplerParams(ExportDraft& draft, const SamplerSpec& sampler) {
     }
 }
 
+// A grammar stage: llama.cpp's grammar (GBNF) or json_schema, the webui's grammar_string (GBNF; a schema as the GBNF
+// it converts to); the other formats have none. None of them lists it in an order: they apply it first.
+void exportGrammar(ExportDraft& draft, const SamplerSpec& sampler) {
+    const QString gbnf = sampler.params.value(QLatin1String("gbnf")).toString();
+    const QJsonValue schema = sampler.params.value(QLatin1String("json_schema"));
+    Result<std::string> text = !gbnf.isEmpty()     ? Result<std::string>(gbnf.toStdString())
+                               : schema.isObject() ? jsonSchemaToGbnf(schema)
+                                                   : Result<std::string>(anyJsonGbnf());
+    if (draft.tool == Llama && schema.isObject()) {
+        draft.fields.set(
+            QStringLiteral("json_schema"),
+            draft.format == StrategyFormat::LlamaCppFlags
+                ? QJsonValue(QString::fromUtf8(QJsonDocument(schema.toObject()).toJson(QJsonDocument::Compact)))
+                : schema);
+    } else if ((draft.tool == Llama || draft.tool == Webui) && text) {
+        draft.fields.set(draft.tool == Llama ? QStringLiteral("grammar") : QStringLiteral("grammar_string"),
+                         QString::fromStdString(text.value()));
+        if (draft.tool == Webui && schema.isObject())
+            draft.out.notes << QStringLiteral("%1 takes a grammar, not a schema: the schema is written as the GBNF "
+                                              "it converts to")
+                                   .arg(draft.name);
+    } else {
+        draft.out.notes << QStringLiteral("%1 has no grammar; it is left out").arg(draft.name);
+    }
+}
+
 // One sampler of the chain: its fields, or a note when the tool has no such sampler, and its place in the order.
 void exportSampler(ExportDraft& draft, const Strategy& strategy, const SamplerSpec& sampler) {
     const Tool tool = draft.tool;
@@ -334,6 +365,10 @@ void exportSampler(ExportDraft& draft, const Strategy& strategy, const SamplerSp
     }
     if (type == "dist")
         return;
+    if (type == "grammar") {
+        exportGrammar(draft, sampler);
+        return;
+    }
     if (type == "mirostat" || type == "mirostat_v2") {
         exportMirostat(draft, strategy, sampler);
         return;
@@ -540,6 +575,8 @@ Result<QJsonObject> parseFlags(const QString& text, QStringList& notes) {
             key = QStringLiteral("seed");
         if (flag == QLatin1String("--samplers"))
             key = QStringLiteral("samplers");
+        if (flag == QLatin1String("--grammar") || flag == QLatin1String("--json-schema") || flag == QLatin1String("-j"))
+            key = flag == QLatin1String("--grammar") ? QStringLiteral("grammar") : QStringLiteral("json_schema");
         const bool takesValue = !key.isEmpty();
         if (takesValue && value.isEmpty()) {
             if (i + 1 >= words.size())
@@ -553,6 +590,12 @@ Result<QJsonObject> parseFlags(const QString& text, QStringList& notes) {
         }
         if (key == QLatin1String("samplers")) {
             json.insert(key, QJsonArray::fromStringList(value.split(QLatin1Char(';'), Qt::SkipEmptyParts)));
+            continue;
+        }
+        if (key == QLatin1String("grammar") || key == QLatin1String("json_schema")) {
+            if (key == QLatin1String("json_schema") && !QJsonDocument::fromJson(value.toUtf8()).isObject())
+                return Error::badInput(QStringLiteral("%1 takes a JSON schema (an object), not '%2'").arg(flag, value));
+            json.insert(key, value);
             continue;
         }
         bool ok = false;
@@ -709,6 +752,10 @@ bool isKnownSetting(const QString& key, Tool tool) {
         known = known || (kMirostatKeys[tool][m] && key == QLatin1String(kMirostatKeys[tool][m]));
     if (tool == Hf)
         known = known || key == QLatin1String("num_beams");
+    if (tool == Llama)
+        known = known || key == QLatin1String("grammar") || key == QLatin1String("json_schema");
+    if (tool == Webui || tool == Tavern)
+        known = known || key == QLatin1String("grammar_string");
     return known;
 }
 
@@ -727,7 +774,9 @@ Status readSettings(ImportDraft& draft, const QJsonObject& given) {
         // A numeric field must hold a finite number (the tools would not read "0.7" or nan as one).
         const bool textual = it.key() == QLatin1String("samplers") || it.key() == QLatin1String("sampler_priority") ||
                              it.key() == QLatin1String("stop") || it.key() == QLatin1String("stop_strings") ||
-                             it.key() == QLatin1String("dry_sequence_breakers") || it.value().isBool();
+                             it.key() == QLatin1String("dry_sequence_breakers") || it.value().isBool() ||
+                             it.key() == QLatin1String("grammar") || it.key() == QLatin1String("json_schema") ||
+                             it.key() == QLatin1String("grammar_string");
         if (!textual && !(it.value().isDouble() && std::isfinite(it.value().toDouble())))
             return Error::badInput(QStringLiteral("%1 must be a finite number").arg(it.key()));
         values.insert(it.key(), it.value());
@@ -929,6 +978,15 @@ QJsonObject importedStrategyJson(const ImportDraft& draft, const std::vector<Act
                                     {"eta", draft.number(kMirostatKeys[tool][2], 0.1)}});
     else if (greedy)
         samplers.append(QJsonObject{{"type", "greedy"}});
+    // A grammar first, where the tools apply it (llama.cpp's json_schema may come as text from a flag).
+    const QJsonValue gbnf = values.value(tool == Llama ? QStringLiteral("grammar") : QStringLiteral("grammar_string"));
+    QJsonValue schema = values.value(QStringLiteral("json_schema"));
+    if (schema.isString())
+        schema = QJsonDocument::fromJson(schema.toString().toUtf8()).object();
+    if (schema.isObject() && tool == Llama)
+        samplers.prepend(QJsonObject{{"type", "grammar"}, {"json_schema", schema}});
+    else if (gbnf.isString() && !gbnf.toString().isEmpty())
+        samplers.prepend(QJsonObject{{"type", "grammar"}, {"gbnf", gbnf}});
     QJsonObject json{{"samplers", samplers}};
     if (tool == Hf)
         json.insert(QStringLiteral("order"), QStringLiteral("hf"));

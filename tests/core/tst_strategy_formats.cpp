@@ -149,6 +149,20 @@ private slots:
                                << R"({"samplers":[{"type":"temperature","value":0.7},{"type":"top_k","k":20},{"type":"tfs","z":0.95},{"type":"eta","epsilon":0.0009},{"type":"smoothing","factor":0.3,"curve":1}]})";
         QTest::newRow("sillytavern") << int(StrategyFormat::SillyTavern)
                                      << R"({"samplers":[{"type":"repetition_penalty","penalty":1.05},{"type":"top_a","a":0.2},{"type":"min_p","p":0.05},{"type":"greedy"}]})";
+        // Issue 36: a grammar stage as the tools carry it (llama.cpp's json_schema and grammar, the webui's
+        // grammar_string).
+        QTest::newRow("llama.cpp json schema")
+            << int(StrategyFormat::LlamaCppJson)
+            << R"({"samplers":[{"type":"grammar","json_schema":{"type":"object","properties":{"a":{"type":"integer"}}}},{"type":"top_k","k":40},{"type":"temperature","value":0.7}]})";
+        QTest::newRow("llama.cpp flags grammar")
+            << int(StrategyFormat::LlamaCppFlags)
+            << R"({"samplers":[{"type":"grammar","gbnf":"root ::= [a-z]+ [0-9]?"},{"type":"min_p","p":0.1},{"type":"temperature","value":0.8}]})";
+        QTest::newRow("llama.cpp flags schema")
+            << int(StrategyFormat::LlamaCppFlags)
+            << R"({"samplers":[{"type":"grammar","json_schema":{"enum":["a b","c"]}},{"type":"temperature","value":0.8}]})";
+        QTest::newRow("webui grammar")
+            << int(StrategyFormat::WebuiYaml)
+            << R"({"samplers":[{"type":"grammar","gbnf":"root ::= [a-z]+"},{"type":"temperature","value":0.7}]})";
         QTest::newRow("transformers") << int(StrategyFormat::GenerationConfig)
                                       << R"({"order":"hf","samplers":[{"type":"repetition_penalty","penalty":1.2},{"type":"no_repeat_ngram","n":3},{"type":"temperature","value":0.7},{"type":"top_k","k":20},{"type":"top_p","p":0.9},{"type":"min_p","p":0.05}]})";
     }
@@ -184,6 +198,19 @@ private slots:
         Result<ExportedStrategy> beam = exportStrategy(
             test::strategyFromJson(R"({"decoder":{"type":"beam","beams":4},"samplers":[]})"), StrategyFormat::LlamaCppJson);
         QVERIFY(beam->notes.join('\n').contains("no beam decoder"));
+        Result<ExportedStrategy> grammar =
+            exportStrategy(test::strategyFromJson(
+                               R"({"samplers":[{"type":"grammar","json_schema":{"type":"integer"}},{"type":"dist"}]})"),
+                           StrategyFormat::GenerationConfig);
+        QVERIFY2(grammar->notes.join('\n').contains("transformers has no grammar; it is left out"),
+                 qPrintable(grammar->notes.join('\n')));
+        Result<ExportedStrategy> asGbnf =
+            exportStrategy(test::strategyFromJson(
+                               R"({"samplers":[{"type":"grammar","json_schema":{"type":"integer"}},{"type":"dist"}]})"),
+                           StrategyFormat::WebuiYaml);
+        QVERIFY2(asGbnf->notes.join('\n').contains("written as the GBNF it converts to"),
+                 qPrintable(asGbnf->notes.join('\n')));
+        QVERIFY2(asGbnf->text.contains("grammar_string: "), qPrintable(asGbnf->text));
     }
 
     void reviewFindings() {

@@ -79,6 +79,11 @@ GrammarAutomaton::GrammarAutomaton(Grammar grammar, std::shared_ptr<const TokenT
         if (m_elements[at].type == Type::End)
             break;
     }
+    // Room for the states a typical schema meets, so that the first walks do not spend their time growing tables.
+    m_rows.reserve(std::size_t{1024} * 256);
+    m_positions.reserve(1024);
+    m_positionIds.reserve(1024);
+    m_steps.reserve(std::size_t{1} << 15);
     m_positions.push_back({}); // 0: dead
     m_rows.assign(256, 0);
     m_allowed.emplace_back();

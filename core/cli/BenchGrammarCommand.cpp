@@ -194,7 +194,7 @@ int runGrammarBench(const Invocation& call) {
                           {QStringLiteral("us_max_step"), with.maxUs},
                           {QStringLiteral("ratio_with_vs_without"), with.meanUs / without.meanUs},
                           {QStringLiteral("documents"), with.documents},
-                                            {QStringLiteral("dead_ends"), with.deadEnds},
+                          {QStringLiteral("dead_ends"), with.deadEnds},
                           {QStringLiteral("first_dead_end"), with.firstDeadEnd}};
     call.out << QJsonDocument(out).toJson(QJsonDocument::Indented);
     return 0;

@@ -1175,7 +1175,8 @@ private slots:
         QSignalSpy inspected(m_explore, &ExploreView::inspectionUpdated);
         m_explore->stream()->setSelectedStep(refusedTop);
         QVERIFY(inspected.wait(20000));
-        QVERIFY2(m_explore->distribution()->model().title.contains(QStringLiteral("the grammar refused the model's top choice")),
+        QVERIFY2(m_explore->distribution()->model().title.contains(
+                     QStringLiteral("the grammar refused the model's top choice")),
                  qPrintable(m_explore->distribution()->model().title));
         // The editor: a syntax error names its line and column and puts the cursor there; a good grammar is applied.
         StrategyEditor* editor = m_explore->strategyEditor();
@@ -1192,7 +1193,8 @@ private slots:
         text->setPlainText(QStringLiteral("root ::= \" the\"+"));
         QTest::mouseClick(apply, Qt::LeftButton);
         QVERIFY(!error->isVisible());
-        QCOMPARE(editor->strategy().samplers.front().params.value("gbnf").toString(), QStringLiteral("root ::= \" the\"+"));
+        QCOMPARE(editor->strategy().samplers.front().params.value("gbnf").toString(),
+                 QStringLiteral("root ::= \" the\"+"));
         m_explore->strategyEditor()->setStrategy(strategyFromJson(kChain));
     }
 

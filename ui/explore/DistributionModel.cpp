@@ -161,8 +161,9 @@ DistributionModel buildDistributionModel(const StepTrace& trace, const Strategy&
                        .arg(chosenText, number(trace.rawP), number(trace.finalP))
                        .arg(trace.rawRank);
     if (!useStage && !trace.top.empty() && trace.chosen != trace.top[0].id && grammarRefusedTop(trace, stages))
-        model.title += tr(" \u00b7 the grammar refused the model's top choice \u201c%1\u201d (raw p %2)")
-                           .arg(visibleTokenText(tokenDisplayText(tokenizer, trace.top[0].id)), number(trace.top[0].rawP));
+        model.title +=
+            tr(" \u00b7 the grammar refused the model's top choice \u201c%1\u201d (raw p %2)")
+                .arg(visibleTokenText(tokenDisplayText(tokenizer, trace.top[0].id)), number(trace.top[0].rawP));
     model.finalLabel = useStage ? tr("p after stage %1").arg(stage + 1) : tr("p after the chain");
     return model;
 }

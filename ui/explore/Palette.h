@@ -11,7 +11,9 @@ inline QColor cut() { return QColor(0xB8, 0xBE, 0xC6); }           // removed by
 inline QColor others() { return QColor(0xD9, 0xDC, 0xE1); }        // the tail not shown
 inline QColor finalMarker() { return QColor(0x14, 0x2F, 0x52); }   // p after the chain, over the raw bar
 inline QColor marker() { return QColor(0xA3, 0x1F, 0x34); }        // cutoff lines
-inline QColor grammar() { return QColor(0x2E, 0x8B, 0x57); }       // what a grammar stage removed
+inline QColor grammar() {
+    return QColor(0x2E, 0x8B, 0x57);
+} // what a grammar stage removed
 inline QColor survivorRegion() { return QColor(0x3B, 0x73, 0xB9, 28); }
 
 // Chip colour for a probability in [0, 1]: low = warm red, middle = amber, high = green.

@@ -827,8 +827,9 @@ QWidget* StrategyEditor::grammarTextField(int stage, const ParamSpec& param, con
     text->setFixedHeight(text->fontMetrics().lineSpacing() * 5 + 12);
     text->setPlaceholderText(schema ? QStringLiteral("{\"type\": \"object\", \"properties\": {…}}")
                                     : QStringLiteral("root ::= \"yes\" | \"no\""));
-    text->setPlainText(schema ? (value.isObject() ? QString::fromUtf8(QJsonDocument(value.toObject()).toJson()) : QString())
-                              : value.toString());
+    text->setPlainText(
+        schema ? (value.isObject() ? QString::fromUtf8(QJsonDocument(value.toObject()).toJson()) : QString())
+               : value.toString());
     auto* buttons = new QHBoxLayout;
     auto* load = new QToolButton(box);
     load->setText(tr("Load file…"));

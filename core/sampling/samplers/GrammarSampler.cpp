@@ -158,7 +158,8 @@ SamplerDescriptor grammarDescriptor() {
           QStringLiteral("A grammar in llama.cpp's GBNF; its start rule is root.")},
          {QStringLiteral("json_schema"), ParamSpec::Kind::Schema, 0, 0, false, QJsonValue(),
           QStringLiteral("A JSON schema the output must follow (converted as llama.cpp converts it).")},
-         {QStringLiteral("json"), ParamSpec::Kind::Flag, 0, 0, false, false, QStringLiteral("Any JSON value (also what a grammar stage with none of the three allows).")}},
+         {QStringLiteral("json"), ParamSpec::Kind::Flag, 0, 0, false, false,
+          QStringLiteral("Any JSON value (also what a grammar stage with none of the three allows).")}},
         false,
         [](const QJsonObject& params, const Tokenizer* tokenizer) -> Result<std::unique_ptr<Sampler>> {
             if (!tokenizer)

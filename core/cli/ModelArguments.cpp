@@ -51,7 +51,10 @@ void refuseRemoteModel(const QString& path) {
 }
 
 LoadedModel loadModelFromArguments(const Invocation& call) {
-    const QString path = modelPathArgument(call);
+    return loadModelFromArguments(call, modelPathArgument(call));
+}
+
+LoadedModel loadModelFromArguments(const Invocation& call, const QString& path) {
     ModelOptions options;
     if (call.args.isSet(QStringLiteral("device")))
         options.device = call.args.value(QStringLiteral("device")).toLower();

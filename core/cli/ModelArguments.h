@@ -30,5 +30,7 @@ void refuseRemoteModel(const QString& path);
 QString modelPathArgument(const Invocation& call);
 // Loads both; a problem is a Failure (exit 2) naming the file.
 LoadedModel loadModelFromArguments(const Invocation& call);
+// The model at `path` (a file or folder here) with the other options as given.
+LoadedModel loadModelFromArguments(const Invocation& call, const QString& path);
 
 } // namespace swb::cli

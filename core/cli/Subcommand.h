@@ -81,6 +81,8 @@ Subcommand campaignSubcommand();
 std::vector<Subcommand> importSubcommands();
 // info (ModelCommands.cpp).
 std::vector<Subcommand> modelSubcommands();
+// quantize (QuantizeCommands.cpp).
+std::vector<Subcommand> quantizationSubcommands();
 // train-demo, perplexity (DemoCommands.cpp), both hidden.
 std::vector<Subcommand> demoSubcommands();
 

@@ -52,6 +52,8 @@ std::vector<Subcommand> allSubcommands() {
         all.push_back(std::move(command));
     all.push_back(exportSubcommand());
     all.push_back(campaignSubcommand());
+    for (Subcommand& command : quantizationSubcommands())
+        all.push_back(std::move(command));
     for (Subcommand& command : samplingSubcommands())
         all.push_back(std::move(command));
     all.push_back(benchSubcommand());

@@ -329,6 +329,7 @@ Result<GgufFile> GgufFile::open(const QString& path) {
     for (std::uint64_t i = 0; i < kvCount; ++i) {
         Entry entry;
         entry.key = std::string(in.readString("a metadata key"));
+        entry.typeOffset = in.pos();
         const auto type = in.read<std::uint32_t>("a metadata entry");
         if (in.failed())
             return Error::badInput(in.error());
@@ -355,6 +356,7 @@ Result<GgufFile> GgufFile::open(const QString& path) {
         }
         if (in.failed())
             return Error::badInput(in.error());
+        entry.end = in.pos();
         if (file.m_index.count(entry.key))
             return Error::badInput(
                 QStringLiteral("%1: metadata key '%2' appears twice").arg(name, QString::fromStdString(entry.key)));
@@ -564,6 +566,13 @@ std::optional<std::vector<float>> GgufFile::floatArray(std::string_view key) con
         return std::nullopt;
     }
     return out;
+}
+
+std::string_view GgufFile::encodedValue(std::string_view key) const {
+    const Entry* e = find(key);
+    if (!e)
+        return {};
+    return {reinterpret_cast<const char*>(bytes()) + e->typeOffset, static_cast<std::size_t>(e->end - e->typeOffset)};
 }
 
 const GgufFile::Tensor* GgufFile::tensor(std::string_view name) const {

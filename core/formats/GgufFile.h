@@ -92,6 +92,9 @@ public:
     std::optional<std::vector<std::int64_t>> intArray(std::string_view key) const;
     // An array of float32 or float64 (or of integers, converted: llama.cpp accepts int32 scores).
     std::optional<std::vector<float>> floatArray(std::string_view key) const;
+    // The entry's value as the file encodes it, its type field first (for arrays: type, element type, count,
+    // elements): what a writer copies to carry the value into another file unchanged. Empty when absent.
+    std::string_view encodedValue(std::string_view key) const;
 
     const std::vector<Tensor>& tensors() const { return m_tensors; }
     const Tensor* tensor(std::string_view name) const;
@@ -109,6 +112,8 @@ private:
         ValueType elementType = ValueType::UInt8; // arrays only
         std::uint64_t count = 0;                  // arrays only
         std::uint64_t offset = 0;                 // of the value (for arrays: of the first element)
+        std::uint64_t typeOffset = 0;             // of the type field before it
+        std::uint64_t end = 0;                    // just past the value
     };
     struct StringHash {
         using is_transparent = void;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "formats/GgufDequantize.h"
 #include "model/kernels/KernelSupport.h"
@@ -65,37 +66,38 @@ std::size_t rowBytes(WeightType type, std::int64_t n) {
     return static_cast<std::size_t>(n / t.blockElements) * static_cast<std::size_t>(t.blockBytes);
 }
 
+namespace {
+
+// Each weight type beside its ggml type id.
+constexpr std::pair<WeightType, std::uint32_t> kGgmlIds[] = {
+    {WeightType::F32, GgmlTypeId::F32},   {WeightType::F16, GgmlTypeId::F16},   {WeightType::BF16, GgmlTypeId::BF16},
+    {WeightType::Q8_0, GgmlTypeId::Q8_0}, {WeightType::Q4_0, GgmlTypeId::Q4_0}, {WeightType::Q4_1, GgmlTypeId::Q4_1},
+    {WeightType::Q5_0, GgmlTypeId::Q5_0}, {WeightType::Q5_1, GgmlTypeId::Q5_1}, {WeightType::Q2_K, GgmlTypeId::Q2_K},
+    {WeightType::Q3_K, GgmlTypeId::Q3_K}, {WeightType::Q4_K, GgmlTypeId::Q4_K}, {WeightType::Q5_K, GgmlTypeId::Q5_K},
+    {WeightType::Q6_K, GgmlTypeId::Q6_K},
+};
+
+} // namespace
+
 std::optional<WeightType> fromGgml(std::uint32_t ggmlType) {
-    switch (ggmlType) {
-    case GgmlTypeId::F32:
-        return WeightType::F32;
-    case GgmlTypeId::F16:
-        return WeightType::F16;
-    case GgmlTypeId::BF16:
-        return WeightType::BF16;
-    case GgmlTypeId::Q8_0:
-        return WeightType::Q8_0;
-    case GgmlTypeId::Q4_0:
-        return WeightType::Q4_0;
-    case GgmlTypeId::Q4_1:
-        return WeightType::Q4_1;
-    case GgmlTypeId::Q5_0:
-        return WeightType::Q5_0;
-    case GgmlTypeId::Q5_1:
-        return WeightType::Q5_1;
-    case GgmlTypeId::Q2_K:
-        return WeightType::Q2_K;
-    case GgmlTypeId::Q3_K:
-        return WeightType::Q3_K;
-    case GgmlTypeId::Q4_K:
-        return WeightType::Q4_K;
-    case GgmlTypeId::Q5_K:
-        return WeightType::Q5_K;
-    case GgmlTypeId::Q6_K:
-        return WeightType::Q6_K;
-    default:
-        return std::nullopt;
-    }
+    for (const auto& [type, id] : kGgmlIds)
+        if (id == ggmlType)
+            return type;
+    return std::nullopt;
+}
+
+std::uint32_t toGgml(WeightType type) {
+    for (const auto& [t, id] : kGgmlIds)
+        if (t == type)
+            return id;
+    return GgmlTypeId::F32; // unreachable: every type is in the table
+}
+
+std::optional<WeightType> fromName(std::string_view name) {
+    for (const auto& [type, id] : kGgmlIds)
+        if (name == traits(type).name)
+            return type;
+    return std::nullopt;
 }
 
 void groupSums16(const float* x, std::int64_t n, float* sums) {

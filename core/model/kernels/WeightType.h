@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 // The weight types the CPU kernels read as stored, and their traits table (in the spirit of ggml's
 // type_traits): the decoder asks the table and never switches on the type itself. No torch types.
@@ -55,6 +56,9 @@ const WeightTraits& traits(WeightType type);
 std::size_t rowBytes(WeightType type, std::int64_t n);
 // From ggml's type id (GGUF); nullopt for a type the kernels do not read.
 std::optional<WeightType> fromGgml(std::uint32_t ggmlType);
+std::uint32_t toGgml(WeightType type);
+// From ggml's lower-case name ("q4_k"); nullopt for any other.
+std::optional<WeightType> fromName(std::string_view name);
 
 // Which vector path the kernels take: the best the CPU has, or a narrower one (tests compare their bits).
 enum class KernelPath { Avx512, Avx2, Portable };

@@ -1,0 +1,142 @@
+#include "quantization/Divergence.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "evaluation/Statistics.h"
+#include "model/Model.h"
+
+namespace swb::quantization {
+
+namespace {
+
+// ln of the softmax normaliser, Σ exp(x − max) taken in double: log p(v) = x_v − logNorm.
+double logNormaliser(const float* logits, int vocab) {
+    const float top = *std::max_element(logits, logits + vocab);
+    double sum = 0;
+    for (int v = 0; v < vocab; ++v)
+        sum += std::exp(static_cast<double>(logits[v]) - top);
+    return top + std::log(sum);
+}
+
+TokenId argmax(const float* logits, int vocab) {
+    return static_cast<TokenId>(std::max_element(logits, logits + vocab) - logits);
+}
+
+} // namespace
+
+TokenDivergence compareRows(const float* logitsA, const float* logitsB, int vocab, TokenId next) {
+    const double normA = logNormaliser(logitsA, vocab);
+    const double normB = logNormaliser(logitsB, vocab);
+    double kl = 0;
+    for (int v = 0; v < vocab; ++v) {
+        const double lpA = logitsA[v] - normA;
+        const double lpB = logitsB[v] - normB;
+        kl += std::exp(lpA) * (lpA - lpB);
+    }
+    TokenDivergence d;
+    d.token = next;
+    d.kl = std::max(0.0, kl); // rounding can leave −1e-17 for identical rows
+    d.topA = argmax(logitsA, vocab);
+    d.topB = argmax(logitsB, vocab);
+    d.logpA = logitsA[next] - normA;
+    d.logpB = logitsB[next] - normB;
+    return d;
+}
+
+DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken) {
+    DivergenceSummary s;
+    s.tokens = static_cast<std::int64_t>(perToken.size());
+    if (perToken.empty())
+        return s;
+    std::vector<double> kl, logRatio, delta;
+    double nllA = 0, nllB = 0;
+    std::int64_t same = 0;
+    for (const TokenDivergence& d : perToken) {
+        kl.push_back(d.kl);
+        logRatio.push_back(d.logpA - d.logpB);
+        delta.push_back(d.logpB - d.logpA);
+        nllA -= d.logpA;
+        nllB -= d.logpB;
+        same += d.topA == d.topB ? 1 : 0;
+    }
+    const double n = static_cast<double>(perToken.size());
+    s.meanKl = stats::mean(kl);
+    s.medianKl = stats::percentile(kl, 50);
+    s.p90Kl = stats::percentile(kl, 90);
+    s.p99Kl = stats::percentile(kl, 99);
+    s.maxKl = *std::max_element(kl.begin(), kl.end());
+    s.sameTop1 = static_cast<double>(same) / n;
+    s.pplA = std::exp(nllA / n);
+    s.pplB = std::exp(nllB / n);
+    s.meanLogRatio = stats::mean(logRatio);
+    double squares = 0;
+    for (double r : logRatio)
+        squares += (r - s.meanLogRatio) * (r - s.meanLogRatio);
+    const double sd = perToken.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+    const double halfWidth = 1.96 * sd / std::sqrt(n);
+    s.logRatioLow = s.meanLogRatio - halfWidth;
+    s.logRatioHigh = s.meanLogRatio + halfWidth;
+    s.deltaPplRelative = std::expm1(s.meanLogRatio);
+    s.deltaPplLow = std::expm1(s.logRatioLow);
+    s.deltaPplHigh = std::expm1(s.logRatioHigh);
+    s.meanDeltaLogp = -s.meanLogRatio;
+    s.sdDeltaLogp = sd;
+    s.p1DeltaLogp = stats::percentile(delta, 1);
+    s.p99DeltaLogp = stats::percentile(delta, 99);
+    return s;
+}
+
+Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b) {
+    if (a.vocabSize() != b.vocabSize())
+        return Error::badInput(QStringLiteral("the two models do not share a tokenizer: %1 tokens against %2")
+                                   .arg(a.vocabSize())
+                                   .arg(b.vocabSize()));
+    for (TokenId id = 0; id < a.vocabSize(); ++id)
+        if (a.tokenText(id) != b.tokenText(id))
+            return Error::badInput(
+                QStringLiteral("the two models do not share a tokenizer: token %1 is '%2' in one "
+                               "and '%3' in the other")
+                    .arg(id)
+                    .arg(QString::fromStdString(a.tokenText(id)), QString::fromStdString(b.tokenText(id))));
+    return {};
+}
+
+Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
+                                           const std::function<bool(std::int64_t, std::int64_t)>& progress) {
+    const int vocab = a.info().vocabSize;
+    if (b.info().vocabSize != vocab)
+        return Error::badInput(QStringLiteral("the two models' outputs differ in size (%1 and %2 tokens)")
+                                   .arg(vocab)
+                                   .arg(b.info().vocabSize));
+    if (ids.size() < 2)
+        return Error::badInput(
+            QStringLiteral("there is no text to compare: it needs at least one token after the first"));
+    const std::size_t context =
+        static_cast<std::size_t>(std::max(2, std::min(a.info().contextLength, b.info().contextLength)));
+    DivergenceResult result;
+    const auto total = static_cast<std::int64_t>(ids.size() - 1);
+    for (std::size_t start = 0; start + 1 < ids.size(); start += context - 1) {
+        const std::size_t n = std::min(context, ids.size() - start);
+        const std::span<const TokenId> window(ids.data() + start, n);
+        std::unique_ptr<Model::State> stateA = a.newState();
+        std::unique_ptr<Model::State> stateB = b.newState();
+        Result<std::vector<float>> logitsA = a.forward(*stateA, window, true);
+        if (!logitsA)
+            return logitsA.error();
+        Result<std::vector<float>> logitsB = b.forward(*stateB, window, true);
+        if (!logitsB)
+            return logitsB.error();
+        for (std::size_t i = 0; i + 1 < n; ++i) {
+            const std::size_t row = i * static_cast<std::size_t>(vocab);
+            result.perToken.push_back(compareRows(logitsA->data() + row, logitsB->data() + row, vocab, window[i + 1]));
+        }
+        if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
+            return Error::badInput(QStringLiteral("the comparison was cancelled"));
+    }
+    result.summary = summarize(result.perToken);
+    result.ids = std::move(ids);
+    return result;
+}
+
+} // namespace swb::quantization

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include <QString>
+
+#include "Result.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace swb {
+class Model;
+}
+
+// Where two models that share a tokenizer (an original and its quantization) part: for every token of a text,
+// teacher forced, the KL divergence of B's next-token distribution from A's, each one's top choice and the log
+// probability each gives the token that came; in aggregate what llama.cpp's `llama-perplexity
+// --kl-divergence` prints. Every figure in double precision from the float32 logits.
+
+namespace swb::quantization {
+
+struct TokenDivergence {
+    TokenId token = 0; // the token that came (predicted from the positions before it)
+    double kl = 0;     // KL(A‖B) = Σ pA·(ln pA − ln pB), nats
+    TokenId topA = 0;
+    TokenId topB = 0;
+    double logpA = 0; // ln pA(token)
+    double logpB = 0;
+};
+
+struct DivergenceSummary {
+    std::int64_t tokens = 0;
+    double meanKl = 0, medianKl = 0, p90Kl = 0, p99Kl = 0, maxKl = 0;
+    double sameTop1 = 0; // fraction of positions where both models' top choice is the same token
+    double pplA = 0, pplB = 0;
+    // ln(PPL(B)/PPL(A)) = mean of ln pA − ln pB, and its 95% interval (mean ± 1.96 standard errors); the
+    // relative change of perplexity, (PPL(B) − PPL(A)) / PPL(A), and its interval from that one.
+    double meanLogRatio = 0, logRatioLow = 0, logRatioHigh = 0;
+    double deltaPplRelative = 0, deltaPplLow = 0, deltaPplHigh = 0;
+    // Δ ln p = ln pB − ln pA of the token that came: mean, standard deviation, 1st and 99th percentiles.
+    double meanDeltaLogp = 0, sdDeltaLogp = 0, p1DeltaLogp = 0, p99DeltaLogp = 0;
+};
+
+struct DivergenceResult {
+    std::vector<TokenId> ids; // the text's tokens, BOS included: token i + 1 is scored from positions 0…i
+    std::vector<TokenDivergence> perToken;
+    DivergenceSummary summary;
+};
+
+// A's and B's next-token distributions at one position (vocab logits each) compared as TokenDivergence does.
+TokenDivergence compareRows(const float* logitsA, const float* logitsB, int vocab, TokenId next);
+DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken);
+
+// The two models must read the same vocabulary: an error naming the first difference otherwise.
+Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b);
+
+// Every token of `ids` after the first scored by both models, in windows of the smaller context (consecutive
+// windows overlap by one token, so each token is scored once). progress(done, total) after each window;
+// false stops with an error.
+Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
+                                           const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
+
+} // namespace swb::quantization

@@ -1,0 +1,180 @@
+#include "quantization/Quantizer.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <QFileInfo>
+
+#include "formats/GgufDequantize.h"
+#include "formats/GgufFile.h"
+#include "formats/GgufWriter.h"
+#include "model/ThreadPolicy.h"
+#include "model/ThreadPool.h"
+#include "quantization/RowQuantizer.h"
+
+namespace swb::quantization {
+
+namespace {
+
+using W = kernels::WeightType;
+
+constexpr std::uint32_t kQuantizationVersion = 2; // GGML_QNT_VERSION
+// Rows are converted a chunk at a time, about this many output bytes: big enough to share among the
+// threads, small beside any tensor worth quantizing.
+constexpr std::uint64_t kChunkBytes = 8ull << 20;
+
+Error cancelled(const QString& output) {
+    return Error::badInput(QStringLiteral("quantization cancelled; %1 was not written").arg(output));
+}
+
+QString typeName(W type) {
+    return QString::fromLatin1(kernels::traits(type).name);
+}
+
+bool sameFile(const QString& a, const QString& b) {
+    const QFileInfo fa(a);
+    const QFileInfo fb(b);
+    if (!fb.exists())
+        return false;
+    return fa.canonicalFilePath() == fb.canonicalFilePath();
+}
+
+ModelShape shapeOf(const GgufFile& file) {
+    ModelShape shape;
+    shape.architecture = file.string("general.architecture").value_or(std::string());
+    const std::string& a = shape.architecture;
+    shape.layers = static_cast<int>(file.integer(a + ".block_count").value_or(0));
+    shape.heads = static_cast<int>(file.integer(a + ".attention.head_count").value_or(0));
+    shape.kvHeads = static_cast<int>(file.integer(a + ".attention.head_count_kv").value_or(shape.heads));
+    shape.experts = static_cast<int>(file.integer(a + ".expert_count").value_or(0));
+    return shape;
+}
+
+struct Planned {
+    const GgufFile::Tensor* source = nullptr;
+    W from = W::F32;
+    TensorChoice choice;
+};
+
+// The tensors in llama.cpp's order with the type each gets; an error for a tensor that cannot be made so.
+Result<std::vector<Planned>> plan(const GgufFile& file, const QuantizeOptions& options) {
+    std::vector<TensorInfo> infos;
+    for (const GgufFile::Tensor& t : file.tensors()) {
+        const std::optional<W> type = kernels::fromGgml(t.type);
+        if (!type)
+            return Error::badInput(QStringLiteral("%1: tensor %2 is of type %3, which swb quantize cannot read")
+                                       .arg(options.input, QString::fromStdString(t.name), ggmlTypeName(t.type)));
+        infos.push_back({t.name, t.dims, *type});
+    }
+    sortAsLlamaCpp(infos);
+    const std::vector<TensorChoice> choices =
+        chooseTypes(infos, shapeOf(file), options.recipe, options.pure, options.overrides);
+    std::vector<Planned> planned;
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        const TensorInfo& info = infos[i];
+        const bool floatSource = info.type == W::F32 || info.type == W::F16 || info.type == W::BF16;
+        if (choices[i].type != info.type && !floatSource)
+            return Error::badInput(QStringLiteral("%1: tensor %2 is already quantized (%3); swb quantize starts from "
+                                                  "float weights (f32, f16 or bf16), not from another quantization")
+                                       .arg(options.input, QString::fromStdString(info.name), typeName(info.type)));
+        planned.push_back({file.tensor(info.name), info.type, choices[i]});
+    }
+    return planned;
+}
+
+// Converts one tensor's rows chunk by chunk (shared among the threads) and streams them to the writer.
+Status convert(const Planned& p, int threads, GgufWriter& writer, const std::function<bool(std::uint64_t)>& chunkDone) {
+    const std::int64_t rowLength = p.source->dims[0];
+    const std::int64_t rows = p.source->elements() / rowLength;
+    const std::size_t inRow = kernels::rowBytes(p.from, rowLength);
+    const std::size_t outRow = kernels::rowBytes(p.choice.type, rowLength);
+    const std::int64_t chunkRows = std::max<std::int64_t>(1, static_cast<std::int64_t>(kChunkBytes / outRow));
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(std::min(chunkRows, rows)) * outRow);
+    const auto& toFloat = kernels::traits(p.from).toFloat;
+    for (std::int64_t first = 0; first < rows; first += chunkRows) {
+        const std::int64_t count = std::min(chunkRows, rows - first);
+        ThreadPool::instance().parallelFor(count, 1, threads, [&](std::int64_t begin, std::int64_t end) {
+            std::vector<float> x(static_cast<std::size_t>(rowLength));
+            for (std::int64_t r = begin; r < end; ++r) {
+                toFloat(p.source->data + static_cast<std::size_t>(first + r) * inRow, x.data(), rowLength);
+                quantizeRow(p.choice.type, x.data(), out.data() + static_cast<std::size_t>(r) * outRow, rowLength);
+            }
+        });
+        if (Status s = writer.write(out.data(), static_cast<std::uint64_t>(count) * outRow); !s)
+            return s;
+        if (!chunkDone(static_cast<std::uint64_t>(count) * inRow))
+            return cancelled(writer.path());
+    }
+    return {};
+}
+
+} // namespace
+
+Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const QuantizeProgressFn& progress) {
+    if (sameFile(options.input, options.output))
+        return Error::badInput(
+            QStringLiteral("the output %1 is the input model; name another file").arg(options.output));
+    Result<GgufFile> opened = GgufFile::open(options.input);
+    if (!opened)
+        return opened.error();
+    const GgufFile& file = *opened;
+    Result<std::vector<Planned>> planned = plan(file, options);
+    if (!planned)
+        return planned.error();
+
+    GgufWriter writer(options.output);
+    for (const QString& key : file.keys()) {
+        const std::string k = key.toStdString();
+        if (k != "split.no" && k != "split.count" && k != "split.tensors.count")
+            writer.setEncoded(k, file.encodedValue(k));
+    }
+    writer.setUInt32("general.quantization_version", kQuantizationVersion);
+    writer.setUInt32("general.file_type", options.recipe.fileType);
+
+    QuantizeReport report;
+    QuantizeProgress state;
+    state.tensors = static_cast<int>(planned->size());
+    for (const Planned& p : *planned) {
+        if (Status s = writer.addTensor(p.source->name, p.source->dims, kernels::toGgml(p.choice.type)); !s)
+            return s.error();
+        if (!p.choice.fallback.isEmpty())
+            report.notes << p.choice.fallback;
+        report.inputDataBytes += p.source->bytes;
+        report.elements += p.source->elements();
+    }
+    state.bytesTotal = report.inputDataBytes;
+    if (Status s = writer.begin(); !s)
+        return s.error();
+
+    const int threads = options.threads > 0 ? options.threads : usableCpus();
+    const auto goOn = [&] { return !progress || progress(state); };
+    for (std::size_t i = 0; i < planned->size(); ++i) {
+        const Planned& p = (*planned)[i];
+        state.tensor = static_cast<int>(i) + 1;
+        state.name = p.source->name;
+        state.from = typeName(p.from);
+        state.to = typeName(p.choice.type);
+        if (!goOn())
+            return cancelled(options.output);
+        if (p.choice.type == p.from) {
+            if (Status s = writer.write(p.source->data, p.source->bytes); !s)
+                return s.error();
+            state.bytesRead += p.source->bytes;
+        } else {
+            const Status s = convert(p, threads, writer, [&](std::uint64_t read) {
+                state.bytesRead += read;
+                return goOn();
+            });
+            if (!s)
+                return s.error();
+        }
+        report.tensors.push_back({p.source->name, state.from, state.to, writer.tensorBytes(i)});
+        report.outputDataBytes += writer.tensorBytes(i);
+    }
+    if (Status s = writer.finish(); !s)
+        return s.error();
+    report.outputFileBytes = static_cast<std::uint64_t>(QFileInfo(options.output).size());
+    return report;
+}
+
+} // namespace swb::quantization

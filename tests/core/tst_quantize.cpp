@@ -1,0 +1,489 @@
+// swb quantize and swb divergence (core/quantization): the type each tensor gets against llama.cpp's quantizer
+// (tests/data/quantize/recipes.json, from llama-quantize --dry-run), the quantized blocks against llama.cpp's
+// own (blocks.json: sha256 of every tensor llama-quantize wrote from the same input), the file around them,
+// refused inputs that must leave every file as it was, and the divergence figures against a float64
+// computation written here.
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <csignal>
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "cli/RandomModelWriter.h"
+#include "formats/GgufDequantize.h"
+#include "formats/GgufFile.h"
+#include "model/Model.h"
+#include "quantization/Divergence.h"
+#include "quantization/Quantizer.h"
+
+using namespace swb;
+using namespace swb::quantization;
+
+namespace {
+
+QJsonObject fixture(const QString& name) {
+    QFile file(QStringLiteral(SWB_TEST_DATA_DIR "/quantize/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QByteArray sha256(const void* data, std::uint64_t bytes) {
+    return QCryptographicHash::hash(QByteArrayView(static_cast<const char*>(data), static_cast<qsizetype>(bytes)),
+                                    QCryptographicHash::Sha256)
+        .toHex();
+}
+
+QByteArray fileSha256(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&file);
+    return hash.result().toHex();
+}
+
+// The input of blocks.json, as its README says it was made: `swb bench decode --write-random-model PATH
+// --weight-type f16 --random-shape 256,2,4,288,64,64 --kv-heads 2 --seed 7`.
+QString writeBlocksInput(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("input-f16.gguf"));
+    cli::RandomShape shape;
+    shape.dim = 256;
+    shape.layers = 2;
+    shape.heads = 4;
+    shape.kvHeads = 2;
+    shape.hidden = 288;
+    shape.vocab = 64;
+    shape.context = 64;
+    const QString error = cli::writeRandomGguf(path, shape, QStringLiteral("f16"), 7);
+    return error.isEmpty() ? path : QString();
+}
+
+Recipe recipe(const QString& name) {
+    Result<Recipe> r = recipeNamed(name);
+    return r ? *r : Recipe{};
+}
+
+QStringList fileNames(const QString& dir) {
+    return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot);
+}
+
+} // namespace
+
+class TestQuantize : public QObject {
+    Q_OBJECT
+
+private slots:
+    void recipesChooseLlamaCppsTypes_data();
+    void recipesChooseLlamaCppsTypes();
+    void blocksEqualLlamaQuantizes_data();
+    void blocksEqualLlamaQuantizes();
+    void metadataAndVocabularyCarryOver();
+    void fallbackIsSaid();
+    void overridesPickTheirTensors();
+    void refusedInputsLeaveEveryFile_data();
+    void refusedInputsLeaveEveryFile();
+    void fullDiskRemovesThePartialOutput();
+    void cancelWritesNothing();
+    void divergenceEqualsFloat64();
+    void divergenceOfIdenticalModelsIsZero();
+    void divergenceCommandLine();
+};
+
+void TestQuantize::recipesChooseLlamaCppsTypes_data() {
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("recipe");
+    const QJsonObject all = fixture(QStringLiteral("recipes.json"));
+    QVERIFY2(!all.isEmpty(), "tests/data/quantize/recipes.json is missing");
+    for (const QString& shape : all.keys())
+        for (const QString& name : all[shape][QStringLiteral("recipes")].toObject().keys())
+            QTest::addRow("%s %s", qPrintable(shape), qPrintable(name)) << shape << name;
+}
+
+void TestQuantize::recipesChooseLlamaCppsTypes() {
+    QFETCH(QString, shape);
+    QFETCH(QString, recipe);
+    const QJsonObject entry = fixture(QStringLiteral("recipes.json"))[shape].toObject();
+    const QJsonObject s = entry[QStringLiteral("shape")].toObject();
+    ModelShape model;
+    model.architecture = s[QStringLiteral("architecture")].toString().toStdString();
+    model.layers = s[QStringLiteral("layers")].toInt();
+    model.heads = s[QStringLiteral("heads")].toInt();
+    model.kvHeads = s[QStringLiteral("kv_heads")].toInt();
+    std::vector<TensorInfo> tensors;
+    for (const QJsonValue& t : entry[QStringLiteral("tensors")].toArray()) {
+        TensorInfo info{t[0].toString().toStdString(), {}, kernels::WeightType::F32};
+        for (const QJsonValue& d : t[1].toArray())
+            info.dims.push_back(d.toInteger());
+        tensors.push_back(info);
+    }
+    // llama-quantize lists them in the order it visits them, which our order must be too.
+    std::vector<TensorInfo> sorted = tensors;
+    std::reverse(sorted.begin(), sorted.end());
+    sortAsLlamaCpp(sorted);
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        QCOMPARE(sorted[i].name, tensors[i].name);
+
+    Result<Recipe> r = recipeNamed(recipe);
+    QVERIFY(r);
+    const std::vector<TensorChoice> choices = chooseTypes(tensors, model, *r, false, {});
+    const QStringList expected = entry[QStringLiteral("recipes")][recipe].toString().split(QLatin1Char(' '));
+    QCOMPARE(static_cast<qsizetype>(choices.size()), expected.size());
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        QVERIFY2(QLatin1String(kernels::traits(choices[i].type).name) == expected[static_cast<qsizetype>(i)],
+                 qPrintable(QStringLiteral("%1: %2, llama.cpp %3")
+                                .arg(QString::fromStdString(tensors[i].name),
+                                     QLatin1String(kernels::traits(choices[i].type).name),
+                                     expected[static_cast<qsizetype>(i)])));
+}
+
+void TestQuantize::blocksEqualLlamaQuantizes_data() {
+    QTest::addColumn<QString>("recipe");
+    QTest::addColumn<bool>("pure");
+    const QJsonObject all = fixture(QStringLiteral("blocks.json"));
+    QVERIFY2(!all.isEmpty(), "tests/data/quantize/blocks.json is missing");
+    for (const QString& key : all[QStringLiteral("outputs")].toObject().keys()) {
+        const bool pure = key.endsWith(QLatin1String("-pure"));
+        QTest::addRow("%s", qPrintable(key)) << (pure ? key.chopped(5) : key) << pure;
+    }
+}
+
+void TestQuantize::blocksEqualLlamaQuantizes() {
+    QFETCH(QString, recipe);
+    QFETCH(bool, pure);
+    const QJsonObject all = fixture(QStringLiteral("blocks.json"));
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QVERIFY(!input.isEmpty());
+    QCOMPARE(fileSha256(input), all[QStringLiteral("input_sha256")].toString().toLatin1());
+
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("out.gguf"));
+    options.recipe = ::recipe(recipe);
+    options.pure = pure;
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY2(report, report ? "" : qPrintable(report.error().message));
+
+    Result<GgufFile> out = GgufFile::open(options.output);
+    QVERIFY(out);
+    const QJsonObject expected =
+        all[QStringLiteral("outputs")][recipe + (pure ? QStringLiteral("-pure") : QString())].toObject();
+    QCOMPARE(static_cast<qsizetype>(out->tensors().size()), expected.size());
+    for (const GgufFile::Tensor& t : out->tensors()) {
+        const QJsonArray want = expected[QString::fromStdString(t.name)].toArray();
+        QVERIFY2(!want.isEmpty(), t.name.c_str());
+        QCOMPARE(static_cast<int>(t.type), want[0].toInt());
+        QVERIFY2(sha256(t.data, t.bytes) == want[1].toString().toLatin1(),
+                 qPrintable(QStringLiteral("%1 (%2): its blocks differ from llama-quantize's")
+                                .arg(QString::fromStdString(t.name), ggmlTypeName(t.type))));
+    }
+}
+
+void TestQuantize::metadataAndVocabularyCarryOver() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QVERIFY(!input.isEmpty());
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("q4_k_m.gguf"));
+    options.recipe = recipe(QStringLiteral("Q4_K_M"));
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY(report);
+    Result<GgufFile> in = GgufFile::open(input);
+    Result<GgufFile> out = GgufFile::open(options.output);
+    QVERIFY(in && out);
+    // Every key of the input, in its order, the quantization version added (llama.cpp sets both keys).
+    QStringList keys = in->keys();
+    keys << QStringLiteral("general.quantization_version");
+    QCOMPARE(out->keys(), keys);
+    QCOMPARE(out->integer("general.file_type"), std::optional<std::int64_t>(15)); // LLAMA_FTYPE_MOSTLY_Q4_K_M
+    QCOMPARE(out->integer("general.quantization_version"), std::optional<std::int64_t>(2));
+    QCOMPARE(out->stringArray("tokenizer.ggml.tokens"), in->stringArray("tokenizer.ggml.tokens"));
+    QCOMPARE(out->floatArray("tokenizer.ggml.scores"), in->floatArray("tokenizer.ggml.scores"));
+    QCOMPARE(out->integer("llama.block_count"), in->integer("llama.block_count"));
+    // The sizes the report gives are the file's: data bytes summed, the whole file on disk.
+    std::uint64_t data = 0;
+    for (const GgufFile::Tensor& t : out->tensors())
+        data += t.bytes;
+    QCOMPARE(report->outputDataBytes, data);
+    QCOMPARE(report->outputFileBytes, out->fileSize());
+    // The model loads and its norms (f32, never quantized) are the input's, byte for byte.
+    const GgufFile::Tensor* normIn = in->tensor("output_norm.weight");
+    const GgufFile::Tensor* normOut = out->tensor("output_norm.weight");
+    QVERIFY(normIn && normOut);
+    QCOMPARE(sha256(normOut->data, normOut->bytes), sha256(normIn->data, normIn->bytes));
+    Result<std::unique_ptr<Model>> model = Model::load(options.output);
+    QVERIFY2(model, model ? "" : qPrintable(model.error().message));
+}
+
+void TestQuantize::fallbackIsSaid() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("q4_k.gguf"));
+    options.recipe = recipe(QStringLiteral("q4_k_s"));
+    options.pure = true;
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY(report);
+    // ffn_down's rows are 288 long: not whole Q4_K blocks (256), so Q5_0 as llama.cpp falls back; said once per
+    // tensor.
+    QCOMPARE(report->notes.size(), 2);
+    QVERIFY(report->notes[0].startsWith(QLatin1String("blk.0.ffn_down.weight: its rows of 288 are not whole blocks of "
+                                                      "q4_k (256 elements); q5_0 instead")));
+    Result<GgufFile> out = GgufFile::open(options.output);
+    QCOMPARE(out->tensor("blk.1.ffn_down.weight")->type, 6u); // Q5_0
+}
+
+void TestQuantize::overridesPickTheirTensors() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("mixed.gguf"));
+    options.recipe = recipe(QStringLiteral("q4_0"));
+    Result<Override> attention = parseOverride(QStringLiteral("attn_(q|k)=q8_0"));
+    Result<Override> first = parseOverride(QStringLiteral("^blk\\.0\\.ffn_up=F16"));
+    QVERIFY(attention && first);
+    options.overrides = {*attention, *first};
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY(report);
+    Result<GgufFile> out = GgufFile::open(options.output);
+    QCOMPARE(out->tensor("blk.1.attn_q.weight")->type, 8u);    // Q8_0
+    QCOMPARE(out->tensor("blk.0.attn_k.weight")->type, 8u);    // Q8_0
+    QCOMPARE(out->tensor("blk.0.attn_v.weight")->type, 2u);    // Q4_0, the recipe's
+    QCOMPARE(out->tensor("blk.0.ffn_up.weight")->type, 1u);    // F16
+    QCOMPARE(out->tensor("blk.1.ffn_up.weight")->type, 2u);    // Q4_0
+    QCOMPARE(out->tensor("output.weight")->type, 14u);         // Q6_K, as llama.cpp's q4_0 recipe gives it
+    QCOMPARE(out->tensor("blk.0.attn_norm.weight")->type, 0u); // F32: norms are never quantized
+
+    for (const char* bad : {"attn_q", "attn_q=q9_9", "(=q8_0", "=q8_0"}) {
+        Result<Override> o = parseOverride(QString::fromLatin1(bad));
+        QVERIFY2(!o, bad);
+        QVERIFY(o.error().message.startsWith(QStringLiteral("--keep '%1'").arg(QLatin1String(bad))));
+    }
+}
+
+void TestQuantize::refusedInputsLeaveEveryFile_data() {
+    QTest::addColumn<QStringList>("arguments"); // IN OUT stand for the input model and an existing output file
+    QTest::addColumn<QString>("message");
+    QTest::newRow("output is the input") << QStringList{"quantize", "IN", "IN", "--type", "q8_0"}
+                                         << "is the input model; name another file";
+    QTest::newRow("unknown recipe") << QStringList{"quantize", "IN", "OUT", "--type", "q4_k_xl"}
+                                    << "there is no quantization recipe 'q4_k_xl' (the recipes: f32, f16";
+    QTest::newRow("q2_k_s needs an imatrix")
+        << QStringList{"quantize", "IN", "OUT", "--type", "Q2_K_S"} << "recipe q2_k_s needs an importance matrix";
+    QTest::newRow("requantizing") << QStringList{"quantize", "QUANTIZED", "OUT", "--type", "q8_0"}
+                                  << "is already quantized (q4_k); swb quantize starts from float weights";
+    QTest::newRow("not a gguf") << QStringList{"quantize", "OUT", "OTHER", "--type", "q8_0"} << "is not a GGUF file";
+    QTest::newRow("one path") << QStringList{"quantize", "IN", "--type", "q8_0"}
+                              << "swb quantize takes the input model and the output file";
+}
+
+void TestQuantize::refusedInputsLeaveEveryFile() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    const QString quantized = dir.filePath(QStringLiteral("q4_k.gguf"));
+    cli::RandomShape shape;
+    shape.dim = 256;
+    shape.layers = 1;
+    shape.heads = 4;
+    shape.hidden = 256;
+    shape.vocab = 64;
+    QVERIFY(cli::writeRandomGguf(quantized, shape, QStringLiteral("q4_k"), 1).isEmpty());
+    const QString output = dir.filePath(QStringLiteral("existing.gguf"));
+    {
+        QFile f(output);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("the user's own file\n");
+    }
+    QStringList args;
+    for (const QString& a : arguments)
+        args << (a == QLatin1String("IN")          ? input
+                 : a == QLatin1String("OUT")       ? output
+                 : a == QLatin1String("QUANTIZED") ? quantized
+                 : a == QLatin1String("OTHER")     ? dir.filePath(QStringLiteral("other.gguf"))
+                                                   : a);
+    const QStringList before = fileNames(dir.path());
+    const QByteArray inputHash = fileSha256(input);
+    const QByteArray quantizedHash = fileSha256(quantized);
+    const test::ProcessResult r = test::runSwbProcess(args);
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    QCOMPARE(r.err.count('\n') - r.err.count('\r'), 1); // one sentence (progress lines aside)
+    QCOMPARE(fileNames(dir.path()), before);
+    QCOMPARE(fileSha256(input), inputHash);
+    QCOMPARE(fileSha256(quantized), quantizedHash);
+    QFile f(output);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("the user's own file\n"));
+}
+
+void TestQuantize::fullDiskRemovesThePartialOutput() {
+    // A file-size limit stands for a disk that fills: writes past it fail (EFBIG) as they would with ENOSPC.
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    const QString output = dir.filePath(QStringLiteral("out.gguf"));
+    const QByteArray inputHash = fileSha256(input);
+    const QStringList before = fileNames(dir.path());
+    rlimit old{};
+    getrlimit(RLIMIT_FSIZE, &old);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limited = old;
+    limited.rlim_cur = 300 * 1024; // the input is 2 MB: it fits, the f32 output does not
+    setrlimit(RLIMIT_FSIZE, &limited);
+    QuantizeOptions options;
+    options.input = input;
+    options.output = output;
+    options.recipe = recipe(QStringLiteral("f32"));
+    Result<QuantizeReport> report = quantizeModel(options);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+    QVERIFY(!report);
+    QVERIFY2(report.error().message.startsWith(QStringLiteral("cannot write %1: ").arg(output)),
+             qPrintable(report.error().message));
+    QCOMPARE(fileNames(dir.path()), before); // no partial output, no temporary left
+    QCOMPARE(fileSha256(input), inputHash);
+}
+
+void TestQuantize::cancelWritesNothing() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    const QStringList before = fileNames(dir.path());
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("out.gguf"));
+    options.recipe = recipe(QStringLiteral("q4_k_m"));
+    int calls = 0;
+    Result<QuantizeReport> report = quantizeModel(options, [&](const QuantizeProgress& p) {
+        ++calls;
+        return p.tensor < 5;
+    });
+    QVERIFY(!report);
+    QCOMPARE(report.error().message, QStringLiteral("quantization cancelled; %1 was not written").arg(options.output));
+    QVERIFY(calls >= 5);
+    QCOMPARE(fileNames(dir.path()), before);
+}
+
+void TestQuantize::divergenceEqualsFloat64() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("q2_k.gguf"));
+    options.recipe = recipe(QStringLiteral("q2_k"));
+    QVERIFY(quantizeModel(options));
+    Result<std::unique_ptr<Model>> a = Model::load(input);
+    Result<std::unique_ptr<Model>> b = Model::load(options.output);
+    QVERIFY(a && b);
+    const std::vector<TokenId> ids = {1, 17, 42, 5, 63, 20, 20, 8, 31, 2, 50, 11};
+    Result<DivergenceResult> result = measureDivergence(**a, **b, ids);
+    QVERIFY(result);
+    QCOMPARE(result->perToken.size(), ids.size() - 1);
+
+    // The same figures from the logits, in long double, written out from the definitions.
+    const int vocab = (*a)->info().vocabSize;
+    const std::vector<float> logitsA = (*a)->forward(*(*a)->newState(), ids, true).value();
+    const std::vector<float> logitsB = (*b)->forward(*(*b)->newState(), ids, true).value();
+    int same = 0;
+    long double nllA = 0, nllB = 0;
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+        const float* la = logitsA.data() + i * vocab;
+        const float* lb = logitsB.data() + i * vocab;
+        long double za = 0, zb = 0;
+        for (int v = 0; v < vocab; ++v) {
+            za += std::exp(static_cast<long double>(la[v]));
+            zb += std::exp(static_cast<long double>(lb[v]));
+        }
+        long double kl = 0;
+        int topA = 0, topB = 0;
+        for (int v = 0; v < vocab; ++v) {
+            const long double pa = std::exp(static_cast<long double>(la[v])) / za;
+            const long double pb = std::exp(static_cast<long double>(lb[v])) / zb;
+            kl += pa * std::log(pa / pb);
+            topA = la[v] > la[topA] ? v : topA;
+            topB = lb[v] > lb[topB] ? v : topB;
+        }
+        const TokenDivergence& d = result->perToken[i];
+        QVERIFY2(
+            std::abs(d.kl - static_cast<double>(kl)) <= 1e-12 + 1e-9 * static_cast<double>(kl),
+            qPrintable(QStringLiteral("position %1: %2 against %3").arg(i).arg(d.kl).arg(static_cast<double>(kl))));
+        QCOMPARE(d.topA, topA);
+        QCOMPARE(d.topB, topB);
+        const long double lpA = std::log(std::exp(static_cast<long double>(la[ids[i + 1]])) / za);
+        const long double lpB = std::log(std::exp(static_cast<long double>(lb[ids[i + 1]])) / zb);
+        QVERIFY(std::abs(d.logpA - static_cast<double>(lpA)) < 1e-9);
+        QVERIFY(std::abs(d.logpB - static_cast<double>(lpB)) < 1e-9);
+        same += topA == topB ? 1 : 0;
+        nllA -= lpA;
+        nllB -= lpB;
+    }
+    const double n = static_cast<double>(ids.size() - 1);
+    const DivergenceSummary& s = result->summary;
+    QCOMPARE(s.sameTop1, same / n);
+    QVERIFY(std::abs(s.pplA - std::exp(static_cast<double>(nllA) / n)) < 1e-9 * s.pplA);
+    QVERIFY(std::abs(s.pplB - std::exp(static_cast<double>(nllB) / n)) < 1e-9 * s.pplB);
+    QVERIFY(std::abs(s.deltaPplRelative - (s.pplB / s.pplA - 1)) < 1e-9);
+    QVERIFY(s.deltaPplLow <= s.deltaPplRelative && s.deltaPplRelative <= s.deltaPplHigh);
+    QVERIFY(s.meanKl > 0); // Q2_K moves a random model's distributions
+}
+
+void TestQuantize::divergenceOfIdenticalModelsIsZero() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    Result<std::unique_ptr<Model>> a = Model::load(input);
+    Result<std::unique_ptr<Model>> b = Model::load(input);
+    QVERIFY(a && b);
+    Result<DivergenceResult> result = measureDivergence(**a, **b, {1, 9, 8, 7, 6, 5, 4});
+    QVERIFY(result);
+    const DivergenceSummary& s = result->summary;
+    for (double v : {s.meanKl, s.medianKl, s.p90Kl, s.p99Kl, s.maxKl, s.deltaPplRelative, s.deltaPplLow, s.deltaPplHigh,
+                     s.meanDeltaLogp, s.sdDeltaLogp, s.p1DeltaLogp, s.p99DeltaLogp})
+        QCOMPARE(v, 0.0);
+    QCOMPARE(s.sameTop1, 1.0);
+    QCOMPARE(s.pplA, s.pplB);
+}
+
+void TestQuantize::divergenceCommandLine() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    const QString text = dir.filePath(QStringLiteral("text.txt"));
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("the random model reads any bytes as its own tokens");
+    }
+    const QString csv = dir.filePath(QStringLiteral("tokens.csv"));
+    test::ProcessResult r =
+        test::runSwbProcess({"divergence", "--model", input, "--model", input, "--text", text, "--json", "--csv", csv});
+    QVERIFY2(r.status == 0, r.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(json[QStringLiteral("tokens")].toInt() > 1);
+    QCOMPARE(json[QStringLiteral("mean_kl")].toDouble(), 0.0);
+    QCOMPARE(json[QStringLiteral("same_top1")].toDouble(), 1.0);
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QCOMPARE(lines[0], QByteArray("position,token,piece,kl,top_a,top_b,logp_a,logp_b\r"));
+    QCOMPARE(lines.size() - 2, json[QStringLiteral("tokens")].toInt()); // a row per token, the last line empty
+
+    r = test::runSwbProcess({"divergence", "--model", input, "--text", text});
+    QCOMPARE(r.status, 2);
+    QCOMPARE(r.err, QByteArray("swb: swb divergence compares two models: give --model A --model B\n"));
+}
+
+QTEST_GUILESS_MAIN(TestQuantize)
+#include "tst_quantize.moc"

@@ -12,6 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -43,6 +45,8 @@
 #include "explore/DistributionPlot.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
+#include "explore/QuantizeDialog.h"
+#include "formats/GgufFile.h"
 #include "explore/ReplayDialog.h"
 #include "explore/SamplerTexts.h"
 #include "explore/StrategyEditor.h"
@@ -1120,6 +1124,53 @@ private slots:
         ModelOptions same = bar.options();
         bar.setOptions(same);
         QCOMPARE(changed.count(), 1);
+    }
+
+    void quantizeFromTheModelBar() {
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("tiny-f16.gguf"));
+        const test::ProcessResult written =
+            test::runSwbProcess({"bench", "decode", "--write-random-model", input, "--weight-type", "f16",
+                                 "--random-shape", "256,2,4,256,64,64", "--seed", "3"});
+        QVERIFY2(written.status == 0, written.err.constData());
+        ModelBar bar;
+        bar.setLoading(dir.path()); // a folder: nothing to quantize
+        QVERIFY(!bar.quantizeAction()->isEnabled());
+        bar.setLoading(input);
+        QVERIFY(bar.quantizeAction()->isEnabled());
+        QSignalSpy opened(&bar, &ModelBar::openRequested);
+        bar.quantizeAction()->trigger();
+        QuantizeDialog* dialog = bar.quantizeDialog();
+        QVERIFY(dialog);
+        // The output is suggested beside the input, named for the recipe, and follows the recipe.
+        QCOMPARE(dialog->recipeBox()->currentData().toString(), QStringLiteral("q4_k_m"));
+        QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()), dir.filePath(QStringLiteral("tiny-q4_k_m.gguf")));
+        dialog->recipeBox()->setCurrentIndex(dialog->recipeBox()->findData(QStringLiteral("q8_0")));
+        const QString output = dir.filePath(QStringLiteral("tiny-q8_0.gguf"));
+        QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()), output);
+
+        // Cancelled at once: nothing written, the dialog stays for another try.
+        dialog->start();
+        QVERIFY(dialog->isWorking());
+        QVERIFY(!dialog->startButton()->isEnabled());
+        dialog->reject();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isWorking(), 20000);
+        if (dialog->statusLabel()->text().startsWith(QLatin1String("quantization cancelled"))) {
+            QVERIFY(!QFile::exists(output));
+            QVERIFY(dialog->isVisible());
+            QVERIFY(dialog->startButton()->isEnabled());
+        } // (a machine fast enough may finish first; then the file is there and opened below)
+
+        if (!QFile::exists(output)) {
+            dialog->start();
+            QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, 30000);
+        }
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().first().toString(), output);
+        Result<GgufFile> file = GgufFile::open(output);
+        QVERIFY(file);
+        QCOMPARE(file->tensor("blk.0.attn_q.weight")->type, 8u); // Q8_0
+        QCOMPARE(file->integer("general.file_type"), std::optional<std::int64_t>(7));
     }
 
     void screenshotShowsAFinishedGeneration() {

@@ -23,6 +23,7 @@
 #include "AppInfo.h"
 #include "InferenceSession.h"
 #include "Settings.h"
+#include "explore/QuantizeDialog.h"
 #include "serving/RemoteEngine.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -231,6 +232,10 @@ void ModelBar::rebuildMenu() {
     m_menu->addAction(tr("Open &File…"), this, &ModelBar::chooseFile);
     m_menu->addAction(tr("OpenAI-compatible &Server…"), this, &ModelBar::chooseServer);
     m_menu->addAction(tr("&Bundled Demo Model"), this, [this] { emit openRequested(bundledModelPath()); });
+    m_menu->addSeparator();
+    m_quantize = m_menu->addAction(tr("&Quantize This Model…"), this, &ModelBar::quantize);
+    m_quantize->setObjectName(QStringLiteral("quantizeModel"));
+    updateQuantizeAction();
     if (!m_recent.isEmpty()) {
         m_menu->addSection(tr("Recent"));
         for (const QString& path : m_recent)
@@ -321,8 +326,32 @@ void ModelBar::chooseTokenizer() {
         emit openRequested(m_modelPath, file);
 }
 
+void ModelBar::updateQuantizeAction() {
+    const bool gguf = m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && QFileInfo(m_modelPath).isFile();
+    m_quantize->setEnabled(gguf);
+    m_quantize->setToolTip(gguf ? tr("Make a quantized copy of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))
+                                : tr("Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first"));
+}
+
+QuantizeDialog* ModelBar::quantizeDialog() const {
+    return m_quantizeDialog;
+}
+
+void ModelBar::quantize() {
+    if (m_quantizeDialog) {
+        m_quantizeDialog->raise();
+        m_quantizeDialog->activateWindow();
+        return;
+    }
+    m_quantizeDialog = new QuantizeDialog(m_modelPath, this);
+    m_quantizeDialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_quantizeDialog, &QuantizeDialog::quantized, this, [this](const QString& output) { emit openRequested(output); });
+    m_quantizeDialog->show();
+}
+
 void ModelBar::showModelPath(const QString& path, const QString& tokenizerPath) {
     m_modelPath = path;
+    updateQuantizeAction();
     m_tokenizer->setVisible(needsSeparateTokenizer(path));
     m_tokenizer->setToolTip(tokenizerPath.isEmpty()
                                 ? tr("Choose the tokenizer file (tok.bin) of this llama2.c checkpoint")

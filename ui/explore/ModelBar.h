@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QStringList>
 #include <QWidget>
 
@@ -11,10 +12,12 @@ class QProgressBar;
 class QSpinBox;
 class QToolButton;
 class QMenu;
+class QAction;
 
 namespace swb {
 
 class InferenceSession;
+class QuantizeDialog;
 class Settings;
 
 // The model strip at the top of Explore: the current model, Open (folder or file, recent models,
@@ -45,6 +48,10 @@ public:
     void chooseServer();
     // Asks for the tokenizer of the model last opened (a llama2.c checkpoint) and opens the two together.
     void chooseTokenizer();
+    // The Quantize dialog for the model last opened (a float GGUF); the file it writes is opened when done.
+    void quantize();
+    QuantizeDialog* quantizeDialog() const;
+    QAction* quantizeAction() const { return m_quantize; }
 
 signals:
     // tokenizerPath: the tokenizer file to use with the model; empty for the model's own.
@@ -59,6 +66,7 @@ private:
     ModelOptions m_applied; // the options last set or reported
     void chooseFolder();
     void rebuildMenu();
+    void updateQuantizeAction();
     // The model last opened, and whether its format needs a tokenizer file given beside it.
     void showModelPath(const QString& path, const QString& tokenizerPath);
     QString fileName(const QString& caption, const QString& filter);
@@ -67,6 +75,8 @@ private:
     QLabel* m_details = nullptr;
     QToolButton* m_open = nullptr;
     QMenu* m_menu = nullptr;
+    QAction* m_quantize = nullptr;
+    QPointer<QuantizeDialog> m_quantizeDialog;
     QComboBox* m_device = nullptr;
     QComboBox* m_dtype = nullptr;
     QSpinBox* m_threads = nullptr;

@@ -44,6 +44,32 @@ TokenDivergence compareRows(const float* logitsA, const float* logitsB, int voca
     return d;
 }
 
+PositionTop topOfRows(const float* logitsA, const float* logitsB, int vocab, int keep) {
+    const auto best = [vocab, keep](const float* logits) {
+        std::vector<TokenId> order(static_cast<std::size_t>(vocab));
+        for (int v = 0; v < vocab; ++v)
+            order[static_cast<std::size_t>(v)] = v;
+        const auto n = static_cast<std::ptrdiff_t>(std::min(keep, vocab));
+        std::partial_sort(order.begin(), order.begin() + n, order.end(), [logits](TokenId x, TokenId y) {
+            return logits[x] > logits[y] || (logits[x] == logits[y] && x < y);
+        });
+        order.resize(static_cast<std::size_t>(n));
+        return order;
+    };
+    PositionTop top;
+    top.tokens = best(logitsA);
+    for (TokenId t : best(logitsB))
+        if (std::find(top.tokens.begin(), top.tokens.end(), t) == top.tokens.end())
+            top.tokens.push_back(t);
+    const double normA = logNormaliser(logitsA, vocab);
+    const double normB = logNormaliser(logitsB, vocab);
+    for (TokenId t : top.tokens) {
+        top.pA.push_back(static_cast<float>(std::exp(logitsA[t] - normA)));
+        top.pB.push_back(static_cast<float>(std::exp(logitsB[t] - normB)));
+    }
+    return top;
+}
+
 DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken) {
     DivergenceSummary s;
     s.tokens = static_cast<std::int64_t>(perToken.size());
@@ -103,7 +129,8 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b) {
 }
 
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
-                                           const std::function<bool(std::int64_t, std::int64_t)>& progress) {
+                                           const std::function<bool(std::int64_t, std::int64_t)>& progress,
+                                           int keepTop) {
     const int vocab = a.info().vocabSize;
     if (b.info().vocabSize != vocab)
         return Error::badInput(QStringLiteral("the two models' outputs differ in size (%1 and %2 tokens)")
@@ -130,6 +157,8 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
         for (std::size_t i = 0; i + 1 < n; ++i) {
             const std::size_t row = i * static_cast<std::size_t>(vocab);
             result.perToken.push_back(compareRows(logitsA->data() + row, logitsB->data() + row, vocab, window[i + 1]));
+            if (keepTop > 0)
+                result.top.push_back(topOfRows(logitsA->data() + row, logitsB->data() + row, vocab, keepTop));
         }
         if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
             return Error::badInput(QStringLiteral("the comparison was cancelled"));

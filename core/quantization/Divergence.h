@@ -43,14 +43,25 @@ struct DivergenceSummary {
     double meanDeltaLogp = 0, sdDeltaLogp = 0, p1DeltaLogp = 0, p99DeltaLogp = 0;
 };
 
+// The tokens either model ranks highest at one position, each with both models' probabilities: the two
+// distributions overlaid.
+struct PositionTop {
+    std::vector<TokenId> tokens; // A's top tokens, then B's that A's leave out
+    std::vector<float> pA;
+    std::vector<float> pB;
+};
+
 struct DivergenceResult {
     std::vector<TokenId> ids; // the text's tokens, BOS included: token i + 1 is scored from positions 0…i
     std::vector<TokenDivergence> perToken;
+    std::vector<PositionTop> top; // per scored token when asked for (keepTop > 0), else empty
     DivergenceSummary summary;
 };
 
 // A's and B's next-token distributions at one position (vocab logits each) compared as TokenDivergence does.
 TokenDivergence compareRows(const float* logitsA, const float* logitsB, int vocab, TokenId next);
+// The `keep` most probable tokens of each model at one position, with both probabilities.
+PositionTop topOfRows(const float* logitsA, const float* logitsB, int vocab, int keep);
 DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken);
 
 // The two models must read the same vocabulary: an error naming the first difference otherwise.
@@ -58,8 +69,9 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b);
 
 // Every token of `ids` after the first scored by both models, in windows of the smaller context (consecutive
 // windows overlap by one token, so each token is scored once). progress(done, total) after each window;
-// false stops with an error.
+// false stops with an error. keepTop > 0 keeps each position's PositionTop of that many tokens a model.
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
-                                           const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
+                                           const std::function<bool(std::int64_t, std::int64_t)>& progress = {},
+                                           int keepTop = 0);
 
 } // namespace swb::quantization

@@ -13,20 +13,21 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QTranslator>
@@ -43,10 +44,10 @@
 #include "explore/BeamTreeView.h"
 #include "explore/DistributionModel.h"
 #include "explore/DistributionPlot.h"
+#include "explore/DivergenceDialog.h"
 #include "explore/ExploreView.h"
 #include "explore/ModelBar.h"
 #include "explore/QuantizeDialog.h"
-#include "formats/GgufFile.h"
 #include "explore/ReplayDialog.h"
 #include "explore/SamplerTexts.h"
 #include "explore/StrategyEditor.h"
@@ -54,6 +55,7 @@
 #include "explore/TimelinePlot.h"
 #include "explore/TokenProbeDialog.h"
 #include "explore/TokenStreamView.h"
+#include "formats/GgufFile.h"
 #include "model/kernels/WeightType.h"
 #include "runs/RunSetupText.h"
 #include "runs/RunsView.h"
@@ -1171,6 +1173,55 @@ private slots:
         QVERIFY(file);
         QCOMPARE(file->tensor("blk.0.attn_q.weight")->type, 8u); // Q8_0
         QCOMPARE(file->integer("general.file_type"), std::optional<std::int64_t>(7));
+    }
+
+    void divergenceShadesEveryTokenAndOpensAPrefix() {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("tiny-f16.gguf"));
+        const QString b = dir.filePath(QStringLiteral("tiny-q2_k.gguf"));
+        test::ProcessResult r = test::runSwbProcess({"bench", "decode", "--write-random-model", a, "--weight-type",
+                                                     "f16", "--random-shape", "256,2,4,256,64,64", "--seed", "3"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        r = test::runSwbProcess({"quantize", a, b, "--type", "q2_k"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        // The random model reads bytes up to 0x3C as their own tokens (its vocabulary is 64 tokens).
+        const QString text = QStringLiteral("12,34+56=78;9/0(1)*2-3.4");
+        DivergenceDialog dialog(a, text);
+        dialog.show();
+        dialog.measure(); // no model B yet
+        QVERIFY(dialog.statusLabel()->text().startsWith(QLatin1String("Choose model B")));
+        dialog.modelBEdit()->setText(b);
+        dialog.measure();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isWorking(), 60000);
+        const quantization::DivergenceResult* result = dialog.result();
+        QVERIFY2(result, qPrintable(dialog.statusLabel()->text()));
+        const int n = static_cast<int>(result->perToken.size());
+        QVERIFY(n > 5);
+        // Every scored token is a link in the shaded text; the table lists the largest first.
+        QCOMPARE(dialog.shadedText()->toHtml().count(QStringLiteral("href=\"#")), n);
+        QTableWidget* table = dialog.largestTable();
+        QCOMPARE(table->rowCount(), std::min(n, 20));
+        double maxKl = 0;
+        for (const auto& d : result->perToken)
+            maxKl = std::max(maxKl, d.kl);
+        const int first = table->item(0, 0)->data(Qt::UserRole).toInt();
+        QCOMPARE(result->perToken[static_cast<std::size_t>(first)].kl, maxKl);
+        QCOMPARE(dialog.selectedPosition(), first);
+        // The overlay: both models' bars over the same tokens, A's top first.
+        QCOMPARE(dialog.overlayPlot()->plottableCount(), 2);
+        const quantization::PositionTop& top = result->top[static_cast<std::size_t>(first)];
+        QCOMPARE(top.tokens.front(), result->perToken[static_cast<std::size_t>(first)].topA);
+        QCOMPARE(qobject_cast<QCPBars*>(dialog.overlayPlot()->plottable(0))->data()->size(),
+                 static_cast<int>(top.tokens.size()));
+        // Clicking a token in the text selects it; its prefix opens with model B.
+        dialog.shadedText()->anchorClicked(QUrl(QStringLiteral("#3")));
+        QCOMPARE(dialog.selectedPosition(), 3);
+        QSignalSpy open(&dialog, &DivergenceDialog::openPrefixRequested);
+        dialog.findChild<QPushButton*>(QStringLiteral("divergenceOpenPrefix"))->click();
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().at(1).toString(), b);
+        const QString prefix = open.first().at(0).toString();
+        QVERIFY2(text.startsWith(prefix.trimmed()) && !prefix.isEmpty(), qPrintable(prefix));
     }
 
     void screenshotShowsAFinishedGeneration() {

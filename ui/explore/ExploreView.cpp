@@ -94,6 +94,7 @@ void ExploreView::createViews() {
     connect(m_modelBar, &ModelBar::openRequested, this, &ExploreView::openModel);
     connect(m_modelBar, &ModelBar::openRemoteRequested, this, &ExploreView::openRemoteModel);
     connect(m_modelBar, &ModelBar::cancelRequested, this, &ExploreView::cancelModelLoad);
+    connect(m_modelBar, &ModelBar::divergenceRequested, this, &ExploreView::openDivergence);
     connect(m_modelBar, &ModelBar::optionsChanged, this, [this] {
         // Reload what the user last asked for: the model loading now, else the one loaded.
         if (m_session.isLoading())
@@ -629,6 +630,26 @@ void ExploreView::tryLoopRemedy(int index) {
     selectStep(remedies[static_cast<std::size_t>(index)].step);
     emit statusMessage(tr("The editor holds the run's strategy with the remedy; the what-if at the selected step "
                           "shows what it would draw. Undo (Ctrl+Z) brings back the strategy before."));
+}
+
+DivergenceDialog* ExploreView::openDivergence() {
+    if (!m_session.model() || m_session.isRemote()) {
+        emit statusMessage(tr("Open a model here first: the comparison reads both models' whole distributions."));
+        return nullptr;
+    }
+    if (!m_divergenceDialog) {
+        m_divergenceDialog = new DivergenceDialog(m_session.model()->info.path, m_prompt->toPlainText(), this);
+        m_divergenceDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_divergenceDialog, &DivergenceDialog::openPrefixRequested, this,
+                [this](const QString& prefix, const QString& modelB) {
+                    m_prompt->setPlainText(prefix);
+                    openModel(modelB);
+                });
+    }
+    m_divergenceDialog->show();
+    m_divergenceDialog->raise();
+    m_divergenceDialog->activateWindow();
+    return m_divergenceDialog;
 }
 
 TokenProbeDialog* ExploreView::openTokenProbe(TokenId token) {

@@ -4,10 +4,12 @@
 #include <optional>
 #include <vector>
 
+#include <QPointer>
 #include <QWidget>
 
 #include "InferenceSession.h"
 #include "evaluation/LoopRemedies.h"
+#include "explore/DivergenceDialog.h"
 #include "explore/ExploreRun.h"
 #include "explore/PromptPanel.h"
 #include "explore/ReplayDialog.h"
@@ -84,6 +86,9 @@ public:
     void replayRun();
     QAction* replayAction() const { return m_streamPanel->replayAction(); }
     ReplayDialog* replayDialog() const { return m_replayDialog; }
+    // The Divergence dialog with the loaded model as A and the prompt as its text; its "open this prefix"
+    // opens model B here with that prefix as the prompt.
+    DivergenceDialog* openDivergence();
     bool openRun(qint64 runId);
     void selectStep(int step);
     void saveSettings();
@@ -208,6 +213,7 @@ private:
     std::vector<stats::RepetitionLoop> m_loops;
     TokenProbeDialog* m_probe = nullptr;
     ReplayDialog* m_replayDialog = nullptr;
+    QPointer<DivergenceDialog> m_divergenceDialog;
     std::optional<ReplayDialog::Side> m_replayOf; // the run a replay now generating started from
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_rightSplitter = nullptr;

@@ -235,6 +235,8 @@ void ModelBar::rebuildMenu() {
     m_menu->addSeparator();
     m_quantize = m_menu->addAction(tr("&Quantize This Model…"), this, &ModelBar::quantize);
     m_quantize->setObjectName(QStringLiteral("quantizeModel"));
+    m_divergence = m_menu->addAction(tr("Compare &With Another Model…"), this, &ModelBar::divergenceRequested);
+    m_divergence->setObjectName(QStringLiteral("divergenceModel"));
     updateQuantizeAction();
     if (!m_recent.isEmpty()) {
         m_menu->addSection(tr("Recent"));
@@ -327,6 +329,11 @@ void ModelBar::chooseTokenizer() {
 }
 
 void ModelBar::updateQuantizeAction() {
+    const bool local = !m_modelPath.isEmpty() && !isRemoteModelAddress(m_modelPath);
+    m_divergence->setEnabled(local);
+    m_divergence->setToolTip(local ? tr("Where another model sharing this one's tokenizer parts from it on a text, "
+                                        "token by token")
+                                   : tr("Open a model here first (a served one reports no whole distributions)"));
     const bool gguf = m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && QFileInfo(m_modelPath).isFile();
     m_quantize->setEnabled(gguf);
     m_quantize->setToolTip(gguf ? tr("Make a quantized copy of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))

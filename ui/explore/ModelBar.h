@@ -52,6 +52,7 @@ public:
     void quantize();
     QuantizeDialog* quantizeDialog() const;
     QAction* quantizeAction() const { return m_quantize; }
+    QAction* divergenceAction() const { return m_divergence; }
 
 signals:
     // tokenizerPath: the tokenizer file to use with the model; empty for the model's own.
@@ -59,6 +60,8 @@ signals:
     void openRemoteRequested(const QString& address, const QString& apiKey);
     void optionsChanged();
     void cancelRequested();
+    // Compare the loaded model with another on a text (the Divergence dialog).
+    void divergenceRequested();
 
 private:
     void emitIfOptionsChanged();
@@ -76,6 +79,7 @@ private:
     QToolButton* m_open = nullptr;
     QMenu* m_menu = nullptr;
     QAction* m_quantize = nullptr;
+    QAction* m_divergence = nullptr;
     QPointer<QuantizeDialog> m_quantizeDialog;
     QComboBox* m_device = nullptr;
     QComboBox* m_dtype = nullptr;

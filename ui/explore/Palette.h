@@ -23,4 +23,10 @@ inline QColor probability(double p) {
     return QColor::fromHslF(static_cast<float>(hue / 360.0), 0.65f, 0.80f);
 }
 
+// Shade for a divergence as a fraction of the scale's top (clamped to [0, 1]): white to a warm red.
+inline QColor divergence(double fraction) {
+    fraction = fraction < 0 ? 0 : (fraction > 1 ? 1 : fraction);
+    return QColor::fromHslF(0.02f, 0.80f, static_cast<float>(1.0 - 0.42 * fraction));
+}
+
 } // namespace swb::palette

@@ -124,13 +124,14 @@ void QuantizeDialog::suggestOutput() {
     for (const char* suffix : {"-f32", "-f16", "-bf16", ".f32", ".f16", ".bf16", "-F32", "-F16", "-BF16"})
         if (base.endsWith(QLatin1String(suffix)))
             base.chop(static_cast<int>(qstrlen(suffix)));
-    m_output->setText(QDir::toNativeSeparators(in.absoluteDir().filePath(base + QLatin1Char('-') + recipe + QStringLiteral(".gguf"))));
+    m_output->setText(QDir::toNativeSeparators(
+        in.absoluteDir().filePath(base + QLatin1Char('-') + recipe + QStringLiteral(".gguf"))));
 }
 
 void QuantizeDialog::chooseOutput() {
-    const QString path = !m_nextFileName.isEmpty()
-                             ? std::exchange(m_nextFileName, QString())
-                             : getSaveFileName(this, tr("Save Quantized Model"), m_output->text(), tr("GGUF models (*.gguf)"));
+    const QString path = !m_nextFileName.isEmpty() ? std::exchange(m_nextFileName, QString())
+                                                   : getSaveFileName(this, tr("Save Quantized Model"), m_output->text(),
+                                                                     tr("GGUF models (*.gguf)"));
     if (path.isEmpty())
         return;
     m_output->setText(QDir::toNativeSeparators(path));
@@ -138,6 +139,7 @@ void QuantizeDialog::chooseOutput() {
 }
 
 void QuantizeDialog::setWorking(bool working) {
+    m_working = working;
     m_recipe->setEnabled(!working);
     m_output->setEnabled(!working);
     m_browse->setEnabled(!working);
@@ -195,7 +197,8 @@ void QuantizeDialog::showProgress() {
         return;
     const std::uint64_t total = m_shared->total;
     if (total > 0)
-        m_progress->setValue(static_cast<int>(1000.0 * static_cast<double>(m_shared->done) / static_cast<double>(total)));
+        m_progress->setValue(
+            static_cast<int>(1000.0 * static_cast<double>(m_shared->done) / static_cast<double>(total)));
     const std::lock_guard lock(m_shared->mutex);
     if (!m_shared->tensor.isEmpty())
         m_status->setText(m_shared->tensor);
@@ -242,7 +245,7 @@ void QuantizeDialog::reject() {
 }
 
 void QuantizeDialog::closeEvent(QCloseEvent* event) {
-    if (isWorking()) {
+    if (m_watcher.isRunning()) {
         cancel();
         m_watcher.waitForFinished();
     }

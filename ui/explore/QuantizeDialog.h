@@ -35,7 +35,8 @@ public:
     QPushButton* startButton() const { return m_start; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* statusLabel() const { return m_status; }
-    bool isWorking() const { return m_watcher.isRunning(); }
+    // From the start of the work until its result is shown.
+    bool isWorking() const { return m_working; }
     // Test seam: the next file dialog returns path instead of asking.
     void setNextFileName(const QString& path) { m_nextFileName = path; }
 
@@ -79,6 +80,7 @@ private:
     QPushButton* m_close = nullptr;
     QTimer* m_timer = nullptr;
     QString m_nextFileName;
+    bool m_working = false;
     bool m_outputEdited = false; // the user typed or chose the output: recipe changes leave it alone
     std::shared_ptr<Shared> m_shared;
     QFutureWatcher<std::shared_ptr<Result<quantization::QuantizeReport>>> m_watcher;

@@ -1,0 +1,393 @@
+#include "explore/DivergenceDialog.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <qcustomplot.h>
+
+#include "explore/Palette.h"
+#include "model/Model.h"
+#include "tokenizer/TokenizerLoader.h"
+
+namespace swb {
+
+namespace {
+
+constexpr int kLargestRows = 20;
+constexpr int kOverlayTokens = 8; // of each model
+
+QString number(double v, int precision = 4) {
+    return QString::number(v, 'g', precision);
+}
+
+} // namespace
+
+DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, QWidget* parent)
+    : QDialog(parent)
+    , m_modelA(modelA) {
+    setObjectName(QStringLiteral("divergenceDialog"));
+    setWindowTitle(tr("Divergence"));
+    auto* modelALabel = new QLabel(QDir::toNativeSeparators(modelA), this);
+    modelALabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_modelB = new QLineEdit(this);
+    m_modelB->setObjectName(QStringLiteral("divergenceModelB"));
+    m_modelB->setPlaceholderText(tr("a model sharing A's tokenizer: its quantization, a fine-tune…"));
+    auto* browse = new QPushButton(tr("&Browse…"), this);
+    auto* modelBRow = new QHBoxLayout;
+    modelBRow->addWidget(m_modelB, 1);
+    modelBRow->addWidget(browse);
+    m_text = new QPlainTextEdit(text, this);
+    m_text->setObjectName(QStringLiteral("divergenceText"));
+    m_text->setPlaceholderText(tr("The text both models read, token by token"));
+    m_text->setMaximumHeight(90);
+    m_measure = new QPushButton(tr("&Measure"), this);
+    m_measure->setObjectName(QStringLiteral("divergenceMeasure"));
+    m_measure->setDefault(true);
+    m_measure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_measure->setToolTip(tr("Score every token of the text with both models (Ctrl+Return)"));
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(200);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("divergenceStatus"));
+    m_status->setWordWrap(true);
+    auto* actionRow = new QHBoxLayout;
+    actionRow->addWidget(m_measure);
+    actionRow->addWidget(m_progress);
+    actionRow->addWidget(m_status, 1);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Model A:"), modelALabel);
+    form->addRow(tr("Model &B:"), modelBRow);
+    form->addRow(tr("&Text:"), m_text);
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("divergenceSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_scale = new QLabel(this);
+    m_scale->setObjectName(QStringLiteral("divergenceScale"));
+    m_shaded = new QTextBrowser(this);
+    m_shaded->setObjectName(QStringLiteral("divergenceShaded"));
+    m_shaded->setOpenLinks(false);
+    m_shaded->setToolTip(tr("Each token shaded by how far B's distribution before it is from A's; click one"));
+    m_largest = new QTableWidget(0, 7, this);
+    m_largest->setObjectName(QStringLiteral("divergenceLargest"));
+    m_largest->setHorizontalHeaderLabels(
+        {tr("At"), tr("Token"), tr("KL"), tr("A's top"), tr("B's top"), tr("ln p A"), tr("ln p B")});
+    m_largest->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_largest->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_largest->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_largest->verticalHeader()->hide();
+    m_largest->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_largest->setToolTip(tr("The positions where the two models differ most"));
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("divergenceOverlay"));
+    m_plot->setMinimumHeight(180);
+    m_positionLabel = new QLabel(tr("Click a token to see both distributions before it."), this);
+    m_positionLabel->setWordWrap(true);
+    m_openPrefix = new QPushButton(tr("Open This Prefix in Explore with Model B"), this);
+    m_openPrefix->setObjectName(QStringLiteral("divergenceOpenPrefix"));
+    m_openPrefix->setEnabled(false);
+
+    auto* textPane = new QWidget(this);
+    auto* textLayout = new QVBoxLayout(textPane);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->addWidget(m_summary);
+    textLayout->addWidget(m_scale);
+    textLayout->addWidget(m_shaded, 1);
+    auto* top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(textPane);
+    top->addWidget(m_largest);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    auto* overlayPane = new QWidget(this);
+    auto* overlayLayout = new QVBoxLayout(overlayPane);
+    overlayLayout->setContentsMargins(0, 0, 0, 0);
+    auto* overlayHead = new QHBoxLayout;
+    overlayHead->addWidget(m_positionLabel, 1);
+    overlayHead->addWidget(m_openPrefix);
+    overlayLayout->addLayout(overlayHead);
+    overlayLayout->addWidget(m_plot, 1);
+    auto* results = new QSplitter(Qt::Vertical, this);
+    results->addWidget(top);
+    results->addWidget(overlayPane);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+
+    m_close = new QPushButton(tr("Close"), this);
+    auto* bottom = new QHBoxLayout;
+    bottom->addStretch(1);
+    bottom->addWidget(m_close);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(actionRow);
+    layout->addWidget(results, 1);
+    layout->addLayout(bottom);
+    resize(900, 640);
+
+    auto* timer = new QTimer(this);
+    timer->setInterval(100);
+    connect(timer, &QTimer::timeout, this, [this] {
+        if (m_total && *m_total > 0) {
+            m_progress->setRange(0, static_cast<int>(*m_total));
+            m_progress->setValue(static_cast<int>(*m_done));
+        }
+    });
+    timer->start();
+    connect(browse, &QPushButton::clicked, this, &DivergenceDialog::chooseModelB);
+    connect(m_measure, &QPushButton::clicked, this, &DivergenceDialog::measure);
+    connect(m_close, &QPushButton::clicked, this, &DivergenceDialog::reject);
+    connect(m_shaded, &QTextBrowser::anchorClicked, this,
+            [this](const QUrl& url) { selectPosition(url.fragment().toInt()); });
+    connect(m_largest, &QTableWidget::itemSelectionChanged, this, [this] {
+        const QList<QTableWidgetItem*> items = m_largest->selectedItems();
+        if (!items.isEmpty())
+            selectPosition(m_largest->item(items.first()->row(), 0)->data(Qt::UserRole).toInt());
+    });
+    connect(m_openPrefix, &QPushButton::clicked, this,
+            [this] { emit openPrefixRequested(prefixBefore(m_selected), m_resultModelB); });
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &DivergenceDialog::finished);
+}
+
+DivergenceDialog::~DivergenceDialog() {
+    if (m_cancel)
+        *m_cancel = true;
+    m_watcher.waitForFinished();
+}
+
+void DivergenceDialog::chooseModelB() {
+    const QString path =
+        !m_nextFileName.isEmpty()
+            ? std::exchange(m_nextFileName, QString())
+            : QFileDialog::getOpenFileName(this, tr("Choose Model B"), QFileInfo(m_modelA).absolutePath(),
+                                           tr("Models (*.gguf *.bin config.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    // A Hugging Face folder is named by its config.json.
+    m_modelB->setText(QDir::toNativeSeparators(
+        QFileInfo(path).fileName() == QLatin1String("config.json") ? QFileInfo(path).absolutePath() : path));
+}
+
+void DivergenceDialog::measure() {
+    if (isWorking())
+        return;
+    const QString modelB = QDir::fromNativeSeparators(m_modelB->text().trimmed());
+    const QString text = m_text->toPlainText();
+    if (modelB.isEmpty()) {
+        m_status->setText(tr("Choose model B: the model to compare with A."));
+        return;
+    }
+    if (text.trimmed().isEmpty()) {
+        m_status->setText(tr("Type or paste the text both models should read."));
+        return;
+    }
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_done = std::make_shared<std::atomic<std::int64_t>>(0);
+    m_total = std::make_shared<std::atomic<std::int64_t>>(0);
+    m_working = true;
+    m_measure->setEnabled(false);
+    m_close->setText(tr("Cancel"));
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_status->setText(tr("Loading the two models…"));
+    m_resultModelB = modelB;
+    m_watcher.setFuture(QtConcurrent::run(
+        [modelA = m_modelA, modelB, text = text.toStdString(), cancel = m_cancel, done = m_done, total = m_total] {
+            Outcome outcome;
+            Result<std::unique_ptr<Tokenizer>> tokA = loadTokenizer(modelA);
+            Result<std::unique_ptr<Tokenizer>> tokB = tokA ? loadTokenizer(modelB) : tokA.error();
+            if (!tokA || !tokB) {
+                outcome.error = (!tokA ? tokA : tokB).error().message;
+                return outcome;
+            }
+            if (Status same = quantization::checkSameTokenizer(**tokA, **tokB); !same) {
+                outcome.error = same.error().message;
+                return outcome;
+            }
+            Result<std::unique_ptr<Model>> a = Model::load(modelA);
+            Result<std::unique_ptr<Model>> b = a ? Model::load(modelB) : a.error();
+            if (!a || !b) {
+                outcome.error = (!a ? a : b).error().message;
+                return outcome;
+            }
+            std::vector<TokenId> ids = (*tokA)->encode(text, true, false);
+            Result<quantization::DivergenceResult> result = quantization::measureDivergence(
+                **a, **b, std::move(ids),
+                [&](std::int64_t n, std::int64_t all) {
+                    *done = n;
+                    *total = all;
+                    return !cancel->load();
+                },
+                kOverlayTokens);
+            if (!result) {
+                outcome.error = result.error().message;
+                return outcome;
+            }
+            outcome.result = std::make_shared<quantization::DivergenceResult>(std::move(result).value());
+            outcome.tokenizer = std::shared_ptr<const Tokenizer>(std::move(tokA).value());
+            return outcome;
+        }));
+}
+
+void DivergenceDialog::finished() {
+    m_working = false;
+    m_measure->setEnabled(true);
+    m_close->setText(tr("Close"));
+    m_progress->hide();
+    const Outcome outcome = m_watcher.result();
+    if (!outcome.result) {
+        m_status->setText(outcome.error);
+        return;
+    }
+    m_result = outcome.result;
+    m_tokenizer = outcome.tokenizer;
+    m_status->setText(tr("%n token(s) scored.", nullptr, static_cast<int>(m_result->perToken.size())));
+    showResult();
+}
+
+QString DivergenceDialog::pieceText(TokenId id) const {
+    const std::string piece = m_tokenizer->piece(id);
+    // A token that decodes to nothing (<unk>, a control token) is shown by its name.
+    return QString::fromUtf8(piece.empty() ? m_tokenizer->tokenText(id) : piece);
+}
+
+QString DivergenceDialog::prefixBefore(int position) const {
+    if (!m_result || position < 0)
+        return {};
+    // Scored token `position` is ids[position + 1]: the prefix is the text of the tokens before it, BOS left out.
+    const std::vector<TokenId> before(m_result->ids.begin() + 1, m_result->ids.begin() + 1 + position);
+    return QString::fromUtf8(m_tokenizer->decode(before));
+}
+
+void DivergenceDialog::showResult() {
+    const quantization::DivergenceSummary& s = m_result->summary;
+    m_summary->setText(tr("KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, "
+                          "B %7 (%8%, 95% interval %9% to %10%)")
+                           .arg(number(s.meanKl), number(s.medianKl), number(s.p99Kl), number(s.maxKl))
+                           .arg(100.0 * s.sameTop1, 0, 'f', 1)
+                           .arg(s.pplA, 0, 'f', 3)
+                           .arg(s.pplB, 0, 'f', 3)
+                           .arg(100.0 * s.deltaPplRelative, 0, 'f', 2)
+                           .arg(100.0 * s.deltaPplLow, 0, 'f', 2)
+                           .arg(100.0 * s.deltaPplHigh, 0, 'f', 2));
+    // The darkest shade at the 99th percentile, so that one outlier does not wash the rest out.
+    m_scaleTop = s.p99Kl > 0 ? s.p99Kl : std::max(s.maxKl, 1e-12);
+    QString legend = tr("Shade: ");
+    for (int i = 0; i <= 4; ++i)
+        legend += QStringLiteral("<span style=\"background:%1\">&nbsp;%2&nbsp;</span>")
+                      .arg(palette::divergence(i / 4.0).name(), number(m_scaleTop * i / 4.0, 2));
+    m_scale->setText(legend + tr(" nats (darkest at the 99th percentile and past it)"));
+
+    QString html = QStringLiteral("<div style=\"line-height:150%\">");
+    for (std::size_t i = 0; i < m_result->perToken.size(); ++i) {
+        const quantization::TokenDivergence& d = m_result->perToken[i];
+        QString piece = pieceText(d.token).toHtmlEscaped();
+        piece.replace(QLatin1Char('\n'), QStringLiteral("↵<br>"));
+        piece.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+        html += QStringLiteral("<a href=\"#%1\" style=\"color:#000;text-decoration:none;background:%2\" "
+                               "title=\"KL %3\">%4</a>")
+                    .arg(i)
+                    .arg(palette::divergence(d.kl / m_scaleTop).name(), number(d.kl), piece);
+    }
+    m_shaded->setHtml(html + QStringLiteral("</div>"));
+
+    std::vector<int> order(m_result->perToken.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [this](int x, int y) { return m_result->perToken[x].kl > m_result->perToken[y].kl; });
+    order.resize(std::min<std::size_t>(order.size(), kLargestRows));
+    const QSignalBlocker block(m_largest);
+    m_largest->setRowCount(static_cast<int>(order.size()));
+    for (int row = 0; row < static_cast<int>(order.size()); ++row) {
+        const quantization::TokenDivergence& d = m_result->perToken[static_cast<std::size_t>(order[row])];
+        const QStringList cells = {QString::number(order[row] + 1),
+                                   pieceText(d.token),
+                                   number(d.kl),
+                                   pieceText(d.topA),
+                                   pieceText(d.topB),
+                                   number(d.logpA),
+                                   number(d.logpB)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_largest->setItem(row, c, new QTableWidgetItem(cells[c]));
+        m_largest->item(row, 0)->setData(Qt::UserRole, order[row]);
+        m_largest->item(row, 2)->setBackground(palette::divergence(d.kl / m_scaleTop));
+    }
+    selectPosition(order.empty() ? -1 : order.front());
+}
+
+void DivergenceDialog::selectPosition(int position) {
+    if (!m_result || position < 0 || position >= static_cast<int>(m_result->top.size()))
+        return;
+    m_selected = position;
+    const quantization::TokenDivergence& d = m_result->perToken[static_cast<std::size_t>(position)];
+    const quantization::PositionTop& top = m_result->top[static_cast<std::size_t>(position)];
+    m_positionLabel->setText(tr("Before token %1 '%2': KL %3 nats; A's top '%4', B's top '%5'")
+                                 .arg(position + 1)
+                                 .arg(pieceText(d.token), number(d.kl), pieceText(d.topA), pieceText(d.topB)));
+    m_openPrefix->setEnabled(true);
+
+    m_plot->clearPlottables();
+    auto* group = new QCPBarsGroup(m_plot);
+    auto* a = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto* b = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    a->setName(tr("A"));
+    b->setName(tr("B"));
+    a->setBrush(palette::kept());
+    a->setPen(Qt::NoPen);
+    b->setBrush(palette::accent());
+    b->setPen(Qt::NoPen);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double highest = 0;
+    for (std::size_t i = 0; i < top.tokens.size(); ++i) {
+        a->addData(static_cast<double>(i), top.pA[i]);
+        b->addData(static_cast<double>(i), top.pB[i]);
+        QString label = pieceText(top.tokens[i]);
+        if (top.tokens[i] == d.token)
+            label = QStringLiteral("▶") + label; // the token that came
+        ticker->addTick(static_cast<double>(i), label.replace(QLatin1Char('\n'), QStringLiteral("↵")));
+        highest = std::max({highest, static_cast<double>(top.pA[i]), static_cast<double>(top.pB[i])});
+    }
+    for (QCPBars* bars : {a, b}) {
+        bars->setWidth(0.4);
+        bars->setBarsGroup(group);
+    }
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLabelRotation(top.tokens.size() > 10 ? 45 : 0);
+    m_plot->xAxis->setRange(-0.6, static_cast<double>(top.tokens.size()) - 0.4);
+    m_plot->yAxis->setRange(0, std::max(0.05, highest * 1.1));
+    m_plot->yAxis->setLabel(tr("p"));
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->replot();
+}
+
+void DivergenceDialog::reject() {
+    if (isWorking()) {
+        *m_cancel = true;
+        m_status->setText(tr("Cancelling…"));
+        return;
+    }
+    QDialog::reject();
+}
+
+} // namespace swb

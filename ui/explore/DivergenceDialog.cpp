@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -56,7 +57,7 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     m_text = new QPlainTextEdit(text, this);
     m_text->setObjectName(QStringLiteral("divergenceText"));
     m_text->setPlaceholderText(tr("The text both models read, token by token"));
-    m_text->setMaximumHeight(90);
+    m_text->setMaximumHeight(64);
     m_measure = new QPushButton(tr("&Measure"), this);
     m_measure->setObjectName(QStringLiteral("divergenceMeasure"));
     m_measure->setDefault(true);
@@ -76,7 +77,9 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
 
     auto* form = new QFormLayout;
     form->addRow(tr("Model A:"), modelALabel);
-    form->addRow(tr("Model &B:"), modelBRow);
+    auto* modelBLabel = new QLabel(tr("Model &B:"), this);
+    modelBLabel->setBuddy(m_modelB); // a row holding a layout gets no buddy of its own
+    form->addRow(modelBLabel, modelBRow);
     form->addRow(tr("&Text:"), m_text);
 
     m_summary = new QLabel(this);
@@ -98,6 +101,7 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     m_largest->setSelectionMode(QAbstractItemView::SingleSelection);
     m_largest->verticalHeader()->hide();
     m_largest->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_largest->horizontalHeader()->setStretchLastSection(true);
     m_largest->setToolTip(tr("The positions where the two models differ most"));
 
     m_plot = new QCustomPlot(this);
@@ -266,9 +270,17 @@ void DivergenceDialog::finished() {
 }
 
 QString DivergenceDialog::pieceText(TokenId id) const {
-    const std::string piece = m_tokenizer->piece(id);
-    // A token that decodes to nothing (<unk>, a control token) is shown by its name.
-    return QString::fromUtf8(piece.empty() ? m_tokenizer->tokenText(id) : piece);
+    const QString piece = QString::fromUtf8(m_tokenizer->piece(id));
+    // A token that decodes to nothing (<unk>, a control token) or to characters that do not show (a control
+    // byte, part of a UTF-8 sequence) is shown by its name.
+    const bool visible = !piece.isEmpty() && std::all_of(piece.begin(), piece.end(), [](QChar c) {
+        return c == QLatin1Char('\n') || (c.isPrint() && c != QChar::ReplacementCharacter);
+    });
+    if (!visible)
+        return QString::fromUtf8(m_tokenizer->tokenText(id));
+    if (piece.trimmed().isEmpty() && !piece.contains(QLatin1Char('\n')))
+        return QString(piece.size(), QChar(0x2423)); // ␣: a token of spaces alone
+    return QString(piece).replace(QLatin1Char('\n'), QStringLiteral("↵"));
 }
 
 QString DivergenceDialog::prefixBefore(int position) const {
@@ -280,6 +292,7 @@ QString DivergenceDialog::prefixBefore(int position) const {
 }
 
 void DivergenceDialog::showResult() {
+    m_selected = -1;
     const quantization::DivergenceSummary& s = m_result->summary;
     m_summary->setText(tr("KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, "
                           "B %7 (%8%, 95% interval %9% to %10%)")
@@ -297,19 +310,6 @@ void DivergenceDialog::showResult() {
         legend += QStringLiteral("<span style=\"background:%1\">&nbsp;%2&nbsp;</span>")
                       .arg(palette::divergence(i / 4.0).name(), number(m_scaleTop * i / 4.0, 2));
     m_scale->setText(legend + tr(" nats (darkest at the 99th percentile and past it)"));
-
-    QString html = QStringLiteral("<div style=\"line-height:150%\">");
-    for (std::size_t i = 0; i < m_result->perToken.size(); ++i) {
-        const quantization::TokenDivergence& d = m_result->perToken[i];
-        QString piece = pieceText(d.token).toHtmlEscaped();
-        piece.replace(QLatin1Char('\n'), QStringLiteral("↵<br>"));
-        piece.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
-        html += QStringLiteral("<a href=\"#%1\" style=\"color:#000;text-decoration:none;background:%2\" "
-                               "title=\"KL %3\">%4</a>")
-                    .arg(i)
-                    .arg(palette::divergence(d.kl / m_scaleTop).name(), number(d.kl), piece);
-    }
-    m_shaded->setHtml(html + QStringLiteral("</div>"));
 
     std::vector<int> order(m_result->perToken.size());
     std::iota(order.begin(), order.end(), 0);
@@ -335,6 +335,26 @@ void DivergenceDialog::showResult() {
     selectPosition(order.empty() ? -1 : order.front());
 }
 
+void DivergenceDialog::renderShaded() {
+    QString html = QStringLiteral("<div style=\"line-height:150%\">");
+    for (std::size_t i = 0; i < m_result->perToken.size(); ++i) {
+        const quantization::TokenDivergence& d = m_result->perToken[i];
+        QString piece = pieceText(d.token).toHtmlEscaped();
+        piece.replace(QStringLiteral("↵"), QStringLiteral("↵<br>"));
+        piece.replace(QChar(0x2423), QStringLiteral("&nbsp;"));
+        piece.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+        const bool selected = static_cast<int>(i) == m_selected;
+        html += QStringLiteral("<a href=\"#%1\" style=\"color:#000;text-decoration:%2;background:%3\">%4</a>")
+                    .arg(i)
+                    .arg(selected ? QStringLiteral("underline") : QStringLiteral("none"),
+                         palette::divergence(d.kl / m_scaleTop).name(),
+                         selected ? QStringLiteral("<b>%1</b>").arg(piece) : piece);
+    }
+    const int scroll = m_shaded->verticalScrollBar()->value();
+    m_shaded->setHtml(html + QStringLiteral("</div>"));
+    m_shaded->verticalScrollBar()->setValue(scroll);
+}
+
 void DivergenceDialog::selectPosition(int position) {
     if (!m_result || position < 0 || position >= static_cast<int>(m_result->top.size()))
         return;
@@ -345,6 +365,7 @@ void DivergenceDialog::selectPosition(int position) {
                                  .arg(position + 1)
                                  .arg(pieceText(d.token), number(d.kl), pieceText(d.topA), pieceText(d.topB)));
     m_openPrefix->setEnabled(true);
+    renderShaded();
 
     m_plot->clearPlottables();
     auto* group = new QCPBarsGroup(m_plot);
@@ -364,7 +385,7 @@ void DivergenceDialog::selectPosition(int position) {
         QString label = pieceText(top.tokens[i]);
         if (top.tokens[i] == d.token)
             label = QStringLiteral("▶") + label; // the token that came
-        ticker->addTick(static_cast<double>(i), label.replace(QLatin1Char('\n'), QStringLiteral("↵")));
+        ticker->addTick(static_cast<double>(i), label);
         highest = std::max({highest, static_cast<double>(top.pA[i]), static_cast<double>(top.pB[i])});
     }
     for (QCPBars* bars : {a, b}) {

@@ -64,6 +64,7 @@ private:
     void chooseModelB();
     void finished();
     void showResult();
+    void renderShaded(); // the text shaded by KL, the selected token underlined
     QString pieceText(TokenId id) const;
     QString prefixBefore(int position) const;
 

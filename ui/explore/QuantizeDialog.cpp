@@ -83,7 +83,9 @@ QuantizeDialog::QuantizeDialog(const QString& input, QWidget* parent)
     form->addRow(tr("Model:"), inputLabel);
     form->addRow(tr("&Recipe:"), m_recipe);
     form->addRow(QString(), m_recipeNote);
-    form->addRow(tr("O&utput:"), outputRow);
+    auto* outputLabel = new QLabel(tr("O&utput:"), this);
+    outputLabel->setBuddy(m_output); // a row holding a layout gets no buddy of its own
+    form->addRow(outputLabel, outputRow);
     form->addRow(QString(), m_open);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);

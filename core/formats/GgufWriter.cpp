@@ -56,11 +56,9 @@ void GgufWriter::setEncoded(const std::string& key, std::string_view encoded) {
         if (alignment > 0 && (alignment & (alignment - 1)) == 0)
             m_alignment = alignment;
     }
-    const auto it = std::find_if(m_metadata.begin(), m_metadata.end(), [&](const auto& kv) { return kv.first == key; });
-    if (it != m_metadata.end())
-        it->second = std::string(encoded);
-    else
-        m_metadata.emplace_back(key, std::string(encoded));
+    // As gguf_set_val: a key set again leaves its place and goes last.
+    std::erase_if(m_metadata, [&](const auto& kv) { return kv.first == key; });
+    m_metadata.emplace_back(key, std::string(encoded));
 }
 
 void GgufWriter::setUInt32(const std::string& key, std::uint32_t value) {

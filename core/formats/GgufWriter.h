@@ -28,8 +28,9 @@ public:
     GgufWriter(const GgufWriter&) = delete;
     GgufWriter& operator=(const GgufWriter&) = delete;
 
-    // Metadata, in the order first set; setting a key again replaces its value in place. `encoded` is a
-    // value as GgufFile::encodedValue gives it (its type field first).
+    // Metadata, in the order set; setting a key again moves it last with its new value, as ggml's gguf_set_val
+    // does (so a quantized file's keys come in llama-quantize's order). `encoded` is a value as
+    // GgufFile::encodedValue gives it (its type field first).
     void setEncoded(const std::string& key, std::string_view encoded);
     void setUInt32(const std::string& key, std::uint32_t value);
     void setString(const std::string& key, std::string_view value);

@@ -1,5 +1,10 @@
 #include "formats/MappedFile.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+
 #include <QFileInfo>
 
 namespace swb {
@@ -34,6 +39,14 @@ MappedFile::~MappedFile() {
 
 QString MappedFile::fileName() const {
     return QFileInfo(m_path).fileName();
+}
+
+void MappedFile::release(const void* begin, std::size_t bytes) const {
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto from = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page;
+    const auto to = (reinterpret_cast<std::uintptr_t>(begin) + bytes) / page * page;
+    if (to > from)
+        madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED); // advice: a failure changes nothing
 }
 
 } // namespace swb

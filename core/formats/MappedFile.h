@@ -24,6 +24,10 @@ public:
     const QString& path() const { return m_path; }
     // The file name without its folder, for error messages.
     QString fileName() const;
+    // Lets the system take back the memory of the whole pages in [begin, begin + bytes): a reader done with a
+    // part of a file larger than memory (a quantizer's input) keeps its footprint to what it still reads. The
+    // contents stay readable (read from the file again when touched).
+    void release(const void* begin, std::size_t bytes) const;
 
 private:
     MappedFile() = default;

@@ -8,6 +8,7 @@
 #include "formats/GgufDequantize.h"
 #include "formats/GgufFile.h"
 #include "formats/GgufWriter.h"
+#include "formats/MappedFile.h"
 #include "model/ThreadPolicy.h"
 #include "model/ThreadPool.h"
 #include "quantization/RowQuantizer.h"
@@ -168,6 +169,7 @@ Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const Quant
             if (!s)
                 return s.error();
         }
+        file.mapping()->release(p.source->data, p.source->bytes);
         report.tensors.push_back({p.source->name, state.from, state.to, writer.tensorBytes(i)});
         report.outputDataBytes += writer.tensorBytes(i);
     }

@@ -1,6 +1,7 @@
 // swb quantize and swb divergence (core/quantization): the type each tensor gets against llama.cpp's quantizer
-// (tests/data/quantize/recipes.json, from llama-quantize --dry-run), the quantized blocks against llama.cpp's
-// own (blocks.json: sha256 of every tensor llama-quantize wrote from the same input), the file around them,
+// (tests/data/quantize/recipes.json, from llama-quantize --dry-run), the quantized blocks and whole files against
+// llama.cpp's own (blocks.json: sha256 of every tensor and file llama-quantize wrote from the same input), the file
+// around them,
 // refused inputs that must leave every file as it was, and the divergence figures against a float64
 // computation written here.
 
@@ -188,6 +189,9 @@ void TestQuantize::blocksEqualLlamaQuantizes() {
                  qPrintable(QStringLiteral("%1 (%2): its blocks differ from llama-quantize's")
                                 .arg(QString::fromStdString(t.name), ggmlTypeName(t.type))));
     }
+    // And the file as a whole, metadata, order and padding included, is byte for byte llama-quantize's.
+    const QString key = recipe + (pure ? QStringLiteral("-pure") : QString());
+    QCOMPARE(fileSha256(options.output), all[QStringLiteral("files")][key].toString().toLatin1());
 }
 
 void TestQuantize::metadataAndVocabularyCarryOver() {
@@ -203,9 +207,11 @@ void TestQuantize::metadataAndVocabularyCarryOver() {
     Result<GgufFile> in = GgufFile::open(input);
     Result<GgufFile> out = GgufFile::open(options.output);
     QVERIFY(in && out);
-    // Every key of the input, in its order, the quantization version added (llama.cpp sets both keys).
+    // Every key of the input, in its order, then the two llama.cpp sets last: the quantization version and the
+    // file type (moved from its place).
     QStringList keys = in->keys();
-    keys << QStringLiteral("general.quantization_version");
+    keys.removeAll(QStringLiteral("general.file_type"));
+    keys << QStringLiteral("general.quantization_version") << QStringLiteral("general.file_type");
     QCOMPARE(out->keys(), keys);
     QCOMPARE(out->integer("general.file_type"), std::optional<std::int64_t>(15)); // LLAMA_FTYPE_MOSTLY_Q4_K_M
     QCOMPARE(out->integer("general.quantization_version"), std::optional<std::int64_t>(2));

@@ -9,6 +9,7 @@ mkdir -p "$work"
 "$swb" bench decode --write-random-model "$work/input-f16.gguf" --weight-type f16 \
     --random-shape 256,2,4,288,64,64 --kv-heads 2 --seed 7 > /dev/null
 outputs=()
+files=()
 quantize() { # KEY TYPE [--pure]
     LD_LIBRARY_PATH="$bin" "$bin/llama-quantize" ${3:-} "$work/input-f16.gguf" "$work/$1.gguf" "$2" > /dev/null 2>&1
     outputs+=("$1")
@@ -23,6 +24,9 @@ for t in q2_k q3_k_m q4_0 q4_k_m q5_k_s q6_k; do quantize "$t" "${t^^}"; done
     for i in "${!outputs[@]}"; do
         [ "$i" -gt 0 ] && printf ',\n'
         printf '  "%s": %s' "${outputs[$i]}" "$(python3 "$here/gguf_tool.py" digest "$work/${outputs[$i]}.gguf" | tr -d '\n ')"
+        files+=("$(printf '  "%s": "%s"' "${outputs[$i]}" "$(sha256sum "$work/${outputs[$i]}.gguf" | cut -d' ' -f1)")")
     done
+    printf '\n },\n "files": {\n'
+    (IFS=$'\n'; printf '%s' "${files[*]}" | sed '$!s/$/,/')
     printf '\n }\n}\n'
 }

@@ -678,7 +678,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source> · the grammar refused the model&apos;s top choice “%1” (raw p %2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1687,6 +1687,193 @@ p %2</source>
     </message>
 </context>
 <context>
+    <name>swb::DivergenceDialog</name>
+    <message>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+47"/>
+        <source>Divergence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The text both models read, token by token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Score every token of the text with both models (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Model A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model &amp;B:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Text:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each token shaded by how far B&apos;s distribution before it is from A&apos;s; click one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>KL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A&apos;s top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B&apos;s top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ln p A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ln p B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The positions where the two models differ most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Click a token to see both distributions before it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open This Prefix in Explore with Model B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <location line="+118"/>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-73"/>
+        <source>Choose Model B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.gguf *.bin config.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Choose model B: the model to compare with A.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Type or paste the text both models should read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Loading the two models…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n token(s) scored.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, B %7 (%8%, 95% interval %9% to %10%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Shade: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> nats (darkest at the 99th percentile and past it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Before token %1 &apos;%2&apos;: KL %3 nats; A&apos;s top &apos;%4&apos;, B&apos;s top &apos;%5&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>swb::ExperimentChart</name>
     <message>
         <location filename="../ui/reports/ExperimentsPanel.cpp" line="+62"/>
@@ -1806,7 +1993,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1897,7 +2084,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+26"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1912,7 +2099,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-222"/>
+        <location line="-242"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -1970,7 +2157,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+39"/>
+        <source>Open a model here first: the comparison reads both models&apos; whole distributions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2184,13 +2376,13 @@ p %2</source>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+66"/>
-        <location line="+327"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
+        <location line="+362"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-315"/>
+        <location line="-350"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2221,12 +2413,12 @@ p %2</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+268"/>
+        <location line="+303"/>
         <source>auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-302"/>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
@@ -2252,12 +2444,12 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+193"/>
+        <location line="+228"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-196"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2272,7 +2464,17 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+3"/>
+        <source>&amp;Quantize This Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare &amp;With Another Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>OpenAI-compatible Server</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2319,7 +2521,27 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
+        <source>Where another model sharing this one&apos;s tokenizer parts from it on a text, token by token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a model here first (a served one reports no whole distributions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation type="unfinished"></translation>
@@ -2383,7 +2605,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-197"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2398,7 +2620,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>Recent</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2413,7 +2635,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+70"/>
         <source>Layer %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2501,6 +2723,107 @@ Choose another</source>
     <message>
         <location line="+21"/>
         <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>swb::QuantizeDialog</name>
+    <message>
+        <location filename="../ui/explore/QuantizeDialog.cpp" line="+36"/>
+        <source>Quantize Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>llama.cpp&apos;s recipes, as llama-quantize names them: the _s, _m and _l mixes give the tensors that matter most (attention values, feed-forward outputs) more bits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Open the new model when done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Quantized as llama.cpp&apos;s quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Quantize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Recipe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>O&amp;utput:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Most tensors %1 (%2 bits per weight); the output matrix and, in the mixes, some layers get more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Save Quantized Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Name the file to write.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Wrote %1: %2 MiB, %3 bits per weight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n tensor(s) fell back to another type (rows not whole blocks).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3478,7 +3801,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Draws the token at random from the final distribution (seeded).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3918,7 +4241,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+147"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+148"/>
         <source>the list</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4078,7 +4401,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+154"/>
         <source>Seed %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4168,7 +4491,7 @@ have been compared.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Load file…</source>
         <translation type="unfinished"></translation>
     </message>

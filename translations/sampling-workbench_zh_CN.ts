@@ -670,7 +670,7 @@
         <translation>抽取了“%1”：原始 p %2，最终 p %3，原始排名 %4</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source> · the grammar refused the model&apos;s top choice “%1” (raw p %2)</source>
         <translation> · 语法拒绝了模型的首选“%1”（原始 p %2）</translation>
     </message>
@@ -1681,6 +1681,192 @@ p %2</translation>
     </message>
 </context>
 <context>
+    <name>swb::DivergenceDialog</name>
+    <message>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+47"/>
+        <source>Divergence</source>
+        <translation>分歧</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…</source>
+        <translation>与 A 共用分词器的模型：它的量化版本、微调版本…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The text both models read, token by token</source>
+        <translation>两个模型逐词元读取的文本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Measure</source>
+        <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Score every token of the text with both models (Ctrl+Return)</source>
+        <translation>用两个模型为文本的每个词元打分（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Model A:</source>
+        <translation>模型 A：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model &amp;B:</source>
+        <translation>模型 B(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each token shaded by how far B&apos;s distribution before it is from A&apos;s; click one</source>
+        <translation>每个词元按其之前 B 的分布与 A 的分布相差多远着色；点击一个词元</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>At</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>KL</source>
+        <translation>KL</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A&apos;s top</source>
+        <translation>A 的首选</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B&apos;s top</source>
+        <translation>B 的首选</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ln p A</source>
+        <translation>ln p A</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ln p B</source>
+        <translation>ln p B</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The positions where the two models differ most</source>
+        <translation>两个模型差别最大的位置</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Click a token to see both distributions before it.</source>
+        <translation>点击一个词元，查看它之前的两个分布。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open This Prefix in Explore with Model B</source>
+        <translation>在探索中用模型 B 打开此前缀</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <location line="+118"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="-73"/>
+        <source>Choose Model B</source>
+        <translation>选择模型 B</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.gguf *.bin config.json);;All files (*)</source>
+        <translation>模型 (*.gguf *.bin config.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Choose model B: the model to compare with A.</source>
+        <translation>请选择模型 B：要与 A 比较的模型。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Type or paste the text both models should read.</source>
+        <translation>输入或粘贴两个模型要读取的文本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Loading the two models…</source>
+        <translation>正在加载两个模型…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n token(s) scored.</source>
+        <translation>
+            <numerusform>已为 %n 个词元打分。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, B %7 (%8%, 95% interval %9% to %10%)</source>
+        <translation>KL(A‖B) 均值 %1，中位数 %2，p99 %3，最大 %4 nats · 首选相同 %5% · 困惑度 A %6，B %7（%8%，95% 区间 %9% 至 %10%）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Shade: </source>
+        <translation>着色：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> nats (darkest at the 99th percentile and past it)</source>
+        <translation> nats（第 99 百分位及以上最深）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Before token %1 &apos;%2&apos;: KL %3 nats; A&apos;s top &apos;%4&apos;, B&apos;s top &apos;%5&apos;</source>
+        <translation>词元 %1“%2”之前：KL %3 nats；A 的首选“%4”，B 的首选“%5”</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
     <name>swb::ExperimentChart</name>
     <message>
         <location filename="../ui/reports/ExperimentsPanel.cpp" line="+62"/>
@@ -1800,7 +1986,7 @@ p %2</translation>
         <translation>已取消模型加载。</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>Loaded %1 (the cancel came after it had finished).</source>
         <translation>已加载 %1（取消请求到达时加载已完成）。</translation>
     </message>
@@ -1889,7 +2075,7 @@ p %2</translation>
         <translation>编辑器现在是该运行的策略加上补救措施；所选步骤的假设分析会显示它将抽取什么。撤销（Ctrl+Z）可恢复之前的策略。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+26"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation>请先生成或打开一个运行：探针在已完成的运行中跟踪词元。</translation>
     </message>
@@ -1904,7 +2090,7 @@ p %2</translation>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
     <message numerus="yes">
-        <location line="-222"/>
+        <location line="-242"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -1961,7 +2147,12 @@ p %2</translation>
         <translation>运行 %1 来自一个未加载的模型：此处显示其已存储的轨迹，而假设重放和分支需要该模型。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+39"/>
+        <source>Open a model here first: the comparison reads both models&apos; whole distributions.</source>
+        <translation>请先在此打开一个模型：比较需要读取两个模型的完整分布。</translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -2175,13 +2366,13 @@ p %2</translation>
 <context>
     <name>swb::ModelBar</name>
     <message>
-        <location filename="../ui/explore/ModelBar.cpp" line="+66"/>
-        <location line="+327"/>
+        <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
+        <location line="+362"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-315"/>
+        <location line="-350"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2212,12 +2403,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+268"/>
+        <location line="+303"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-302"/>
         <source>threads </source>
         <translation>线程 </translation>
     </message>
@@ -2243,12 +2434,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+193"/>
+        <location line="+228"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-196"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -2263,7 +2454,17 @@ p %2</translation>
         <translation>OpenAI 兼容服务器(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+3"/>
+        <source>&amp;Quantize This Model…</source>
+        <translation>量化此模型(&amp;Q)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare &amp;With Another Model…</source>
+        <translation>与另一个模型比较(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>OpenAI-compatible Server</source>
         <translation>OpenAI 兼容服务器</translation>
     </message>
@@ -2310,7 +2511,27 @@ p %2</translation>
         <translation>llama2.c 分词器 (*.bin);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
+        <source>Where another model sharing this one&apos;s tokenizer parts from it on a text, token by token</source>
+        <translation>与此模型共用分词器的另一个模型在一段文本上逐词元地与它分歧的位置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a model here first (a served one reports no whole distributions)</source>
+        <translation>请先在此打开一个模型（服务端模型不提供完整分布）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
+        <translation>用 llama.cpp 的某个配方制作 %1 的量化副本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first</source>
+        <translation>量化需要从浮点 GGUF 文件（f32、f16 或 bf16）开始：请先打开一个</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation>分词器：%1
@@ -2374,7 +2595,7 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-197"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
@@ -2389,7 +2610,7 @@ Choose another</source>
         <translation>内置演示模型(&amp;B)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>Recent</source>
         <translation>最近使用</translation>
     </message>
@@ -2404,7 +2625,7 @@ Choose another</source>
         <translation>打开模型文件</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+70"/>
         <source>Layer %1 of %2</source>
         <translation>第 %1 层，共 %2 层</translation>
     </message>
@@ -2493,6 +2714,106 @@ Choose another</source>
         <location line="+21"/>
         <source>Jinja template; messages, add_generation_prompt, bos_token and eos_token are defined.</source>
         <translation>Jinja 模板；可使用 messages、add_generation_prompt、bos_token 和 eos_token。</translation>
+    </message>
+</context>
+<context>
+    <name>swb::QuantizeDialog</name>
+    <message>
+        <location filename="../ui/explore/QuantizeDialog.cpp" line="+36"/>
+        <source>Quantize Model</source>
+        <translation>量化模型</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>llama.cpp&apos;s recipes, as llama-quantize names them: the _s, _m and _l mixes give the tensors that matter most (attention values, feed-forward outputs) more bits</source>
+        <translation>llama.cpp 的配方，名称与 llama-quantize 相同：_s、_m 和 _l 混合配方给最重要的张量（注意力 V、前馈输出）更多位数</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Open the new model when done</source>
+        <translation>完成后打开新模型(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Quantized as llama.cpp&apos;s quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
+        <translation>按 llama.cpp 量化器的方式量化（无重要性矩阵）：与 llama-quantize 写出的块完全相同。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Quantize</source>
+        <translation>量化(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Recipe:</source>
+        <translation>配方(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>O&amp;utput:</source>
+        <translation>输出(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Most tensors %1 (%2 bits per weight); the output matrix and, in the mixes, some layers get more.</source>
+        <translation>大多数张量为 %1（每权重 %2 位）；输出矩阵以及混合配方中的部分层获得更多位数。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Save Quantized Model</source>
+        <translation>保存量化模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Name the file to write.</source>
+        <translation>请指定要写入的文件。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Wrote %1: %2 MiB, %3 bits per weight.</source>
+        <translation>已写入 %1：%2 MiB，每权重 %3 位。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n tensor(s) fell back to another type (rows not whole blocks).</source>
+        <translation>
+            <numerusform>%n 个张量改用了其他类型（行长不是整块）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>
@@ -3472,7 +3793,7 @@ have been compared.</source>
         <translation>任意 JSON 值（三者都未给出的语法阶段也允许这些）。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Draws the token at random from the final distribution (seeded).</source>
         <translation>从最终分布中随机抽取词元（可设种子）。</translation>
     </message>
@@ -3909,7 +4230,7 @@ have been compared.</source>
 <context>
     <name>swb::StrategyEditor</name>
     <message>
-        <location filename="../ui/explore/StrategyEditor.cpp" line="+147"/>
+        <location filename="../ui/explore/StrategyEditor.cpp" line="+148"/>
         <source>the list</source>
         <translation>列表</translation>
     </message>
@@ -4070,7 +4391,7 @@ have been compared.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+154"/>
         <source>Seed %1</source>
         <translation>种子 %1</translation>
     </message>
@@ -4160,7 +4481,7 @@ have been compared.</source>
         <translation>%1：请写入一个 JSON 列表或对象。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Load file…</source>
         <translation>载入文件…</translation>
     </message>

@@ -832,6 +832,34 @@ private slots:
         }
     }
 
+    void anIdleChartStaysIdle_data() {
+        QTest::addColumn<int>("bars");
+        QTest::newRow("no bars") << 0;
+        QTest::newRow("three bars") << 3;
+    }
+
+    // A chart left alone draws nothing more: fitting its labels after a layout used to ask for another replot
+    // when it had no bars, which laid out again and so on, a whole core spent while the window sat idle.
+    void anIdleChartStaysIdle() {
+        QFETCH(int, bars);
+        IntervalBarChart chart(QStringLiteral("idle"));
+        chart.resize(500, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        std::vector<IntervalBar> values;
+        for (int i = 0; i < bars; ++i) {
+            IntervalBar bar;
+            bar.label = QStringLiteral("strategy %1").arg(i);
+            bar.value = 0.5 + 0.1 * i;
+            values.push_back(bar);
+        }
+        chart.setBars(values, IntervalBarChart::Axis{});
+        QTest::qWait(300); // the replots the new content asks for
+        QSignalSpy replots(chart.plot(), &QCustomPlot::afterReplot);
+        QTest::qWait(500);
+        QCOMPARE(replots.count(), 0);
+    }
+
     void emptyStoreExplainsHowToGetData() {
         const QString emptyPath = path("empty.sqlite");
         const auto batch = swb({"batch", "--prompts", path("prompts.txt"), "--strategy", "greedy", "--strategy", "chat",

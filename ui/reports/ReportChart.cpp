@@ -101,7 +101,9 @@ void ReportChart::thinTicks(QCPAxis* axis, const QStringList& labels, double pit
         const QString& label = labels[i];
         shown << (i % step != 0 ? QString() : label.size() > 16 ? label.left(15) + QChar(0x2026) : label);
     }
-    if (m_shownTicks.value(axis) == shown && !shown.isEmpty())
+    // Unchanged, nothing to do: replotting would lay out again, call this again, and so on for ever (a chart
+    // without bars did that, a whole core spent while the window sat idle).
+    if (m_shownTicks.contains(axis) && m_shownTicks.value(axis) == shown)
         return;
     m_shownTicks.insert(axis, shown);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();

@@ -108,6 +108,9 @@ class TestExplore : public QObject {
         m_explore->strategyEditor()->setStrategy(strategyFromJson(chain));
         m_explore->maxTokens()->setValue(maxTokens);
         QSignalSpy ended(m_explore, &ExploreView::generationEnded);
+        // Ctrl+Return is the window's shortcut: the window must be the active one (a dialog an earlier test
+        // showed may have been).
+        QApplication::setActiveWindow(m_window.get());
         QTest::keyClick(m_explore->promptEdit(), Qt::Key_Return, Qt::ControlModifier);
         if (!ended.wait(60000))
             return -1;

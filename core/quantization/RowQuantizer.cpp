@@ -469,6 +469,21 @@ void quantizeBlock(const float* x, BlockQ2_K& b) {
     packTwoBits(L, b.qs);
 }
 
+// Fits each of a super-block's 16 groups of 16 with `fit` (quants to L, scales to scales) and returns the fitted
+// scale of largest magnitude, the first of equals: what Q3_K and Q6_K round every scale against.
+template <typename Fit> float fitGroupsOf16(const float* x, std::uint8_t* L, float* scales, Fit fit) {
+    float maxScale = 0;
+    float amax = 0;
+    for (int j = 0; j < 16; ++j) {
+        scales[j] = fit(x + 16 * j, L + 16 * j);
+        if (std::fabs(scales[j]) > amax) {
+            amax = std::fabs(scales[j]);
+            maxScale = scales[j];
+        }
+    }
+    return maxScale;
+}
+
 struct BlockQ3_K {
     static constexpr int kElements = kQK_K;
     std::uint8_t hmask[32];
@@ -485,15 +500,7 @@ static_assert(sizeof(BlockQ3_K) == 110);
 void quantizeBlock(const float* x, BlockQ3_K& b) {
     std::uint8_t L[kQK_K];
     float scales[16];
-    float maxScale = 0;
-    float amax = 0;
-    for (int j = 0; j < 16; ++j) {
-        scales[j] = makeQ3Quants(x + 16 * j, L + 16 * j);
-        if (std::fabs(scales[j]) > amax) {
-            amax = std::fabs(scales[j]);
-            maxScale = scales[j];
-        }
-    }
+    const float maxScale = fitGroupsOf16(x, L, scales, makeQ3Quants);
     if (maxScale != 0.0f) {
         const float iscale = -32.0f / maxScale;
         for (int j = 0; j < 16; ++j) {
@@ -654,15 +661,8 @@ static_assert(sizeof(BlockQ6_K) == 210);
 void quantizeBlock(const float* x, BlockQ6_K& b) {
     std::uint8_t L[kQK_K];
     float scales[16];
-    float maxScale = 0;
-    float maxAbsScale = 0;
-    for (int j = 0; j < 16; ++j) {
-        scales[j] = makeQxQuants(x + 16 * j, L + 16 * j);
-        if (std::fabs(scales[j]) > maxAbsScale) {
-            maxAbsScale = std::fabs(scales[j]);
-            maxScale = scales[j];
-        }
-    }
+    const float maxScale = fitGroupsOf16(x, L, scales, makeQxQuants);
+    const float maxAbsScale = std::fabs(maxScale);
     if (maxAbsScale < kGroupMaxEps)
         return;
     const float iscale = -128.0f / maxScale;

@@ -1149,7 +1149,8 @@ private slots:
         QVERIFY(dialog);
         // The output is suggested beside the input, named for the recipe, and follows the recipe.
         QCOMPARE(dialog->recipeBox()->currentData().toString(), QStringLiteral("q4_k_m"));
-        QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()), dir.filePath(QStringLiteral("tiny-q4_k_m.gguf")));
+        QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()),
+                 dir.filePath(QStringLiteral("tiny-q4_k_m.gguf")));
         dialog->recipeBox()->setCurrentIndex(dialog->recipeBox()->findData(QStringLiteral("q8_0")));
         const QString output = dir.filePath(QStringLiteral("tiny-q8_0.gguf"));
         QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()), output);

@@ -334,10 +334,12 @@ void ModelBar::updateQuantizeAction() {
     m_divergence->setToolTip(local ? tr("Where another model sharing this one's tokenizer parts from it on a text, "
                                         "token by token")
                                    : tr("Open a model here first (a served one reports no whole distributions)"));
-    const bool gguf = m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && QFileInfo(m_modelPath).isFile();
+    const bool gguf =
+        m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && QFileInfo(m_modelPath).isFile();
     m_quantize->setEnabled(gguf);
-    m_quantize->setToolTip(gguf ? tr("Make a quantized copy of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))
-                                : tr("Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first"));
+    m_quantize->setToolTip(
+        gguf ? tr("Make a quantized copy of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))
+             : tr("Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first"));
 }
 
 QuantizeDialog* ModelBar::quantizeDialog() const {
@@ -352,7 +354,8 @@ void ModelBar::quantize() {
     }
     m_quantizeDialog = new QuantizeDialog(m_modelPath, this);
     m_quantizeDialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_quantizeDialog, &QuantizeDialog::quantized, this, [this](const QString& output) { emit openRequested(output); });
+    connect(m_quantizeDialog, &QuantizeDialog::quantized, this,
+            [this](const QString& output) { emit openRequested(output); });
     m_quantizeDialog->show();
 }
 

@@ -1,6 +1,9 @@
 // swb quantize (a float GGUF made into a quantized one, as llama.cpp's quantizer makes it) and swb divergence
 // (where two models that share a tokenizer part, token by token).
 
+#include <algorithm>
+#include <limits>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,11 +11,13 @@
 
 #include "cli/ModelArguments.h"
 #include "cli/OutputFile.h"
+#include "cli/RunStoreArgument.h"
 #include "cli/Subcommand.h"
 #include "evaluation/CsvWriter.h"
 #include "model/Model.h"
 #include "quantization/Divergence.h"
 #include "quantization/Quantizer.h"
+#include "storage/RunRepository.h"
 
 namespace swb::cli {
 
@@ -126,21 +131,56 @@ void writeDivergenceCsv(const quantization::DivergenceResult& r, const Tokenizer
     }
 }
 
+// The tokens a stored run read and wrote (its prompt's, then each step's), to read again teacher forced.
+std::vector<TokenId> storedRunTokens(const Invocation& call) {
+    const std::unique_ptr<Database> store =
+        openExistingRunStore(call.required(QStringLiteral("db")), Database::Access::ReadOnly);
+    const qint64 id = call.integer(QStringLiteral("run"), 0, 1, std::numeric_limits<qint64>::max());
+    Result<RunRecord> run = RunRepository(*store).loadRun(id);
+    if (!run)
+        failBadInput(run.error().message);
+    if (run->promptIds.empty())
+        failBadInput(QStringLiteral("run %1 does not hold its prompt's tokens (it was saved before the store kept "
+                                    "them); compare its text with --text instead")
+                         .arg(id));
+    std::vector<TokenId> ids = run->promptIds;
+    for (const StepTrace& step : run->steps)
+        ids.push_back(step.chosen);
+    return ids;
+}
+
 int runDivergence(const Invocation& call) {
     const QStringList models = call.args.values(QStringLiteral("model"));
     if (models.size() != 2)
         failBadInput(QStringLiteral("swb divergence compares two models: give --model A --model B"));
     for (const QString& m : models)
         refuseRemoteModel(m);
-    const QString textPath = call.required(QStringLiteral("text"));
-    QFile textFile;
-    openInput(textFile, textPath);
-    const QByteArray text = readInput(textFile, textPath);
+    const bool fromRun = call.args.isSet(QStringLiteral("run"));
+    if (fromRun == call.args.isSet(QStringLiteral("text")))
+        failBadInput(QStringLiteral("give the text to read: --text FILE, or a stored run with --db FILE --run ID"));
+    std::vector<TokenId> ids;
+    QByteArray text;
+    if (fromRun) {
+        ids = storedRunTokens(call);
+    } else {
+        const QString textPath = call.required(QStringLiteral("text"));
+        QFile textFile;
+        openInput(textFile, textPath);
+        text = readInput(textFile, textPath);
+    }
     LoadedModel a = loadModelFromArguments(call, models[0]);
     LoadedModel b = loadModelFromArguments(call, models[1]);
     if (Status same = quantization::checkSameTokenizer(*a.tokenizer, *b.tokenizer); !same)
         failBadInput(same.error().message);
-    std::vector<TokenId> ids = a.tokenizer->encode(text.toStdString(), true, false);
+    if (!fromRun)
+        ids = a.tokenizer->encode(text.toStdString(), true, false);
+    else if (const auto beyond = std::find_if(ids.begin(), ids.end(),
+                                              [&](TokenId id) { return id < 0 || id >= a.model->info().vocabSize; });
+             beyond != ids.end())
+        failBadInput(QStringLiteral("run %1 holds token %2, which these models do not have: it was made with "
+                                    "another vocabulary")
+                         .arg(call.args.value(QStringLiteral("run")))
+                         .arg(*beyond));
     bool shown = false;
     Result<quantization::DivergenceResult> result =
         quantization::measureDivergence(*a.model, *b.model, std::move(ids), [&](std::int64_t done, std::int64_t total) {
@@ -219,8 +259,8 @@ std::vector<Subcommand> quantizationSubcommands() {
         runQuantize};
     Subcommand divergence{
         QStringLiteral("divergence"),
-        QStringLiteral("swb divergence --model A --model B --text FILE [--json] [--csv OUT] [--tokenizer PATH] "
-                       "[--threads N]"),
+        QStringLiteral("swb divergence --model A --model B (--text FILE | --db FILE --run ID) [--json] [--csv OUT] "
+                       "[--tokenizer PATH] [--threads N]"),
         QStringLiteral("Where two models sharing a tokenizer part on a text, teacher forced: KL(A||B), top-1 "
                        "agreement, log p and perplexity, per token and in aggregate."),
         [](QCommandLineParser& parser) {
@@ -228,6 +268,11 @@ std::vector<Subcommand> quantizationSubcommands() {
             parser.addOptions({
                 {QStringLiteral("text"), QStringLiteral("The text to score ('-': standard input)."),
                  QStringLiteral("FILE")},
+                {QStringLiteral("db"), QStringLiteral("With --run: the run store."), QStringLiteral("FILE")},
+                {QStringLiteral("run"),
+                 QStringLiteral(
+                     "Score a stored run instead of a text: its prompt and its tokens, read teacher forced."),
+                 QStringLiteral("ID")},
                 {QStringLiteral("json"), QStringLiteral("Print the aggregate figures as JSON.")},
                 {QStringLiteral("csv"),
                  QStringLiteral("Write one row per token: position, token, piece, kl, top_a, top_b, logp_a, logp_b."),

@@ -489,6 +489,20 @@ void TestQuantize::divergenceCommandLine() {
     r = test::runSwbProcess({"divergence", "--model", input, "--text", text});
     QCOMPARE(r.status, 2);
     QCOMPARE(r.err, QByteArray("swb: swb divergence compares two models: give --model A --model B\n"));
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input});
+    QCOMPARE(r.status, 2);
+    QCOMPARE(r.err, QByteArray("swb: give the text to read: --text FILE, or a stored run with --db FILE --run ID\n"));
+
+    // A stored run, read again teacher forced: its 4 prompt tokens and 6 generated ones, 9 of them scored.
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    r = test::runSwbProcess({"generate", "--model", input, "--prompt-ids", "1,20,30,40", "--strategy", "greedy",
+                             "--max-tokens", "6", "--db", db});
+    QVERIFY2(r.status == 0, r.err.constData());
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--db", db, "--run", "1", "--json"});
+    QVERIFY2(r.status == 0, r.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(r.out).object()[QStringLiteral("tokens")].toInt(), 9);
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--db", db, "--run", "7"});
+    QCOMPARE(r.status, 2);
 }
 
 QTEST_GUILESS_MAIN(TestQuantize)

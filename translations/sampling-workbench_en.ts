@@ -1689,7 +1689,7 @@ p %2</source>
 <context>
     <name>swb::DivergenceDialog</name>
     <message>
-        <location filename="../ui/explore/DivergenceDialog.cpp" line="+47"/>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+64"/>
         <source>Divergence</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1784,18 +1784,18 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Open This Prefix in Explore with Model B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+29"/>
-        <location line="+118"/>
+        <location line="+123"/>
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-78"/>
         <source>Choose Model B</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1825,7 +1825,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+57"/>
         <source>%n token(s) scored.</source>
         <translation type="unfinished">
             <numerusform></numerusform>
@@ -1853,7 +1853,12 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>A</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1863,7 +1868,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+34"/>
         <source>p</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2084,7 +2089,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2099,7 +2104,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-242"/>
+        <location line="-243"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -2162,7 +2167,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2377,12 +2382,12 @@ p %2</source>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
-        <location line="+362"/>
+        <location line="+365"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-350"/>
+        <location line="-353"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2413,12 +2418,12 @@ p %2</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+303"/>
+        <location line="+306"/>
         <source>auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-302"/>
+        <location line="-305"/>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
@@ -2444,12 +2449,12 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+228"/>
+        <location line="+231"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-199"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2531,7 +2536,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2541,7 +2546,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation type="unfinished"></translation>
@@ -2605,7 +2610,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-197"/>
+        <location line="-200"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2635,7 +2640,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+73"/>
         <source>Layer %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2899,7 +2904,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Export as PNG or PDF…</source>
         <translation type="unfinished"></translation>
     </message>

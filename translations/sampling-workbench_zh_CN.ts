@@ -1683,7 +1683,7 @@ p %2</translation>
 <context>
     <name>swb::DivergenceDialog</name>
     <message>
-        <location filename="../ui/explore/DivergenceDialog.cpp" line="+47"/>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+64"/>
         <source>Divergence</source>
         <translation>分歧</translation>
     </message>
@@ -1778,18 +1778,18 @@ p %2</translation>
         <translation>点击一个词元，查看它之前的两个分布。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Open This Prefix in Explore with Model B</source>
         <translation>在探索中用模型 B 打开此前缀</translation>
     </message>
     <message>
         <location line="+29"/>
-        <location line="+118"/>
+        <location line="+123"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-78"/>
         <source>Choose Model B</source>
         <translation>选择模型 B</translation>
     </message>
@@ -1819,7 +1819,7 @@ p %2</translation>
         <translation>正在加载两个模型…</translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+57"/>
         <source>%n token(s) scored.</source>
         <translation>
             <numerusform>已为 %n 个词元打分。</numerusform>
@@ -1846,7 +1846,12 @@ p %2</translation>
         <translation>词元 %1“%2”之前：KL %3 nats；A 的首选“%4”，B 的首选“%5”</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)</source>
+        <translation>在 %1 下：A 保留 %2 个词元，B 保留 %3 个，其中 %4 个相同（淡色柱：被截断）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>A</source>
         <translation>A</translation>
     </message>
@@ -1856,7 +1861,7 @@ p %2</translation>
         <translation>B</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+34"/>
         <source>p</source>
         <translation>p</translation>
     </message>
@@ -2075,7 +2080,7 @@ p %2</translation>
         <translation>编辑器现在是该运行的策略加上补救措施；所选步骤的假设分析会显示它将抽取什么。撤销（Ctrl+Z）可恢复之前的策略。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation>请先生成或打开一个运行：探针在已完成的运行中跟踪词元。</translation>
     </message>
@@ -2090,7 +2095,7 @@ p %2</translation>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
     <message numerus="yes">
-        <location line="-242"/>
+        <location line="-243"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -2152,7 +2157,7 @@ p %2</translation>
         <translation>请先在此打开一个模型：比较需要读取两个模型的完整分布。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -2367,12 +2372,12 @@ p %2</translation>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
-        <location line="+362"/>
+        <location line="+365"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-350"/>
+        <location line="-353"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2403,12 +2408,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+303"/>
+        <location line="+306"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="-302"/>
+        <location line="-305"/>
         <source>threads </source>
         <translation>线程 </translation>
     </message>
@@ -2434,12 +2439,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+228"/>
+        <location line="+231"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-199"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -2521,7 +2526,7 @@ p %2</translation>
         <translation>请先在此打开一个模型（服务端模型不提供完整分布）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
         <translation>用 llama.cpp 的某个配方制作 %1 的量化副本</translation>
     </message>
@@ -2531,7 +2536,7 @@ p %2</translation>
         <translation>量化需要从浮点 GGUF 文件（f32、f16 或 bf16）开始：请先打开一个</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation>分词器：%1
@@ -2595,7 +2600,7 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-197"/>
+        <location line="-200"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
@@ -2625,7 +2630,7 @@ Choose another</source>
         <translation>打开模型文件</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+73"/>
         <source>Layer %1 of %2</source>
         <translation>第 %1 层，共 %2 层</translation>
     </message>
@@ -2886,7 +2891,7 @@ Choose another</source>
         <translation>将此图表保存为 PNG 图像或 PDF 文档</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Export as PNG or PDF…</source>
         <translation>导出为 PNG 或 PDF…</translation>
     </message>

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
+#include <tuple>
 
 #include "evaluation/Statistics.h"
 #include "model/Model.h"
+#include "sampling/SamplerChain.h"
 
 namespace swb::quantization {
 
@@ -70,6 +74,36 @@ PositionTop topOfRows(const float* logitsA, const float* logitsB, int vocab, int
     return top;
 }
 
+namespace {
+
+// What each chain keeps of its model's row (the selector's candidates), marked on the position's tokens; then
+// both chains take the text's next token, as they would had they drawn it.
+Status recordCuts(SamplerChain& chainA, SamplerChain& chainB, const float* logitsA, const float* logitsB, int vocab,
+                  std::span<const TokenId> history, TokenId next, PositionTop& top) {
+    std::set<TokenId> keptA, keptB;
+    for (auto [chain, logits, kept] : {std::tuple{&chainA, logitsA, &keptA}, std::tuple{&chainB, logitsB, &keptB}}) {
+        Candidates survivors;
+        Result<StepTrace> trace =
+            chain->sample({logits, static_cast<std::size_t>(vocab)}, history, TraceLevel::None, &survivors);
+        if (!trace)
+            return trace.error();
+        for (TokenId id : survivors.ids())
+            kept->insert(id);
+        chain->accept(next);
+    }
+    top.keptCountA = static_cast<int>(keptA.size());
+    top.keptCountB = static_cast<int>(keptB.size());
+    top.keptBoth =
+        static_cast<int>(std::count_if(keptA.begin(), keptA.end(), [&](TokenId t) { return keptB.count(t); }));
+    for (TokenId t : top.tokens) {
+        top.keptA.push_back(keptA.count(t) > 0);
+        top.keptB.push_back(keptB.count(t) > 0);
+    }
+    return {};
+}
+
+} // namespace
+
 DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken) {
     DivergenceSummary s;
     s.tokens = static_cast<std::int64_t>(perToken.size());
@@ -130,7 +164,16 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b) {
 
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
                                            const std::function<bool(std::int64_t, std::int64_t)>& progress,
-                                           int keepTop) {
+                                           const DivergenceOptions& options) {
+    const int keepTop = options.keepTop;
+    std::optional<SamplerChain> chainA, chainB;
+    if (keepTop > 0 && options.strategy) {
+        Result<SamplerChain> built = SamplerChain::build(*options.strategy, options.tokenizer);
+        if (!built)
+            return built.error();
+        chainA = *built;
+        chainB = std::move(built).value();
+    }
     const int vocab = a.info().vocabSize;
     if (b.info().vocabSize != vocab)
         return Error::badInput(QStringLiteral("the two models' outputs differ in size (%1 and %2 tokens)")
@@ -157,8 +200,16 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
         for (std::size_t i = 0; i + 1 < n; ++i) {
             const std::size_t row = i * static_cast<std::size_t>(vocab);
             result.perToken.push_back(compareRows(logitsA->data() + row, logitsB->data() + row, vocab, window[i + 1]));
-            if (keepTop > 0)
-                result.top.push_back(topOfRows(logitsA->data() + row, logitsB->data() + row, vocab, keepTop));
+            if (keepTop <= 0)
+                continue;
+            result.top.push_back(topOfRows(logitsA->data() + row, logitsB->data() + row, vocab, keepTop));
+            if (chainA) {
+                const std::span<const TokenId> history(ids.data(), start + i + 1);
+                Status cut = recordCuts(*chainA, *chainB, logitsA->data() + row, logitsB->data() + row, vocab, history,
+                                        window[i + 1], result.top.back());
+                if (!cut)
+                    return cut.error();
+            }
         }
         if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
             return Error::badInput(QStringLiteral("the comparison was cancelled"));

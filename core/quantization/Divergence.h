@@ -8,6 +8,7 @@
 #include <QString>
 
 #include "Result.h"
+#include "sampling/Strategy.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace swb {
@@ -44,11 +45,26 @@ struct DivergenceSummary {
 };
 
 // The tokens either model ranks highest at one position, each with both models' probabilities: the two
-// distributions overlaid.
+// distributions overlaid; and, under a strategy, what its chain kept of each.
 struct PositionTop {
     std::vector<TokenId> tokens; // A's top tokens, then B's that A's leave out
     std::vector<float> pA;
     std::vector<float> pB;
+    // With a strategy (else empty and -1): whether its chain kept each token for A and for B, and how many
+    // tokens it kept for each and for both.
+    std::vector<bool> keptA;
+    std::vector<bool> keptB;
+    int keptCountA = -1;
+    int keptCountB = -1;
+    int keptBoth = -1;
+};
+
+struct DivergenceOptions {
+    int keepTop = 0; // > 0: keep each position's PositionTop of that many tokens a model
+    // With keepTop: the strategy whose cuts to record for both models (each its own chain, fed the text's
+    // tokens as they come), and the tokenizer its samplers may need.
+    const Strategy* strategy = nullptr;
+    const Tokenizer* tokenizer = nullptr;
 };
 
 struct DivergenceResult {
@@ -69,9 +85,9 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b);
 
 // Every token of `ids` after the first scored by both models, in windows of the smaller context (consecutive
 // windows overlap by one token, so each token is scored once). progress(done, total) after each window;
-// false stops with an error. keepTop > 0 keeps each position's PositionTop of that many tokens a model.
+// false stops with an error.
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
                                            const std::function<bool(std::int64_t, std::int64_t)>& progress = {},
-                                           int keepTop = 0);
+                                           const DivergenceOptions& options = {});
 
 } // namespace swb::quantization

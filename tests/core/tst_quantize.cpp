@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <csignal>
+#include <numeric>
+#include <set>
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -26,6 +28,7 @@
 #include "model/Model.h"
 #include "quantization/Divergence.h"
 #include "quantization/Quantizer.h"
+#include "sampling/Strategy.h"
 
 using namespace swb;
 using namespace swb::quantization;
@@ -98,6 +101,7 @@ private slots:
     void cancelWritesNothing();
     void divergenceEqualsFloat64();
     void divergenceOfIdenticalModelsIsZero();
+    void divergenceRecordsEachChainsCut();
     void divergenceCommandLine();
 };
 
@@ -461,6 +465,52 @@ void TestQuantize::divergenceOfIdenticalModelsIsZero() {
         QCOMPARE(v, 0.0);
     QCOMPARE(s.sameTop1, 1.0);
     QCOMPARE(s.pplA, s.pplB);
+}
+
+void TestQuantize::divergenceRecordsEachChainsCut() {
+    QTemporaryDir dir;
+    const QString input = writeBlocksInput(dir);
+    QuantizeOptions options;
+    options.input = input;
+    options.output = dir.filePath(QStringLiteral("q2_k.gguf"));
+    options.recipe = recipe(QStringLiteral("q2_k"));
+    QVERIFY(quantizeModel(options));
+    Result<std::unique_ptr<Model>> a = Model::load(input);
+    Result<std::unique_ptr<Model>> b = Model::load(options.output);
+    QVERIFY(a && b);
+    Result<Strategy> strategy = Strategy::parse(QStringLiteral(R"({"samplers": [{"type": "top_k", "k": 3}]})"));
+    QVERIFY(strategy);
+    const std::vector<TokenId> ids = {1, 17, 42, 5, 63, 20};
+    Result<DivergenceResult> result = measureDivergence(**a, **b, ids, {}, DivergenceOptions{4, &*strategy, nullptr});
+    QVERIFY(result);
+    QCOMPARE(result->top.size(), ids.size() - 1);
+    // Top-k 3 keeps each model's three most probable tokens: worked out here from the logits.
+    const int vocab = (*a)->info().vocabSize;
+    const std::vector<float> logitsA = (*a)->forward(*(*a)->newState(), ids, true).value();
+    const std::vector<float> logitsB = (*b)->forward(*(*b)->newState(), ids, true).value();
+    const auto top3 = [vocab](const float* row) {
+        std::vector<TokenId> order(static_cast<std::size_t>(vocab));
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [row](TokenId x, TokenId y) { return row[x] > row[y]; });
+        return std::set<TokenId>(order.begin(), order.begin() + 3);
+    };
+    for (std::size_t i = 0; i < result->top.size(); ++i) {
+        const PositionTop& top = result->top[i];
+        const std::set<TokenId> keptA = top3(logitsA.data() + i * vocab);
+        const std::set<TokenId> keptB = top3(logitsB.data() + i * vocab);
+        QCOMPARE(top.keptCountA, 3);
+        QCOMPARE(top.keptCountB, 3);
+        int both = 0;
+        for (TokenId t : keptA)
+            both += static_cast<int>(keptB.count(t));
+        QCOMPARE(top.keptBoth, both);
+        for (std::size_t j = 0; j < top.tokens.size(); ++j) {
+            QCOMPARE(top.keptA[j], keptA.count(top.tokens[j]) == 1);
+            QCOMPARE(top.keptB[j], keptB.count(top.tokens[j]) == 1);
+        }
+        // A's four most probable come first, the first three of them kept.
+        QVERIFY(top.keptA[0] && top.keptA[1] && top.keptA[2] && !top.keptA[3]);
+    }
 }
 
 void TestQuantize::divergenceCommandLine() {

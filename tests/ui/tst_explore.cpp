@@ -1191,6 +1191,7 @@ private slots:
         // The random model reads bytes up to 0x3C as their own tokens (its vocabulary is 64 tokens).
         const QString text = QStringLiteral("12,34+56=78;9/0(1)*2-3.4");
         DivergenceDialog dialog(a, text);
+        dialog.setStrategySource([] { return strategyFromJson(R"({"samplers": [{"type": "top_k", "k": 2}]})"); });
         dialog.show();
         dialog.measure(); // no model B yet
         QVERIFY(dialog.statusLabel()->text().startsWith(QLatin1String("Choose model B")));
@@ -1212,11 +1213,18 @@ private slots:
         QCOMPARE(result->perToken[static_cast<std::size_t>(first)].kl, maxKl);
         QCOMPARE(dialog.selectedPosition(), first);
         // The overlay: both models' bars over the same tokens, A's top first.
-        QCOMPARE(dialog.overlayPlot()->plottableCount(), 2);
+        // Kept and cut bars of each model, the cut ones faded; the strategy's cut in words above.
+        QCOMPARE(dialog.overlayPlot()->plottableCount(), 4);
+        QVERIFY2(dialog.findChild<QLabel*>(QStringLiteral("divergencePosition"))
+                     ->text()
+                     .contains(QStringLiteral("Under top_k k=2 → dist: A keeps 2 tokens, B 2")),
+                 qPrintable(dialog.findChild<QLabel*>(QStringLiteral("divergencePosition"))->text()));
         const quantization::PositionTop& top = result->top[static_cast<std::size_t>(first)];
         QCOMPARE(top.tokens.front(), result->perToken[static_cast<std::size_t>(first)].topA);
-        QCOMPARE(qobject_cast<QCPBars*>(dialog.overlayPlot()->plottable(0))->data()->size(),
+        QCOMPARE(qobject_cast<QCPBars*>(dialog.overlayPlot()->plottable(0))->data()->size() +
+                     qobject_cast<QCPBars*>(dialog.overlayPlot()->plottable(2))->data()->size(),
                  static_cast<int>(top.tokens.size()));
+        QCOMPARE(qobject_cast<QCPBars*>(dialog.overlayPlot()->plottable(0))->data()->size(), 2); // A's kept
         // Clicking a token in the text selects it; its prefix opens with model B.
         dialog.shadedText()->anchorClicked(QUrl(QStringLiteral("#3")));
         QCOMPARE(dialog.selectedPosition(), 3);

@@ -25,6 +25,7 @@
 
 #include "explore/Palette.h"
 #include "model/Model.h"
+#include "sampling/Strategy.h"
 #include "tokenizer/TokenizerLoader.h"
 
 namespace swb {
@@ -36,6 +37,22 @@ constexpr int kOverlayTokens = 8; // of each model
 
 QString number(double v, int precision = 4) {
     return QString::number(v, 'g', precision);
+}
+
+// "top_k k=40 → top_p p=0.9 → dist": the chain in a line.
+QString strategyWords(const Strategy& strategy) {
+    QStringList stages;
+    for (const SamplerSpec& spec : strategy.samplers) {
+        const QString params = spec.summary();
+        stages << (params.isEmpty() ? spec.type : spec.type + QLatin1Char(' ') + params);
+    }
+    return stages.join(QStringLiteral(" → "));
+}
+
+// A bar the strategy cut: the model's colour, faded.
+QColor faded(QColor colour) {
+    colour.setAlpha(70);
+    return colour;
 }
 
 } // namespace
@@ -57,7 +74,7 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     m_text = new QPlainTextEdit(text, this);
     m_text->setObjectName(QStringLiteral("divergenceText"));
     m_text->setPlaceholderText(tr("The text both models read, token by token"));
-    m_text->setMaximumHeight(64);
+    m_text->setMaximumHeight(52);
     m_measure = new QPushButton(tr("&Measure"), this);
     m_measure->setObjectName(QStringLiteral("divergenceMeasure"));
     m_measure->setDefault(true);
@@ -106,8 +123,9 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("divergenceOverlay"));
-    m_plot->setMinimumHeight(180);
+    m_plot->setMinimumHeight(150);
     m_positionLabel = new QLabel(tr("Click a token to see both distributions before it."), this);
+    m_positionLabel->setObjectName(QStringLiteral("divergencePosition"));
     m_positionLabel->setWordWrap(true);
     m_openPrefix = new QPushButton(tr("Open This Prefix in Explore with Model B"), this);
     m_openPrefix->setObjectName(QStringLiteral("divergenceOpenPrefix"));
@@ -135,8 +153,8 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     auto* results = new QSplitter(Qt::Vertical, this);
     results->addWidget(top);
     results->addWidget(overlayPane);
-    results->setStretchFactor(0, 3);
-    results->setStretchFactor(1, 2);
+    results->setStretchFactor(0, 1);
+    results->setStretchFactor(1, 1);
 
     m_close = new QPushButton(tr("Close"), this);
     auto* bottom = new QHBoxLayout;
@@ -147,7 +165,7 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     layout->addLayout(actionRow);
     layout->addWidget(results, 1);
     layout->addLayout(bottom);
-    resize(900, 640);
+    resize(900, 660);
 
     auto* timer = new QTimer(this);
     timer->setInterval(100);
@@ -215,42 +233,46 @@ void DivergenceDialog::measure() {
     m_progress->show();
     m_status->setText(tr("Loading the two models…"));
     m_resultModelB = modelB;
-    m_watcher.setFuture(QtConcurrent::run(
-        [modelA = m_modelA, modelB, text = text.toStdString(), cancel = m_cancel, done = m_done, total = m_total] {
-            Outcome outcome;
-            Result<std::unique_ptr<Tokenizer>> tokA = loadTokenizer(modelA);
-            Result<std::unique_ptr<Tokenizer>> tokB = tokA ? loadTokenizer(modelB) : tokA.error();
-            if (!tokA || !tokB) {
-                outcome.error = (!tokA ? tokA : tokB).error().message;
-                return outcome;
-            }
-            if (Status same = quantization::checkSameTokenizer(**tokA, **tokB); !same) {
-                outcome.error = same.error().message;
-                return outcome;
-            }
-            Result<std::unique_ptr<Model>> a = Model::load(modelA);
-            Result<std::unique_ptr<Model>> b = a ? Model::load(modelB) : a.error();
-            if (!a || !b) {
-                outcome.error = (!a ? a : b).error().message;
-                return outcome;
-            }
-            std::vector<TokenId> ids = (*tokA)->encode(text, true, false);
-            Result<quantization::DivergenceResult> result = quantization::measureDivergence(
-                **a, **b, std::move(ids),
-                [&](std::int64_t n, std::int64_t all) {
-                    *done = n;
-                    *total = all;
-                    return !cancel->load();
-                },
-                kOverlayTokens);
-            if (!result) {
-                outcome.error = result.error().message;
-                return outcome;
-            }
-            outcome.result = std::make_shared<quantization::DivergenceResult>(std::move(result).value());
-            outcome.tokenizer = std::shared_ptr<const Tokenizer>(std::move(tokA).value());
+    std::optional<Strategy> strategy;
+    if (m_strategySource)
+        strategy = m_strategySource();
+    m_resultStrategy = strategy ? strategyWords(*strategy) : QString();
+    m_watcher.setFuture(QtConcurrent::run([modelA = m_modelA, modelB, text = text.toStdString(), cancel = m_cancel,
+                                           done = m_done, total = m_total, strategy] {
+        Outcome outcome;
+        Result<std::unique_ptr<Tokenizer>> tokA = loadTokenizer(modelA);
+        Result<std::unique_ptr<Tokenizer>> tokB = tokA ? loadTokenizer(modelB) : tokA.error();
+        if (!tokA || !tokB) {
+            outcome.error = (!tokA ? tokA : tokB).error().message;
             return outcome;
-        }));
+        }
+        if (Status same = quantization::checkSameTokenizer(**tokA, **tokB); !same) {
+            outcome.error = same.error().message;
+            return outcome;
+        }
+        Result<std::unique_ptr<Model>> a = Model::load(modelA);
+        Result<std::unique_ptr<Model>> b = a ? Model::load(modelB) : a.error();
+        if (!a || !b) {
+            outcome.error = (!a ? a : b).error().message;
+            return outcome;
+        }
+        std::vector<TokenId> ids = (*tokA)->encode(text, true, false);
+        Result<quantization::DivergenceResult> result = quantization::measureDivergence(
+            **a, **b, std::move(ids),
+            [&](std::int64_t n, std::int64_t all) {
+                *done = n;
+                *total = all;
+                return !cancel->load();
+            },
+            quantization::DivergenceOptions{kOverlayTokens, strategy ? &*strategy : nullptr, tokA->get()});
+        if (!result) {
+            outcome.error = result.error().message;
+            return outcome;
+        }
+        outcome.result = std::make_shared<quantization::DivergenceResult>(std::move(result).value());
+        outcome.tokenizer = std::shared_ptr<const Tokenizer>(std::move(tokA).value());
+        return outcome;
+    }));
 }
 
 void DivergenceDialog::finished() {
@@ -361,14 +383,21 @@ void DivergenceDialog::selectPosition(int position) {
     m_selected = position;
     const quantization::TokenDivergence& d = m_result->perToken[static_cast<std::size_t>(position)];
     const quantization::PositionTop& top = m_result->top[static_cast<std::size_t>(position)];
-    m_positionLabel->setText(tr("Before token %1 '%2': KL %3 nats; A's top '%4', B's top '%5'")
-                                 .arg(position + 1)
-                                 .arg(pieceText(d.token), number(d.kl), pieceText(d.topA), pieceText(d.topB)));
+    QString label = tr("Before token %1 '%2': KL %3 nats; A's top '%4', B's top '%5'")
+                        .arg(position + 1)
+                        .arg(pieceText(d.token), number(d.kl), pieceText(d.topA), pieceText(d.topB));
+    const bool cuts = top.keptCountA >= 0;
+    if (cuts)
+        label += QLatin1Char('\n') + tr("Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)")
+                                         .arg(m_resultStrategy)
+                                         .arg(top.keptCountA)
+                                         .arg(top.keptCountB)
+                                         .arg(top.keptBoth);
+    m_positionLabel->setText(label);
     m_openPrefix->setEnabled(true);
     renderShaded();
 
     m_plot->clearPlottables();
-    auto* group = new QCPBarsGroup(m_plot);
     auto* a = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     auto* b = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     a->setName(tr("A"));
@@ -379,19 +408,29 @@ void DivergenceDialog::selectPosition(int position) {
     b->setPen(Qt::NoPen);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double highest = 0;
+    // Bars the strategy cut are drawn faded: one bars object per model and fate.
+    auto* aCut = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto* bCut = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    aCut->setBrush(faded(palette::kept()));
+    bCut->setBrush(faded(palette::accent()));
+    for (QCPBars* bars : {aCut, bCut}) {
+        bars->setPen(Qt::NoPen);
+        bars->removeFromLegend();
+    }
     for (std::size_t i = 0; i < top.tokens.size(); ++i) {
-        a->addData(static_cast<double>(i), top.pA[i]);
-        b->addData(static_cast<double>(i), top.pB[i]);
+        const bool keptA = !cuts || top.keptA[i];
+        const bool keptB = !cuts || top.keptB[i];
+        // A's bar left of the token's place, B's right of it.
+        (keptA ? a : aCut)->addData(static_cast<double>(i) - 0.2, top.pA[i]);
+        (keptB ? b : bCut)->addData(static_cast<double>(i) + 0.2, top.pB[i]);
         QString label = pieceText(top.tokens[i]);
         if (top.tokens[i] == d.token)
             label = QStringLiteral("▶") + label; // the token that came
         ticker->addTick(static_cast<double>(i), label);
         highest = std::max({highest, static_cast<double>(top.pA[i]), static_cast<double>(top.pB[i])});
     }
-    for (QCPBars* bars : {a, b}) {
-        bars->setWidth(0.4);
-        bars->setBarsGroup(group);
-    }
+    for (QCPBars* bars : {a, b, aCut, bCut})
+        bars->setWidth(0.38);
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLabelRotation(top.tokens.size() > 10 ? 45 : 0);
     m_plot->xAxis->setRange(-0.6, static_cast<double>(top.tokens.size()) - 0.4);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include <QDialog>
@@ -47,6 +48,8 @@ public:
     // Test seam: the next file dialog returns path instead of asking.
     void setNextFileName(const QString& path) { m_nextFileName = path; }
 
+    // Where the strategy whose cuts to draw comes from (Explore's editor), read at each Measure.
+    void setStrategySource(std::function<Strategy()> source) { m_strategySource = std::move(source); }
     void measure();
     void selectPosition(int position);
     void reject() override; // Close, or Cancel while the work runs
@@ -92,6 +95,8 @@ private:
     std::shared_ptr<quantization::DivergenceResult> m_result;
     std::shared_ptr<const Tokenizer> m_tokenizer;
     QString m_resultModelB;
+    QString m_resultStrategy; // the strategy measured with, in words; empty without one
+    std::function<Strategy()> m_strategySource;
     QFutureWatcher<Outcome> m_watcher;
 };
 

@@ -640,6 +640,7 @@ DivergenceDialog* ExploreView::openDivergence() {
     if (!m_divergenceDialog) {
         m_divergenceDialog = new DivergenceDialog(m_session.model()->info.path, m_prompt->toPlainText(), this);
         m_divergenceDialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_divergenceDialog->setStrategySource([this] { return m_editor->strategy(); });
         connect(m_divergenceDialog, &DivergenceDialog::openPrefixRequested, this,
                 [this](const QString& prefix, const QString& modelB) {
                     m_prompt->setPlainText(prefix);

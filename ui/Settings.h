@@ -28,6 +28,8 @@ inline const SettingKey<QString> modelDevice{"model/device", QStringLiteral("cpu
 inline const SettingKey<QString> modelDtype{"model/dtype", QStringLiteral("f32")};
 inline const SettingKey<int> modelThreads{"model/threads", 0};
 inline const SettingKey<bool> modelFastMath{"model/fastMath", false};
+inline const SettingKey<QString> quantizeRecipe{"model/quantizeRecipe", QStringLiteral("q4_k_m")};
+inline const SettingKey<QString> divergenceModelB{"model/divergenceModelB", {}};
 inline const SettingKey<QString> exploreStrategy{"explore/strategy", {}};
 inline const SettingKey<QString> explorePrompt{"explore/prompt", QStringLiteral("And God said")};
 inline const SettingKey<int> exploreMaxTokens{"explore/maxTokens", 64};

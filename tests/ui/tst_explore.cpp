@@ -1151,13 +1151,18 @@ private slots:
         QCOMPARE(dialog->recipeBox()->currentData().toString(), QStringLiteral("q4_k_m"));
         QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()),
                  dir.filePath(QStringLiteral("tiny-q4_k_m.gguf")));
-        dialog->recipeBox()->setCurrentIndex(dialog->recipeBox()->findData(QStringLiteral("q8_0")));
+        dialog->setRecipe(QStringLiteral("Q5_K_M")); // the one last used, as the model bar remembers it
+        QCOMPARE(dialog->recipeBox()->currentData().toString(), QStringLiteral("q5_k_m"));
+        dialog->setRecipe(QStringLiteral("q8_0"));
         const QString output = dir.filePath(QStringLiteral("tiny-q8_0.gguf"));
+        QSignalSpy started(dialog, &QuantizeDialog::started);
         QCOMPARE(QDir::fromNativeSeparators(dialog->outputEdit()->text()), output);
 
         // Cancelled at once: nothing written, the dialog stays for another try.
         dialog->start();
         QVERIFY(dialog->isWorking());
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.first().first().toString(), QStringLiteral("q8_0"));
         QVERIFY(!dialog->startButton()->isEnabled());
         dialog->reject();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog->isWorking(), 20000);

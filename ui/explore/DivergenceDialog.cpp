@@ -233,6 +233,7 @@ void DivergenceDialog::measure() {
     m_progress->show();
     m_status->setText(tr("Loading the two models…"));
     m_resultModelB = modelB;
+    emit measured(modelB);
     std::optional<Strategy> strategy;
     if (m_strategySource)
         strategy = m_strategySource();

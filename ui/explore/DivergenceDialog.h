@@ -55,6 +55,8 @@ public:
     void reject() override; // Close, or Cancel while the work runs
 
 signals:
+    // A measure began with this model B (to remember it).
+    void measured(const QString& modelB);
     // The text before the selected token, to continue in Explore with model B.
     void openPrefixRequested(const QString& prefix, const QString& modelB);
 

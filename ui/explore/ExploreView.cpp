@@ -641,6 +641,9 @@ DivergenceDialog* ExploreView::openDivergence() {
         m_divergenceDialog = new DivergenceDialog(m_session.model()->info.path, m_prompt->toPlainText(), this);
         m_divergenceDialog->setAttribute(Qt::WA_DeleteOnClose);
         m_divergenceDialog->setStrategySource([this] { return m_editor->strategy(); });
+        m_divergenceDialog->modelBEdit()->setText(m_settings.get(settings::divergenceModelB));
+        connect(m_divergenceDialog, &DivergenceDialog::measured, this,
+                [this](const QString& modelB) { m_settings.set(settings::divergenceModelB, modelB); });
         connect(m_divergenceDialog, &DivergenceDialog::openPrefixRequested, this,
                 [this](const QString& prefix, const QString& modelB) {
                     m_prompt->setPlainText(prefix);

@@ -152,6 +152,7 @@ ModelBar::ModelBar(QWidget* parent)
 }
 
 void ModelBar::follow(InferenceSession& session, Settings& settings) {
+    m_settings = &settings;
     ModelOptions saved;
     saved.device = settings.get(settings::modelDevice);
     saved.dtype = settings.get(settings::modelDtype);
@@ -354,6 +355,11 @@ void ModelBar::quantize() {
     }
     m_quantizeDialog = new QuantizeDialog(m_modelPath, this);
     m_quantizeDialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_settings) {
+        m_quantizeDialog->setRecipe(m_settings->get(settings::quantizeRecipe));
+        connect(m_quantizeDialog, &QuantizeDialog::started, this,
+                [this](const QString& recipe) { m_settings->set(settings::quantizeRecipe, recipe); });
+    }
     connect(m_quantizeDialog, &QuantizeDialog::quantized, this,
             [this](const QString& output) { emit openRequested(output); });
     m_quantizeDialog->show();

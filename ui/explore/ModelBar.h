@@ -81,6 +81,7 @@ private:
     QAction* m_quantize = nullptr;
     QAction* m_divergence = nullptr;
     QPointer<QuantizeDialog> m_quantizeDialog;
+    Settings* m_settings = nullptr; // from follow(): the Quantize dialog's last recipe
     QComboBox* m_device = nullptr;
     QComboBox* m_dtype = nullptr;
     QSpinBox* m_threads = nullptr;

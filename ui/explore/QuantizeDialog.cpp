@@ -140,6 +140,11 @@ void QuantizeDialog::chooseOutput() {
     m_outputEdited = true;
 }
 
+void QuantizeDialog::setRecipe(const QString& name) {
+    if (const int index = m_recipe->findData(name.toLower()); index >= 0)
+        m_recipe->setCurrentIndex(index);
+}
+
 void QuantizeDialog::setWorking(bool working) {
     m_working = working;
     m_recipe->setEnabled(!working);
@@ -173,6 +178,7 @@ void QuantizeDialog::start() {
         return;
     }
     options.recipe = *recipe;
+    emit started(recipe->name);
     m_shared = std::make_shared<Shared>();
     setWorking(true);
     m_progress->setValue(0);

@@ -40,12 +40,16 @@ public:
     // Test seam: the next file dialog returns path instead of asking.
     void setNextFileName(const QString& path) { m_nextFileName = path; }
 
+    // Selects a recipe by name (the one last used); an unknown name leaves the choice as it is.
+    void setRecipe(const QString& name);
     void start();
     void cancel();
     // Close, or while the work runs, Cancel (Esc too).
     void reject() override;
 
 signals:
+    // Work began with this recipe (to remember it).
+    void started(const QString& recipe);
     // A quantized model was written and the user wants it opened.
     void quantized(const QString& output);
 

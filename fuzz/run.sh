@@ -17,7 +17,7 @@ seconds=${2:-1800}
 seed=0
 # CI's executions per harness: about 30 s each on the 2-core machine (fuzz/README.md), so that .ci/run
 # (build, suite, fuzz build and smoke) stays within 30 minutes.
-declare -A ciRuns=([http]=600000 [openai_request]=200000 [strategy]=60000 [chat_template]=60000
+declare -A ciRuns=([http]=600000 [openai_request]=200000 [strategy]=400000 [chat_template]=60000
     [tokenizer_json]=22000 [tokenize]=275000 [gguf]=225000 [safetensors]=500000 [llama2c]=40000 [csv]=500000
     [gbnf]=100000 [json_schema]=100000)
 root=$(cd "$(dirname "$0")/.." && pwd)

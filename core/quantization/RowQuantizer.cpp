@@ -68,12 +68,13 @@ std::uint8_t clippedQuant(float v, int top) {
     return static_cast<std::uint8_t>(std::min<int>(top, truncatedInt8(v)));
 }
 
-// The element of largest magnitude (the first of equals), as the symmetric legacy types pick it.
-float largestMagnitude(const float* x) {
+// The element of largest magnitude, sign kept (the first of equals; 0 when all are 0 or NaN), as the symmetric
+// types pick the value their scale is set against.
+float largestMagnitude(const float* x, int n) {
     float amax = 0.0f;
     float max = 0.0f;
-    for (int j = 0; j < kQK; ++j) {
-        if (amax < std::fabs(x[j])) {
+    for (int j = 0; j < n; ++j) {
+        if (std::fabs(x[j]) > amax) {
             amax = std::fabs(x[j]);
             max = x[j];
         }
@@ -139,7 +140,7 @@ static_assert(sizeof(BlockQ4_0) == 18);
 // Q4_0: d = −m / 8 for m the element of largest magnitude, which thus becomes quant 0 exactly;
 // q = min(15, trunc(x · (1 / d) + 8.5)).
 void quantizeBlock(const float* x, BlockQ4_0& b) {
-    const float d = largestMagnitude(x) / -8.0f;
+    const float d = largestMagnitude(x, kQK) / -8.0f;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
     b.d = toHalf(d);
     for (int j = 0; j < kQK / 2; ++j) {
@@ -183,7 +184,7 @@ static_assert(sizeof(BlockQ5_0) == 22);
 // Q5_0: as Q4_0 with d = −m / 16 and q = min(31, trunc(x · (1 / d) + 16.5)); bit 4 of element j's quant is bit j of
 // the little-endian qh.
 void quantizeBlock(const float* x, BlockQ5_0& b) {
-    const float d = largestMagnitude(x) / -16.0f;
+    const float d = largestMagnitude(x, kQK) / -16.0f;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
     b.d = toHalf(d);
     std::uint32_t qh = 0;
@@ -304,15 +305,8 @@ float makeQkx2Quants(int n, int nmax, const float* x, const float* weights, std:
 // least-squares fit's (Σ w·x·l)² / Σ w·l². Returns the fit's scale; L biased by 4 (all 0 for a group of zeros).
 float makeQ3Quants(const float* x, std::uint8_t* L) {
     constexpr int n = 16, nmax = 4;
-    float max = 0;
-    float amax = 0;
-    for (int i = 0; i < n; ++i) {
-        const float ax = std::fabs(x[i]);
-        if (ax > amax) {
-            amax = ax;
-            max = x[i];
-        }
-    }
+    const float max = largestMagnitude(x, n);
+    const float amax = std::fabs(max);
     if (amax < kGroupMaxEps) {
         std::fill_n(L, n, 0);
         return 0.0f;
@@ -360,15 +354,8 @@ float makeQ3Quants(const float* x, std::uint8_t* L) {
 // keeping the quants whose x²-weighted least-squares fit is best. Returns the fit's scale; L biased by 32.
 float makeQxQuants(const float* x, std::uint8_t* L) {
     constexpr int n = 16, nmax = 32;
-    float max = 0;
-    float amax = 0;
-    for (int i = 0; i < n; ++i) {
-        const float ax = std::fabs(x[i]);
-        if (ax > amax) {
-            amax = ax;
-            max = x[i];
-        }
-    }
+    const float max = largestMagnitude(x, n);
+    const float amax = std::fabs(max);
     if (amax < kGroupMaxEps) {
         std::fill_n(L, n, 0);
         return 0.0f;
@@ -472,16 +459,9 @@ void quantizeBlock(const float* x, BlockQ2_K& b) {
 // Fits each of a super-block's 16 groups of 16 with `fit` (quants to L, scales to scales) and returns the fitted
 // scale of largest magnitude, the first of equals: what Q3_K and Q6_K round every scale against.
 template <typename Fit> float fitGroupsOf16(const float* x, std::uint8_t* L, float* scales, Fit fit) {
-    float maxScale = 0;
-    float amax = 0;
-    for (int j = 0; j < 16; ++j) {
+    for (int j = 0; j < 16; ++j)
         scales[j] = fit(x + 16 * j, L + 16 * j);
-        if (std::fabs(scales[j]) > amax) {
-            amax = std::fabs(scales[j]);
-            maxScale = scales[j];
-        }
-    }
-    return maxScale;
+    return largestMagnitude(scales, 16);
 }
 
 struct BlockQ3_K {

@@ -88,12 +88,13 @@ QString companionRole(const QString& file) {
 }
 
 // The one output-path rule of every subcommand, before it reads or writes anything: a file it writes
-// (--out, --trace, --write-random-model) is never one of its inputs (any other option's value or argument
-// that names a file: the store, a model or its folder's files, a prompt, messages, template or strategy
-// file), through any path or link, nor the store's companions; and a store is never named by a companion.
-void refuseOutputsOntoInputs(const QCommandLineParser& parser) {
-    static const QStringList outputs = {QStringLiteral("out"), QStringLiteral("trace"),
-                                        QStringLiteral("write-random-model")};
+// (--out, --trace, --write-random-model, the command's own outputOptions) is never one of its inputs (any other
+// option's value or argument that names a file: the store, a model or its folder's files, a prompt, messages, template
+// or strategy file), through any path or link, nor the store's companions; and a store is never named by a companion.
+void refuseOutputsOntoInputs(const QCommandLineParser& parser, const QStringList& commandOutputs) {
+    const QStringList outputs =
+        QStringList{QStringLiteral("out"), QStringLiteral("trace"), QStringLiteral("write-random-model")} +
+        commandOutputs;
     const QStringList given = parser.optionNames(); // isSet() would warn about options a command lacks
     for (const QString& store : given.contains(QLatin1String("db")) ? parser.values(QStringLiteral("db")) : QStringList{})
         if (const QString role = companionRole(store); !role.isEmpty())
@@ -142,7 +143,7 @@ int runSubcommand(const Subcommand& command, const QStringList& arguments, QText
         printSubcommandHelp(command, out);
         return 0;
     }
-    refuseOutputsOntoInputs(parser);
+    refuseOutputsOntoInputs(parser, command.outputOptions);
     return command.run(Invocation{parser, out, err});
 }
 

@@ -280,6 +280,7 @@ std::vector<Subcommand> quantizationSubcommands() {
             });
         },
         runDivergence};
+    divergence.outputOptions = {QStringLiteral("csv")};
     return {quantize, divergence};
 }
 

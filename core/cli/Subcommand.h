@@ -56,6 +56,9 @@ struct Subcommand {
     std::function<int(const Invocation&)> run;
     // Maintainers' tools (train-demo, perplexity): runnable, but left out of `swb --help`.
     bool hidden = false;
+    // Options besides --out, --trace and --write-random-model whose value is a file the command writes (the
+    // output-path rule refuses them onto the command's inputs and the store's files).
+    QStringList outputOptions = {};
 };
 
 // Every subcommand, in the order `swb --help` lists them. Each group registers itself in its own file.

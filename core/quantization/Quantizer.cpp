@@ -12,6 +12,7 @@
 #include "model/ThreadPolicy.h"
 #include "model/ThreadPool.h"
 #include "quantization/RowQuantizer.h"
+#include "storage/FileIdentity.h"
 
 namespace swb::quantization {
 
@@ -30,14 +31,6 @@ Error cancelled(const QString& output) {
 
 QString typeName(W type) {
     return QString::fromLatin1(kernels::traits(type).name);
-}
-
-bool sameFile(const QString& a, const QString& b) {
-    const QFileInfo fa(a);
-    const QFileInfo fb(b);
-    if (!fb.exists())
-        return false;
-    return fa.canonicalFilePath() == fb.canonicalFilePath();
 }
 
 ModelShape shapeOf(const GgufFile& file) {
@@ -112,9 +105,14 @@ Status convert(const Planned& p, int threads, GgufWriter& writer, const std::fun
 } // namespace
 
 Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const QuantizeProgressFn& progress) {
-    if (sameFile(options.input, options.output))
+    if (overwrites(options.output, options.input))
         return Error::badInput(
             QStringLiteral("the output %1 is the input model; name another file").arg(options.output));
+    // A run store's write-ahead log, shared memory or journal holds committed runs: never replaced.
+    if (const QString suffix = storeCompanionSuffix(options.output);
+        !suffix.isEmpty() && QFileInfo::exists(options.output.chopped(suffix.size())))
+        return Error::badInput(QStringLiteral("the output %1 belongs to the run store %2; name another file")
+                                   .arg(options.output, options.output.chopped(suffix.size())));
     Result<GgufFile> opened = GgufFile::open(options.input);
     if (!opened)
         return opened.error();

@@ -6,6 +6,7 @@
 // computation written here.
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <csignal>
@@ -299,6 +300,10 @@ void TestQuantize::refusedInputsLeaveEveryFile_data() {
     QTest::newRow("not a gguf") << QStringList{"quantize", "OUT", "OTHER", "--type", "q8_0"} << "is not a GGUF file";
     QTest::newRow("one path") << QStringList{"quantize", "IN", "--type", "q8_0"}
                               << "swb quantize takes the input model and the output file";
+    QTest::newRow("onto a store's write-ahead log")
+        << QStringList{"quantize", "IN", "WAL", "--type", "q8_0"} << "belongs to the run store";
+    QTest::newRow("onto the input through a hard link")
+        << QStringList{"quantize", "IN", "LINK", "--type", "q8_0"} << "is the input model; name another file";
 }
 
 void TestQuantize::refusedInputsLeaveEveryFile() {
@@ -320,11 +325,22 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("the user's own file\n");
     }
+    // A run store and its write-ahead log, which hold committed runs.
+    const QString store = dir.filePath(QStringLiteral("runs.sqlite"));
+    for (const QString& file : {store, store + QStringLiteral("-wal")}) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("committed runs\n");
+    }
+    const QString link = dir.filePath(QStringLiteral("link.gguf"));
+    QVERIFY(QFile::link(input, link) || ::link(input.toLocal8Bit().constData(), link.toLocal8Bit().constData()) == 0);
     QStringList args;
     for (const QString& a : arguments)
         args << (a == QLatin1String("IN")          ? input
                  : a == QLatin1String("OUT")       ? output
                  : a == QLatin1String("QUANTIZED") ? quantized
+                 : a == QLatin1String("WAL")       ? store + QStringLiteral("-wal")
+                 : a == QLatin1String("LINK")      ? link
                  : a == QLatin1String("OTHER")     ? dir.filePath(QStringLiteral("other.gguf"))
                                                    : a);
     const QStringList before = fileNames(dir.path());
@@ -337,6 +353,11 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
     QCOMPARE(fileNames(dir.path()), before);
     QCOMPARE(fileSha256(input), inputHash);
     QCOMPARE(fileSha256(quantized), quantizedHash);
+    for (const QString& file : {store, store + QStringLiteral("-wal")}) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("committed runs\n"));
+    }
     QFile f(output);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), QByteArray("the user's own file\n"));
@@ -553,6 +574,19 @@ void TestQuantize::divergenceCommandLine() {
     QCOMPARE(QJsonDocument::fromJson(r.out).object()[QStringLiteral("tokens")].toInt(), 9);
     r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--db", db, "--run", "7"});
     QCOMPARE(r.status, 2);
+
+    // --csv is an output: never onto the text read, a model, the store or its write-ahead log.
+    const QByteArray textBefore = fileSha256(text);
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--text", text, "--csv", text});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains("would overwrite this command's input --text"), r.err.constData());
+    QCOMPARE(fileSha256(text), textBefore);
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--text", text, "--csv", input});
+    QCOMPARE(r.status, 2);
+    r = test::runSwbProcess(
+        {"divergence", "--model", input, "--model", input, "--db", db, "--run", "1", "--csv", db + "-wal"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains("the write-ahead log of the run store"), r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestQuantize)

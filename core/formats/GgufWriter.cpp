@@ -75,6 +75,58 @@ void GgufWriter::setString(const std::string& key, std::string_view value) {
     setEncoded(key, encoded);
 }
 
+void GgufWriter::setInt32(const std::string& key, std::int32_t value) {
+    std::string encoded;
+    append(encoded, static_cast<std::uint32_t>(GgufFile::ValueType::Int32));
+    append(encoded, value);
+    setEncoded(key, encoded);
+}
+
+void GgufWriter::setFloat32(const std::string& key, float value) {
+    std::string encoded;
+    append(encoded, static_cast<std::uint32_t>(GgufFile::ValueType::Float32));
+    append(encoded, value);
+    setEncoded(key, encoded);
+}
+
+void GgufWriter::setBool(const std::string& key, bool value) {
+    std::string encoded;
+    append(encoded, static_cast<std::uint32_t>(GgufFile::ValueType::Bool));
+    append<std::uint8_t>(encoded, value ? 1 : 0);
+    setEncoded(key, encoded);
+}
+
+namespace {
+
+// An array value: the array type, the element type, the count, then each element as `each` appends it.
+template <typename T, typename Append>
+std::string encodedArray(GgufFile::ValueType elementType, const std::vector<T>& values, Append each) {
+    std::string encoded;
+    append(encoded, static_cast<std::uint32_t>(GgufFile::ValueType::Array));
+    append(encoded, static_cast<std::uint32_t>(elementType));
+    append<std::uint64_t>(encoded, values.size());
+    for (const T& v : values)
+        each(encoded, v);
+    return encoded;
+}
+
+} // namespace
+
+void GgufWriter::setStringArray(const std::string& key, const std::vector<std::string>& values) {
+    setEncoded(key, encodedArray(GgufFile::ValueType::String, values,
+                                 [](std::string& out, const std::string& v) { appendString(out, v); }));
+}
+
+void GgufWriter::setInt32Array(const std::string& key, const std::vector<std::int32_t>& values) {
+    setEncoded(key, encodedArray(GgufFile::ValueType::Int32, values,
+                                 [](std::string& out, std::int32_t v) { append(out, v); }));
+}
+
+void GgufWriter::setFloat32Array(const std::string& key, const std::vector<float>& values) {
+    setEncoded(key,
+               encodedArray(GgufFile::ValueType::Float32, values, [](std::string& out, float v) { append(out, v); }));
+}
+
 Status GgufWriter::addTensor(const std::string& name, const std::vector<std::int64_t>& dims, std::uint32_t ggmlType) {
     Result<std::uint64_t> bytes = GgufFile::tensorBytes(ggmlType, dims);
     if (!bytes)

@@ -34,6 +34,12 @@ public:
     void setEncoded(const std::string& key, std::string_view encoded);
     void setUInt32(const std::string& key, std::uint32_t value);
     void setString(const std::string& key, std::string_view value);
+    void setInt32(const std::string& key, std::int32_t value);
+    void setFloat32(const std::string& key, float value);
+    void setBool(const std::string& key, bool value);
+    void setStringArray(const std::string& key, const std::vector<std::string>& values);
+    void setInt32Array(const std::string& key, const std::vector<std::int32_t>& values);
+    void setFloat32Array(const std::string& key, const std::vector<float>& values);
     // A tensor record (dims in ggml order, the row first); its size follows from the type and shape. An
     // error for a type GgufFile cannot size or a row that is not a whole number of blocks.
     Status addTensor(const std::string& name, const std::vector<std::int64_t>& dims, std::uint32_t ggmlType);

@@ -368,6 +368,7 @@ Result<std::optional<ModelWeight>> fetchSafeTensor(const SafeTensorsByName& byNa
     w.data = tensor->data;
     w.bytes = tensor->bytes;
     w.owner = file;
+    w.mapping = file->mapping().get();
     return std::optional<ModelWeight>(std::move(w));
 }
 
@@ -518,36 +519,7 @@ Status ModelWeights::openGguf(const QString& path) {
     m_fileBytes = static_cast<std::int64_t>(file->fileSize());
 
     const Naming naming = [](const std::string& decoderName) -> SourceName {
-        static const std::map<std::string, std::string> global = {
-            {"embed", "token_embd.weight"}, {"pos_embed", "position_embd.weight"}, {"output", "output.weight"},
-            {"norm", "output_norm.weight"}, {"norm_bias", "output_norm.bias"},     {"rope_freqs", "rope_freqs.weight"},
-        };
-        static const std::map<std::string, std::string> perLayer = {
-            {"attn_norm", "attn_norm.weight"},
-            {"attn_norm_bias", "attn_norm.bias"},
-            {"ffn_norm", "ffn_norm.weight"},
-            {"ffn_norm_bias", "ffn_norm.bias"},
-            {"wq", "attn_q.weight"},
-            {"wk", "attn_k.weight"},
-            {"wv", "attn_v.weight"},
-            {"bq", "attn_q.bias"},
-            {"bk", "attn_k.bias"},
-            {"bv", "attn_v.bias"},
-            {"wqkv", "attn_qkv.weight"},
-            {"bqkv", "attn_qkv.bias"},
-            {"wo", "attn_output.weight"},
-            {"bo", "attn_output.bias"},
-            {"w_gate", "ffn_gate.weight"},
-            {"w_up", "ffn_up.weight"},
-            {"b_up", "ffn_up.bias"},
-            {"w_down", "ffn_down.weight"},
-            {"b_down", "ffn_down.bias"},
-        };
-        std::string rest;
-        const int layer = layerOf(decoderName, rest);
-        if (layer < 0)
-            return {QString::fromStdString(global.at(rest)), false};
-        return {QString::fromStdString("blk." + std::to_string(layer) + "." + perLayer.at(rest)), false};
+        return {QString::fromStdString(ggufTensorName(decoderName)), false};
     };
     const Fetch fetch = [&](const QString& name) -> Result<std::optional<ModelWeight>> {
         const GgufFile::Tensor* t = file->tensor(name.toStdString());
@@ -559,6 +531,7 @@ Status ModelWeights::openGguf(const QString& path) {
         w.fileType = ggmlTypeName(t->type);
         w.bytes = static_cast<std::size_t>(t->bytes);
         w.owner = file;
+        w.mapping = file->mapping().get();
         const std::optional<kernels::WeightType> type = kernels::fromGgml(t->type);
         if (!t->data || !type)
             return Error::badInput(QStringLiteral("tensor '%1' in %2 is stored as %3, which is not supported (f32, "
@@ -581,6 +554,39 @@ Status ModelWeights::openGguf(const QString& path) {
         return std::optional<ModelWeight>(std::move(w));
     };
     return collect(naming, fetch, fileName, QStringLiteral("its metadata"));
+}
+
+std::string ggufTensorName(const std::string& decoderName) {
+    static const std::map<std::string, std::string> global = {
+        {"embed", "token_embd.weight"}, {"pos_embed", "position_embd.weight"}, {"output", "output.weight"},
+        {"norm", "output_norm.weight"}, {"norm_bias", "output_norm.bias"},     {"rope_freqs", "rope_freqs.weight"},
+    };
+    static const std::map<std::string, std::string> perLayer = {
+        {"attn_norm", "attn_norm.weight"},
+        {"attn_norm_bias", "attn_norm.bias"},
+        {"ffn_norm", "ffn_norm.weight"},
+        {"ffn_norm_bias", "ffn_norm.bias"},
+        {"wq", "attn_q.weight"},
+        {"wk", "attn_k.weight"},
+        {"wv", "attn_v.weight"},
+        {"bq", "attn_q.bias"},
+        {"bk", "attn_k.bias"},
+        {"bv", "attn_v.bias"},
+        {"wqkv", "attn_qkv.weight"},
+        {"bqkv", "attn_qkv.bias"},
+        {"wo", "attn_output.weight"},
+        {"bo", "attn_output.bias"},
+        {"w_gate", "ffn_gate.weight"},
+        {"w_up", "ffn_up.weight"},
+        {"b_up", "ffn_up.bias"},
+        {"w_down", "ffn_down.weight"},
+        {"b_down", "ffn_down.bias"},
+    };
+    std::string rest;
+    const int layer = layerOf(decoderName, rest);
+    if (layer < 0)
+        return global.at(rest);
+    return "blk." + std::to_string(layer) + "." + perLayer.at(rest);
 }
 
 // --- identity ----------------------------------------------------------------------------------------

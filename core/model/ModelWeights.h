@@ -19,6 +19,8 @@
 
 namespace swb {
 
+class MappedFile;
+
 // One weight of a model as it lies in its file: in a type the CPU kernels read as stored (F32, F16, BF16
 // and ggml's quantized types), viewed in place in the memory map; or in another encoding (llama2.c's
 // group-quantized int8) that `dequantize` expands to float32.
@@ -35,6 +37,9 @@ struct ModelWeight {
     std::function<void(float*)> dequantize;
     // Keeps the memory map (or whatever holds the data) alive while the weight is in use.
     std::shared_ptr<const void> owner;
+    // The mapped file `data` lies in (nullptr when it is not mapped): a reader done with the weight may
+    // release its pages.
+    const MappedFile* mapping = nullptr;
 
     std::int64_t elements() const;
     // Writes elements() float32 values in stored order, whatever the encoding.
@@ -63,6 +68,8 @@ public:
 
     // The weight with this decoder name, or nullptr (optional weights such as biases).
     const ModelWeight* find(const std::string& name) const;
+    // Every weight the file holds, by decoder name.
+    const std::map<std::string, ModelWeight>& all() const { return m_weights; }
 
     // A cheap identity of the model's files, hex SHA-256: for each file in files() order its size,
     // its first MiB and its last MiB. Reading whole multi-gigabyte files for every run would be slow;
@@ -96,5 +103,8 @@ private:
     QStringList m_warnings;
     std::map<std::string, ModelWeight> m_weights;
 };
+
+// The name llama.cpp's GGUF files give a decoder weight: "layers.3.wq" is "blk.3.attn_q.weight".
+std::string ggufTensorName(const std::string& decoderName);
 
 } // namespace swb

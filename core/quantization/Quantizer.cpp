@@ -1,16 +1,14 @@
 #include "quantization/Quantizer.h"
 
 #include <algorithm>
-#include <optional>
+#include <map>
 
 #include <QFileInfo>
 
-#include "formats/GgufDequantize.h"
-#include "formats/GgufFile.h"
 #include "formats/GgufWriter.h"
-#include "formats/MappedFile.h"
 #include "model/ThreadPolicy.h"
 #include "model/ThreadPool.h"
+#include "quantization/QuantizeSource.h"
 #include "quantization/RowQuantizer.h"
 #include "storage/FileIdentity.h"
 
@@ -33,36 +31,22 @@ QString typeName(W type) {
     return QString::fromLatin1(kernels::traits(type).name);
 }
 
-ModelShape shapeOf(const GgufFile& file) {
-    ModelShape shape;
-    shape.architecture = file.string("general.architecture").value_or(std::string());
-    const std::string& a = shape.architecture;
-    shape.layers = static_cast<int>(file.integer(a + ".block_count").value_or(0));
-    shape.heads = static_cast<int>(file.integer(a + ".attention.head_count").value_or(0));
-    shape.kvHeads = static_cast<int>(file.integer(a + ".attention.head_count_kv").value_or(shape.heads));
-    shape.experts = static_cast<int>(file.integer(a + ".expert_count").value_or(0));
-    return shape;
-}
-
 struct Planned {
-    const GgufFile::Tensor* source = nullptr;
-    W from = W::F32;
+    const SourceTensor* source = nullptr;
     TensorChoice choice;
 };
 
 // The tensors in llama.cpp's order with the type each gets; an error for a tensor that cannot be made so.
-Result<std::vector<Planned>> plan(const GgufFile& file, const QuantizeOptions& options) {
+Result<std::vector<Planned>> plan(const QuantizeSource& source, const QuantizeOptions& options) {
     std::vector<TensorInfo> infos;
-    for (const GgufFile::Tensor& t : file.tensors()) {
-        const std::optional<W> type = kernels::fromGgml(t.type);
-        if (!type)
-            return Error::badInput(QStringLiteral("%1: tensor %2 is of type %3, which swb quantize cannot read")
-                                       .arg(options.input, QString::fromStdString(t.name), ggmlTypeName(t.type)));
-        infos.push_back({t.name, t.dims, *type});
+    std::map<std::string, const SourceTensor*> byName;
+    for (const SourceTensor& t : source.tensors) {
+        infos.push_back({t.name, t.dims, t.type});
+        byName[t.name] = &t;
     }
     sortAsLlamaCpp(infos);
     const std::vector<TensorChoice> choices =
-        chooseTypes(infos, shapeOf(file), options.recipe, options.pure, options.overrides);
+        chooseTypes(infos, source.shape, options.recipe, options.pure, options.overrides);
     std::vector<Planned> planned;
     for (std::size_t i = 0; i < infos.size(); ++i) {
         const TensorInfo& info = infos[i];
@@ -71,32 +55,35 @@ Result<std::vector<Planned>> plan(const GgufFile& file, const QuantizeOptions& o
             return Error::badInput(QStringLiteral("%1: tensor %2 is already quantized (%3); swb quantize starts from "
                                                   "float weights (f32, f16 or bf16), not from another quantization")
                                        .arg(options.input, QString::fromStdString(info.name), typeName(info.type)));
-        planned.push_back({file.tensor(info.name), info.type, choices[i]});
+        planned.push_back({byName.at(info.name), choices[i]});
     }
     return planned;
 }
 
 // Converts one tensor's rows chunk by chunk (shared among the threads) and streams them to the writer.
 Status convert(const Planned& p, int threads, GgufWriter& writer, const std::function<bool(std::uint64_t)>& chunkDone) {
-    const std::int64_t rowLength = p.source->dims[0];
-    const std::int64_t rows = p.source->elements() / rowLength;
-    const std::size_t inRow = kernels::rowBytes(p.from, rowLength);
+    const SourceTensor& t = *p.source;
+    const std::int64_t rowLength = t.dims[0];
+    const std::int64_t rows = t.rows();
     const std::size_t outRow = kernels::rowBytes(p.choice.type, rowLength);
     const std::int64_t chunkRows = std::max<std::int64_t>(1, static_cast<std::int64_t>(kChunkBytes / outRow));
     std::vector<std::uint8_t> out(static_cast<std::size_t>(std::min(chunkRows, rows)) * outRow);
-    const auto& toFloat = kernels::traits(p.from).toFloat;
     for (std::int64_t first = 0; first < rows; first += chunkRows) {
         const std::int64_t count = std::min(chunkRows, rows - first);
         ThreadPool::instance().parallelFor(count, 1, threads, [&](std::int64_t begin, std::int64_t end) {
             std::vector<float> x(static_cast<std::size_t>(rowLength));
             for (std::int64_t r = begin; r < end; ++r) {
-                toFloat(p.source->data + static_cast<std::size_t>(first + r) * inRow, x.data(), rowLength);
+                t.readRow(first + r, x.data());
                 quantizeRow(p.choice.type, x.data(), out.data() + static_cast<std::size_t>(r) * outRow, rowLength);
             }
         });
         if (Status s = writer.write(out.data(), static_cast<std::uint64_t>(count) * outRow); !s)
             return s;
-        if (!chunkDone(static_cast<std::uint64_t>(count) * inRow))
+        // The input's share of these rows, for progress.
+        const auto readBy = [&](std::int64_t row) {
+            return t.inputBytes * static_cast<std::uint64_t>(row) / static_cast<std::uint64_t>(rows);
+        };
+        if (!chunkDone(readBy(first + count) - readBy(first)))
             return cancelled(writer.path());
     }
     return {};
@@ -105,32 +92,33 @@ Status convert(const Planned& p, int threads, GgufWriter& writer, const std::fun
 } // namespace
 
 Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const QuantizeProgressFn& progress) {
-    if (overwrites(options.output, options.input))
-        return Error::badInput(
-            QStringLiteral("the output %1 is the input model; name another file").arg(options.output));
     // A run store's write-ahead log, shared memory or journal holds committed runs: never replaced.
     if (const QString suffix = storeCompanionSuffix(options.output);
         !suffix.isEmpty() && QFileInfo::exists(options.output.chopped(suffix.size())))
         return Error::badInput(QStringLiteral("the output %1 belongs to the run store %2; name another file")
                                    .arg(options.output, options.output.chopped(suffix.size())));
-    Result<GgufFile> opened = GgufFile::open(options.input);
+    Result<QuantizeSource> opened = openQuantizeSource(options.input);
     if (!opened)
         return opened.error();
-    const GgufFile& file = *opened;
-    Result<std::vector<Planned>> planned = plan(file, options);
+    const QuantizeSource& source = *opened;
+    for (const QString& file : source.files)
+        if (overwrites(options.output, file))
+            return Error::badInput(
+                source.files.size() == 1
+                    ? QStringLiteral("the output %1 is the input model; name another file").arg(options.output)
+                    : QStringLiteral("the output %1 is the input model's %2; name another file")
+                          .arg(options.output, file));
+    Result<std::vector<Planned>> planned = plan(source, options);
     if (!planned)
         return planned.error();
 
     GgufWriter writer(options.output);
-    for (const QString& key : file.keys()) {
-        const std::string k = key.toStdString();
-        if (k != "split.no" && k != "split.count" && k != "split.tensors.count")
-            writer.setEncoded(k, file.encodedValue(k));
-    }
+    source.writeMetadata(writer);
     writer.setUInt32("general.quantization_version", kQuantizationVersion);
     writer.setUInt32("general.file_type", options.recipe.fileType);
 
     QuantizeReport report;
+    report.notes = source.notes;
     QuantizeProgress state;
     state.tensors = static_cast<int>(planned->size());
     for (const Planned& p : *planned) {
@@ -138,7 +126,7 @@ Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const Quant
             return s.error();
         if (!p.choice.fallback.isEmpty())
             report.notes << p.choice.fallback;
-        report.inputDataBytes += p.source->bytes;
+        report.inputDataBytes += p.source->inputBytes;
         report.elements += p.source->elements();
     }
     state.bytesTotal = report.inputDataBytes;
@@ -151,14 +139,14 @@ Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const Quant
         const Planned& p = (*planned)[i];
         state.tensor = static_cast<int>(i) + 1;
         state.name = p.source->name;
-        state.from = typeName(p.from);
+        state.from = typeName(p.source->stored);
         state.to = typeName(p.choice.type);
         if (!goOn())
             return cancelled(options.output);
-        if (p.choice.type == p.from) {
-            if (Status s = writer.write(p.source->data, p.source->bytes); !s)
+        if (p.choice.type == p.source->type && p.source->data) {
+            if (Status s = writer.write(p.source->data, writer.tensorBytes(i)); !s)
                 return s.error();
-            state.bytesRead += p.source->bytes;
+            state.bytesRead += p.source->inputBytes;
         } else {
             const Status s = convert(p, threads, writer, [&](std::uint64_t read) {
                 state.bytesRead += read;
@@ -167,7 +155,8 @@ Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const Quant
             if (!s)
                 return s.error();
         }
-        file.mapping()->release(p.source->data, p.source->bytes);
+        if (p.source->release)
+            p.source->release();
         report.tensors.push_back({p.source->name, state.from, state.to, writer.tensorBytes(i)});
         report.outputDataBytes += writer.tensorBytes(i);
     }

@@ -14,7 +14,7 @@
 namespace swb::quantization {
 
 struct QuantizeOptions {
-    QString input;  // a GGUF whose weights are F32, F16 or BF16
+    QString input;  // a GGUF whose weights are F32, F16 or BF16, or a Hugging Face folder (openQuantizeSource)
     QString output; // the GGUF to write; never the input
     Recipe recipe;
     bool pure = false; // llama-quantize's --pure: the recipe's base type everywhere the rules would choose

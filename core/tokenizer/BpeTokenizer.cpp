@@ -181,6 +181,19 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(Config config) {
     return t;
 }
 
+std::vector<std::pair<TokenId, TokenId>> BpeTokenizer::mergeRules() const {
+    std::vector<std::pair<std::int32_t, std::pair<TokenId, TokenId>>> ranked;
+    m_merges.forEach([&](TokenId left, TokenId right, const MergeTable::Merge& merge) {
+        ranked.push_back({merge.rank, {left, right}});
+    });
+    std::sort(ranked.begin(), ranked.end());
+    std::vector<std::pair<TokenId, TokenId>> rules;
+    rules.reserve(ranked.size());
+    for (const auto& [rank, rule] : ranked)
+        rules.push_back(rule);
+    return rules;
+}
+
 TokenId BpeTokenizer::find(std::string_view text) const {
     return m_ids.find(text);
 }

@@ -90,6 +90,8 @@ public:
     bool isSpecial(TokenId id) const override;
 
     const Config& config() const { return m_config; }
+    // The merge rules as (left, right) ids, best rank first (config() no longer holds them once created).
+    std::vector<std::pair<TokenId, TokenId>> mergeRules() const;
     // Token id of a vocabulary string, -1 if none.
     TokenId find(std::string_view text) const;
 

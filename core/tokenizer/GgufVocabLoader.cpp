@@ -115,6 +115,8 @@ Result<std::unique_ptr<Tokenizer>> GgufVocabLoader::load(const GgufFile& file) {
                                            .arg(QString::fromStdString(rule)));
             config.merges.emplace_back(rule.substr(0, space), rule.substr(space + 1));
         }
+        // No rules: llama.cpp's BPE merges nothing (it never falls back to merging by score).
+        config.withoutMerges = merges->empty();
         pre = file.string("tokenizer.ggml.pre").value_or("default");
         Result<PreTokenizer> splitter = PreTokenizer::forGgufType(pre);
         if (!splitter)

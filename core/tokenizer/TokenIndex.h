@@ -128,6 +128,12 @@ public:
         }
     }
     bool empty() const { return m_count == 0; }
+    // Calls f(left, right, merge) for every rule, in no particular order.
+    template <typename F> void forEach(F f) const {
+        for (const Slot& slot : m_slots)
+            if (slot.merge.rank >= 0)
+                f(std::int32_t(slot.key >> 32), std::int32_t(slot.key & 0xffffffffu), slot.merge);
+    }
 
 private:
     struct Slot {

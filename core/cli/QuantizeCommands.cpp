@@ -1,4 +1,5 @@
-// swb quantize (a float GGUF made into a quantized one, as llama.cpp's quantizer makes it) and swb divergence
+// swb quantize (a float GGUF or Hugging Face folder made into a quantized GGUF, as llama.cpp's converter and
+// quantizer make it) and swb divergence
 // (where two models that share a tokenizer part, token by token).
 
 #include <algorithm>
@@ -234,8 +235,9 @@ std::vector<Subcommand> quantizationSubcommands() {
     Subcommand quantize{
         QStringLiteral("quantize"),
         QStringLiteral("swb quantize IN OUT --type RECIPE [--pure] [--keep PATTERN=TYPE ...] [--threads N] [--json]"),
-        QStringLiteral("Make a quantized GGUF from a float one (f32, f16, bf16) as llama.cpp's quantizer does: its "
-                       "recipes, its reference rounding, no importance matrix."),
+        QStringLiteral("Make a quantized GGUF from a float model (a GGUF or a Hugging Face folder; f32, f16, bf16) "
+                       "as llama.cpp's converter and quantizer do: its recipes, its reference rounding, no "
+                       "importance matrix."),
         [](QCommandLineParser& parser) {
             parser.addOptions({
                 {QStringLiteral("type"),
@@ -253,7 +255,8 @@ std::vector<Subcommand> quantizationSubcommands() {
                  QStringLiteral("N")},
                 {QStringLiteral("json"), QStringLiteral("Print the report as JSON: every tensor's type and size.")},
             });
-            parser.addPositionalArgument(QStringLiteral("IN"), QStringLiteral("The float GGUF model."));
+            parser.addPositionalArgument(QStringLiteral("IN"),
+                                         QStringLiteral("The float model: a GGUF file or a Hugging Face folder."));
             parser.addPositionalArgument(QStringLiteral("OUT"), QStringLiteral("The GGUF to write."));
         },
         runQuantize};

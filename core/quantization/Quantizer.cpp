@@ -106,8 +106,8 @@ Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const Quant
             return Error::badInput(
                 source.files.size() == 1
                     ? QStringLiteral("the output %1 is the input model; name another file").arg(options.output)
-                    : QStringLiteral("the output %1 is the input model's %2; name another file")
-                          .arg(options.output, file));
+                    : QStringLiteral("the output %1 is one of the input model's files; name another file")
+                          .arg(options.output));
     Result<std::vector<Planned>> planned = plan(source, options);
     if (!planned)
         return planned.error();

@@ -22,14 +22,21 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "CheckpointWriters.h"
 #include "TestSupport.h"
+#include "VocabCases.h"
 #include "cli/RandomModelWriter.h"
 #include "formats/GgufDequantize.h"
 #include "formats/GgufFile.h"
+#include "formats/GgufWriter.h"
 #include "model/Model.h"
+#include "model/ModelConfig.h"
 #include "quantization/Divergence.h"
+#include "quantization/GgufVocabulary.h"
 #include "quantization/Quantizer.h"
 #include "sampling/Strategy.h"
+#include "tokenizer/GgufVocabLoader.h"
+#include "tokenizer/TokenizerLoader.h"
 
 using namespace swb;
 using namespace swb::quantization;
@@ -83,6 +90,27 @@ QStringList fileNames(const QString& dir) {
     return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot);
 }
 
+// The 320-token byte-level tokenizer.json of the transformers reference models, for the random models below.
+bool copyTestTokenizer(const QString& folder) {
+    return QFile::copy(QStringLiteral(SWB_TEST_DATA_DIR "/transformers-reference/llama/tokenizer.json"),
+                       QDir(folder).filePath(QStringLiteral("tokenizer.json")));
+}
+
+// Every value of the model rounded to bfloat16, as a BF16 checkpoint of it holds them.
+test::LlamaWeights roundedToBf16(test::LlamaWeights w) {
+    const auto round = [](test::Floats& v) {
+        for (float& x : v)
+            x = test::fromBfloat16(test::toBfloat16(x));
+    };
+    for (test::Floats* v : {&w.embed, &w.output, &w.norm})
+        round(*v);
+    for (test::LlamaLayer& l : w.layers)
+        for (test::Floats* v :
+             {&l.attnNorm, &l.wq, &l.wk, &l.wv, &l.wo, &l.bq, &l.bk, &l.bv, &l.ffnNorm, &l.w1, &l.w2, &l.w3})
+            round(*v);
+    return w;
+}
+
 } // namespace
 
 class TestQuantize : public QObject {
@@ -94,6 +122,11 @@ private slots:
     void blocksEqualLlamaQuantizes_data();
     void blocksEqualLlamaQuantizes();
     void metadataAndVocabularyCarryOver();
+    void huggingFaceFolderBecomesTheConvertersGguf_data();
+    void huggingFaceFolderBecomesTheConvertersGguf();
+    void vocabularyFromTokenizerJsonSplitsAsLlamaCpp_data();
+    void vocabularyFromTokenizerJsonSplitsAsLlamaCpp();
+    void demoModelConvertsWithoutChangingAProbability();
     void fallbackIsSaid();
     void overridesPickTheirTensors();
     void refusedInputsLeaveEveryFile_data();
@@ -238,6 +271,172 @@ void TestQuantize::metadataAndVocabularyCarryOver() {
     QVERIFY2(model, model ? "" : qPrintable(model.error().message));
 }
 
+void TestQuantize::huggingFaceFolderBecomesTheConvertersGguf_data() {
+    QTest::addColumn<QString>("variant");
+    for (const char* v : {"llama", "llama bf16 with biases", "llama3 rope scaling", "qwen2 tied with biases",
+                          "llama in two shards", "gpt2"})
+        QTest::newRow(v) << QString::fromLatin1(v);
+}
+
+// A Hugging Face folder quantized to f32 is the GGUF llama.cpp's converter writes of it (tests/CheckpointWriters.h
+// writes both from the same weights, the converter's rules worked out there): the same tensors, bytes for bytes,
+// and the same hyperparameters.
+void TestQuantize::huggingFaceFolderBecomesTheConvertersGguf() {
+    QFETCH(QString, variant);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("hf"));
+    const QString expectedPath = dir.filePath(QStringLiteral("expected.gguf"));
+    if (variant == QLatin1String("gpt2")) {
+        test::Gpt2Shape shape;
+        shape.vocab = 320;
+        const test::Gpt2Weights w = test::randomGpt2(shape, 11);
+        QVERIFY(test::writeHfGpt2(folder, w, "transformer."));
+        QVERIFY(test::ggufGpt2(w).write(expectedPath));
+    } else {
+        test::LlamaShape shape;
+        shape.vocab = 320;
+        shape.qkvBias = variant.contains(QLatin1String("biases"));
+        shape.tied = variant.contains(QLatin1String("tied"));
+        shape.llama3Scaling = variant.contains(QLatin1String("llama3"));
+        const bool qwen2 = variant.startsWith(QLatin1String("qwen2"));
+        const bool bf16 = variant.contains(QLatin1String("bf16"));
+        const test::LlamaWeights w = test::randomLlama(shape, 5);
+        QVERIFY(test::writeHfLlama(folder, w, qwen2 ? QStringLiteral("qwen2") : QStringLiteral("llama"),
+                                   bf16 ? QStringLiteral("BF16") : QStringLiteral("F32"),
+                                   variant.contains(QLatin1String("shards")) ? 2 : 1));
+        QVERIFY(test::ggufLlama(bf16 ? roundedToBf16(w) : w, qwen2 ? "qwen2" : "llama").write(expectedPath));
+        if (shape.qkvBias && !qwen2) { // transformers reads a Llama's biases only with attention_bias
+            QFile config(QDir(folder).filePath(QStringLiteral("config.json")));
+            QVERIFY(config.open(QIODevice::ReadWrite));
+            QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+            json[QStringLiteral("attention_bias")] = true;
+            config.resize(0);
+            config.write(QJsonDocument(json).toJson());
+        }
+    }
+    QVERIFY(copyTestTokenizer(folder));
+
+    QuantizeOptions options;
+    options.input = folder;
+    options.output = dir.filePath(QStringLiteral("out.gguf"));
+    options.recipe = recipe(QStringLiteral("f32"));
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    Result<GgufFile> out = GgufFile::open(options.output);
+    Result<GgufFile> expected = GgufFile::open(expectedPath);
+    QVERIFY(out && expected);
+
+    std::set<std::string> names, expectedNames;
+    for (const GgufFile::Tensor& t : out->tensors())
+        names.insert(t.name);
+    for (const GgufFile::Tensor& t : expected->tensors())
+        expectedNames.insert(t.name);
+    QCOMPARE(names, expectedNames);
+    for (const GgufFile::Tensor& e : expected->tensors()) {
+        const GgufFile::Tensor* t = out->tensor(e.name);
+        QCOMPARE(t->dims, e.dims);
+        QCOMPARE(t->type, e.type);
+        QCOMPARE(t->bytes, e.bytes);
+        if (e.name == "rope_freqs.weight") {
+            // The converter works the frequencies out in float32 (torch), the test's writer in double.
+            const auto* a = reinterpret_cast<const float*>(t->data);
+            const auto* b = reinterpret_cast<const float*>(e.data);
+            for (std::int64_t i = 0; i < e.elements(); ++i)
+                QVERIFY2(std::fabs(a[i] - b[i]) <= 1e-6f * std::fabs(b[i]), qPrintable(QString::number(i)));
+        } else {
+            QVERIFY2(std::memcmp(t->data, e.data, e.bytes) == 0, e.name.c_str());
+        }
+    }
+    for (const QString& key : expected->keys())
+        if (key != QLatin1String("general.name"))
+            QVERIFY2(out->encodedValue(key.toStdString()) == expected->encodedValue(key.toStdString()),
+                     qPrintable(key));
+    // The vocabulary came along: the file tokenizes as the folder does.
+    Result<std::unique_ptr<Tokenizer>> ours = GgufVocabLoader::load(*out);
+    Result<std::unique_ptr<Tokenizer>> theirs = loadTokenizer(folder);
+    QVERIFY(ours && theirs);
+    const std::string text = "It's 12345 \t words, caf\xc3\xa9!\n\n end";
+    QCOMPARE((*ours)->encode(text, true, false), (*theirs)->encode(text, true, false));
+}
+
+void TestQuantize::vocabularyFromTokenizerJsonSplitsAsLlamaCpp_data() {
+    QTest::addColumn<QString>("vocab");
+    for (const QString& v : test::referenceVocabNames())
+        QTest::newRow(qPrintable(v)) << v;
+}
+
+// llama.cpp's reference vocabularies written as tokenizer.json (as transformers' converters write them), turned
+// back into GGUF metadata: llama.cpp's own expected ids for its 46 test texts, and for byte-level BPE the very
+// tokens, types, merges and pre-tokenizer name of the reference file.
+void TestQuantize::vocabularyFromTokenizerJsonSplitsAsLlamaCpp() {
+    QFETCH(QString, vocab);
+    if (test::referenceDir().isEmpty())
+        QSKIP("../shared/reference is absent: the reference vocabularies are not here");
+    QTemporaryDir dir;
+    QVERIFY(test::writeReferenceTokenizerJson(vocab, dir.path()));
+    Result<GgufFile> reference = GgufFile::open(test::referenceVocabPath(vocab));
+    QVERIFY(reference);
+    ModelConfig config;
+    config.vocabSize = static_cast<int>(reference->stringArray("tokenizer.ggml.tokens")->size());
+    QStringList notes;
+    Result<GgufVocabulary> v = ggufVocabulary(dir.path(), config, notes);
+    QVERIFY2(v, qPrintable(v ? QString() : v.error().message));
+    const QString written = dir.filePath(QStringLiteral("vocabulary.gguf"));
+    {
+        GgufWriter writer(written);
+        v->write(writer);
+        QVERIFY(writer.begin() && writer.finish());
+    }
+    Result<std::unique_ptr<Tokenizer>> tokenizer = GgufVocabLoader::load(written);
+    QVERIFY(tokenizer);
+    QString error;
+    const std::vector<test::VocabCase> cases = test::readVocabCases(vocab, &error);
+    QVERIFY2(cases.size() == 46, qPrintable(error));
+    for (const test::VocabCase& c : cases) {
+        const std::vector<TokenId> ids = (*tokenizer)->encode(c.text.toStdString(), false, false);
+        QVERIFY2(std::vector<int>(ids.begin(), ids.end()) == c.ids, c.text.constData());
+    }
+    Result<GgufFile> file = GgufFile::open(written);
+    QVERIFY(file);
+    QCOMPARE(file->string("tokenizer.ggml.model"), reference->string("tokenizer.ggml.model"));
+    QCOMPARE(file->stringArray("tokenizer.ggml.tokens"), reference->stringArray("tokenizer.ggml.tokens"));
+    if (v->model == "gpt2") {
+        QCOMPARE(file->string("tokenizer.ggml.pre"), reference->string("tokenizer.ggml.pre"));
+        QCOMPARE(file->stringArray("tokenizer.ggml.merges"), reference->stringArray("tokenizer.ggml.merges"));
+        QCOMPARE(file->intArray("tokenizer.ggml.token_type"), reference->intArray("tokenizer.ggml.token_type"));
+    }
+}
+
+// The bundled demo model (a bf16 Hugging Face folder) to an f32 GGUF: every next-token distribution the same
+// as the folder's, to float32 rounding, and the same tokens; llama.cpp's own reading of the file is checked
+// outside the suite (README).
+void TestQuantize::demoModelConvertsWithoutChangingAProbability() {
+    QTemporaryDir dir;
+    QuantizeOptions options;
+    options.input = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+    options.output = dir.filePath(QStringLiteral("kjv-f32.gguf"));
+    options.recipe = recipe(QStringLiteral("f32"));
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    QVERIFY(report->notes.contains(QStringLiteral("vocabulary: byte-level BPE, pre-tokenizer gpt-2")));
+    Result<std::unique_ptr<Model>> a = Model::load(options.input);
+    Result<std::unique_ptr<Model>> b = Model::load(options.output);
+    QVERIFY(a && b);
+    const std::string text = "And God said, Let there be light: and there was light.\n"
+                             "And God saw the light, that it was good.";
+    Result<std::unique_ptr<Tokenizer>> ta = loadTokenizer(options.input);
+    Result<std::unique_ptr<Tokenizer>> tb = loadTokenizer(options.output);
+    QVERIFY(ta && tb);
+    const std::vector<TokenId> ids = (*ta)->encode(text, true, false);
+    QCOMPARE((*tb)->encode(text, true, false), ids);
+    Result<DivergenceResult> r = measureDivergence(**a, **b, ids);
+    QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
+    const DivergenceSummary& d = r->summary;
+    QVERIFY(d.tokens > 20);
+    QCOMPARE(d.sameTop1, 1.0);
+    QVERIFY2(d.maxKl < 1e-9, qPrintable(QString::number(d.maxKl)));
+}
+
 void TestQuantize::fallbackIsSaid() {
     QTemporaryDir dir;
     const QString input = writeBlocksInput(dir);
@@ -304,6 +503,12 @@ void TestQuantize::refusedInputsLeaveEveryFile_data() {
         << QStringList{"quantize", "IN", "WAL", "--type", "q8_0"} << "belongs to the run store";
     QTest::newRow("onto the input through a hard link")
         << QStringList{"quantize", "IN", "LINK", "--type", "q8_0"} << "is the input model; name another file";
+    QTest::newRow("onto a Hugging Face folder's weights")
+        << QStringList{"quantize", "HF", "HF/model.safetensors", "--type", "q8_0"}
+        << "is one of the input model's files; name another file";
+    QTest::newRow("a Hugging Face folder without tokenizer.json")
+        << QStringList{"quantize", "HFNOTOK", "OUT", "--type", "q8_0"}
+        << "has no tokenizer.json; a GGUF carries its vocabulary, so swb quantize needs one";
 }
 
 void TestQuantize::refusedInputsLeaveEveryFile() {
@@ -334,15 +539,28 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
     }
     const QString link = dir.filePath(QStringLiteral("link.gguf"));
     QVERIFY(QFile::link(input, link) || ::link(input.toLocal8Bit().constData(), link.toLocal8Bit().constData()) == 0);
+    // Two Hugging Face folders, one without its tokenizer.
+    const QString hf = dir.filePath(QStringLiteral("hf")),
+                  hfWithoutTokenizer = dir.filePath(QStringLiteral("hf-notok"));
+    test::LlamaShape shape320;
+    shape320.vocab = 320; // the test tokenizer's
+    const test::LlamaWeights weights = test::randomLlama(shape320, 3);
+    QVERIFY(test::writeHfLlama(hf, weights) && test::writeHfLlama(hfWithoutTokenizer, weights));
+    QVERIFY(copyTestTokenizer(hf));
+    const QString hfWeights = QDir(hf).filePath(QStringLiteral("model.safetensors"));
+    const QByteArray hfHash = fileSha256(hfWeights);
     QStringList args;
-    for (const QString& a : arguments)
-        args << (a == QLatin1String("IN")          ? input
-                 : a == QLatin1String("OUT")       ? output
-                 : a == QLatin1String("QUANTIZED") ? quantized
-                 : a == QLatin1String("WAL")       ? store + QStringLiteral("-wal")
-                 : a == QLatin1String("LINK")      ? link
-                 : a == QLatin1String("OTHER")     ? dir.filePath(QStringLiteral("other.gguf"))
-                                                   : a);
+    for (QString a : arguments)
+        args << (a.startsWith(QLatin1String("HF/")) ? a.replace(0, 2, hf)
+                 : a == QLatin1String("HF")         ? hf
+                 : a == QLatin1String("HFNOTOK")    ? hfWithoutTokenizer
+                 : a == QLatin1String("IN")         ? input
+                 : a == QLatin1String("OUT")        ? output
+                 : a == QLatin1String("QUANTIZED")  ? quantized
+                 : a == QLatin1String("WAL")        ? store + QStringLiteral("-wal")
+                 : a == QLatin1String("LINK")       ? link
+                 : a == QLatin1String("OTHER")      ? dir.filePath(QStringLiteral("other.gguf"))
+                                                    : a);
     const QStringList before = fileNames(dir.path());
     const QByteArray inputHash = fileSha256(input);
     const QByteArray quantizedHash = fileSha256(quantized);
@@ -351,6 +569,8 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
     QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     QCOMPARE(r.err.count('\n') - r.err.count('\r'), 1); // one sentence (progress lines aside)
     QCOMPARE(fileNames(dir.path()), before);
+    QCOMPARE(fileNames(hf), (QStringList{"config.json", "model.safetensors", "tokenizer.json"}));
+    QCOMPARE(fileSha256(hfWeights), hfHash);
     QCOMPARE(fileSha256(input), inputHash);
     QCOMPARE(fileSha256(quantized), quantizedHash);
     for (const QString& file : {store, store + QStringLiteral("-wal")}) {

@@ -1139,8 +1139,10 @@ private slots:
                                  "--random-shape", "256,2,4,256,64,64", "--seed", "3"});
         QVERIFY2(written.status == 0, written.err.constData());
         ModelBar bar;
-        bar.setLoading(dir.path()); // a folder: nothing to quantize
+        bar.setLoading(dir.path()); // a folder without a model: nothing to quantize
         QVERIFY(!bar.quantizeAction()->isEnabled());
+        bar.setLoading(QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny")); // a Hugging Face folder
+        QVERIFY(bar.quantizeAction()->isEnabled());
         bar.setLoading(input);
         QVERIFY(bar.quantizeAction()->isEnabled());
         QSignalSpy opened(&bar, &ModelBar::openRequested);

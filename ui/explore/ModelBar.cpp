@@ -335,12 +335,15 @@ void ModelBar::updateQuantizeAction() {
     m_divergence->setToolTip(local ? tr("Where another model sharing this one's tokenizer parts from it on a text, "
                                         "token by token")
                                    : tr("Open a model here first (a served one reports no whole distributions)"));
-    const bool gguf =
-        m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && QFileInfo(m_modelPath).isFile();
-    m_quantize->setEnabled(gguf);
+    const QFileInfo info(m_modelPath);
+    const bool quantizable =
+        (m_modelPath.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) && info.isFile()) ||
+        (info.isDir() && QFileInfo::exists(QDir(m_modelPath).filePath(QStringLiteral("config.json"))));
+    m_quantize->setEnabled(quantizable);
     m_quantize->setToolTip(
-        gguf ? tr("Make a quantized copy of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))
-             : tr("Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first"));
+        quantizable ? tr("Make a quantized GGUF of %1 with one of llama.cpp's recipes").arg(displayName(m_modelPath))
+                    : tr("Quantizing starts from a float model (a GGUF file or a Hugging Face folder; f32, f16 or "
+                         "bf16): open one first"));
 }
 
 QuantizeDialog* ModelBar::quantizeDialog() const {

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -126,8 +127,12 @@ void QuantizeDialog::suggestOutput() {
     for (const char* suffix : {"-f32", "-f16", "-bf16", ".f32", ".f16", ".bf16", "-F32", "-F16", "-BF16"})
         if (base.endsWith(QLatin1String(suffix)))
             base.chop(static_cast<int>(qstrlen(suffix)));
-    m_output->setText(QDir::toNativeSeparators(
-        in.absoluteDir().filePath(base + QLatin1Char('-') + recipe + QStringLiteral(".gguf"))));
+    // Beside the input, unless that folder is read-only (the installed demo model): then the documents folder.
+    const QDir folder = QFileInfo(in.absolutePath()).isWritable()
+                            ? in.absoluteDir()
+                            : QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
+    m_output->setText(
+        QDir::toNativeSeparators(folder.filePath(base + QLatin1Char('-') + recipe + QStringLiteral(".gguf"))));
 }
 
 void QuantizeDialog::chooseOutput() {

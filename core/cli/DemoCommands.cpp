@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,6 +34,8 @@ int runTrainDemo(const Invocation& inv) {
         Result<DemoCorpus> corpus = DemoCorpus::extract();
         if (!corpus)
             fail(corpus.error());
+        if (!QDir().mkpath(out)) // as the training itself does
+            failBadInput(QStringLiteral("cannot create the folder %1").arg(out));
         for (const auto& [name, chapters] :
              {std::pair{QStringLiteral("train.txt"), &corpus->trainingChapters()},
               std::pair{QStringLiteral("validation.txt"), &corpus->validationChapters()}})

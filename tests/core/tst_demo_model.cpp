@@ -223,11 +223,12 @@ private slots:
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
+        const QString corpus = dir.filePath(QStringLiteral("not/yet/made")); // the command makes the folder
         test::ProcessResult r = test::runSwbProcess(
-            {QStringLiteral("train-demo"), QStringLiteral("--corpus-only"), QStringLiteral("--out"), dir.path()});
+            {QStringLiteral("train-demo"), QStringLiteral("--corpus-only"), QStringLiteral("--out"), corpus});
         QVERIFY2(r.status == 0, r.err.constData());
         r = test::runSwbProcess({QStringLiteral("perplexity"), QStringLiteral("--text-file"),
-                                 dir.filePath(QStringLiteral("validation.txt")), QStringLiteral("--paragraphs")});
+                                 corpus + QStringLiteral("/validation.txt"), QStringLiteral("--paragraphs")});
         QVERIFY2(r.status == 0, r.err.constData());
         const QJsonObject json = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(json.value(QStringLiteral("documents")).toInt(), 47); // every 25th of the Bible's 1,189 chapters

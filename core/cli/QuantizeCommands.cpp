@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <span>
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,6 +20,7 @@
 #include "model/Model.h"
 #include "quantization/Divergence.h"
 #include "quantization/Quantizer.h"
+#include "serving/RemoteEngine.h"
 #include "storage/RunRepository.h"
 
 namespace swb::cli {
@@ -150,12 +153,82 @@ std::vector<TokenId> storedRunTokens(const Invocation& call) {
     return ids;
 }
 
+// Model B served by an engine: its top N at each position of the text, the text's next token forced by a logit
+// bias so that the engine reports that token's own (raw) log probability.
+quantization::TopNSource servedTopN(const RemoteModel& model, int topN) {
+    return [model, topN](std::span<const TokenId> prefix, TokenId next) -> Result<quantization::TopNRow> {
+        RemoteRequest request;
+        request.promptIds.assign(prefix.begin(), prefix.end());
+        request.maxTokens = 1;
+        request.topN = topN;
+        Result<Strategy> forced = Strategy::fromJson(
+            QJsonObject{{QStringLiteral("samplers"),
+                         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("logit_bias")},
+                                                {QStringLiteral("bias"), QJsonObject{{QString::number(next), 100.0}}}},
+                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
+        if (!forced)
+            return forced.error();
+        request.strategy = *forced;
+        Result<RemoteResult> answer = remoteGenerate(model, request);
+        if (!answer)
+            return answer.error();
+        if (answer->steps.empty() || answer->steps.front().chosen.id != next)
+            return Error::badInput(QStringLiteral("%1 did not give the text's token %2 when told to (a logit bias of "
+                                                  "100); it cannot be read teacher forced")
+                                       .arg(remoteEngineName(model.engine))
+                                       .arg(next));
+        const RemoteStep& step = answer->steps.front();
+        quantization::TopNRow row;
+        row.logpToken = step.chosen.logprob;
+        for (const RemoteCandidate& c : step.top)
+            if (c.id >= 0)
+                row.top.emplace_back(c.id, c.logprob);
+        if (row.top.empty())
+            return Error::badInput(
+                QStringLiteral("%1 gave no token ids with its log probabilities").arg(remoteEngineName(model.engine)));
+        return row;
+    };
+}
+
+// A served model B: one that says which ids it reads the text as and gives ids with its log probabilities.
+RemoteModel connectServedModelB(const Invocation& call, const QString& address, const Tokenizer& tokenizerA,
+                                const QByteArray& text, int vocabA) {
+    Result<RemoteModel> remote = connectRemoteModel(address, call.args.value(QStringLiteral("api-key")));
+    if (!remote)
+        failBadInput(remote.error().message);
+    if (remote->engine == RemoteEngineKind::OpenAi)
+        failBadInput(QStringLiteral("%1 gives no token ids, so its tokens cannot be matched with model A's; "
+                                    "divergence needs llama.cpp's server, vLLM or swb serve")
+                         .arg(address));
+    if (remote->vocabSize > 0 && remote->vocabSize != vocabA)
+        failBadInput(QStringLiteral("the two models do not share a tokenizer: %1 tokens against %2")
+                         .arg(vocabA)
+                         .arg(remote->vocabSize));
+    if (!text.isNull()) {
+        const std::optional<std::vector<int>> theirs = remoteTokenize(*remote, text.toStdString());
+        if (!theirs)
+            failBadInput(QStringLiteral("%1 does not say how it tokenizes the text, so its tokens cannot be matched "
+                                        "with model A's")
+                             .arg(address));
+        const std::vector<TokenId> ours = tokenizerA.encode(text.toStdString(), true, false);
+        if (*theirs != std::vector<int>(ours.begin(), ours.end()))
+            failBadInput(QStringLiteral("the two models do not share a tokenizer: B reads the text as %1 tokens, "
+                                        "A as %2")
+                             .arg(theirs->size())
+                             .arg(ours.size()));
+    }
+    return *remote;
+}
+
 int runDivergence(const Invocation& call) {
     const QStringList models = call.args.values(QStringLiteral("model"));
     if (models.size() != 2)
         failBadInput(QStringLiteral("swb divergence compares two models: give --model A --model B"));
-    for (const QString& m : models)
-        refuseRemoteModel(m);
+    if (isRemoteModelAddress(models[0]))
+        failBadInput(QStringLiteral("model A must be here: a served model tells only its top tokens, so it can be "
+                                    "model B (give it second)"));
+    const bool servedB = isRemoteModelAddress(models[1]);
+    const int topN = static_cast<int>(call.integer(QStringLiteral("top-n"), 20, 1, 1000));
     const bool fromRun = call.args.isSet(QStringLiteral("run"));
     if (fromRun == call.args.isSet(QStringLiteral("text")))
         failBadInput(QStringLiteral("give the text to read: --text FILE, or a stored run with --db FILE --run ID"));
@@ -170,9 +243,16 @@ int runDivergence(const Invocation& call) {
         text = readInput(textFile, textPath);
     }
     LoadedModel a = loadModelFromArguments(call, models[0]);
-    LoadedModel b = loadModelFromArguments(call, models[1]);
-    if (Status same = quantization::checkSameTokenizer(*a.tokenizer, *b.tokenizer); !same)
-        failBadInput(same.error().message);
+    std::optional<LoadedModel> b;
+    std::optional<RemoteModel> served;
+    if (servedB) {
+        served = connectServedModelB(call, models[1], *a.tokenizer, fromRun ? QByteArray() : text,
+                                     a.model->info().vocabSize);
+    } else {
+        b.emplace(loadModelFromArguments(call, models[1]));
+        if (Status same = quantization::checkSameTokenizer(*a.tokenizer, *b->tokenizer); !same)
+            failBadInput(same.error().message);
+    }
     if (!fromRun)
         ids = a.tokenizer->encode(text.toStdString(), true, false);
     else if (const auto beyond = std::find_if(ids.begin(), ids.end(),
@@ -183,13 +263,16 @@ int runDivergence(const Invocation& call) {
                          .arg(call.args.value(QStringLiteral("run")))
                          .arg(*beyond));
     bool shown = false;
+    const auto progress = [&](std::int64_t done, std::int64_t total) {
+        shown = true;
+        call.err << QStringLiteral("\r%1 of %2 tokens").arg(done).arg(total);
+        call.err.flush();
+        return true;
+    };
     Result<quantization::DivergenceResult> result =
-        quantization::measureDivergence(*a.model, *b.model, std::move(ids), [&](std::int64_t done, std::int64_t total) {
-            shown = true;
-            call.err << QStringLiteral("\r%1 of %2 tokens").arg(done).arg(total);
-            call.err.flush();
-            return true;
-        });
+        served
+            ? quantization::measureDivergenceAgainstTopN(*a.model, std::move(ids), servedTopN(*served, topN), progress)
+            : quantization::measureDivergence(*a.model, *b->model, std::move(ids), progress);
     if (shown)
         call.err << '\n';
     if (!result)
@@ -204,28 +287,42 @@ int runDivergence(const Invocation& call) {
         QJsonObject json = summaryJson(s);
         json.insert(QStringLiteral("model_a"), models[0]);
         json.insert(QStringLiteral("model_b"), models[1]);
+        if (served) {
+            json.insert(QStringLiteral("model_b_engine"), remoteEngineName(served->engine));
+            json.insert(QStringLiteral("model_b_top_n"), topN);
+            json.insert(QStringLiteral("kl"),
+                        QStringLiteral("lower bound: over B's top %1 and the rest as one").arg(topN));
+        }
         call.out << QJsonDocument(json).toJson(QJsonDocument::Indented);
         return 0;
     }
-    call.out << QStringLiteral("A: %1\nB: %2\n%3 tokens scored\n").arg(models[0], models[1]).arg(s.tokens)
-             << QStringLiteral("KL(A||B): mean %1, median %2, p90 %3, p99 %4, max %5\n")
-                    .arg(s.meanKl, 0, 'g', 5)
-                    .arg(s.medianKl, 0, 'g', 5)
-                    .arg(s.p90Kl, 0, 'g', 5)
-                    .arg(s.p99Kl, 0, 'g', 5)
-                    .arg(s.maxKl, 0, 'g', 5)
-             << QStringLiteral("same top-1: %1%\n").arg(100.0 * s.sameTop1, 0, 'f', 2)
-             << QStringLiteral("perplexity: A %1, B %2, change %3% (95%: %4% to %5%)\n")
-                    .arg(s.pplA, 0, 'f', 4)
-                    .arg(s.pplB, 0, 'f', 4)
-                    .arg(100.0 * s.deltaPplRelative, 0, 'f', 3)
-                    .arg(100.0 * s.deltaPplLow, 0, 'f', 3)
-                    .arg(100.0 * s.deltaPplHigh, 0, 'f', 3)
-             << QStringLiteral("ln pB - ln pA of the token that came: mean %1, sd %2, p1 %3, p99 %4\n")
-                    .arg(s.meanDeltaLogp, 0, 'g', 5)
-                    .arg(s.sdDeltaLogp, 0, 'g', 5)
-                    .arg(s.p1DeltaLogp, 0, 'g', 5)
-                    .arg(s.p99DeltaLogp, 0, 'g', 5);
+    call.out
+        << QStringLiteral("A: %1\nB: %2%3\n%4 tokens scored\n")
+               .arg(models[0], models[1],
+                    served
+                        ? QStringLiteral(" (%1, its top %2 a position)").arg(remoteEngineName(served->engine)).arg(topN)
+                        : QString())
+               .arg(s.tokens)
+        << (served ? QStringLiteral("KL(A||B) over B's top %1 and the rest as one (a lower bound): ").arg(topN)
+                   : QStringLiteral("KL(A||B): "))
+        << QStringLiteral("mean %1, median %2, p90 %3, p99 %4, max %5\n")
+               .arg(s.meanKl, 0, 'g', 5)
+               .arg(s.medianKl, 0, 'g', 5)
+               .arg(s.p90Kl, 0, 'g', 5)
+               .arg(s.p99Kl, 0, 'g', 5)
+               .arg(s.maxKl, 0, 'g', 5)
+        << QStringLiteral("same top-1: %1%\n").arg(100.0 * s.sameTop1, 0, 'f', 2)
+        << QStringLiteral("perplexity: A %1, B %2, change %3% (95%: %4% to %5%)\n")
+               .arg(s.pplA, 0, 'f', 4)
+               .arg(s.pplB, 0, 'f', 4)
+               .arg(100.0 * s.deltaPplRelative, 0, 'f', 3)
+               .arg(100.0 * s.deltaPplLow, 0, 'f', 3)
+               .arg(100.0 * s.deltaPplHigh, 0, 'f', 3)
+        << QStringLiteral("ln pB - ln pA of the token that came: mean %1, sd %2, p1 %3, p99 %4\n")
+               .arg(s.meanDeltaLogp, 0, 'g', 5)
+               .arg(s.sdDeltaLogp, 0, 'g', 5)
+               .arg(s.p1DeltaLogp, 0, 'g', 5)
+               .arg(s.p99DeltaLogp, 0, 'g', 5);
     return 0;
 }
 
@@ -262,8 +359,8 @@ std::vector<Subcommand> quantizationSubcommands() {
         runQuantize};
     Subcommand divergence{
         QStringLiteral("divergence"),
-        QStringLiteral("swb divergence --model A --model B (--text FILE | --db FILE --run ID) [--json] [--csv OUT] "
-                       "[--tokenizer PATH] [--threads N]"),
+        QStringLiteral("swb divergence --model A --model B|http://HOST:PORT/v1 (--text FILE | --db FILE --run ID) "
+                       "[--top-n N] [--api-key KEY] [--json] [--csv OUT] [--tokenizer PATH] [--threads N]"),
         QStringLiteral("Where two models sharing a tokenizer part on a text, teacher forced: KL(A||B), top-1 "
                        "agreement, log p and perplexity, per token and in aggregate."),
         [](QCommandLineParser& parser) {
@@ -277,6 +374,11 @@ std::vector<Subcommand> quantizationSubcommands() {
                      "Score a stored run instead of a text: its prompt and its tokens, read teacher forced."),
                  QStringLiteral("ID")},
                 {QStringLiteral("json"), QStringLiteral("Print the aggregate figures as JSON.")},
+                {QStringLiteral("top-n"),
+                 QStringLiteral("With a served model B (http://HOST:PORT/v1): how many of its most likely tokens "
+                                "each position asks for (default 20). Its KL is then a lower bound, labelled so."),
+                 QStringLiteral("N")},
+                {QStringLiteral("api-key"), QStringLiteral("The served model B's API key."), QStringLiteral("KEY")},
                 {QStringLiteral("csv"),
                  QStringLiteral("Write one row per token: position, token, piece, kl, top_a, top_b, logp_a, logp_b."),
                  QStringLiteral("OUT")},

@@ -48,6 +48,31 @@ TokenDivergence compareRows(const float* logitsA, const float* logitsB, int voca
     return d;
 }
 
+TokenDivergence compareWithTopN(const float* logitsA, int vocab, const TopNRow& b, TokenId next) {
+    const double normA = logNormaliser(logitsA, vocab);
+    double kl = 0, restA = 1, restB = 1;
+    for (const auto& [token, lpB] : b.top) {
+        const double lpA = logitsA[token] - normA;
+        const double pA = std::exp(lpA);
+        kl += pA * (lpA - lpB);
+        restA -= pA;
+        restB -= std::exp(lpB);
+    }
+    // The other tokens as one outcome; B's rest is at least what rounding leaves of it.
+    restA = std::max(0.0, restA);
+    restB = std::max(restB, 1e-12);
+    if (restA > 0)
+        kl += restA * (std::log(restA) - std::log(restB));
+    TokenDivergence d;
+    d.token = next;
+    d.kl = std::max(0.0, kl);
+    d.topA = argmax(logitsA, vocab);
+    d.topB = b.top.empty() ? -1 : b.top.front().first;
+    d.logpA = logitsA[next] - normA;
+    d.logpB = b.logpToken;
+    return d;
+}
+
 PositionTop topOfRows(const float* logitsA, const float* logitsB, int vocab, int keep) {
     const auto best = [vocab, keep](const float* logits) {
         std::vector<TokenId> order(static_cast<std::size_t>(vocab));
@@ -213,6 +238,41 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
         }
         if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
             return Error::badInput(QStringLiteral("the comparison was cancelled"));
+    }
+    result.summary = summarize(result.perToken);
+    result.ids = std::move(ids);
+    return result;
+}
+
+Result<DivergenceResult> measureDivergenceAgainstTopN(Model& a, std::vector<TokenId> ids, const TopNSource& rowB,
+                                                      const std::function<bool(std::int64_t, std::int64_t)>& progress) {
+    if (ids.size() < 2)
+        return Error::badInput(
+            QStringLiteral("there is no text to compare: it needs at least one token after the first"));
+    const int vocab = a.info().vocabSize;
+    const std::size_t context = static_cast<std::size_t>(std::max(2, a.info().contextLength));
+    DivergenceResult result;
+    const auto total = static_cast<std::int64_t>(ids.size() - 1);
+    for (std::size_t start = 0; start + 1 < ids.size(); start += context - 1) {
+        const std::size_t n = std::min(context, ids.size() - start);
+        const std::span<const TokenId> window(ids.data() + start, n);
+        std::unique_ptr<Model::State> state = a.newState();
+        Result<std::vector<float>> logits = a.forward(*state, window, true);
+        if (!logits)
+            return logits.error();
+        for (std::size_t i = 0; i + 1 < n; ++i) {
+            Result<TopNRow> b = rowB(window.first(i + 1), window[i + 1]);
+            if (!b)
+                return b.error();
+            for (const auto& [token, lp] : b->top)
+                if (token < 0 || token >= vocab)
+                    return Error::badInput(
+                        QStringLiteral("model B named token %1, which model A does not have").arg(token));
+            result.perToken.push_back(
+                compareWithTopN(logits->data() + i * static_cast<std::size_t>(vocab), vocab, *b, window[i + 1]));
+            if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
+                return Error::badInput(QStringLiteral("the comparison was cancelled"));
+        }
     }
     result.summary = summarize(result.perToken);
     result.ids = std::move(ids);

@@ -80,6 +80,18 @@ TokenDivergence compareRows(const float* logitsA, const float* logitsB, int voca
 PositionTop topOfRows(const float* logitsA, const float* logitsB, int vocab, int keep);
 DivergenceSummary summarize(const std::vector<TokenDivergence>& perToken);
 
+// B known only by what a served model tells of one position: its N most likely tokens with their log
+// probabilities (most likely first), and the log probability it gives the token that came.
+struct TopNRow {
+    std::vector<std::pair<TokenId, double>> top;
+    double logpToken = 0;
+};
+
+// A's whole distribution against B's top N. KL is taken over B's N tokens each alone and every other token as
+// one (A's and B's remaining mass): a lower bound of the whole KL(A‖B), since merging outcomes never raises
+// it, and exact when B's top N hold all of A's mass. The top-1 tokens and both log p are exact.
+TokenDivergence compareWithTopN(const float* logitsA, int vocab, const TopNRow& b, TokenId next);
+
 // The two models must read the same vocabulary: an error naming the first difference otherwise.
 Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b);
 
@@ -89,5 +101,12 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b);
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
                                            const std::function<bool(std::int64_t, std::int64_t)>& progress = {},
                                            const DivergenceOptions& options = {});
+
+// measureDivergence against a model known by its top N (compareWithTopN): rowB(prefix, next) asks it about the
+// position after `prefix` (the text's tokens A read in the same window), where `next` came.
+using TopNSource = std::function<Result<TopNRow>(std::span<const TokenId> prefix, TokenId next)>;
+Result<DivergenceResult>
+measureDivergenceAgainstTopN(Model& a, std::vector<TokenId> ids, const TopNSource& rowB,
+                             const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
 
 } // namespace swb::quantization

@@ -137,6 +137,7 @@ private slots:
     void divergenceOfIdenticalModelsIsZero();
     void divergenceRecordsEachChainsCut();
     void divergenceCommandLine();
+    void topNDivergenceIsALowerBound();
 };
 
 void TestQuantize::recipesChooseLlamaCppsTypes_data() {
@@ -807,6 +808,55 @@ void TestQuantize::divergenceCommandLine() {
         {"divergence", "--model", input, "--model", input, "--db", db, "--run", "1", "--csv", db + "-wal"});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.contains("the write-ahead log of the run store"), r.err.constData());
+}
+
+// B known by its top N: KL over those N tokens and the rest as one outcome, worked out here in long double from
+// both whole rows; never above the whole KL, and equal to it when N is the vocabulary.
+void TestQuantize::topNDivergenceIsALowerBound() {
+    constexpr int vocab = 50;
+    test::TestRandom random(17);
+    const std::vector<float> a = random.vector(vocab, 3.0f), b = random.vector(vocab, 3.0f);
+    const auto logSoftmax = [](const std::vector<float>& x) {
+        long double norm = 0;
+        for (float v : x)
+            norm += std::exp(static_cast<long double>(v));
+        std::vector<long double> out;
+        for (float v : x)
+            out.push_back(static_cast<long double>(v) - std::log(norm));
+        return out;
+    };
+    const std::vector<long double> la = logSoftmax(a), lb = logSoftmax(b);
+    std::vector<int> order(vocab);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return lb[x] > lb[y]; });
+    const TokenId next = order[7];
+    for (const int n : {1, 5, 20, vocab}) {
+        TopNRow row;
+        for (int i = 0; i < n; ++i)
+            row.top.emplace_back(order[i], static_cast<double>(lb[order[i]]));
+        row.logpToken = static_cast<double>(lb[next]);
+        long double expected = 0, restA = 0, restB = 0;
+        for (int v = 0; v < vocab; ++v) {
+            const bool listed = std::find(order.begin(), order.begin() + n, v) != order.begin() + n;
+            if (listed) {
+                expected += std::exp(la[v]) * (la[v] - lb[v]);
+            } else {
+                restA += std::exp(la[v]);
+                restB += std::exp(lb[v]);
+            }
+        }
+        if (restA > 0)
+            expected += restA * (std::log(restA) - std::log(restB));
+        const TokenDivergence d = compareWithTopN(a.data(), vocab, row, next);
+        const TokenDivergence whole = compareRows(a.data(), b.data(), vocab, next);
+        QVERIFY2(std::fabs(d.kl - static_cast<double>(expected)) < 1e-9, qPrintable(QString::number(n)));
+        QVERIFY(d.kl <= whole.kl + 1e-12);
+        if (n == vocab)
+            QVERIFY(std::fabs(d.kl - whole.kl) < 1e-9);
+        QCOMPARE(d.topA, whole.topA);
+        QCOMPARE(d.topB, whole.topB);
+        QVERIFY(std::fabs(d.logpA - whole.logpA) < 1e-9 && std::fabs(d.logpB - whole.logpB) < 1e-6);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestQuantize)

@@ -101,6 +101,7 @@ private slots:
     void officialOpenAiClientMakesEveryDocumentedCall();
     void disconnectCancels();
     void remoteModelMatchesLocalGenerate();
+    void divergenceReadsAServedModelB();
     void remoteModelErrors();
     void remoteRunsKeepWhatTheEngineTold();
     void remoteBatchMatchesLocalBatch();
@@ -947,6 +948,38 @@ void TestServe::disconnectCancels() {
 }
 
 QTEST_GUILESS_MAIN(TestServe)
+// `swb divergence` with model B served (here the same model behind swb serve): B's top 5 a position and, forced by a
+// logit bias, the log probability of each token of the text; so the perplexities agree and the KL, a lower bound
+// labelled so, is zero to rounding. A served model cannot be A.
+void TestServe::divergenceReadsAServedModelB() {
+    QTemporaryDir dir;
+    ServeProcess serve({});
+    QVERIFY(serve.port() > 0);
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port());
+    const QString text = dir.filePath(QStringLiteral("text.txt"));
+    QFile file(text);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("And God said, Let there be light: and there was light.\nAnd God saw the light, that it was good.\n");
+    file.close();
+    const QString demo = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+    const auto r = swb::test::runSwbProcess(
+        {"divergence", "--model", demo, "--model", address, "--text", text, "--top-n", "5", "--json"});
+    QVERIFY2(r.status == 0, r.err.constData());
+    const QJsonObject json = object(r.out);
+    QVERIFY(json.value("tokens").toInt() > 20);
+    QCOMPARE(json.value("model_b_top_n").toInt(), 5);
+    QCOMPARE(json.value("model_b_engine").toString(), QStringLiteral("swb serve"));
+    QVERIFY(json.value("kl").toString().startsWith(QStringLiteral("lower bound")));
+    QCOMPARE(json.value("same_top1").toDouble(), 1.0);
+    QVERIFY2(json.value("max_kl").toDouble() < 1e-9, r.out.constData());
+    const double pplA = json.value("ppl_a").toDouble(), pplB = json.value("ppl_b").toDouble();
+    QVERIFY2(std::fabs(pplA - pplB) < 1e-5 * pplA, r.out.constData());
+
+    const auto refused = swb::test::runSwbProcess({"divergence", "--model", address, "--model", demo, "--text", text});
+    QCOMPARE(refused.status, 2);
+    QVERIFY2(refused.err.contains("model A must be here"), refused.err.constData());
+}
+
 // `swb generate --model http://…/v1` on `swb serve`: the engine samples, and the tokens, text, and each
 // step's raw and post-chain probabilities are those of `swb generate` on the same model, strategy and seed.
 void TestServe::remoteModelMatchesLocalGenerate() {

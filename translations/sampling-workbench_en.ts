@@ -2089,7 +2089,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2104,7 +2104,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="-243"/>
+        <location line="-246"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n token · %1%2</numerusform>
@@ -2167,7 +2167,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+64"/>
         <source>Strategy of run %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2382,12 +2382,12 @@ p %2</source>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
-        <location line="+365"/>
+        <location line="+374"/>
         <source>No model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-353"/>
+        <location line="-362"/>
         <source>Open Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2418,12 +2418,12 @@ p %2</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+306"/>
+        <location line="+315"/>
         <source>auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-314"/>
         <source>threads </source>
         <translation type="unfinished"></translation>
     </message>
@@ -2449,12 +2449,12 @@ p %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+231"/>
+        <location line="+240"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-207"/>
         <source>Loading cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2536,17 +2536,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+40"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation type="unfinished"></translation>
@@ -2610,17 +2600,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-200"/>
+        <location line="-208"/>
         <source>Open &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-128"/>
         <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+130"/>
         <source>&amp;Bundled Demo Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2640,7 +2630,17 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+38"/>
+        <source>Make a quantized GGUF of %1 with one of llama.cpp&apos;s recipes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quantizing starts from a float model (a GGUF file or a Hugging Face folder; f32, f16 or bf16): open one first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Layer %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2734,7 +2734,7 @@ Choose another</source>
 <context>
     <name>swb::QuantizeDialog</name>
     <message>
-        <location filename="../ui/explore/QuantizeDialog.cpp" line="+36"/>
+        <location filename="../ui/explore/QuantizeDialog.cpp" line="+37"/>
         <source>Quantize Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2754,7 +2754,12 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>Converted as llama.cpp&apos;s convert_hf_to_gguf.py converts a Hugging Face folder, then quantized as its quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Quantized as llama.cpp&apos;s quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2784,7 +2789,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Save Quantized Model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2794,7 +2799,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2809,7 +2814,7 @@ Choose another</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Reading %1…</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2080,7 +2080,7 @@ p %2</translation>
         <translation>编辑器现在是该运行的策略加上补救措施；所选步骤的假设分析会显示它将抽取什么。撤销（Ctrl+Z）可恢复之前的策略。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Generate or open a run first: the probe follows a token through a finished run.</source>
         <translation>请先生成或打开一个运行：探针在已完成的运行中跟踪词元。</translation>
     </message>
@@ -2095,7 +2095,7 @@ p %2</translation>
         <translation>词元探针会在运行所用的模型上重新计算该运行：请先打开该模型。</translation>
     </message>
     <message numerus="yes">
-        <location line="-243"/>
+        <location line="-246"/>
         <source>%n token(s) · %1%2</source>
         <translation>
             <numerusform>%n 个词元 · %1%2</numerusform>
@@ -2157,7 +2157,7 @@ p %2</translation>
         <translation>请先在此打开一个模型：比较需要读取两个模型的完整分布。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+64"/>
         <source>Strategy of run %1</source>
         <translation>运行 %1 的策略</translation>
     </message>
@@ -2372,12 +2372,12 @@ p %2</translation>
     <name>swb::ModelBar</name>
     <message>
         <location filename="../ui/explore/ModelBar.cpp" line="+67"/>
-        <location line="+365"/>
+        <location line="+374"/>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="-353"/>
+        <location line="-362"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -2408,12 +2408,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+306"/>
+        <location line="+315"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-314"/>
         <source>threads </source>
         <translation>线程 </translation>
     </message>
@@ -2439,12 +2439,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+231"/>
+        <location line="+240"/>
         <source>Choose the tokenizer file (tok.bin) of this llama2.c checkpoint</source>
         <translation>选择此 llama2.c 检查点的分词器文件（tok.bin）</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-207"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
@@ -2526,17 +2526,7 @@ p %2</translation>
         <translation>请先在此打开一个模型（服务端模型不提供完整分布）</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Make a quantized copy of %1 with one of llama.cpp&apos;s recipes</source>
-        <translation>用 llama.cpp 的某个配方制作 %1 的量化副本</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Quantizing starts from a float GGUF file (f32, f16 or bf16): open one first</source>
-        <translation>量化需要从浮点 GGUF 文件（f32、f16 或 bf16）开始：请先打开一个</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+40"/>
         <source>Tokenizer: %1
 Choose another</source>
         <translation>分词器：%1
@@ -2600,17 +2590,17 @@ Choose another</source>
         <translation>%1 未加载</translation>
     </message>
     <message>
-        <location line="-200"/>
+        <location line="-208"/>
         <source>Open &amp;File…</source>
         <translation>打开文件(&amp;F)…</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-128"/>
         <source>CPU threads for the model (auto: the CPUs this process may use; one for a model too small to split)</source>
         <translation>模型使用的 CPU 线程（自动：本进程可用的 CPU 数；模型太小不值得拆分时为一个）</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+130"/>
         <source>&amp;Bundled Demo Model</source>
         <translation>内置演示模型(&amp;B)</translation>
     </message>
@@ -2630,7 +2620,17 @@ Choose another</source>
         <translation>打开模型文件</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+38"/>
+        <source>Make a quantized GGUF of %1 with one of llama.cpp&apos;s recipes</source>
+        <translation>用 llama.cpp 的一种配方为 %1 生成量化的 GGUF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quantizing starts from a float model (a GGUF file or a Hugging Face folder; f32, f16 or bf16): open one first</source>
+        <translation>量化需从浮点模型开始（GGUF 文件或 Hugging Face 文件夹；f32、f16 或 bf16）：请先打开一个</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Layer %1 of %2</source>
         <translation>第 %1 层，共 %2 层</translation>
     </message>
@@ -2724,7 +2724,7 @@ Choose another</source>
 <context>
     <name>swb::QuantizeDialog</name>
     <message>
-        <location filename="../ui/explore/QuantizeDialog.cpp" line="+36"/>
+        <location filename="../ui/explore/QuantizeDialog.cpp" line="+37"/>
         <source>Quantize Model</source>
         <translation>量化模型</translation>
     </message>
@@ -2744,7 +2744,12 @@ Choose another</source>
         <translation>完成后打开新模型(&amp;O)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>Converted as llama.cpp&apos;s convert_hf_to_gguf.py converts a Hugging Face folder, then quantized as its quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
+        <translation>按 llama.cpp 的 convert_hf_to_gguf.py 转换 Hugging Face 文件夹的方式转换，再按其量化器的方式量化（不用重要性矩阵）：与 llama-quantize 写出的块相同。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Quantized as llama.cpp&apos;s quantizer does (no importance matrix): the same blocks llama-quantize writes.</source>
         <translation>按 llama.cpp 量化器的方式量化（无重要性矩阵）：与 llama-quantize 写出的块完全相同。</translation>
     </message>
@@ -2774,7 +2779,7 @@ Choose another</source>
         <translation>大多数张量为 %1（每权重 %2 位）；输出矩阵以及混合配方中的部分层获得更多位数。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Save Quantized Model</source>
         <translation>保存量化模型</translation>
     </message>
@@ -2784,7 +2789,7 @@ Choose another</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2799,7 +2804,7 @@ Choose another</source>
         <translation>请指定要写入的文件。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>

@@ -67,8 +67,12 @@ QuantizeDialog::QuantizeDialog(const QString& input, QWidget* parent)
     m_progress->setObjectName(QStringLiteral("quantizeProgress"));
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    m_status = new QLabel(tr("Quantized as llama.cpp's quantizer does (no importance matrix): the same blocks "
-                             "llama-quantize writes."),
+    m_status = new QLabel(QFileInfo(input).isDir()
+                              ? tr("Converted as llama.cpp's convert_hf_to_gguf.py converts a Hugging Face folder, "
+                                   "then quantized as its quantizer does (no importance matrix): the same blocks "
+                                   "llama-quantize writes.")
+                              : tr("Quantized as llama.cpp's quantizer does (no importance matrix): the same blocks "
+                                   "llama-quantize writes."),
                           this);
     m_status->setObjectName(QStringLiteral("quantizeStatus"));
     m_status->setWordWrap(true);

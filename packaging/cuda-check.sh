@@ -10,7 +10,8 @@
 #                                            write the JSON report ($OUT or build-cuda/)/cuda-report.json
 #
 # In order, each step's failure reported and the next still run:
-#   1. swb and the model tests built first; the cross-device conformance rows (tst_core_kernels: every
+#   1. swb and the model tests built first (with our CUDA kernels for stored Q8_0/Q4_K weights,
+#      SWB_CUDA_KERNELS: tst_cuda_kernels holds them to the CPU kernels); the cross-device conformance rows (tst_core_kernels: every
 #      weight type on CUDA in f32 within 1e-4 of the CPU kernels, bf16/f16 distances reported) and the model
 #      tests' float64 references run on CUDA (SWB_TEST_DEVICE=cuda tst_core_model, the architectures);
 #   2. transformers against us (packaging/cuda_reference.py: greedy tokens and logits, beam search, the
@@ -80,13 +81,15 @@ export LD_LIBRARY_PATH="$qtlib:$torch_lib:${LD_LIBRARY_PATH:-}"
 export QT_PLUGIN_PATH="$qtlib/qt6/plugins"
 
 phase "configure"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWB_CORE_ONLY=ON \
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWB_CORE_ONLY=ON -DSWB_CUDA_KERNELS=ON \
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
     -DCMAKE_PREFIX_PATH="$torch_prefix;$qtlib/cmake" -DQT_HOST_PATH="$prefix/usr" \
     -DQt6_DIR="$qtlib/cmake/Qt6" -DSQLite3_INCLUDE_DIR="$prefix/usr/include" \
     -DSQLite3_LIBRARY="$qtlib/libsqlite3.so" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 
 phase "build swb and the model tests"
-cmake --build "$build" --parallel "$(nproc)" --target swb tst_core_kernels tst_core_model -- -k 0 >> "$out/build.log" 2>&1 ||
+cmake --build "$build" --parallel "$(nproc)" --target swb tst_core_kernels tst_core_model tst_cuda_kernels -- -k 0 \
+    >> "$out/build.log" 2>&1 ||
     { grep -B2 -A12 "error" "$out/build.log" | head -150; exit 1; }
 
 phase "cross-device conformance"
@@ -96,7 +99,9 @@ SWB_TEST_DEVICE=cuda "$build/tests/tst_core_model" llamaFormatsAgree llamaVarian
     decodeStepsMatchPrefill batchMatchesSeparateSequences mixedPassMatchesSeparateSequences \
     rewindAndCloneReplayExactly cacheGrowsWithoutLosingPositions > "$out/model-on-cuda.log" 2>&1
 model_status=$?
-tail -n 3 "$out/cross-device.log" "$out/model-on-cuda.log" | tee -a "$log"
+"$build/tests/tst_cuda_kernels" > "$out/stored-kernels.log" 2>&1
+stored_status=$?
+tail -n 3 "$out/cross-device.log" "$out/model-on-cuda.log" "$out/stored-kernels.log" | tee -a "$log"
 
 phase "transformers as the reference, and speed"
 PYTHONUNBUFFERED=1 python3 "$root/packaging/cuda_reference.py" --swb "$build/app/swb" --work "$build/reference" \
@@ -117,11 +122,12 @@ if ((left > 90)); then
 fi
 phase "report"
 
-python3 - "$out" "$kernels_status" "$model_status" "$ctest_status" "$gpu" <<'PY'
+python3 - "$out" "$kernels_status" "$model_status" "$ctest_status" "$gpu" "$stored_status" <<'PY'
 import json, os, re, sys
 out = sys.argv[1]
 kernels, model, ctest = (int(v) for v in sys.argv[2:5])
 gpu = sys.argv[5]
+stored = int(sys.argv[6])
 def read(name):
     path = os.path.join(out, name)
     return open(path, errors="replace").read() if os.path.exists(path) else ""
@@ -130,10 +136,13 @@ report = {"gpu": gpu,
           "cross_device_exit_status": kernels, "cross_device": cross,
           "model_tests_on_cuda_exit_status": model,
           "model_tests_on_cuda": [l for l in read("model-on-cuda.log").splitlines() if l.startswith(("Totals", "FAIL"))],
+          "stored_weight_kernels_exit_status": stored,
+          "stored_weight_kernels": [l for l in read("stored-kernels.log").splitlines() if l.startswith(("Totals", "FAIL"))],
           "core_tests_exit_status": ctest,
           "core_tests_summary": [l for l in read("ctest.log").splitlines() if "tests passed" in l or "Failed" in l],
           "transformers": json.loads(read("transformers.json") or "{}")}
 json.dump(report, open(os.path.join(out, "cuda-report.json"), "w"), indent=1)
 print(json.dumps({k: report[k] for k in ("cross_device_exit_status", "model_tests_on_cuda_exit_status",
-                                         "core_tests_exit_status", "core_tests_summary")}))
+                                         "stored_weight_kernels_exit_status", "core_tests_exit_status",
+                                         "core_tests_summary")}))
 PY

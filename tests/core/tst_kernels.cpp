@@ -16,6 +16,7 @@
 #include "QuantBlocks.h"
 #include "TestSupport.h"
 #include "model/Model.h"
+#include "model/cuda/QuantDecode.h"
 #include "model/kernels/WeightType.h"
 
 using namespace swb;
@@ -158,6 +159,61 @@ private slots:
     void cleanup() { kernels::setKernelPath(kernels::KernelPath::Avx512); }
 
     // Hand-made blocks whose values are worked out in the comments from ggml's formulas.
+    void cudaKernelArithmeticMatchesTheCpuKernels_data() {
+        QTest::addColumn<QString>("type");
+        QTest::newRow("q8_0") << QStringLiteral("q8_0");
+        QTest::newRow("q4_k") << QStringLiteral("q4_k");
+    }
+
+    // What the CUDA kernels compute (model/cuda/QuantDecode.h, compiled here for the host): every weight the
+    // CPU kernels' bits, and each row's product, summed as a warp sums it, within 1e-5 of the CPU kernels'
+    // exact product relative to the sum of |w·x| (the scale the rounding of either order is bounded by).
+    void cudaKernelArithmeticMatchesTheCpuKernels() {
+        QFETCH(QString, type);
+        const QuantType& t = quantType(type.toStdString());
+        const kernels::WeightTraits& cpu = kernels::traits(kernelType(t));
+        TestRandom rng(23);
+        constexpr std::int64_t columns = 1024, rows = 48;
+        const QByteArray bytes = randomBlocks(t, static_cast<std::size_t>(rows * columns), 0.05f, rng);
+        const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.constData());
+        const std::size_t rowBytes = kernels::rowBytes(kernelType(t), columns);
+        const std::vector<float> x = rng.vector(columns, 1.0f);
+        std::vector<float> sums(columns / 16), decoded(columns);
+        kernels::groupSums16(x.data(), columns, sums.data());
+        const auto weight = [&](const std::uint8_t* row, std::int64_t i) {
+            return type == QLatin1String("q8_0") ? cuda::Q8_0Blocks::weight(row, i) : cuda::Q4_KBlocks::weight(row, i);
+        };
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const std::uint8_t* row = data + static_cast<std::size_t>(r) * rowBytes;
+            cpu.toFloat(row, decoded.data(), columns);
+            double magnitude = 0;
+            for (std::int64_t i = 0; i < columns; ++i) {
+                const float w = weight(row, i);
+                QVERIFY2(std::memcmp(&w, &decoded[i], 4) == 0, qPrintable(QStringLiteral("row %1, weight %2: %3 "
+                                                                                         "against %4")
+                                                                              .arg(r)
+                                                                              .arg(i)
+                                                                              .arg(w)
+                                                                              .arg(decoded[i])));
+                magnitude += std::fabs(static_cast<double>(w) * x[i]);
+            }
+            const float gpu = type == QLatin1String("q8_0")
+                                  ? cuda::warpRowDot<cuda::Q8_0Blocks>(row, x.data(), columns)
+                                  : cuda::warpRowDot<cuda::Q4_KBlocks>(row, x.data(), columns);
+            const float exact = cpu.dot(row, x.data(), sums.data(), columns);
+            QVERIFY2(std::fabs(gpu - exact) <= 1e-5 * magnitude,
+                     qPrintable(QStringLiteral("row %1: %2 against %3").arg(r).arg(gpu).arg(exact)));
+        }
+        // Half-precision scales at the edges: subnormal, negative, the largest finite.
+        for (const std::uint16_t half : {0x0001, 0x03FF, 0x8400, 0x7BFF, 0x3C00}) {
+            const std::uint8_t bytes2[2] = {static_cast<std::uint8_t>(half & 0xFF),
+                                            static_cast<std::uint8_t>(half >> 8)};
+            _Float16 h;
+            std::memcpy(&h, bytes2, 2);
+            QCOMPARE(cuda::halfToFloat(bytes2), static_cast<float>(h));
+        }
+    }
+
     void handMadeBlocks() {
         float y[256];
         // Q8_0: d = 0.5 (half 0x3800), quants -16, 0, 15 → -8, 0, 7.5.

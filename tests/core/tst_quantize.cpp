@@ -127,6 +127,8 @@ private slots:
     void vocabularyFromTokenizerJsonSplitsAsLlamaCpp_data();
     void vocabularyFromTokenizerJsonSplitsAsLlamaCpp();
     void demoModelConvertsWithoutChangingAProbability();
+    void quantizingAFolderIsQuantizingItsF32Conversion_data();
+    void quantizingAFolderIsQuantizingItsF32Conversion();
     void fallbackIsSaid();
     void overridesPickTheirTensors();
     void refusedInputsLeaveEveryFile_data();
@@ -406,6 +408,35 @@ void TestQuantize::vocabularyFromTokenizerJsonSplitsAsLlamaCpp() {
         QCOMPARE(file->stringArray("tokenizer.ggml.merges"), reference->stringArray("tokenizer.ggml.merges"));
         QCOMPARE(file->intArray("tokenizer.ggml.token_type"), reference->intArray("tokenizer.ggml.token_type"));
     }
+}
+
+void TestQuantize::quantizingAFolderIsQuantizingItsF32Conversion_data() {
+    QTest::addColumn<QString>("recipe");
+    for (const char* r : {"q8_0", "q4_k_m", "f16"})
+        QTest::newRow(r) << QString::fromLatin1(r);
+}
+
+// Each tensor of a folder stands for its f32 conversion: quantizing the folder writes the very file that
+// converting it to f32 and quantizing that GGUF writes (as llama.cpp's two steps, convert then quantize).
+void TestQuantize::quantizingAFolderIsQuantizingItsF32Conversion() {
+    QFETCH(QString, recipe);
+    QTemporaryDir dir;
+    const QString folder = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+    QuantizeOptions options;
+    options.input = folder;
+    options.output = dir.filePath(QStringLiteral("f32.gguf"));
+    options.recipe = ::recipe(QStringLiteral("f32"));
+    QVERIFY(quantizeModel(options));
+    options.input = options.output;
+    options.output = dir.filePath(QStringLiteral("two-steps.gguf"));
+    options.recipe = ::recipe(recipe);
+    QVERIFY(quantizeModel(options));
+    options.input = folder;
+    options.output = dir.filePath(QStringLiteral("one-step.gguf"));
+    Result<QuantizeReport> report = quantizeModel(options);
+    QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+    QCOMPARE(fileSha256(dir.filePath(QStringLiteral("one-step.gguf"))),
+             fileSha256(dir.filePath(QStringLiteral("two-steps.gguf"))));
 }
 
 // The bundled demo model (a bf16 Hugging Face folder) to an f32 GGUF: every next-token distribution the same

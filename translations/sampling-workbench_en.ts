@@ -1689,13 +1689,13 @@ p %2</source>
 <context>
     <name>swb::DivergenceDialog</name>
     <message>
-        <location filename="../ui/explore/DivergenceDialog.cpp" line="+64"/>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+66"/>
         <source>Divergence</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…</source>
+        <location line="+6"/>
+        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…, or a server&apos;s http://HOST:PORT/v1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1790,12 +1790,12 @@ p %2</source>
     </message>
     <message>
         <location line="+29"/>
-        <location line="+123"/>
+        <location line="+147"/>
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-102"/>
         <source>Choose Model B</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1825,7 +1825,7 @@ p %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <location line="+57"/>
+        <location line="+82"/>
         <source>%n token(s) scored.</source>
         <translation type="unfinished">
             <numerusform></numerusform>
@@ -1834,6 +1834,11 @@ p %2</source>
     </message>
     <message>
         <location line="+29"/>
+        <source>B is served, known by its top %1 a position: the KL is over those tokens and the rest as one, a lower bound. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, B %7 (%8%, 95% interval %9% to %10%)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1854,6 +1859,11 @@ p %2</source>
     </message>
     <message>
         <location line="+5"/>
+        <source>B&apos;s bars: its top %1 as the server gave them (none where it did not list the token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)</source>
         <translation type="unfinished"></translation>
     </message>

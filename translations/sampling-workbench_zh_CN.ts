@@ -1683,14 +1683,14 @@ p %2</translation>
 <context>
     <name>swb::DivergenceDialog</name>
     <message>
-        <location filename="../ui/explore/DivergenceDialog.cpp" line="+64"/>
+        <location filename="../ui/explore/DivergenceDialog.cpp" line="+66"/>
         <source>Divergence</source>
         <translation>分歧</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…</source>
-        <translation>与 A 共用分词器的模型：它的量化版本、微调版本…</translation>
+        <location line="+6"/>
+        <source>a model sharing A&apos;s tokenizer: its quantization, a fine-tune…, or a server&apos;s http://HOST:PORT/v1</source>
+        <translation>与 A 共用分词器的模型：它的量化版、微调版……，或服务器的 http://HOST:PORT/v1</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1784,12 +1784,12 @@ p %2</translation>
     </message>
     <message>
         <location line="+29"/>
-        <location line="+123"/>
+        <location line="+147"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-102"/>
         <source>Choose Model B</source>
         <translation>选择模型 B</translation>
     </message>
@@ -1819,7 +1819,7 @@ p %2</translation>
         <translation>正在加载两个模型…</translation>
     </message>
     <message numerus="yes">
-        <location line="+57"/>
+        <location line="+82"/>
         <source>%n token(s) scored.</source>
         <translation>
             <numerusform>已为 %n 个词元打分。</numerusform>
@@ -1827,6 +1827,11 @@ p %2</translation>
     </message>
     <message>
         <location line="+29"/>
+        <source>B is served, known by its top %1 a position: the KL is over those tokens and the rest as one, a lower bound. </source>
+        <translation>B 由服务器提供，每个位置只知道它的前 %1 个：KL 按这些词元加其余合为一类计算，是下界。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, B %7 (%8%, 95% interval %9% to %10%)</source>
         <translation>KL(A‖B) 均值 %1，中位数 %2，p99 %3，最大 %4 nats · 首选相同 %5% · 困惑度 A %6，B %7（%8%，95% 区间 %9% 至 %10%）</translation>
     </message>
@@ -1847,6 +1852,11 @@ p %2</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>B&apos;s bars: its top %1 as the server gave them (none where it did not list the token)</source>
+        <translation>B 的柱：服务器给出的前 %1 个（未列出的词元没有柱）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)</source>
         <translation>在 %1 下：A 保留 %2 个词元，B 保留 %3 个，其中 %4 个相同（淡色柱：被截断）</translation>
     </message>

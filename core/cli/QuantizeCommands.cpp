@@ -20,6 +20,7 @@
 #include "model/Model.h"
 #include "quantization/Divergence.h"
 #include "quantization/Quantizer.h"
+#include "quantization/ServedModel.h"
 #include "serving/RemoteEngine.h"
 #include "storage/RunRepository.h"
 
@@ -153,73 +154,6 @@ std::vector<TokenId> storedRunTokens(const Invocation& call) {
     return ids;
 }
 
-// Model B served by an engine: its top N at each position of the text, the text's next token forced by a logit
-// bias so that the engine reports that token's own (raw) log probability.
-quantization::TopNSource servedTopN(const RemoteModel& model, int topN) {
-    return [model, topN](std::span<const TokenId> prefix, TokenId next) -> Result<quantization::TopNRow> {
-        RemoteRequest request;
-        request.promptIds.assign(prefix.begin(), prefix.end());
-        request.maxTokens = 1;
-        request.topN = topN;
-        Result<Strategy> forced = Strategy::fromJson(
-            QJsonObject{{QStringLiteral("samplers"),
-                         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("logit_bias")},
-                                                {QStringLiteral("bias"), QJsonObject{{QString::number(next), 100.0}}}},
-                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("greedy")}}}}});
-        if (!forced)
-            return forced.error();
-        request.strategy = *forced;
-        Result<RemoteResult> answer = remoteGenerate(model, request);
-        if (!answer)
-            return answer.error();
-        if (answer->steps.empty() || answer->steps.front().chosen.id != next)
-            return Error::badInput(QStringLiteral("%1 did not give the text's token %2 when told to (a logit bias of "
-                                                  "100); it cannot be read teacher forced")
-                                       .arg(remoteEngineName(model.engine))
-                                       .arg(next));
-        const RemoteStep& step = answer->steps.front();
-        quantization::TopNRow row;
-        row.logpToken = step.chosen.logprob;
-        for (const RemoteCandidate& c : step.top)
-            if (c.id >= 0)
-                row.top.emplace_back(c.id, c.logprob);
-        if (row.top.empty())
-            return Error::badInput(
-                QStringLiteral("%1 gave no token ids with its log probabilities").arg(remoteEngineName(model.engine)));
-        return row;
-    };
-}
-
-// A served model B: one that says which ids it reads the text as and gives ids with its log probabilities.
-RemoteModel connectServedModelB(const Invocation& call, const QString& address, const Tokenizer& tokenizerA,
-                                const QByteArray& text, int vocabA) {
-    Result<RemoteModel> remote = connectRemoteModel(address, call.args.value(QStringLiteral("api-key")));
-    if (!remote)
-        failBadInput(remote.error().message);
-    if (remote->engine == RemoteEngineKind::OpenAi)
-        failBadInput(QStringLiteral("%1 gives no token ids, so its tokens cannot be matched with model A's; "
-                                    "divergence needs llama.cpp's server, vLLM or swb serve")
-                         .arg(address));
-    if (remote->vocabSize > 0 && remote->vocabSize != vocabA)
-        failBadInput(QStringLiteral("the two models do not share a tokenizer: %1 tokens against %2")
-                         .arg(vocabA)
-                         .arg(remote->vocabSize));
-    if (!text.isNull()) {
-        const std::optional<std::vector<int>> theirs = remoteTokenize(*remote, text.toStdString());
-        if (!theirs)
-            failBadInput(QStringLiteral("%1 does not say how it tokenizes the text, so its tokens cannot be matched "
-                                        "with model A's")
-                             .arg(address));
-        const std::vector<TokenId> ours = tokenizerA.encode(text.toStdString(), true, false);
-        if (*theirs != std::vector<int>(ours.begin(), ours.end()))
-            failBadInput(QStringLiteral("the two models do not share a tokenizer: B reads the text as %1 tokens, "
-                                        "A as %2")
-                             .arg(theirs->size())
-                             .arg(ours.size()));
-    }
-    return *remote;
-}
-
 int runDivergence(const Invocation& call) {
     const QStringList models = call.args.values(QStringLiteral("model"));
     if (models.size() != 2)
@@ -246,8 +180,13 @@ int runDivergence(const Invocation& call) {
     std::optional<LoadedModel> b;
     std::optional<RemoteModel> served;
     if (servedB) {
-        served = connectServedModelB(call, models[1], *a.tokenizer, fromRun ? QByteArray() : text,
-                                     a.model->info().vocabSize);
+        const std::string textB = text.toStdString();
+        Result<RemoteModel> remote =
+            quantization::connectServedModelB(models[1], call.args.value(QStringLiteral("api-key")), *a.tokenizer,
+                                              a.model->info().vocabSize, fromRun ? nullptr : &textB);
+        if (!remote)
+            failBadInput(remote.error().message);
+        served = *remote;
     } else {
         b.emplace(loadModelFromArguments(call, models[1]));
         if (Status same = quantization::checkSameTokenizer(*a.tokenizer, *b->tokenizer); !same)
@@ -270,9 +209,9 @@ int runDivergence(const Invocation& call) {
         return true;
     };
     Result<quantization::DivergenceResult> result =
-        served
-            ? quantization::measureDivergenceAgainstTopN(*a.model, std::move(ids), servedTopN(*served, topN), progress)
-            : quantization::measureDivergence(*a.model, *b->model, std::move(ids), progress);
+        served ? quantization::measureDivergenceAgainstTopN(*a.model, std::move(ids),
+                                                            quantization::servedTopN(*served, topN), progress)
+               : quantization::measureDivergence(*a.model, *b->model, std::move(ids), progress);
     if (shown)
         call.err << '\n';
     if (!result)

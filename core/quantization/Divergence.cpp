@@ -244,8 +244,32 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
     return result;
 }
 
+namespace {
+
+// A's top tokens (topOfRows of A against itself) and then B's listed ones it leaves out, each with both
+// probabilities; B's is 0 where its top N leave the token out.
+PositionTop topWithTopN(const float* logitsA, int vocab, const TopNRow& b, int keep) {
+    PositionTop top = topOfRows(logitsA, logitsA, vocab, keep);
+    for (int i = 0; i < keep && i < static_cast<int>(b.top.size()); ++i)
+        if (std::find(top.tokens.begin(), top.tokens.end(), b.top[static_cast<std::size_t>(i)].first) ==
+            top.tokens.end())
+            top.tokens.push_back(b.top[static_cast<std::size_t>(i)].first);
+    const double normA = logNormaliser(logitsA, vocab);
+    top.pA.clear();
+    top.pB.clear();
+    for (TokenId t : top.tokens) {
+        top.pA.push_back(static_cast<float>(std::exp(logitsA[t] - normA)));
+        const auto listed = std::find_if(b.top.begin(), b.top.end(), [t](const auto& e) { return e.first == t; });
+        top.pB.push_back(listed == b.top.end() ? 0.0f : static_cast<float>(std::exp(listed->second)));
+    }
+    return top;
+}
+
+} // namespace
+
 Result<DivergenceResult> measureDivergenceAgainstTopN(Model& a, std::vector<TokenId> ids, const TopNSource& rowB,
-                                                      const std::function<bool(std::int64_t, std::int64_t)>& progress) {
+                                                      const std::function<bool(std::int64_t, std::int64_t)>& progress,
+                                                      int keepTop) {
     if (ids.size() < 2)
         return Error::badInput(
             QStringLiteral("there is no text to compare: it needs at least one token after the first"));
@@ -268,8 +292,10 @@ Result<DivergenceResult> measureDivergenceAgainstTopN(Model& a, std::vector<Toke
                 if (token < 0 || token >= vocab)
                     return Error::badInput(
                         QStringLiteral("model B named token %1, which model A does not have").arg(token));
-            result.perToken.push_back(
-                compareWithTopN(logits->data() + i * static_cast<std::size_t>(vocab), vocab, *b, window[i + 1]));
+            const float* row = logits->data() + i * static_cast<std::size_t>(vocab);
+            result.perToken.push_back(compareWithTopN(row, vocab, *b, window[i + 1]));
+            if (keepTop > 0)
+                result.top.push_back(topWithTopN(row, vocab, *b, keepTop));
             if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
                 return Error::badInput(QStringLiteral("the comparison was cancelled"));
         }

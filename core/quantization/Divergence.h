@@ -104,9 +104,11 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
 
 // measureDivergence against a model known by its top N (compareWithTopN): rowB(prefix, next) asks it about the
 // position after `prefix` (the text's tokens A read in the same window), where `next` came.
+// keepTop > 0: each position's PositionTop, A's `keepTop` most likely tokens and B's listed ones, B's probability
+// 0 for a token outside its top N (unknown, below its N-th); no strategy cuts (B's whole row is not known).
 using TopNSource = std::function<Result<TopNRow>(std::span<const TokenId> prefix, TokenId next)>;
 Result<DivergenceResult>
 measureDivergenceAgainstTopN(Model& a, std::vector<TokenId> ids, const TopNSource& rowB,
-                             const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
+                             const std::function<bool(std::int64_t, std::int64_t)>& progress = {}, int keepTop = 0);
 
 } // namespace swb::quantization

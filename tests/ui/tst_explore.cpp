@@ -1243,6 +1243,29 @@ private slots:
         QVERIFY2(text.startsWith(prefix.trimmed()) && !prefix.isEmpty(), qPrintable(prefix));
     }
 
+    // Model B served (swb serve with the demo model, A the same model here): its top 20 a position, the KL
+    // labelled a lower bound, zero to rounding; the overlay says what B's bars are.
+    void divergenceWithAServedModelB() {
+        test::ServeProcess serve({});
+        QVERIFY(serve.port() > 0);
+        const QString demo = QStringLiteral(SWB_SOURCE_DIR "/resources/models/kjv-tiny");
+        DivergenceDialog dialog(demo, QStringLiteral("And God said, Let there be light: and there was light."));
+        dialog.show();
+        dialog.modelBEdit()->setText(QStringLiteral("http://127.0.0.1:%1/v1").arg(serve.port()));
+        dialog.measure();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isWorking(), 60000);
+        const quantization::DivergenceResult* result = dialog.result();
+        QVERIFY2(result, qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(result->perToken.size() > 10);
+        QCOMPARE(result->summary.sameTop1, 1.0);
+        QVERIFY(result->summary.maxKl < 1e-9);
+        QVERIFY2(dialog.summaryLabel()->text().startsWith(QStringLiteral("B is served, known by its top 20")),
+                 qPrintable(dialog.summaryLabel()->text()));
+        QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("divergencePosition"))
+                    ->text()
+                    .contains(QStringLiteral("B's bars: its top 20")));
+    }
+
     void screenshotShowsAFinishedGeneration() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("explore.png"));

@@ -25,6 +25,7 @@
 
 #include "explore/Palette.h"
 #include "model/Model.h"
+#include "quantization/ServedModel.h"
 #include "sampling/Strategy.h"
 #include "tokenizer/TokenizerLoader.h"
 
@@ -34,6 +35,7 @@ namespace {
 
 constexpr int kLargestRows = 20;
 constexpr int kOverlayTokens = 8; // of each model
+constexpr int kServedTopN = 20;   // asked of a served model B a position (what OpenAI-style engines cap it at)
 
 QString number(double v, int precision = 4) {
     return QString::number(v, 'g', precision);
@@ -66,7 +68,8 @@ DivergenceDialog::DivergenceDialog(const QString& modelA, const QString& text, Q
     modelALabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_modelB = new QLineEdit(this);
     m_modelB->setObjectName(QStringLiteral("divergenceModelB"));
-    m_modelB->setPlaceholderText(tr("a model sharing A's tokenizer: its quantization, a fine-tune…"));
+    m_modelB->setPlaceholderText(
+        tr("a model sharing A's tokenizer: its quantization, a fine-tune…, or a server's http://HOST:PORT/v1"));
     auto* browse = new QPushButton(tr("&Browse…"), this);
     auto* modelBRow = new QHBoxLayout;
     modelBRow->addWidget(m_modelB, 1);
@@ -241,6 +244,35 @@ void DivergenceDialog::measure() {
     m_watcher.setFuture(QtConcurrent::run([modelA = m_modelA, modelB, text = text.toStdString(), cancel = m_cancel,
                                            done = m_done, total = m_total, strategy] {
         Outcome outcome;
+        const auto progress = [&](std::int64_t n, std::int64_t all) {
+            *done = n;
+            *total = all;
+            return !cancel->load();
+        };
+        if (isRemoteModelAddress(modelB)) {
+            // A served B: its top N a position, the KL over them a lower bound (labelled when shown).
+            Result<std::unique_ptr<Tokenizer>> tok = loadTokenizer(modelA);
+            Result<std::unique_ptr<Model>> a = tok ? Model::load(modelA) : tok.error();
+            if (!a) {
+                outcome.error = a.error().message;
+                return outcome;
+            }
+            Result<RemoteModel> remote =
+                quantization::connectServedModelB(modelB, QString(), **tok, (*a)->info().vocabSize, &text);
+            Result<quantization::DivergenceResult> result =
+                remote ? quantization::measureDivergenceAgainstTopN(**a, (*tok)->encode(text, true, false),
+                                                                    quantization::servedTopN(*remote, kServedTopN),
+                                                                    progress, kOverlayTokens)
+                       : Result<quantization::DivergenceResult>(remote.error());
+            if (!result) {
+                outcome.error = result.error().message;
+                return outcome;
+            }
+            outcome.result = std::make_shared<quantization::DivergenceResult>(std::move(result).value());
+            outcome.tokenizer = std::shared_ptr<const Tokenizer>(std::move(tok).value());
+            outcome.servedTopN = kServedTopN;
+            return outcome;
+        }
         Result<std::unique_ptr<Tokenizer>> tokA = loadTokenizer(modelA);
         Result<std::unique_ptr<Tokenizer>> tokB = tokA ? loadTokenizer(modelB) : tokA.error();
         if (!tokA || !tokB) {
@@ -259,12 +291,7 @@ void DivergenceDialog::measure() {
         }
         std::vector<TokenId> ids = (*tokA)->encode(text, true, false);
         Result<quantization::DivergenceResult> result = quantization::measureDivergence(
-            **a, **b, std::move(ids),
-            [&](std::int64_t n, std::int64_t all) {
-                *done = n;
-                *total = all;
-                return !cancel->load();
-            },
+            **a, **b, std::move(ids), progress,
             quantization::DivergenceOptions{kOverlayTokens, strategy ? &*strategy : nullptr, tokA->get()});
         if (!result) {
             outcome.error = result.error().message;
@@ -288,6 +315,7 @@ void DivergenceDialog::finished() {
     }
     m_result = outcome.result;
     m_tokenizer = outcome.tokenizer;
+    m_servedTopN = outcome.servedTopN;
     m_status->setText(tr("%n token(s) scored.", nullptr, static_cast<int>(m_result->perToken.size())));
     showResult();
 }
@@ -317,7 +345,12 @@ QString DivergenceDialog::prefixBefore(int position) const {
 void DivergenceDialog::showResult() {
     m_selected = -1;
     const quantization::DivergenceSummary& s = m_result->summary;
-    m_summary->setText(tr("KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, "
+    const QString served = m_servedTopN > 0 ? tr("B is served, known by its top %1 a position: the KL is over those "
+                                                 "tokens and the rest as one, a lower bound. ")
+                                                  .arg(m_servedTopN)
+                                            : QString();
+    m_summary->setText(served +
+                       tr("KL(A‖B) mean %1, median %2, p99 %3, max %4 nats · same top-1 %5% · perplexity A %6, "
                           "B %7 (%8%, 95% interval %9% to %10%)")
                            .arg(number(s.meanKl), number(s.medianKl), number(s.p99Kl), number(s.maxKl))
                            .arg(100.0 * s.sameTop1, 0, 'f', 1)
@@ -388,6 +421,10 @@ void DivergenceDialog::selectPosition(int position) {
                         .arg(position + 1)
                         .arg(pieceText(d.token), number(d.kl), pieceText(d.topA), pieceText(d.topB));
     const bool cuts = top.keptCountA >= 0;
+    if (m_servedTopN > 0)
+        label += QLatin1Char('\n') + tr("B's bars: its top %1 as the server gave them (none where it did not list "
+                                        "the token)")
+                                         .arg(m_servedTopN);
     if (cuts)
         label += QLatin1Char('\n') + tr("Under %1: A keeps %2 tokens, B %3, %4 of them the same (faded bars: cut)")
                                          .arg(m_resultStrategy)

@@ -65,6 +65,7 @@ private:
         std::shared_ptr<quantization::DivergenceResult> result;
         std::shared_ptr<const Tokenizer> tokenizer;
         QString error;
+        int servedTopN = 0; // > 0: model B was served, known by its top N a position
     };
     void chooseModelB();
     void finished();
@@ -98,6 +99,7 @@ private:
     std::shared_ptr<const Tokenizer> m_tokenizer;
     QString m_resultModelB;
     QString m_resultStrategy; // the strategy measured with, in words; empty without one
+    int m_servedTopN = 0;     // the shown result's B was served, known by its top N
     std::function<Strategy()> m_strategySource;
     QFutureWatcher<Outcome> m_watcher;
 };

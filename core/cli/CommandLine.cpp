@@ -90,7 +90,8 @@ QString companionRole(const QString& file) {
 // The one output-path rule of every subcommand, before it reads or writes anything: a file it writes
 // (--out, --trace, --write-random-model, the command's own outputOptions) is never one of its inputs (any other
 // option's value or argument that names a file: the store, a model or its folder's files, a prompt, messages, template
-// or strategy file), through any path or link, nor the store's companions; and a store is never named by a companion.
+// or strategy file), through any path or link, nor the companion of any existing run store (its -wal, -shm,
+// -journal); and a store is never named by a companion.
 void refuseOutputsOntoInputs(const QCommandLineParser& parser, const QStringList& commandOutputs) {
     const QStringList outputs =
         QStringList{QStringLiteral("out"), QStringLiteral("trace"), QStringLiteral("write-random-model")} +
@@ -104,6 +105,9 @@ void refuseOutputsOntoInputs(const QCommandLineParser& parser, const QStringList
         if (!given.contains(output))
             continue;
         const QString target = parser.value(output);
+        if (const QString store = storeOwningCompanion(target); !store.isEmpty())
+            failBadInput(QStringLiteral("--%1 %2 is %3 the run store %4; choose another file")
+                             .arg(output, target, companionRole(target), store));
         for (const QString& name : given) {
             if (outputs.contains(name))
                 continue;

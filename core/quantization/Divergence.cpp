@@ -187,6 +187,28 @@ Status checkSameTokenizer(const Tokenizer& a, const Tokenizer& b) {
     return {};
 }
 
+namespace {
+
+// The text read in windows of `context` tokens, consecutive windows sharing one token so that every token
+// after the first is scored once: read(start, window) for each, stopping at its first error.
+Status forEachWindow(const std::vector<TokenId>& ids, std::size_t context,
+                     const std::function<Status(std::size_t, std::span<const TokenId>)>& read) {
+    if (ids.size() < 2)
+        return Error::badInput(
+            QStringLiteral("there is no text to compare: it needs at least one token after the first"));
+    for (std::size_t start = 0; start + 1 < ids.size(); start += context - 1)
+        if (Status s = read(start, std::span<const TokenId>(ids.data() + start, std::min(context, ids.size() - start)));
+            !s)
+            return s;
+    return {};
+}
+
+Error cancelled() {
+    return Error::badInput(QStringLiteral("the comparison was cancelled"));
+}
+
+} // namespace
+
 Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<TokenId> ids,
                                            const std::function<bool(std::int64_t, std::int64_t)>& progress,
                                            const DivergenceOptions& options) {
@@ -204,16 +226,11 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
         return Error::badInput(QStringLiteral("the two models' outputs differ in size (%1 and %2 tokens)")
                                    .arg(vocab)
                                    .arg(b.info().vocabSize));
-    if (ids.size() < 2)
-        return Error::badInput(
-            QStringLiteral("there is no text to compare: it needs at least one token after the first"));
     const std::size_t context =
         static_cast<std::size_t>(std::max(2, std::min(a.info().contextLength, b.info().contextLength)));
     DivergenceResult result;
     const auto total = static_cast<std::int64_t>(ids.size() - 1);
-    for (std::size_t start = 0; start + 1 < ids.size(); start += context - 1) {
-        const std::size_t n = std::min(context, ids.size() - start);
-        const std::span<const TokenId> window(ids.data() + start, n);
+    const Status read = forEachWindow(ids, context, [&](std::size_t start, std::span<const TokenId> window) -> Status {
         std::unique_ptr<Model::State> stateA = a.newState();
         std::unique_ptr<Model::State> stateB = b.newState();
         Result<std::vector<float>> logitsA = a.forward(*stateA, window, true);
@@ -222,7 +239,7 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
         Result<std::vector<float>> logitsB = b.forward(*stateB, window, true);
         if (!logitsB)
             return logitsB.error();
-        for (std::size_t i = 0; i + 1 < n; ++i) {
+        for (std::size_t i = 0; i + 1 < window.size(); ++i) {
             const std::size_t row = i * static_cast<std::size_t>(vocab);
             result.perToken.push_back(compareRows(logitsA->data() + row, logitsB->data() + row, vocab, window[i + 1]));
             if (keepTop <= 0)
@@ -237,8 +254,11 @@ Result<DivergenceResult> measureDivergence(Model& a, Model& b, std::vector<Token
             }
         }
         if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
-            return Error::badInput(QStringLiteral("the comparison was cancelled"));
-    }
+            return cancelled();
+        return {};
+    });
+    if (!read)
+        return read.error();
     result.summary = summarize(result.perToken);
     result.ids = std::move(ids);
     return result;
@@ -270,21 +290,16 @@ PositionTop topWithTopN(const float* logitsA, int vocab, const TopNRow& b, int k
 Result<DivergenceResult> measureDivergenceAgainstTopN(Model& a, std::vector<TokenId> ids, const TopNSource& rowB,
                                                       const std::function<bool(std::int64_t, std::int64_t)>& progress,
                                                       int keepTop) {
-    if (ids.size() < 2)
-        return Error::badInput(
-            QStringLiteral("there is no text to compare: it needs at least one token after the first"));
     const int vocab = a.info().vocabSize;
     const std::size_t context = static_cast<std::size_t>(std::max(2, a.info().contextLength));
     DivergenceResult result;
     const auto total = static_cast<std::int64_t>(ids.size() - 1);
-    for (std::size_t start = 0; start + 1 < ids.size(); start += context - 1) {
-        const std::size_t n = std::min(context, ids.size() - start);
-        const std::span<const TokenId> window(ids.data() + start, n);
+    const Status read = forEachWindow(ids, context, [&](std::size_t, std::span<const TokenId> window) -> Status {
         std::unique_ptr<Model::State> state = a.newState();
         Result<std::vector<float>> logits = a.forward(*state, window, true);
         if (!logits)
             return logits.error();
-        for (std::size_t i = 0; i + 1 < n; ++i) {
+        for (std::size_t i = 0; i + 1 < window.size(); ++i) {
             Result<TopNRow> b = rowB(window.first(i + 1), window[i + 1]);
             if (!b)
                 return b.error();
@@ -297,9 +312,12 @@ Result<DivergenceResult> measureDivergenceAgainstTopN(Model& a, std::vector<Toke
             if (keepTop > 0)
                 result.top.push_back(topWithTopN(row, vocab, *b, keepTop));
             if (progress && !progress(static_cast<std::int64_t>(result.perToken.size()), total))
-                return Error::badInput(QStringLiteral("the comparison was cancelled"));
+                return cancelled();
         }
-    }
+        return {};
+    });
+    if (!read)
+        return read.error();
     result.summary = summarize(result.perToken);
     result.ids = std::move(ids);
     return result;

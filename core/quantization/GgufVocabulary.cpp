@@ -179,10 +179,19 @@ Result<GgufVocabulary> ggufVocabulary(const QString& folder, const ModelConfig& 
     v.pad = special.pad;
     v.addBos = special.addBos;
     v.addEos = special.addEos;
-    if (Result<std::optional<ChatTemplate>> chat = ChatTemplate::forModel(folder); !chat)
+    // The files read: tokenizer.json, the tokenizer_config.json beside it, the chat template's file.
+    v.files << path;
+    const QString tokenizerConfig = QDir(folder).filePath(QStringLiteral("tokenizer_config.json"));
+    if (QFileInfo::exists(tokenizerConfig))
+        v.files << tokenizerConfig;
+    if (Result<std::optional<ChatTemplate>> chat = ChatTemplate::forModel(folder); !chat) {
         notes << QStringLiteral("the chat template is not carried over: %1").arg(chat.error().message);
-    else if (chat->has_value())
+    } else if (chat->has_value()) {
         v.chatTemplate = (*chat)->source();
+        const QString origin = QDir(folder).filePath((*chat)->origin());
+        if (QFileInfo::exists(origin) && !v.files.contains(origin))
+            v.files << origin;
+    }
 
     // The forms to try, in order; the first whose reading splits as tokenizer.json does is written.
     std::vector<GgufVocabulary> forms;

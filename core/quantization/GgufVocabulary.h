@@ -33,6 +33,7 @@ struct GgufVocabulary {
     bool addBos = false;
     bool addEos = false;
     std::string chatTemplate;
+    QStringList files; // the folder's files it was read from (tokenizer.json, tokenizer_config.json, ...)
 
     void write(GgufWriter& writer) const;
 };

@@ -204,6 +204,7 @@ Result<QuantizeSource> openHuggingFace(const QString& path) {
     Result<GgufVocabulary> vocabulary = ggufVocabulary(folder, c, source.notes);
     if (!vocabulary)
         return vocabulary.error();
+    source.files << vocabulary->files;
     const std::string arch = c.family == BlockFamily::Gpt2              ? "gpt2"
                              : c.architecture == QLatin1String("qwen2") ? "qwen2"
                                                                         : "llama"; // Mistral is written as Llama

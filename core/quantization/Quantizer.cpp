@@ -93,10 +93,9 @@ Status convert(const Planned& p, int threads, GgufWriter& writer, const std::fun
 
 Result<QuantizeReport> quantizeModel(const QuantizeOptions& options, const QuantizeProgressFn& progress) {
     // A run store's write-ahead log, shared memory or journal holds committed runs: never replaced.
-    if (const QString suffix = storeCompanionSuffix(options.output);
-        !suffix.isEmpty() && QFileInfo::exists(options.output.chopped(suffix.size())))
-        return Error::badInput(QStringLiteral("the output %1 belongs to the run store %2; name another file")
-                                   .arg(options.output, options.output.chopped(suffix.size())));
+    if (const QString store = storeOwningCompanion(options.output); !store.isEmpty())
+        return Error::badInput(
+            QStringLiteral("the output %1 belongs to the run store %2; name another file").arg(options.output, store));
     Result<QuantizeSource> opened = openQuantizeSource(options.input);
     if (!opened)
         return opened.error();

@@ -41,7 +41,7 @@ struct QuantizedTensor {
 
 struct QuantizeReport {
     std::vector<QuantizedTensor> tensors; // in the written order
-    std::uint64_t inputDataBytes = 0;     // tensor data only, as llama-quantize counts its sizes
+    std::uint64_t inputDataBytes = 0;     // what the input stores for its tensors (a GGUF: its tensor data)
     std::uint64_t outputDataBytes = 0;
     std::uint64_t outputFileBytes = 0;
     std::int64_t elements = 0;

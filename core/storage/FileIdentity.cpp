@@ -49,6 +49,14 @@ QString storeCompanionSuffix(const QString& path) {
     return {};
 }
 
+QString storeOwningCompanion(const QString& path) {
+    const QString suffix = storeCompanionSuffix(path);
+    if (suffix.isEmpty())
+        return {};
+    const QString store = path.chopped(suffix.size());
+    return QFileInfo::exists(store) ? store : QString();
+}
+
 bool overwrites(const QString& output, const QString& input) {
     if (output.isEmpty() || input.isEmpty())
         return false;

@@ -16,6 +16,10 @@ QStringList storeCompanionFiles(const QString& storePath);
 // "-wal", "-shm" or "-journal" when `path` names such a companion by its name, else empty.
 QString storeCompanionSuffix(const QString& path);
 
+// The store that `path` is a companion of ("runs.sqlite" for "runs.sqlite-wal") when that store exists, else
+// empty: such a file holds another store's committed runs, whichever command names it.
+QString storeOwningCompanion(const QString& path);
+
 // Whether writing `output` would replace `input`: the same file through any path (relative paths and
 // symbolic links resolved, hard links by device and inode), or, when `input` is a folder (a model's), a file
 // that already exists inside it.

@@ -90,6 +90,23 @@ QStringList fileNames(const QString& dir) {
     return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot);
 }
 
+// The blocks.json input and its q2_k recipe, written into dir and both loaded; false when a step fails.
+bool loadOriginalAndQ2K(const QTemporaryDir& dir, std::unique_ptr<Model>& original, std::unique_ptr<Model>& quantized) {
+    QuantizeOptions options;
+    options.input = writeBlocksInput(dir);
+    options.output = dir.filePath(QStringLiteral("q2_k.gguf"));
+    options.recipe = recipe(QStringLiteral("q2_k"));
+    if (options.input.isEmpty() || !quantizeModel(options))
+        return false;
+    Result<std::unique_ptr<Model>> a = Model::load(options.input);
+    Result<std::unique_ptr<Model>> b = Model::load(options.output);
+    if (!a || !b)
+        return false;
+    original = std::move(a).value();
+    quantized = std::move(b).value();
+    return true;
+}
+
 // The 320-token byte-level tokenizer.json of the transformers reference models, for the random models below.
 bool copyTestTokenizer(const QString& folder) {
     return QFile::copy(QStringLiteral(SWB_TEST_DATA_DIR "/transformers-reference/llama/tokenizer.json"),
@@ -538,6 +555,9 @@ void TestQuantize::refusedInputsLeaveEveryFile_data() {
     QTest::newRow("onto a Hugging Face folder's weights")
         << QStringList{"quantize", "HF", "HF/model.safetensors", "--type", "q8_0"}
         << "is one of the input model's files; name another file";
+    QTest::newRow("onto a Hugging Face folder's tokenizer")
+        << QStringList{"quantize", "HF", "HF/tokenizer.json", "--type", "q8_0"}
+        << "is one of the input model's files; name another file";
     QTest::newRow("a Hugging Face folder without tokenizer.json")
         << QStringList{"quantize", "HFNOTOK", "OUT", "--type", "q8_0"}
         << "has no tokenizer.json; a GGUF carries its vocabulary, so swb quantize needs one";
@@ -581,6 +601,7 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
     QVERIFY(copyTestTokenizer(hf));
     const QString hfWeights = QDir(hf).filePath(QStringLiteral("model.safetensors"));
     const QByteArray hfHash = fileSha256(hfWeights);
+    const QByteArray tokenizerHash = fileSha256(QDir(hf).filePath(QStringLiteral("tokenizer.json")));
     QStringList args;
     for (QString a : arguments)
         args << (a.startsWith(QLatin1String("HF/")) ? a.replace(0, 2, hf)
@@ -603,6 +624,7 @@ void TestQuantize::refusedInputsLeaveEveryFile() {
     QCOMPARE(fileNames(dir.path()), before);
     QCOMPARE(fileNames(hf), (QStringList{"config.json", "model.safetensors", "tokenizer.json"}));
     QCOMPARE(fileSha256(hfWeights), hfHash);
+    QCOMPARE(fileSha256(QDir(hf).filePath(QStringLiteral("tokenizer.json"))), tokenizerHash);
     QCOMPARE(fileSha256(input), inputHash);
     QCOMPARE(fileSha256(quantized), quantizedHash);
     for (const QString& file : {store, store + QStringLiteral("-wal")}) {
@@ -663,24 +685,17 @@ void TestQuantize::cancelWritesNothing() {
 
 void TestQuantize::divergenceEqualsFloat64() {
     QTemporaryDir dir;
-    const QString input = writeBlocksInput(dir);
-    QuantizeOptions options;
-    options.input = input;
-    options.output = dir.filePath(QStringLiteral("q2_k.gguf"));
-    options.recipe = recipe(QStringLiteral("q2_k"));
-    QVERIFY(quantizeModel(options));
-    Result<std::unique_ptr<Model>> a = Model::load(input);
-    Result<std::unique_ptr<Model>> b = Model::load(options.output);
-    QVERIFY(a && b);
+    std::unique_ptr<Model> a, b;
+    QVERIFY(loadOriginalAndQ2K(dir, a, b));
     const std::vector<TokenId> ids = {1, 17, 42, 5, 63, 20, 20, 8, 31, 2, 50, 11};
-    Result<DivergenceResult> result = measureDivergence(**a, **b, ids);
+    Result<DivergenceResult> result = measureDivergence(*a, *b, ids);
     QVERIFY(result);
     QCOMPARE(result->perToken.size(), ids.size() - 1);
 
     // The same figures from the logits, in long double, written out from the definitions.
-    const int vocab = (*a)->info().vocabSize;
-    const std::vector<float> logitsA = (*a)->forward(*(*a)->newState(), ids, true).value();
-    const std::vector<float> logitsB = (*b)->forward(*(*b)->newState(), ids, true).value();
+    const int vocab = a->info().vocabSize;
+    const std::vector<float> logitsA = a->forward(*a->newState(), ids, true).value();
+    const std::vector<float> logitsB = b->forward(*b->newState(), ids, true).value();
     int same = 0;
     long double nllA = 0, nllB = 0;
     for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
@@ -742,25 +757,18 @@ void TestQuantize::divergenceOfIdenticalModelsIsZero() {
 
 void TestQuantize::divergenceRecordsEachChainsCut() {
     QTemporaryDir dir;
-    const QString input = writeBlocksInput(dir);
-    QuantizeOptions options;
-    options.input = input;
-    options.output = dir.filePath(QStringLiteral("q2_k.gguf"));
-    options.recipe = recipe(QStringLiteral("q2_k"));
-    QVERIFY(quantizeModel(options));
-    Result<std::unique_ptr<Model>> a = Model::load(input);
-    Result<std::unique_ptr<Model>> b = Model::load(options.output);
-    QVERIFY(a && b);
+    std::unique_ptr<Model> a, b;
+    QVERIFY(loadOriginalAndQ2K(dir, a, b));
     Result<Strategy> strategy = Strategy::parse(QStringLiteral(R"({"samplers": [{"type": "top_k", "k": 3}]})"));
     QVERIFY(strategy);
     const std::vector<TokenId> ids = {1, 17, 42, 5, 63, 20};
-    Result<DivergenceResult> result = measureDivergence(**a, **b, ids, {}, DivergenceOptions{4, &*strategy, nullptr});
+    Result<DivergenceResult> result = measureDivergence(*a, *b, ids, {}, DivergenceOptions{4, &*strategy, nullptr});
     QVERIFY(result);
     QCOMPARE(result->top.size(), ids.size() - 1);
     // Top-k 3 keeps each model's three most probable tokens: worked out here from the logits.
-    const int vocab = (*a)->info().vocabSize;
-    const std::vector<float> logitsA = (*a)->forward(*(*a)->newState(), ids, true).value();
-    const std::vector<float> logitsB = (*b)->forward(*(*b)->newState(), ids, true).value();
+    const int vocab = a->info().vocabSize;
+    const std::vector<float> logitsA = a->forward(*a->newState(), ids, true).value();
+    const std::vector<float> logitsB = b->forward(*b->newState(), ids, true).value();
     const auto top3 = [vocab](const float* row) {
         std::vector<TokenId> order(static_cast<std::size_t>(vocab));
         std::iota(order.begin(), order.end(), 0);
@@ -839,6 +847,16 @@ void TestQuantize::divergenceCommandLine() {
         {"divergence", "--model", input, "--model", input, "--db", db, "--run", "1", "--csv", db + "-wal"});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.contains("the write-ahead log of the run store"), r.err.constData());
+    // Nor onto the write-ahead log of a store this command does not name (it holds that store's runs).
+    QFile wal(db + "-wal");
+    QVERIFY(wal.open(QIODevice::WriteOnly));
+    wal.write("committed runs\n");
+    wal.close();
+    r = test::runSwbProcess({"divergence", "--model", input, "--model", input, "--text", text, "--csv", db + "-wal"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.contains("is the write-ahead log of the run store " + db.toUtf8()), r.err.constData());
+    QVERIFY(wal.open(QIODevice::ReadOnly));
+    QCOMPARE(wal.readAll(), QByteArray("committed runs\n"));
 }
 
 // B known by its top N: KL over those N tokens and the rest as one outcome, worked out here in long double from
